@@ -1,14 +1,21 @@
 """Refusals: typed exceptions with a stable ``code`` and the values a message needs.
 
 The bot turns ``code`` into a localised sentence and formats ``params`` into it; the rules
-never produce text for users.
+never produce text for users. Refusals shared by several actions live here; the others are
+defined next to the rule that raises them.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-__all__ = ["RuleError"]
+__all__ = [
+    "CharacterDead",
+    "CharacterUnconscious",
+    "InvalidValue",
+    "RuleError",
+    "check_range",
+]
 
 
 class RuleError(Exception):
@@ -24,3 +31,27 @@ class RuleError(Exception):
         self.params: dict[str, int | str] = dict(params)
         detail = ", ".join(f"{key}={value!r}" for key, value in self.params.items())
         super().__init__(f"{self.code}({detail})" if detail else self.code)
+
+
+class InvalidValue(RuleError):
+    """An argument is outside the range the rules accept (params: field, min, max)."""
+
+    code: ClassVar[str] = "invalid_value"
+
+
+class CharacterDead(RuleError):
+    """H5: nothing but a GM's correction acts on a dead character (no params)."""
+
+    code: ClassVar[str] = "dead"
+
+
+class CharacterUnconscious(RuleError):
+    """An unconscious character cannot act (no params)."""
+
+    code: ClassVar[str] = "unconscious"
+
+
+def check_range(field: str, value: int, minimum: int, maximum: int) -> None:
+    """Refuse ``value`` outside ``minimum..maximum`` before anything is computed."""
+    if not minimum <= value <= maximum:
+        raise InvalidValue(field=field, min=minimum, max=maximum)

@@ -1,0 +1,106 @@
+"""The Consciousness roll (RULES.md C1–C7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from rules._moves import move_health, refuse_dead
+from rules.character import CharacterHealth
+from rules.dice import Roller
+from rules.errors import CharacterUnconscious, RuleError, check_range
+from rules.events import Event, FellUnconscious, HealthSpent, StayedConscious
+from rules.outcome import Outcome
+from rules.state import DEATH_THRESHOLD
+
+__all__ = [
+    "CONSCIOUSNESS_DIE",
+    "MAX_SPEND",
+    "ConsciousnessRoll",
+    "NotBelowZero",
+    "SpendWouldKill",
+    "legal_spends",
+    "max_legal_spend",
+    "roll_consciousness",
+]
+
+#: C2: the roll is 1d6.
+CONSCIOUSNESS_DIE = 6
+#: Highest spend the command accepts (COMMANDS.md ``spend``); C4 may allow less.
+MAX_SPEND = 99
+
+
+class NotBelowZero(RuleError):
+    """C6: only a character below 0 Health makes the roll (params: health)."""
+
+    code: ClassVar[str] = "not_below_zero"
+
+
+class SpendWouldKill(RuleError):
+    """C4: the spend would leave Health at -12 or less (params: spend, max_spend)."""
+
+    code: ClassVar[str] = "spend_would_kill"
+
+
+@dataclass(frozen=True)
+class ConsciousnessRoll:
+    """The roll and its arithmetic: ``die + spend = total vs difficulty``."""
+
+    outcome: Outcome
+    die: int
+    spend: int
+    total: int
+    difficulty: int
+    success: bool
+
+
+def max_legal_spend(character: CharacterHealth) -> int:
+    """C4: the largest spend that leaves Health above -12 (0 when none is possible)."""
+    return max(0, min(MAX_SPEND, character.health - DEATH_THRESHOLD - 1))
+
+
+def legal_spends(character: CharacterHealth) -> range:
+    """Every spend C4 allows, from 0 (for the buttons)."""
+    return range(max_legal_spend(character) + 1)
+
+
+def roll_consciousness(character: CharacterHealth, spend: int, roller: Roller) -> ConsciousnessRoll:
+    """C2–C6: roll 1d6 + ``spend`` against |Health| taken before the spend.
+
+    The spend is lost from Health first (C3) and may move the character into Seriously
+    wounded; it is not damage, so it keeps a stabilization and makes no new roll due
+    (C1). Success or failure, no roll is pending afterwards.
+    """
+    check_range("spend", spend, 0, MAX_SPEND)
+    refuse_dead(character)
+    if not character.conscious:
+        raise CharacterUnconscious()
+    if character.health >= 0:
+        raise NotBelowZero(health=character.health)
+    if spend > max_legal_spend(character):
+        raise SpendWouldKill(spend=spend, max_spend=max_legal_spend(character))
+
+    difficulty = -character.health
+    die = roller.roll(CONSCIOUSNESS_DIE)
+    total = die + spend
+    success = total >= difficulty
+
+    events: list[Event] = []
+    after = character
+    if spend:
+        events.append(HealthSpent(points=spend))
+        after = move_health(after, after.health - spend, events, roll_due=False)
+    if success:
+        events.append(StayedConscious())
+        after = replace(after, roll_pending=False)
+    else:
+        events.append(FellUnconscious())
+        after = replace(after, conscious=False, roll_pending=False)
+    return ConsciousnessRoll(
+        outcome=Outcome(before=character, after=after, events=tuple(events)),
+        die=die,
+        spend=spend,
+        total=total,
+        difficulty=difficulty,
+        success=success,
+    )

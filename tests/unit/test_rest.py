@@ -1,0 +1,165 @@
+"""R1–R8: natural rest and hospital convalescence."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import (
+    Admitted,
+    CharacterDead,
+    ConvalescenceProgressed,
+    Discharged,
+    HealthState,
+    Hospital,
+    HospitalNotNeeded,
+    InvalidValue,
+    NeedsHospital,
+    RecoveredFully,
+    Rested,
+    RollCleared,
+    StateChanged,
+    Woke,
+    apply_damage,
+    inconsistencies,
+    pass_time,
+    rest,
+)
+from tests.unit.factories import character
+
+
+def test_R1_two_health_per_day_up_to_the_maximum() -> None:
+    outcome = rest(character(2), 3, hospital=False)
+    assert outcome.after.health == 8
+    assert outcome.events == (Rested(days=3, restored=6),)
+    capped = rest(character(7), 3, hospital=False)
+    assert capped.after.health == 10
+    assert capped.events == (Rested(days=3, restored=3),)
+
+
+def test_R1_days_range_is_checked() -> None:
+    with pytest.raises(InvalidValue) as refused:
+        rest(character(2), 0, hospital=False)
+    assert refused.value.params == {"field": "days", "min": 1, "max": 365}
+
+
+def test_R1_rest_at_maximum_changes_nothing() -> None:
+    outcome = rest(character(10), 2, hospital=False)
+    assert not outcome.changed
+    assert outcome.events == (Rested(days=2, restored=0),)
+
+
+def test_R2_seriously_wounded_natural_rest_is_refused() -> None:
+    with pytest.raises(NeedsHospital) as refused:
+        rest(character(-7), 1, hospital=False)
+    assert refused.value.code == "needs_hospital"
+
+
+def test_R2_not_seriously_wounded_in_hospital_rests_naturally() -> None:
+    outcome = rest(character(-3), 2, hospital=True)
+    assert outcome.after.health == 1
+    assert outcome.after.hospital is None
+    assert outcome.events[:2] == (HospitalNotNeeded(), Rested(days=2, restored=4))
+
+
+def test_R3_admission_stabilizes() -> None:
+    outcome = rest(character(-7, bleed_minutes=10), 1, hospital=True)
+    assert outcome.after.hospital == Hospital(length_days=7, days_served=1)
+    assert outcome.after.bleed_minutes == 0
+    assert not outcome.after.is_bleeding
+    assert pass_time(outcome.after, 600).after.health == -7
+
+
+def test_R4_length_is_absolute_lowest_health_fixed_at_admission() -> None:
+    patient = character(-6, lowest_health=-8)
+    outcome = rest(patient, 2, hospital=True)
+    assert outcome.events == (
+        Admitted(length_days=8),
+        ConvalescenceProgressed(days_served=2, days_left=6),
+    )
+    assert outcome.after.health == -6
+
+
+def test_R5_discharged_at_half_maximum_then_full_the_next_day() -> None:
+    admitted = rest(character(-6, max_health=9), 6, hospital=True)
+    after = admitted.after
+    assert after.health == 4
+    assert after.hospital is None
+    assert after.full_recovery_due
+    assert admitted.events[:3] == (
+        Admitted(length_days=6),
+        ConvalescenceProgressed(days_served=6, days_left=0),
+        Discharged(health=4),
+    )
+    next_day = rest(after, 1, hospital=False)
+    assert next_day.after.health == 9
+    assert not next_day.after.full_recovery_due
+    assert next_day.events == (Rested(days=1, restored=5), RecoveredFully(health=9))
+
+
+def test_R5_discharge_health_rounds_down_and_is_at_least_one() -> None:
+    assert rest(character(-6, max_health=1), 6, hospital=True).after.health == 1
+    assert rest(character(-6, max_health=3), 6, hospital=True).after.health == 1
+
+
+def test_R5_health_stays_put_until_discharge() -> None:
+    outcome = rest(character(-9), 8, hospital=True)
+    assert outcome.after.health == -9
+    assert outcome.after.hospital == Hospital(length_days=9, days_served=8)
+
+
+def test_R5_fresh_damage_before_the_next_day_cancels_the_full_recovery() -> None:
+    discharged = rest(character(-6), 6, hospital=True).after
+    hurt = apply_damage(discharged, 1).after
+    assert rest(hurt, 1, hospital=False).after.health == 6
+
+
+def test_R6_days_add_up_over_several_requests() -> None:
+    first = rest(character(-8), 3, hospital=True).after
+    second = rest(first, 4, hospital=False)
+    assert second.after.hospital == Hospital(length_days=8, days_served=7)
+    assert second.events == (ConvalescenceProgressed(days_served=7, days_left=1),)
+    third = rest(second.after, 1, hospital=True)
+    assert third.after.health == 5
+    assert third.after.hospital is None
+
+
+def test_R6_more_days_than_remain_go_on_as_natural_rest() -> None:
+    outcome = rest(character(-6, max_health=10), 8, hospital=True)
+    assert outcome.after.health == 10
+    assert not outcome.after.full_recovery_due
+    assert outcome.events[-2:] == (Rested(days=2, restored=5), RecoveredFully(health=10))
+
+
+def test_R7_discharged_character_is_awake_with_no_roll_pending() -> None:
+    knocked_out = character(-8, conscious=False)
+    outcome = rest(knocked_out, 8, hospital=True)
+    assert outcome.after.conscious
+    assert Woke() in outcome.events
+    pending = rest(character(-8), 8, hospital=True)
+    assert not pending.after.roll_pending
+    assert RollCleared() in pending.events
+    assert (
+        StateChanged(before=HealthState.SERIOUSLY_WOUNDED, after=HealthState.HEALTHY)
+        in pending.events
+    )
+
+
+def test_R7_rest_to_zero_or_more_wakes_and_clears_the_roll() -> None:
+    outcome = rest(character(-4), 2, hospital=False)
+    assert outcome.after.health == 0
+    assert not outcome.after.roll_pending
+    assert inconsistencies(outcome.after) == ()
+
+
+def test_R8_dead_character_cannot_rest() -> None:
+    with pytest.raises(CharacterDead):
+        rest(character(-12), 3, hospital=True)
+
+
+def test_R8_fresh_damage_in_hospital_keeps_the_fixed_length() -> None:
+    staying = rest(character(-6), 2, hospital=True).after
+    hurt = apply_damage(staying, 4).after
+    assert hurt.hospital == Hospital(length_days=6, days_served=2)
+    discharged = rest(hurt, 4, hospital=False)
+    assert discharged.after.health == 5
+    assert any(isinstance(event, Discharged) for event in discharged.events)
