@@ -1,0 +1,50 @@
+"""Salud's storage: SQLite through one aiosqlite connection (see docs/DESIGN.md, Storage).
+
+Use ``async with storage.transaction() as tx:`` for every change and ``storage.read()`` for
+consistent reads; every method takes the guild id.
+"""
+
+from __future__ import annotations
+
+from bot.storage.errors import (
+    AlreadyApplied,
+    CharacterNotFound,
+    DuplicateName,
+    MigrationError,
+    StorageError,
+    TransactionStateError,
+)
+from bot.storage.models import (
+    CharacterSuggestion,
+    GuildSettings,
+    HistoryCharacter,
+    HistoryEntry,
+    StoredCharacter,
+    UndoResult,
+    name_key,
+)
+from bot.storage.repository import UNSET, Clock, Reader, Transaction, Unset, utc_now
+from bot.storage.storage import Storage
+
+__all__ = [
+    "UNSET",
+    "AlreadyApplied",
+    "CharacterNotFound",
+    "CharacterSuggestion",
+    "Clock",
+    "DuplicateName",
+    "GuildSettings",
+    "HistoryCharacter",
+    "HistoryEntry",
+    "MigrationError",
+    "Reader",
+    "Storage",
+    "StorageError",
+    "StoredCharacter",
+    "Transaction",
+    "TransactionStateError",
+    "UndoResult",
+    "Unset",
+    "name_key",
+    "utc_now",
+]

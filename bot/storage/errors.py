@@ -1,0 +1,50 @@
+"""Typed storage errors, so that cogs can answer each case without parsing messages."""
+
+from __future__ import annotations
+
+__all__ = [
+    "AlreadyApplied",
+    "CharacterNotFound",
+    "DuplicateName",
+    "MigrationError",
+    "StorageError",
+    "TransactionStateError",
+]
+
+
+class StorageError(Exception):
+    """Base class of everything the storage layer raises on purpose."""
+
+
+class DuplicateName(StorageError):
+    """A character with this name (compared with casefold) already exists in the guild."""
+
+    def __init__(self, guild_id: int, name: str) -> None:
+        super().__init__(f"character name {name!r} already used in guild {guild_id}")
+        self.guild_id = guild_id
+        self.name = name
+
+
+class CharacterNotFound(StorageError):
+    """No character with this id in this guild (it may exist in another guild: not reachable)."""
+
+    def __init__(self, guild_id: int, character_id: int) -> None:
+        super().__init__(f"no character {character_id} in guild {guild_id}")
+        self.guild_id = guild_id
+        self.character_id = character_id
+
+
+class AlreadyApplied(StorageError):
+    """This interaction already produced a history entry: the transaction must not apply twice."""
+
+    def __init__(self, interaction_id: int) -> None:
+        super().__init__(f"interaction {interaction_id} was already applied")
+        self.interaction_id = interaction_id
+
+
+class MigrationError(StorageError):
+    """The migrations are inconsistent, or the database is newer than this code."""
+
+
+class TransactionStateError(StorageError, RuntimeError):
+    """A transaction was misused: nested, used after it ended, or left unrecorded changes."""

@@ -1,0 +1,149 @@
+"""Frozen values the storage layer hands out; cogs never see rows or JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from rules.abilities import Ability
+from rules.character import CharacterHealth
+
+__all__ = [
+    "CharacterSuggestion",
+    "GuildSettings",
+    "HistoryCharacter",
+    "HistoryEntry",
+    "StoredCharacter",
+    "UndoResult",
+    "name_key",
+]
+
+
+def name_key(name: str) -> str:
+    """The key names are compared by (COMMANDS.md: trimmed, ``casefold``)."""
+    return name.strip().casefold()
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """A guild's ``/config``; every field ``None`` when never set."""
+
+    guild_id: int
+    gm_role_id: int | None = None
+    channel_id: int | None = None
+    language: str | None = None
+
+
+@dataclass(frozen=True)
+class StoredCharacter:
+    """A character as stored: its identity, owner, Health values and abilities.
+
+    ``abilities`` is ordered by ``name_key`` of the ability name.
+    """
+
+    id: int
+    guild_id: int
+    name: str
+    owner_id: int
+    health: CharacterHealth
+    abilities: tuple[Ability, ...] = ()
+
+    @property
+    def name_key(self) -> str:
+        return name_key(self.name)
+
+    def ability(self, name: str) -> Ability | None:
+        """The ability called ``name`` (compared ignoring case), if the character has it."""
+        key = name_key(name)
+        for ability in self.abilities:
+            if name_key(ability.name) == key:
+                return ability
+        return None
+
+
+@dataclass(frozen=True)
+class CharacterSuggestion:
+    """One autocomplete choice."""
+
+    id: int
+    name: str
+    owner_id: int
+
+
+@dataclass(frozen=True)
+class HistoryCharacter:
+    """One character touched by a history entry, with whole snapshots.
+
+    ``before`` is ``None`` when the entry created the character, ``after`` is ``None`` when it
+    deleted it. ``name`` is the name after the change (before it, for a deletion).
+    """
+
+    character_id: int
+    name: str
+    before: StoredCharacter | None
+    after: StoredCharacter | None
+
+    @property
+    def created(self) -> bool:
+        return self.before is None
+
+    @property
+    def deleted(self) -> bool:
+        return self.after is None
+
+    @property
+    def health_before(self) -> int | None:
+        return None if self.before is None else self.before.health.health
+
+    @property
+    def health_after(self) -> int | None:
+        return None if self.after is None else self.after.health.health
+
+    @property
+    def max_before(self) -> int | None:
+        return None if self.before is None else self.before.health.max_health
+
+    @property
+    def max_after(self) -> int | None:
+        return None if self.after is None else self.after.health.max_health
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One change of a guild (or an undo of one), as ``/history`` shows it."""
+
+    id: int
+    guild_id: int
+    interaction_id: int
+    created_at: datetime
+    actor_id: int
+    command: str
+    details: dict[str, Any]
+    undo_of: int | None
+    undone_by: int | None
+    characters: tuple[HistoryCharacter, ...]
+
+    @property
+    def undone(self) -> bool:
+        return self.undone_by is not None
+
+    @property
+    def is_undo(self) -> bool:
+        return self.undo_of is not None
+
+
+@dataclass(frozen=True)
+class UndoResult:
+    """What ``undo_latest`` reverted.
+
+    ``reverted`` is the original entry (now marked undone), ``undo_entry`` the new "undo"
+    entry, ``restored`` the characters as they are again (in ``reverted.characters`` order,
+    leaving out the ones removed), ``removed`` the ids of characters the original entry had
+    created and that are now gone.
+    """
+
+    reverted: HistoryEntry
+    undo_entry: HistoryEntry
+    restored: tuple[StoredCharacter, ...]
+    removed: tuple[int, ...]

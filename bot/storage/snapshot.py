@@ -1,0 +1,159 @@
+"""Row <-> value <-> JSON snapshot conversions, in one place so that nothing is forgotten.
+
+A snapshot is the whole stored character (row + abilities) as a JSON object; history keeps
+one before and one after each change, and ``/undo`` writes a ``before`` back verbatim.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Protocol
+
+from bot.storage.models import StoredCharacter
+from rules.abilities import Ability, AbilityKind
+from rules.character import CharacterHealth, Hospital
+
+__all__ = [
+    "HEALTH_COLUMNS",
+    "SNAPSHOT_VERSION",
+    "RowLike",
+    "Snapshot",
+    "ability_from_row",
+    "ability_to_row",
+    "character_from_snapshot",
+    "dump_json",
+    "health_from_row",
+    "health_to_row",
+    "load_snapshot",
+    "make_snapshot",
+]
+
+SNAPSHOT_VERSION = 1
+
+
+class RowLike(Protocol):
+    """A ``sqlite3.Row`` or a dict: anything indexed by column name."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+#: A snapshot as parsed JSON (see ``make_snapshot``).
+Snapshot = dict[str, Any]
+
+#: The ``characters`` columns that hold ``CharacterHealth`` (hospital takes two).
+HEALTH_COLUMNS: tuple[str, ...] = (
+    "health",
+    "max_health",
+    "first_aid_pool",
+    "first_aid_rating",
+    "scene_start_health",
+    "conscious",
+    "roll_pending",
+    "stabilized",
+    "hospital_length_days",
+    "hospital_days_served",
+    "lowest_health",
+    "first_aid_received",
+    "bleed_minutes",
+    "full_recovery_due",
+)
+
+
+def health_to_row(health: CharacterHealth) -> dict[str, int | None]:
+    """``CharacterHealth`` as column values (booleans as 0/1)."""
+    hospital = health.hospital
+    return {
+        "health": health.health,
+        "max_health": health.max_health,
+        "first_aid_pool": health.first_aid_pool,
+        "first_aid_rating": health.first_aid_rating,
+        "scene_start_health": health.scene_start_health,
+        "conscious": int(health.conscious),
+        "roll_pending": int(health.roll_pending),
+        "stabilized": int(health.stabilized),
+        "hospital_length_days": None if hospital is None else hospital.length_days,
+        "hospital_days_served": None if hospital is None else hospital.days_served,
+        "lowest_health": health.lowest_health,
+        "first_aid_received": health.first_aid_received,
+        "bleed_minutes": health.bleed_minutes,
+        "full_recovery_due": int(health.full_recovery_due),
+    }
+
+
+def health_from_row(row: RowLike) -> CharacterHealth:
+    """The inverse of ``health_to_row``."""
+    length = row["hospital_length_days"]
+    return CharacterHealth(
+        health=int(row["health"]),
+        max_health=int(row["max_health"]),
+        first_aid_pool=int(row["first_aid_pool"]),
+        first_aid_rating=int(row["first_aid_rating"]),
+        scene_start_health=int(row["scene_start_health"]),
+        conscious=bool(row["conscious"]),
+        roll_pending=bool(row["roll_pending"]),
+        stabilized=bool(row["stabilized"]),
+        hospital=None
+        if length is None
+        else Hospital(length_days=int(length), days_served=int(row["hospital_days_served"])),
+        lowest_health=None if row["lowest_health"] is None else int(row["lowest_health"]),
+        first_aid_received=int(row["first_aid_received"]),
+        bleed_minutes=int(row["bleed_minutes"]),
+        full_recovery_due=bool(row["full_recovery_due"]),
+    )
+
+
+def ability_from_row(row: RowLike) -> Ability:
+    return Ability(
+        name=str(row["name"]),
+        kind=AbilityKind(row["kind"]),
+        rating=int(row["rating"]),
+        pool=int(row["pool"]),
+    )
+
+
+def ability_to_row(ability: Ability) -> dict[str, Any]:
+    return {
+        "name": ability.name,
+        "kind": ability.kind.value,
+        "rating": ability.rating,
+        "pool": ability.pool,
+    }
+
+
+def make_snapshot(row: RowLike, abilities: list[dict[str, Any]]) -> Snapshot:
+    """A snapshot from a ``characters`` row and its ability rows (already in name_key order)."""
+    return {
+        "v": SNAPSHOT_VERSION,
+        "id": int(row["id"]),
+        "guild_id": int(row["guild_id"]),
+        "name": str(row["name"]),
+        "owner_id": int(row["owner_id"]),
+        "created_at": str(row["created_at"]),
+        "health": {column: row[column] for column in HEALTH_COLUMNS},
+        "abilities": abilities,
+    }
+
+
+def character_from_snapshot(snapshot: Snapshot) -> StoredCharacter:
+    return StoredCharacter(
+        id=int(snapshot["id"]),
+        guild_id=int(snapshot["guild_id"]),
+        name=str(snapshot["name"]),
+        owner_id=int(snapshot["owner_id"]),
+        health=health_from_row(snapshot["health"]),
+        abilities=tuple(ability_from_row(item) for item in snapshot["abilities"]),
+    )
+
+
+def dump_json(value: Any) -> str:
+    """Canonical JSON (sorted keys, no spaces): equal values give equal text."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def load_snapshot(text: str | None) -> Snapshot | None:
+    if text is None:
+        return None
+    value = json.loads(text)
+    if not isinstance(value, dict) or value.get("v") != SNAPSHOT_VERSION:
+        raise ValueError(f"unsupported character snapshot: {text[:80]!r}")
+    return value

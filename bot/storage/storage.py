@@ -1,0 +1,135 @@
+"""``Storage``: the single connection, its lock, and the transaction/read context managers."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from types import TracebackType
+
+import aiosqlite
+
+from bot.storage.database import apply_migrations, connect
+from bot.storage.errors import TransactionStateError
+from bot.storage.repository import Clock, Reader, Transaction, utc_now
+
+__all__ = ["Storage"]
+
+log = logging.getLogger(__name__)
+
+
+class Storage:
+    """The bot's database: one aiosqlite connection shared through an ``asyncio.Lock``.
+
+    One connection means one transaction at a time; the lock queues the others (FIFO)
+    instead of letting SQLite answer "database is locked".
+    """
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path, clock: Clock) -> None:
+        self._conn = conn
+        self._path = path
+        self._clock = clock
+        self._lock = asyncio.Lock()
+        self._holder: asyncio.Task[object] | None = None
+        self._closed = False
+
+    @classmethod
+    async def open(cls, path: str | Path, *, clock: Clock | None = None) -> Storage:
+        """Open (or create) the file, set the pragmas and apply pending migrations."""
+        target = Path(path)
+        conn = await connect(target)
+        try:
+            await apply_migrations(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, target, clock or utc_now)
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    async def close(self) -> None:
+        """Wait for the running transaction, then close. Closing twice is harmless."""
+        if self._closed:
+            return
+        async with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            await self._conn.close()
+
+    async def __aenter__(self) -> Storage:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def _acquire(self) -> None:
+        task = asyncio.current_task()
+        if task is not None and task is self._holder:
+            # asyncio.Lock is not reentrant: waiting here would wait forever.
+            raise TransactionStateError("nested storage.transaction()/read() in one task")
+        if self._closed:
+            raise TransactionStateError("storage is closed")
+        await self._lock.acquire()
+        if self._closed:
+            self._lock.release()
+            raise TransactionStateError("storage is closed")
+        self._holder = task
+
+    def _release(self) -> None:
+        self._holder = None
+        self._lock.release()
+
+    async def _rollback(self) -> None:
+        try:
+            await self._conn.rollback()
+        except Exception:  # pragma: no cover - the original error matters more
+            log.exception("rollback failed")
+
+    @asynccontextmanager
+    async def transaction(self, *, require_record: bool = True) -> AsyncIterator[Transaction]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT``; any exception rolls back and is re-raised.
+
+        With ``require_record`` (the default) a transaction that changed a character but did
+        not call ``tx.record(...)`` is rolled back with ``TransactionStateError``: every
+        change must reach the history, or ``/undo`` could not be trusted.
+        """
+        await self._acquire()
+        try:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            tx = Transaction(self._conn, self._clock)
+            try:
+                yield tx
+                await tx._before_commit(require_record)
+                await self._conn.execute("COMMIT")
+            except BaseException:
+                await self._rollback()
+                raise
+            finally:
+                tx._close()
+        finally:
+            self._release()
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[Reader]:
+        """A consistent snapshot for reading (deferred ``BEGIN``, always rolled back)."""
+        await self._acquire()
+        try:
+            await self._conn.execute("BEGIN")
+            reader = Reader(self._conn, self._clock)
+            try:
+                yield reader
+            finally:
+                reader._close()
+                await self._rollback()
+        finally:
+            self._release()

@@ -1,0 +1,77 @@
+"""Fixtures: a real SQLite file per test and a clock the test moves by hand."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Storage
+from rules.abilities import Ability, AbilityKind
+from rules.character import CharacterHealth
+
+GUILD_A = 111_111_111_111_111_111
+GUILD_B = 222_222_222_222_222_222
+ALICE = 900_000_000_000_000_001
+BOB = 900_000_000_000_000_002
+GM = 900_000_000_000_000_099
+
+
+class FakeClock:
+    """Starts at a fixed moment; each reading moves one second on, so entries differ."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(seconds=1)
+        return self.now
+
+
+class Interactions:
+    """Unique interaction ids, as Discord would give."""
+
+    def __init__(self) -> None:
+        self.last = 1_200_000_000_000_000_000
+
+    def __call__(self) -> int:
+        self.last += 1
+        return self.last
+
+
+def health(max_health: int = 10, first_aid: int = 3) -> CharacterHealth:
+    return CharacterHealth.new(max_health, first_aid)
+
+
+def general(name: str, rating: int, pool: int | None = None) -> Ability:
+    return Ability(name, AbilityKind.GENERAL, rating, rating if pool is None else pool)
+
+
+def investigative(name: str, rating: int, pool: int | None = None) -> Ability:
+    return Ability(name, AbilityKind.INVESTIGATIVE, rating, rating if pool is None else pool)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def next_id() -> Interactions:
+    return Interactions()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "bot.sqlite3"
+
+
+@pytest.fixture
+async def storage(db_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
+    opened = await Storage.open(db_path, clock=clock)
+    try:
+        yield opened
+    finally:
+        await opened.close()

@@ -1,0 +1,143 @@
+"""Schema creation and upgrades on real files, and the connection's pragmas."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.storage import MigrationError, Storage
+from bot.storage.database import (
+    Migration,
+    apply_migrations,
+    connect,
+    latest_version,
+    load_migrations,
+    schema_version,
+)
+
+EXPECTED_TABLES = {
+    "guild_settings",
+    "characters",
+    "abilities",
+    "history",
+    "history_characters",
+    "meta",
+}
+
+
+def user_version(path: Path) -> int:
+    with sqlite3.connect(path) as conn:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def tables(path: Path) -> set[str]:
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    return {str(row[0]) for row in rows} - {"sqlite_sequence"}
+
+
+def test_migrations_are_package_data_numbered_from_one() -> None:
+    migrations = load_migrations()
+    assert migrations, "no migration found in bot/storage/migrations"
+    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
+    assert migrations[0].name.startswith("0001_")
+    assert "CREATE TABLE characters" in migrations[0].sql
+    assert latest_version() == migrations[-1].version
+
+
+async def test_open_creates_parent_folder_and_full_schema(db_path: Path) -> None:
+    assert not db_path.parent.exists()
+    async with await Storage.open(db_path) as storage:
+        assert storage.path == db_path
+    assert user_version(db_path) == latest_version()
+    assert tables(db_path) == EXPECTED_TABLES
+
+
+async def test_reopening_does_not_reapply(db_path: Path) -> None:
+    async with await Storage.open(db_path) as storage, storage.transaction() as tx:
+        await tx.set_meta("sync_hash", "abc")
+    # Were 0001 applied again, CREATE TABLE would fail; the data must survive untouched.
+    async with await Storage.open(db_path) as storage, storage.read() as reader:
+        assert await reader.get_meta("sync_hash") == "abc"
+    assert user_version(db_path) == latest_version()
+
+
+async def test_older_file_is_upgraded(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    with sqlite3.connect(db_path) as conn:  # a version-0 file that already holds something
+        conn.execute("CREATE TABLE unrelated (x INTEGER)")
+    assert user_version(db_path) == 0
+    async with await Storage.open(db_path):
+        pass
+    assert user_version(db_path) == latest_version()
+    assert tables(db_path) == EXPECTED_TABLES | {"unrelated"}
+
+
+async def test_each_step_applies_once_in_order(tmp_path: Path) -> None:
+    path = tmp_path / "steps.sqlite3"
+    first = Migration(1, "0001_a.sql", "CREATE TABLE a (x INTEGER);")
+    second = Migration(2, "0002_b.sql", "CREATE TABLE b (y INTEGER); INSERT INTO b VALUES (7);")
+    conn = await connect(path)
+    try:
+        assert await apply_migrations(conn, [first]) == 1
+        assert await apply_migrations(conn, [first, second]) == 2  # the simulated upgrade
+        assert await apply_migrations(conn, [first, second]) == 2  # nothing left to do
+        async with conn.execute("SELECT count(*) FROM b") as cursor:
+            row = await cursor.fetchone()
+        assert row is not None and row[0] == 1
+    finally:
+        await conn.close()
+
+
+async def test_failed_migration_leaves_previous_version(tmp_path: Path) -> None:
+    path = tmp_path / "broken.sqlite3"
+    first = Migration(1, "0001_a.sql", "CREATE TABLE a (x INTEGER);")
+    broken = Migration(
+        2, "0002_b.sql", "CREATE TABLE b (y INTEGER); INSERT INTO nowhere VALUES (1);"
+    )
+    conn = await connect(path)
+    try:
+        with pytest.raises(sqlite3.OperationalError):
+            await apply_migrations(conn, [first, broken])
+        assert await schema_version(conn) == 1
+        assert not conn.in_transaction
+    finally:
+        await conn.close()
+    assert tables(path) == {"a"}  # b's CREATE TABLE was rolled back with the failed step
+
+
+async def test_database_newer_than_code_is_refused(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    with sqlite3.connect(db_path) as conn:
+        conn.execute(f"PRAGMA user_version = {latest_version() + 1}")
+    with pytest.raises(MigrationError):
+        await Storage.open(db_path)
+
+
+def test_gap_in_numbering_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "fakepkg"
+    (package / "migrations").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "migrations" / "0001_a.sql").write_text("SELECT 1;")
+    (package / "migrations" / "0003_c.sql").write_text("SELECT 1;")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(MigrationError):
+        load_migrations("fakepkg")
+
+
+async def test_pragmas(storage: Storage) -> None:
+    conn: aiosqlite.Connection = storage._conn
+
+    async def pragma(name: str) -> object:
+        async with conn.execute(f"PRAGMA {name}") as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        return row[0]
+
+    assert str(await pragma("journal_mode")).lower() == "wal"
+    assert await pragma("foreign_keys") == 1
+    assert await pragma("busy_timeout") == 5000
+    assert await pragma("synchronous") == 1  # NORMAL
