@@ -57,7 +57,7 @@ def language_for_locale(locale: str | discord.Locale | None) -> Language | None:
 
 
 def public_language(configured: str | None, guild_locale: str | discord.Locale | None) -> Language:
-    """Language of public messages: the configured one, else Spanish if the server is, else English."""
+    """Public messages: the configured language, else Spanish if the server is, else English."""
     if configured in {"es", "en"}:
         return Language(configured)
     return Language.ES if language_for_locale(guild_locale) is Language.ES else Language.EN

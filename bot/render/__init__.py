@@ -1,0 +1,56 @@
+"""Rendering: embeds and sentences for every reply, in Spanish or English (pure, no I/O).
+
+``rules/`` returns values and events; this package says them in words (catalog domain
+``render``). Submodules: ``common`` (state words, flags), ``status`` (status and death
+embeds), ``events`` (one sentence per event), ``rolls`` (dice and tests), ``history``.
+"""
+
+from __future__ import annotations
+
+from bot.render.common import (
+    STATE_COLOURS,
+    count_text,
+    effects_text,
+    flag_list,
+    flags_text,
+    safe,
+    state_colour,
+    state_emoji,
+    state_label,
+)
+from bot.render.events import EVENT_KEYS, describe_event, describe_events
+from bot.render.history import history_lines, mention
+from bot.render.rolls import (
+    arithmetic,
+    consciousness_roll_field,
+    damage_roll_text,
+    expression_text,
+    test_roll_field,
+)
+from bot.render.status import CharacterLike, ability_entries, death_embed, status_embed
+
+__all__ = [
+    "EVENT_KEYS",
+    "STATE_COLOURS",
+    "CharacterLike",
+    "ability_entries",
+    "arithmetic",
+    "consciousness_roll_field",
+    "count_text",
+    "damage_roll_text",
+    "death_embed",
+    "describe_event",
+    "describe_events",
+    "effects_text",
+    "expression_text",
+    "flag_list",
+    "flags_text",
+    "history_lines",
+    "mention",
+    "safe",
+    "state_colour",
+    "state_emoji",
+    "state_label",
+    "status_embed",
+    "test_roll_field",
+]

@@ -1,0 +1,118 @@
+"""Words and small pieces shared by every reply: state names, flags, effects, counts.
+
+The rules say *what* a character is (``HealthState``, flags on ``CharacterHealth``); these
+helpers say it in the vocabulary of RULES.md, in Spanish or English, so that a status embed,
+a ``/character list`` line and ``/scene status`` use the very same words.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import Language, text
+from rules.state import HealthState
+
+if TYPE_CHECKING:
+    from rules.character import CharacterHealth
+
+__all__ = [
+    "FLAG_SEPARATOR",
+    "STATE_COLOURS",
+    "count_text",
+    "effects_text",
+    "flag_list",
+    "flags_text",
+    "safe",
+    "state_colour",
+    "state_emoji",
+    "state_label",
+]
+
+#: Embed colour of each state (COMMANDS.md, "The status embed").
+STATE_COLOURS: dict[HealthState, int] = {
+    HealthState.HEALTHY: 0x2ECC71,
+    HealthState.HURT: 0xF1C40F,
+    HealthState.SERIOUSLY_WOUNDED: 0xE67E22,
+    HealthState.DEAD: 0x23272A,
+}
+
+_EMOJI: dict[HealthState, str] = {
+    HealthState.HEALTHY: "🟢",
+    HealthState.HURT: "🟡",
+    HealthState.SERIOUSLY_WOUNDED: "🟠",
+    HealthState.DEAD: "💀",
+}
+
+#: Between flags on one line.
+FLAG_SEPARATOR = " · "
+
+
+def safe(name: str) -> str:
+    """A user-typed name for embed text: markdown escaped so ``*Bob*`` shows as typed.
+
+    Mentions need no escaping: every message is sent with ``AllowedMentions.none()``.
+    """
+    return discord.utils.escape_markdown(name)
+
+
+def state_colour(state: HealthState) -> discord.Colour:
+    """The embed colour of ``state``."""
+    return discord.Colour(STATE_COLOURS[state])
+
+
+def state_label(state: HealthState, language: Language) -> str:
+    """The state in RULES.md's words: Healthy/Ileso, Hurt/Dañado, Seriously wounded/Gravemente
+    herido, Dead/Muerto."""
+    return text(language, f"render.state.{state.value}")
+
+
+def state_emoji(state: HealthState) -> str:
+    """A coloured marker for list lines (🟢 🟡 🟠 💀), matching the embed colours."""
+    return _EMOJI[state]
+
+
+def count_text(language: Language, unit: str, count: int) -> str:
+    """``count`` with its unit in singular or plural ("1 day", "3 días"); ``unit`` is
+    ``"day"`` or ``"point"``."""
+    form = "one" if count == 1 else "other"
+    return text(language, f"render.unit.{unit}.{form}", count=count)
+
+
+def flag_list(health: CharacterHealth, language: Language) -> list[str]:
+    """The flags a character carries besides its state, in the order a GM needs them.
+
+    Unconscious; Consciousness roll pending (Difficulty = |Health|, C2); Stabilized; In
+    hospital with the days left (R4); bleeding (Seriously wounded, neither stabilized nor in
+    hospital: T1); full recovery on the next day of rest (R5). A dead character has none.
+    """
+    if health.state is HealthState.DEAD:
+        return []
+    flags: list[str] = []
+    if not health.conscious:
+        flags.append(text(language, "render.flag.unconscious"))
+    elif health.roll_pending:
+        difficulty = health.consciousness_difficulty
+        flags.append(text(language, "render.flag.roll_pending", difficulty=difficulty))
+    if health.stabilized:
+        flags.append(text(language, "render.flag.stabilized"))
+    if health.hospital is not None:
+        days_left = max(0, health.hospital.days_left)
+        form = "one" if days_left == 1 else "other"
+        flags.append(text(language, f"render.flag.hospital.{form}", days=days_left))
+    elif health.is_bleeding:
+        flags.append(text(language, "render.flag.bleeding"))
+    if health.full_recovery_due:
+        flags.append(text(language, "render.flag.full_recovery_due"))
+    return flags
+
+
+def flags_text(health: CharacterHealth, language: Language) -> str:
+    """The flags joined on one line (``"Unconscious · Stabilized"``), or ``""`` when none."""
+    return FLAG_SEPARATOR.join(flag_list(health, language))
+
+
+def effects_text(state: HealthState, language: Language) -> str:
+    """What the state means at the table, in one line (H3, H4, H5)."""
+    return text(language, f"render.effects.{state.value}")

@@ -1,0 +1,117 @@
+"""Dice on show: the damage roll, the Consciousness roll and ability tests.
+
+Every roll prints its arithmetic in digits, ``DIE + SPEND = TOTAL vs DIFFICULTY`` (``vs`` in
+Spanish too), and the outcome in words (COMMANDS.md, "Roll replies").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bot.i18n import Language, text
+from bot.render.common import safe
+from rules.dice import DamageRoll, DiceExpression, FixedAmount
+
+if TYPE_CHECKING:
+    from rules.abilities import TestRoll
+    from rules.consciousness import ConsciousnessRoll
+
+__all__ = [
+    "arithmetic",
+    "consciousness_roll_field",
+    "damage_roll_text",
+    "expression_text",
+    "test_roll_field",
+]
+
+
+def arithmetic(die: int, spend: int, total: int, difficulty: int) -> str:
+    """``4 + 1 = 5 vs 3``: the fixed format players and tests rely on."""
+    return f"{die} + {spend} = {total} vs {difficulty}"
+
+
+def _signed(modifier: int) -> str:
+    return f"+{modifier}" if modifier > 0 else (str(modifier) if modifier < 0 else "")
+
+
+def expression_text(expression: DiceExpression | FixedAmount) -> str:
+    """The expression as players write it: ``1d6+2``, ``2d6``, ``1d6-1``, or ``5``."""
+    if isinstance(expression, FixedAmount):
+        return str(expression.value)
+    return f"{expression.count}d{expression.sides}{_signed(expression.modifier)}"
+
+
+def damage_roll_text(
+    roll: DamageRoll,
+    language: Language,
+    expression: DiceExpression | FixedAmount | str | None = None,
+) -> str:
+    """The damage and how it came about.
+
+    ``1d6+2: [4] + 2 = 6``; ``2d6: [3, 5] = 8``; a clamped total (D2) ends with
+    ``→ 1 (a hit always deals at least 1)``; a fixed amount is just the number (``5``).
+    ``expression`` (parsed or as text) prefixes the dice; without it the line starts at ``[``.
+    """
+    if not roll.dice:
+        return str(roll.dealt)
+    dice = f"[{', '.join(str(die) for die in roll.dice)}]"
+    if roll.modifier > 0:
+        dice += f" + {roll.modifier}"
+    elif roll.modifier < 0:
+        dice += f" - {-roll.modifier}"
+    line = f"{dice} = {roll.raw_total}"
+    if expression is not None:
+        written = expression if isinstance(expression, str) else expression_text(expression)
+        if written:
+            line = f"{written}: {line}"
+    if roll.dealt != roll.raw_total:
+        line += f" → {roll.dealt} ({text(language, 'render.roll.damage.minimum')})"
+    return line
+
+
+def consciousness_roll_field(roll: ConsciousnessRoll, language: Language) -> tuple[str, str]:
+    """(name, value) of the field for a Consciousness roll (C2–C5).
+
+    Value: ``4 + 1 = 5 vs 3`` on the first line, then the outcome in bold: "Success — stays
+    conscious" / "Failure — falls unconscious" (Éxito — sigue consciente / Fallo — cae
+    inconsciente).
+    """
+    outcome = "success" if roll.success else "failure"
+    value = (
+        f"{arithmetic(roll.die, roll.spend, roll.total, roll.difficulty)}\n"
+        f"**{text(language, f'render.roll.consciousness.{outcome}')}**"
+    )
+    return text(language, "render.roll.consciousness.name"), value
+
+
+def test_roll_field(roll: TestRoll, ability_name: str, language: Language) -> tuple[str, str]:
+    """(name, value) of the field for an ability test or attack (P3).
+
+    Name: "Athletics test" / "Prueba de Atletismo"; "Scuffling attack" / "Ataque (Pelea)".
+    Value lines: ``4 + 1 = 5 vs 4 (3 + 1)`` (the breakdown only when wounds add a penalty);
+    the target in words ("Difficulty 4", "Hit Threshold 3 + 1 for wounds"); the outcome in
+    bold ("Success", "Failure — miss" …); the pool left, ``POOL / RATING``.
+    """
+    line = arithmetic(roll.die, roll.spend, roll.total, roll.difficulty)
+    if roll.penalty:
+        line += f" ({roll.base_difficulty} + {roll.penalty})"
+    target_key = "render.roll.test.hit_threshold" if roll.attack else "render.roll.test.difficulty"
+    target = text(language, target_key, value=roll.base_difficulty)
+    if roll.penalty:
+        target = text(language, "render.roll.test.penalty", target=target, penalty=roll.penalty)
+    outcome = ("attack_" if roll.attack else "") + ("success" if roll.success else "failure")
+    after = roll.ability_after
+    value = "\n".join(
+        [
+            line,
+            target,
+            f"**{text(language, f'render.roll.test.{outcome}')}**",
+            text(language, "render.roll.test.pool", pool=after.pool, rating=after.rating),
+        ]
+    )
+    name_key = "render.roll.test.attack_name" if roll.attack else "render.roll.test.name"
+    return text(language, name_key, ability=safe(ability_name))[:256], value
+
+
+# Its name starts with "test_": keep pytest from collecting it where a test module imports it.
+test_roll_field.__test__ = False  # type: ignore[attr-defined]

@@ -1,0 +1,195 @@
+"""The status embed of one character and the embed that announces a death.
+
+Pure: values in, ``discord.Embed`` out. Sizes are kept within Discord's limits (25 fields,
+1024 characters a field value, 6000 characters an embed) whatever the names and however many
+abilities a character has (at most 60, of up to 40 characters).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+import discord
+
+from bot.i18n import Language, text
+from bot.render.common import (
+    FLAG_SEPARATOR,
+    effects_text,
+    flag_list,
+    safe,
+    state_colour,
+    state_label,
+)
+from rules.abilities import Ability, AbilityKind
+from rules.state import HealthState
+
+if TYPE_CHECKING:
+    from rules.character import CharacterHealth
+
+__all__ = [
+    "ABILITY_SEPARATOR",
+    "EMBED_TEXT_LIMIT",
+    "FIELD_LIMIT",
+    "FIELD_VALUE_LIMIT",
+    "CharacterLike",
+    "ability_entries",
+    "death_embed",
+    "status_embed",
+]
+
+#: Discord's limits on an embed.
+FIELD_VALUE_LIMIT = 1024
+FIELD_LIMIT = 25
+EMBED_TEXT_LIMIT = 6000
+#: Between abilities in the compact list.
+ABILITY_SEPARATOR = " · "
+# Room kept free under EMBED_TEXT_LIMIT, for a caller that adds an author line or so.
+_EMBED_MARGIN = 200
+
+
+class CharacterLike(Protocol):
+    """What the renderers read of a stored character (``bot.storage``'s ``StoredCharacter``)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def health(self) -> CharacterHealth: ...
+
+    @property
+    def abilities(self) -> Sequence[Ability]: ...
+
+
+def ability_entries(abilities: Sequence[Ability], kind: AbilityKind) -> list[str]:
+    """``Name POOL/RATING`` for each ability of ``kind``, sorted by name (ignoring case)."""
+    chosen = sorted(
+        (ability for ability in abilities if ability.kind is kind),
+        key=lambda ability: ability.name.casefold(),
+    )
+    return [f"{safe(ability.name)} {ability.pool}/{ability.rating}" for ability in chosen]
+
+
+def _pack(entries: list[str], limit: int) -> list[tuple[str, int]]:
+    """Join entries into chunks of at most ``limit`` characters, never splitting an entry;
+    each chunk comes with the number of entries in it."""
+    chunks: list[tuple[str, int]] = []
+    current, count = "", 0
+    for entry in entries:
+        entry = entry[:limit]
+        candidate = f"{current}{ABILITY_SEPARATOR}{entry}" if count else entry
+        if len(candidate) <= limit:
+            current, count = candidate, count + 1
+            continue
+        chunks.append((current, count))
+        current, count = entry, 1
+    if count:
+        chunks.append((current, count))
+    return chunks
+
+
+def _add_abilities(embed: discord.Embed, abilities: Sequence[Ability], language: Language) -> None:
+    """Add the abilities (investigative, then general) as fields, as many as the limits allow.
+
+    What does not fit is summed up as "… and N more" at the end of the last ability field.
+    """
+    groups: list[tuple[str, list[str]]] = []
+    for kind, key in (
+        (AbilityKind.INVESTIGATIVE, "render.status.investigative"),
+        (AbilityKind.GENERAL, "render.status.general"),
+    ):
+        entries = ability_entries(abilities, kind)
+        if entries:
+            groups.append((text(language, key), entries))
+    total = sum(len(entries) for _, entries in groups)
+    # Room for the "… and N more" note (and its separator), kept free in every field and in
+    # the embed as a whole, so that it always fits where it is needed.
+    reserve = len(text(language, "render.status.more", count=total)) + len(ABILITY_SEPARATOR)
+    budget = EMBED_TEXT_LIMIT - _EMBED_MARGIN - len(embed) - reserve
+    shown = 0
+    first_ability_field = len(embed.fields)
+    for title, entries in groups:
+        for index, (chunk, count) in enumerate(_pack(entries, FIELD_VALUE_LIMIT - reserve)):
+            name = title if index == 0 else text(language, "render.status.continued", title=title)
+            if len(embed.fields) >= FIELD_LIMIT or len(name) + len(chunk) > budget:
+                _note_rest(embed, language, total - shown, first_ability_field)
+                return
+            embed.add_field(name=name, value=chunk, inline=False)
+            budget -= len(name) + len(chunk)
+            shown += count
+
+
+def _note_rest(
+    embed: discord.Embed, language: Language, missing: int, first_ability_field: int
+) -> None:
+    """Say how many abilities did not fit: after the last ability field, or in a field of its
+    own when none fitted at all."""
+    note = text(language, "render.status.more", count=missing)
+    last_index = len(embed.fields) - 1
+    if last_index >= first_ability_field:
+        last = embed.fields[last_index]
+        value = f"{last.value}{ABILITY_SEPARATOR}{note}"
+        embed.set_field_at(last_index, name=last.name, value=value, inline=False)
+    elif len(embed.fields) < FIELD_LIMIT:
+        embed.add_field(name="\u200b", value=note, inline=False)
+
+
+def status_embed(character: CharacterLike, language: Language) -> discord.Embed:
+    """The status embed of COMMANDS.md ("Replies"): what a player needs to know at a glance.
+
+    Title: the name, as typed. Colour: by state. Fields, in order: ``Health``/``Salud``
+    (value begins ``CURRENT / MAX``), ``State``/``Estado`` (state and flags, then the effects
+    on a second line), ``First Aid``/``Primeros Auxilios`` (``POOL / RATING``), then the
+    abilities, investigative first. Footer: Health at the start of the scene and the First Aid
+    received this scene against its limit (F2, F3). The owner is not named: nobody is pinged.
+    """
+    health = character.health
+    state = health.state
+    embed = discord.Embed(title=character.name[:256], colour=state_colour(state))
+    embed.add_field(
+        name=text(language, "render.status.health"),
+        value=f"{health.health} / {health.max_health}",
+        inline=True,
+    )
+    state_line = FLAG_SEPARATOR.join(
+        [f"**{state_label(state, language)}**", *flag_list(health, language)]
+    )
+    embed.add_field(
+        name=text(language, "render.status.state"),
+        value=f"{state_line}\n*{effects_text(state, language)}*",
+        inline=True,
+    )
+    embed.add_field(
+        name=text(language, "render.status.first_aid"),
+        value=f"{health.first_aid_pool} / {health.first_aid_rating}",
+        inline=True,
+    )
+    if state is not HealthState.DEAD:
+        embed.set_footer(
+            text=text(
+                language,
+                "render.status.footer",
+                scene_start_health=health.scene_start_health,
+                received=health.first_aid_received,
+                limit=health.max_health // 3,
+            )
+        )
+    if character.abilities:
+        _add_abilities(embed, character.abilities, language)
+    return embed
+
+
+def death_embed(character: CharacterLike, language: Language) -> discord.Embed:
+    """The death announcement: "<name> has died" / "<name> ha muerto", in the Dead colour."""
+    health = character.health
+    return discord.Embed(
+        title=text(language, "render.death.title", name=character.name)[:256],
+        description=text(
+            language,
+            "render.death.description",
+            name=safe(character.name),
+            health=health.health,
+            max_health=health.max_health,
+        ),
+        colour=state_colour(HealthState.DEAD),
+    )

@@ -1,0 +1,439 @@
+"""The rendering layer: status embed, event sentences, rolls and history, in both languages."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import typing
+from datetime import UTC, datetime
+
+import discord
+import pytest
+
+from bot import render
+from bot.i18n import Language
+from bot.render import rolls
+from bot.storage.models import HistoryCharacter, HistoryEntry, StoredCharacter
+from rules import events
+from rules.abilities import Ability, AbilityKind, TestRoll
+from rules.character import CharacterHealth, Hospital
+from rules.consciousness import ConsciousnessRoll
+from rules.dice import DamageRoll, DiceExpression, FixedAmount
+from rules.outcome import Outcome
+from rules.state import HealthState
+
+EN, ES = Language.EN, Language.ES
+
+
+def health(value: int, maximum: int = 9, **flags: typing.Any) -> CharacterHealth:
+    """A consistent CharacterHealth at ``value`` (lowest Health set when Seriously wounded)."""
+    if -12 < value <= -6:
+        flags.setdefault("lowest_health", value)
+    return CharacterHealth(
+        health=value,
+        max_health=maximum,
+        first_aid_pool=2,
+        first_aid_rating=4,
+        scene_start_health=maximum,
+        **flags,
+    )
+
+
+def character(
+    value: int = 9, *, name: str = "Ana", abilities: tuple[Ability, ...] = (), **flags: typing.Any
+) -> StoredCharacter:
+    return StoredCharacter(
+        id=1,
+        guild_id=10,
+        name=name,
+        owner_id=99,
+        health=health(value, **flags),
+        abilities=abilities,
+    )
+
+
+def field(embed: discord.Embed, name: str) -> str:
+    matches = [f.value for f in embed.fields if f.name == name]
+    assert len(matches) == 1, (name, [f.name for f in embed.fields])
+    return str(matches[0])
+
+
+# --- status embed ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "colour"),
+    [(5, 0x2ECC71), (0, 0xF1C40F), (-5, 0xF1C40F), (-7, 0xE67E22), (-12, 0x23272A)],
+)
+def test_colour_follows_the_state(value: int, colour: int) -> None:
+    for language in Language:
+        embed = render.status_embed(character(value), language)
+        assert embed.colour is not None and embed.colour.value == colour
+
+
+def test_title_is_the_name_and_nobody_is_mentioned() -> None:
+    embed = render.status_embed(character(name="@everyone *Bob*"), EN)
+    assert embed.title == "@everyone *Bob*"
+    assert "<@99>" not in str(embed.to_dict())
+
+
+@pytest.mark.parametrize(("language", "name"), [(EN, "Health"), (ES, "Salud")])
+def test_health_field_begins_with_current_over_max(language: Language, name: str) -> None:
+    embed = render.status_embed(character(-7, roll_pending=True), language)
+    assert field(embed, name).startswith("-7 / 9")
+
+
+def test_first_aid_field_shows_pool_over_rating() -> None:
+    assert field(render.status_embed(character(), EN), "First Aid").startswith("2 / 4")
+    assert field(render.status_embed(character(), ES), "Primeros Auxilios").startswith("2 / 4")
+
+
+def test_state_field_in_english() -> None:
+    value = field(render.status_embed(character(-3, roll_pending=True), EN), "State")
+    assert "Hurt" in value
+    assert "Consciousness roll pending (Difficulty 3)" in value
+    lines = value.split("\n")
+    assert len(lines) == 2
+    assert "No investigative spends; +1 Difficulty" in lines[1]
+    assert "cannot fight" not in value
+
+
+def test_state_field_in_spanish() -> None:
+    value = field(render.status_embed(character(-8, conscious=False), ES), "Estado")
+    assert "Gravemente herido" in value
+    assert "Inconsciente" in value
+    assert "no puede combatir" in value.split("\n")[1]
+    assert "+1 a la Dificultad" in value
+
+
+def test_flags_in_both_languages() -> None:
+    stabilized = health(-7, stabilized=True)
+    hospital = health(-7, stabilized=True, hospital=Hospital(length_days=8, days_served=3))
+    one_day = health(-7, stabilized=True, hospital=Hospital(length_days=8, days_served=7))
+    assert render.flags_text(stabilized, EN) == "Stabilized"
+    assert render.flags_text(stabilized, ES) == "Estabilizado"
+    assert "In hospital (5 days left)" in render.flags_text(hospital, EN)
+    assert "Hospitalizado (quedan 5 días)" in render.flags_text(hospital, ES)
+    assert "Hospitalizado (queda 1 día)" in render.flags_text(one_day, ES)
+    assert "Bleeding" not in render.flags_text(stabilized, EN)
+    assert "Bleeding" in render.flags_text(health(-7), EN)
+    assert render.flags_text(health(5), EN) == ""
+    pending = health(-2, roll_pending=True)
+    assert render.flags_text(pending, ES) == "Tirada de Consciencia pendiente (Dificultad 2)"
+    assert render.flags_text(health(-4, conscious=False), EN) == "Unconscious"
+
+
+def test_state_words_and_emoji() -> None:
+    expected = {
+        HealthState.HEALTHY: ("Healthy", "Ileso"),
+        HealthState.HURT: ("Hurt", "Dañado"),
+        HealthState.SERIOUSLY_WOUNDED: ("Seriously wounded", "Gravemente herido"),
+        HealthState.DEAD: ("Dead", "Muerto"),
+    }
+    for state, (english, spanish) in expected.items():
+        assert render.state_label(state, EN) == english
+        assert render.state_label(state, ES) == spanish
+        assert render.state_emoji(state)
+
+
+def test_abilities_listed_investigative_first() -> None:
+    abilities = (
+        Ability("Athletics", AbilityKind.GENERAL, 8, 5),
+        Ability("Library Use", AbilityKind.INVESTIGATIVE, 2, 2),
+    )
+    embed = render.status_embed(character(abilities=abilities), EN)
+    names = [f.name for f in embed.fields]
+    assert names.index("Investigative abilities") < names.index("General abilities")
+    assert field(embed, "Investigative abilities") == "Library Use 2/2"
+    assert field(embed, "General abilities") == "Athletics 5/8"
+
+
+def _within_limits(embed: discord.Embed) -> None:
+    assert len(embed) <= 6000
+    assert len(embed.fields) <= 25
+    for item in embed.fields:
+        assert 0 < len(item.value or "") <= 1024
+        assert len(item.name or "") <= 256
+    assert len(embed.title or "") <= 256
+
+
+@pytest.mark.parametrize("language", list(Language))
+def test_sixty_long_abilities_fit_discord_limits(language: Language) -> None:
+    abilities = tuple(
+        Ability(
+            f"{'Ability name of forty characters':<35}{index:05d}",
+            AbilityKind.INVESTIGATIVE if index % 2 else AbilityKind.GENERAL,
+            99,
+            99,
+        )
+        for index in range(60)
+    )
+    assert all(len(ability.name) == 40 for ability in abilities)
+    embed = render.status_embed(character(-7, name="N" * 40, abilities=abilities), language)
+    _within_limits(embed)
+    shown = " ".join(str(item.value) for item in embed.fields)
+    assert all(f"{ability.name} 99/99" in shown for ability in abilities)
+
+
+def _escapable_abilities(length: int) -> tuple[Ability, ...]:
+    """60 distinct names made only of characters that markdown escaping doubles."""
+    names = [
+        "".join("*" if index >> bit % 8 & 1 else "_" for bit in range(length - 3)) + "x" * 3
+        for index in range(60)
+    ]
+    return tuple(Ability(name, AbilityKind.GENERAL, 99, 99) for name in names)
+
+
+@pytest.mark.parametrize("language", list(Language))
+def test_markdown_heavy_forty_character_names_all_fit(language: Language) -> None:
+    embed = render.status_embed(character(-3, abilities=_escapable_abilities(40)), language)
+    _within_limits(embed)
+    assert sum(str(item.value).count("99/99") for item in embed.fields) == 60
+
+
+@pytest.mark.parametrize("language", list(Language))
+def test_what_does_not_fit_is_counted(language: Language) -> None:
+    # Longer than /ability set allows: the embed still keeps to the limits and says so.
+    embed = render.status_embed(character(-3, abilities=_escapable_abilities(80)), language)
+    _within_limits(embed)
+    shown = sum(str(item.value).count("99/99") for item in embed.fields)
+    assert 0 < shown < 60
+    more = {EN: f"… and {60 - shown} more", ES: f"… y {60 - shown} más"}[language]
+    assert str(embed.fields[-1].value).endswith(more)
+
+
+def test_death_embed() -> None:
+    dead = character(-12)
+    english, spanish = render.death_embed(dead, EN), render.death_embed(dead, ES)
+    assert english.title == "Ana has died"
+    assert spanish.title == "Ana ha muerto"
+    for embed in (english, spanish):
+        assert embed.colour is not None and embed.colour.value == 0x23272A
+        assert embed.description
+
+
+# --- events ---------------------------------------------------------------------------------
+
+
+def _event_classes() -> list[type[events.Event]]:
+    found: list[type[events.Event]] = []
+    pending = list(events.Event.__subclasses__())
+    while pending:
+        cls = pending.pop()
+        if cls.__module__ == events.__name__:  # not the stand-ins other tests define
+            found.append(cls)
+        pending.extend(cls.__subclasses__())
+    return found
+
+
+def _dummy(cls: type[events.Event]) -> events.Event:
+    hints = typing.get_type_hints(cls)
+    values: dict[str, object] = {}
+    for item in dataclasses.fields(cls):
+        hint = hints[item.name]
+        if hint is HealthState:
+            values[item.name] = HealthState.SERIOUSLY_WOUNDED
+        elif hint is str:
+            values[item.name] = "health"
+        elif hint is bool:
+            values[item.name] = True
+        else:
+            values[item.name] = 3
+    return cls(**values)
+
+
+def test_every_event_class_has_a_sentence_in_both_languages() -> None:
+    classes = _event_classes()
+    assert len(classes) >= 20
+    for cls in classes:
+        event = _dummy(cls)
+        english = render.describe_events("Ana", [event], EN)
+        spanish = render.describe_events("Ana", [event], ES)
+        assert len(english) == 1 and len(spanish) == 1, cls.__name__
+        for sentence in (english[0], spanish[0]):
+            assert "Ana" in sentence, cls.__name__
+            assert "{" not in sentence and "render." not in sentence, cls.__name__
+        assert english != spanish, cls.__name__
+
+
+def test_event_sentences_say_the_rules_words() -> None:
+    sequence = [
+        events.Damaged(amount=8),
+        events.StateChanged(before=HealthState.HURT, after=HealthState.SERIOUSLY_WOUNDED),
+        events.RollDue(difficulty=7),
+        events.FirstAidSpent(points=1),
+        events.Admitted(length_days=1),
+        events.ConvalescenceProgressed(days_served=1, days_left=1),
+        events.Corrected(field="conscious", before=False, after=True),
+    ]
+    english = render.describe_events("Ana", sequence, EN)
+    spanish = render.describe_events("Ana", sequence, ES)
+    assert english[0] == "Ana takes 8 damage."
+    assert english[1] == "Ana is now Seriously wounded."
+    assert spanish[1] == "Ana ahora está Gravemente herido."
+    assert "Difficulty 7" in english[2] and "Dificultad 7" in spanish[2]
+    assert "1 point " in english[3] and "1 punto " in spanish[3]
+    assert "1 day." in english[4] and "1 día." in spanish[4]
+    assert "1 day left" in english[5] and "queda 1 día" in spanish[5]
+    assert "unconscious → conscious" in english[6]
+    assert "inconsciente → consciente" in spanish[6]
+
+
+def test_unknown_event_is_skipped_and_logged(caplog: pytest.LogCaptureFixture) -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Unheard(events.Event):
+        value: int
+
+    with caplog.at_level(logging.WARNING):
+        sentences = render.describe_events("Ana", [Unheard(1), events.Died()], EN)
+    assert sentences == ["Ana dies."]
+    assert "Unheard" in caplog.text
+
+
+def test_names_in_sentences_are_markdown_escaped() -> None:
+    assert render.describe_events("*Bo_b*", [events.Died()], EN) == [r"\*Bo\_b\* dies."]
+
+
+# --- rolls ----------------------------------------------------------------------------------
+
+
+def _consciousness(die: int, spend: int, difficulty: int) -> ConsciousnessRoll:
+    before = health(-difficulty)
+    total = die + spend
+    return ConsciousnessRoll(
+        outcome=Outcome(before=before, after=before, events=()),
+        die=die,
+        spend=spend,
+        total=total,
+        difficulty=difficulty,
+        success=total >= difficulty,
+    )
+
+
+def test_consciousness_roll_field() -> None:
+    name, value = render.consciousness_roll_field(_consciousness(4, 1, 3), EN)
+    assert name == "Consciousness roll"
+    assert value.split("\n")[0] == "4 + 1 = 5 vs 3"
+    assert "Success — stays conscious" in value
+    name, value = render.consciousness_roll_field(_consciousness(3, 0, 2), ES)
+    assert name == "Tirada de Consciencia"
+    assert "3 + 0 = 3 vs 2" in value
+    assert "Éxito — sigue consciente" in value
+    _, value = render.consciousness_roll_field(_consciousness(1, 0, 4), ES)
+    assert "1 + 0 = 1 vs 4" in value and "Fallo — cae inconsciente" in value
+    _, value = render.consciousness_roll_field(_consciousness(1, 0, 4), EN)
+    assert "Failure — falls unconscious" in value
+
+
+def _test_roll(die: int, spend: int, base: int, penalty: int, *, attack: bool = False) -> TestRoll:
+    return TestRoll(
+        ability_after=Ability("Athletics", AbilityKind.GENERAL, 6, 3),
+        die=die,
+        spend=spend,
+        total=die + spend,
+        base_difficulty=base,
+        penalty=penalty,
+        difficulty=base + penalty,
+        success=die + spend >= base + penalty,
+        attack=attack,
+    )
+
+
+def test_test_roll_field_with_penalty_breakdown() -> None:
+    name, value = rolls.test_roll_field(_test_roll(4, 1, 3, 1, attack=True), "Scuffling", EN)
+    assert "Scuffling" in name
+    assert value.split("\n")[0] == "4 + 1 = 5 vs 4 (3 + 1)"
+    assert "Hit Threshold" in value and "Success" in value
+    _, value = rolls.test_roll_field(_test_roll(4, 1, 3, 1, attack=True), "Pelea", ES)
+    assert "4 + 1 = 5 vs 4 (3 + 1)" in value and "Umbral de Golpe" in value
+    assert "Éxito" in value
+
+
+def test_test_roll_field_without_penalty() -> None:
+    name, value = rolls.test_roll_field(_test_roll(2, 0, 4, 0), "Athletics", EN)
+    assert value.split("\n")[0] == "2 + 0 = 2 vs 4"
+    assert "Difficulty 4" in value and "Failure" in value and "3 / 6" in value
+    name, value = rolls.test_roll_field(_test_roll(2, 0, 4, 0), "Atletismo", ES)
+    assert "Atletismo" in name and "Dificultad 4" in value and "Fallo" in value
+
+
+def test_test_roll_field_is_not_collected_by_pytest() -> None:
+    assert getattr(render.test_roll_field, "__test__", True) is False
+
+
+def test_damage_roll_text() -> None:
+    roll = DamageRoll(dice=(4,), modifier=2, raw_total=6, dealt=6)
+    assert render.damage_roll_text(roll, EN, DiceExpression(1, 6, 2)) == "1d6+2: [4] + 2 = 6"
+    assert render.damage_roll_text(roll, EN, "1d6+2") == "1d6+2: [4] + 2 = 6"
+    assert render.damage_roll_text(roll, EN) == "[4] + 2 = 6"
+    two = DamageRoll(dice=(3, 5), modifier=0, raw_total=8, dealt=8)
+    assert render.damage_roll_text(two, ES, DiceExpression(2, 6)) == "2d6: [3, 5] = 8"
+    clamped = DamageRoll(dice=(1,), modifier=-2, raw_total=-1, dealt=1)
+    english = render.damage_roll_text(clamped, EN, DiceExpression(1, 6, -2))
+    assert english.startswith("1d6-2: [1] - 2 = -1 → 1")
+    assert "at least 1" in english
+    assert "al menos 1" in render.damage_roll_text(clamped, ES)
+    fixed = DamageRoll(dice=(), modifier=0, raw_total=5, dealt=5)
+    assert render.damage_roll_text(fixed, EN, FixedAmount(5)) == "5"
+
+
+# --- history --------------------------------------------------------------------------------
+
+
+def _entry(
+    entry_id: int,
+    command: str,
+    changes: tuple[HistoryCharacter, ...],
+    *,
+    undo_of: int | None = None,
+    undone_by: int | None = None,
+    details: dict[str, typing.Any] | None = None,
+) -> HistoryEntry:
+    return HistoryEntry(
+        id=entry_id,
+        guild_id=10,
+        interaction_id=1000 + entry_id,
+        created_at=datetime(2024, 1, 2, 3, 4, 5, tzinfo=UTC),
+        actor_id=42,
+        command=command,
+        details=details or {},
+        undo_of=undo_of,
+        undone_by=undone_by,
+        characters=changes,
+    )
+
+
+def test_history_lines() -> None:
+    before, after = character(5), character(1)
+    hurt = _entry(
+        1,
+        "hurt",
+        (HistoryCharacter(1, "Ana", before, after),),
+        undone_by=3,
+        details={"amount": "1d6+1", "character_id": 1},
+    )
+    created = _entry(2, "character create", (HistoryCharacter(2, "Bea", None, character(9)),))
+    undo = _entry(3, "undo", (HistoryCharacter(1, "Ana", after, before),), undo_of=1)
+    english = render.history_lines([undo, created, hurt], EN)
+    spanish = render.history_lines([undo, created, hurt], ES)
+    stamp = int(datetime(2024, 1, 2, 3, 4, 5, tzinfo=UTC).timestamp())
+    assert f"<t:{stamp}:R>" in english[0] and "<@42>" in english[0]
+    assert "Ana: 1 → 5" in english[0]
+    assert "#1" in english[0] and "/hurt" in english[0]
+    assert "Bea: created → 9" in english[1]
+    assert "Bea: creado → 9" in spanish[1]
+    assert english[2].startswith("~~") and "(undone)" in english[2]
+    assert "(deshecho)" in spanish[2]
+    assert "Ana: 5 → 1" in english[2] and "amount: 1d6+1" in english[2]
+    assert "character_id" not in english[2]
+    named = render.history_lines([created], EN, name_of=lambda user: f"user {user}")
+    assert "user 42" in named[0]
+
+
+def test_history_line_with_many_characters_stays_short() -> None:
+    changes = tuple(
+        HistoryCharacter(index, "N" * 40, character(9), character(9)) for index in range(50)
+    )
+    (line,) = render.history_lines([_entry(7, "scene new", changes)], EN)
+    assert len(line) <= 300
+    assert line.endswith(tuple(f"+{n}" for n in range(1, 51)))
