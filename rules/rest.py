@@ -16,6 +16,7 @@ from rules.events import (
     HospitalNotNeeded,
     RecoveredFully,
     Rested,
+    Stabilized,
 )
 from rules.outcome import Outcome
 from rules.state import HealthState
@@ -63,8 +64,12 @@ def rest(character: CharacterHealth, days: int, *, hospital: bool) -> Outcome:
         lowest = current.health if current.lowest_health is None else current.lowest_health
         stay = Hospital(length_days=-min(lowest, current.health))
         events.append(Admitted(length_days=stay.length_days))
+        if not current.stabilized:
+            events.append(Stabilized())
         # R3: admission stabilizes (no bleeding in hospital); T2: the clock restarts.
-        current = replace(current, hospital=stay, bleed_minutes=0, full_recovery_due=False)
+        current = replace(
+            current, hospital=stay, stabilized=True, bleed_minutes=0, full_recovery_due=False
+        )
     elif current.hospital is None and hospital:
         events.append(HospitalNotNeeded())
 

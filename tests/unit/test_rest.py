@@ -17,6 +17,7 @@ from rules import (
     RecoveredFully,
     Rested,
     RollCleared,
+    Stabilized,
     StateChanged,
     Woke,
     apply_damage,
@@ -64,6 +65,8 @@ def test_R2_not_seriously_wounded_in_hospital_rests_naturally() -> None:
 def test_R3_admission_stabilizes() -> None:
     outcome = rest(character(-7, bleed_minutes=10), 1, hospital=True)
     assert outcome.after.hospital == Hospital(length_days=7, days_served=1)
+    assert outcome.after.stabilized
+    assert Stabilized() in outcome.events
     assert outcome.after.bleed_minutes == 0
     assert not outcome.after.is_bleeding
     assert pass_time(outcome.after, 600).after.health == -7
@@ -74,6 +77,7 @@ def test_R4_length_is_absolute_lowest_health_fixed_at_admission() -> None:
     outcome = rest(patient, 2, hospital=True)
     assert outcome.events == (
         Admitted(length_days=8),
+        Stabilized(),
         ConvalescenceProgressed(days_served=2, days_left=6),
     )
     assert outcome.after.health == -6
@@ -85,8 +89,9 @@ def test_R5_discharged_at_half_maximum_then_full_the_next_day() -> None:
     assert after.health == 4
     assert after.hospital is None
     assert after.full_recovery_due
-    assert admitted.events[:3] == (
+    assert admitted.events[:4] == (
         Admitted(length_days=6),
+        Stabilized(),
         ConvalescenceProgressed(days_served=6, days_left=0),
         Discharged(health=4),
     )
