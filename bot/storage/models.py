@@ -8,6 +8,7 @@ from typing import Any
 
 from rules.abilities import Ability
 from rules.character import CharacterHealth
+from rules.names import name_key as rules_name_key
 
 __all__ = [
     "CharacterSuggestion",
@@ -21,8 +22,8 @@ __all__ = [
 
 
 def name_key(name: str) -> str:
-    """The key names are compared by (COMMANDS.md: trimmed, ``casefold``)."""
-    return name.strip().casefold()
+    """The key names are compared by: trimmed, then the rules' key (NFC, ``casefold``)."""
+    return rules_name_key(name.strip())
 
 
 @dataclass(frozen=True)
