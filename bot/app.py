@@ -1,0 +1,124 @@
+"""``SaludBot``: the discord.py client, given its storage, settings and dice at construction."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import discord
+from discord.ext import commands
+
+from bot.i18n import SaludTranslator
+from bot.rng import Roller
+from bot.settings import Settings
+from bot.storage import Storage
+from bot.sync import SYNC_HASH_KEY, command_hash
+from bot.tree import SaludTree
+
+__all__ = ["EXTENSIONS", "INVITE_PERMISSIONS", "OPTIONAL_EXTENSIONS", "SaludBot", "invite_url"]
+
+log = logging.getLogger(__name__)
+
+#: Cogs loaded at start, in this order; a missing one is an error.
+EXTENSIONS: tuple[str, ...] = ("cogs.character", "cogs.config", "cogs.help")
+#: Cogs loaded when present (being written now); the lead moves them to EXTENSIONS.
+OPTIONAL_EXTENSIONS: tuple[str, ...] = (
+    "cogs.health",
+    "cogs.abilities",
+    "cogs.scene",
+    "cogs.history",
+)
+
+#: What the bot needs in a channel: read it, answer, show embeds.
+INVITE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    embed_links=True,
+    read_message_history=True,
+)
+
+
+def invite_url(application_id: int) -> str:
+    """The link a server owner opens to add the bot, with the minimal permissions."""
+    return discord.utils.oauth_url(
+        application_id,
+        permissions=INVITE_PERMISSIONS,
+        scopes=("bot", "applications.commands"),
+    )
+
+
+class SaludBot(commands.Bot):
+    """The bot. Cogs reach their dependencies as ``self.bot.storage``, ``.settings``,
+    ``.roller``; nothing is global, so tests build it with a temporary database and
+    scripted dice."""
+
+    tree: SaludTree
+
+    def __init__(
+        self,
+        *,
+        storage: Storage,
+        settings: Settings,
+        roller: Roller,
+        extensions: Sequence[str] = EXTENSIONS,
+        optional_extensions: Sequence[str] = OPTIONAL_EXTENSIONS,
+    ) -> None:
+        # A text-only bot: silence the start-up warnings about voice libraries.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
+        intents = discord.Intents.default()
+        # No privileged intents: slash commands need none; guilds gives channels and roles.
+        intents.members = False
+        intents.presences = False
+        intents.message_content = False
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            tree_cls=SaludTree,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.storage = storage
+        self.settings = settings
+        self.roller = roller
+        self._extensions = tuple(extensions)
+        self._optional_extensions = tuple(optional_extensions)
+        self.synced_commands = False
+
+    async def setup_hook(self) -> None:
+        for name in self._extensions:
+            await self.load_extension(name)
+        for name in self._optional_extensions:
+            try:
+                await self.load_extension(name)
+            except commands.ExtensionNotFound:
+                log.info("Optional extension %s is not there; skipped", name)
+        await self.tree.set_translator(SaludTranslator())
+        await self.sync_commands_if_changed()
+        if self.application_id is not None:
+            log.info("Invite the bot with: %s", invite_url(self.application_id))
+
+    async def sync_commands_if_changed(self) -> bool:
+        """Sync the global commands only when their translated payloads changed since the
+        last sync recorded in the database; return whether it synced."""
+        fingerprint = await command_hash(self.tree, self.application_id)
+        async with self.storage.read() as reader:
+            stored = await reader.get_meta(SYNC_HASH_KEY)
+        if stored == fingerprint:
+            log.info("Commands unchanged since the last sync; not syncing")
+            return False
+        synced = await self.tree.sync()
+        async with self.storage.transaction(require_record=False) as tx:
+            await tx.set_meta(SYNC_HASH_KEY, fingerprint)
+        self.synced_commands = True
+        log.info("Synced %d commands with Discord", len(synced))
+        return True
+
+    async def on_ready(self) -> None:
+        user = self.user
+        log.info(
+            "Ready as %s (id %s) in %d servers",
+            user,
+            user.id if user else "?",
+            len(self.guilds),
+        )

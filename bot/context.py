@@ -1,0 +1,385 @@
+"""What every cog needs from Discord, in one place: where a command runs, who used it, in
+which language to answer, which character it names, and how to send the reply.
+
+A command reads like this (see ``cogs/character.py``)::
+
+    here = await Here.of(interaction)                 # guild, settings, languages, GM-ness
+    here.require_owner_or_gm(character, "action.hurt")
+    async with here.storage.transaction() as tx:      # one change, one history entry
+        await here.refuse_repeated(tx)
+        ...
+        await tx.record(**here.history("hurt", details={...}))
+    await send_change(interaction, [embed], announce=announce_worthy(before, after), here=here)
+
+Errors are raised, never sent: ``UserFacingError(key, **params)``, a ``RuleError`` or a
+storage error; ``bot.tree`` turns them into an ephemeral localised reply.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
+
+import discord
+from discord import app_commands
+
+from bot import permissions
+from bot.i18n import Language, public_language, text, user_language
+from bot.storage import GuildSettings, StoredCharacter
+from rules.character import CharacterHealth
+from rules.state import HealthState
+
+if TYPE_CHECKING:
+    from bot.app import SaludBot
+    from bot.storage import Reader, Storage
+
+__all__ = [
+    "NO_MENTIONS",
+    "CharacterTransformer",
+    "Here",
+    "TextChannelTransformer",
+    "UserFacingError",
+    "announce_worthy",
+    "bot_of",
+    "check_range",
+    "defer",
+    "private_language",
+    "resolve_character",
+    "send_change",
+    "send_private",
+    "send_public",
+]
+
+log = logging.getLogger(__name__)
+
+#: Every message is sent with this: text typed by users (``@everyone`` as a name) pings nobody.
+NO_MENTIONS = discord.AllowedMentions.none()
+
+#: Seconds after which an answer risks Discord's 3-second limit: ``defer`` first.
+_DEFER_AFTER = 2.0
+
+
+class UserFacingError(app_commands.AppCommandError):
+    """A refusal the user should read: catalog ``key`` filled with ``params``.
+
+    Raise it anywhere in a command, a transformer or a button callback; nothing is changed
+    (raise before writing, or inside the transaction so that it rolls back).
+    """
+
+    def __init__(self, key: str, /, **params: object) -> None:
+        self.key = key
+        self.params = params
+        super().__init__(f"{key} {params!r}")
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> SaludBot:
+    """The running bot, typed."""
+    return cast("SaludBot", interaction.client)
+
+
+def guild_id_of(interaction: discord.Interaction[Any]) -> int:
+    """The server's id; refuses a DM (every command is guild-only)."""
+    if interaction.guild_id is None:
+        raise app_commands.NoPrivateMessage()
+    return interaction.guild_id
+
+
+@dataclass(frozen=True)
+class Here:
+    """One interaction in one server: settings read once, languages and permissions derived."""
+
+    interaction: discord.Interaction[Any]
+    guild_id: int
+    settings: GuildSettings
+
+    @classmethod
+    async def of(cls, interaction: discord.Interaction[Any]) -> Here:
+        """Read the server's settings for this interaction (refuses DMs)."""
+        guild_id = guild_id_of(interaction)
+        async with bot_of(interaction).storage.read() as reader:
+            settings = await reader.get_settings(guild_id)
+        return cls(interaction, guild_id, settings)
+
+    @property
+    def storage(self) -> Storage:
+        return bot_of(self.interaction).storage
+
+    @property
+    def user_id(self) -> int:
+        return self.interaction.user.id
+
+    @property
+    def private_language(self) -> Language:
+        """For ephemeral replies: the user's Discord language if es/en, else the server's."""
+        return user_language(
+            self.interaction.locale, self.settings.language, self.interaction.guild_locale
+        )
+
+    @property
+    def public_language(self) -> Language:
+        """For public replies: ``/config language``, else Spanish if the server is, else English."""
+        return public_language(self.settings.language, self.interaction.guild_locale)
+
+    @property
+    def is_gm(self) -> bool:
+        return permissions.is_gm(self.interaction, self.settings.gm_role_id)
+
+    def require_gm(self, action_key: str) -> None:
+        """Refuse unless a GM: "Only a GM (Manage Server or the GM role) can <action>."."""
+        if not self.is_gm:
+            raise UserFacingError("error.not_gm", action=text(self.private_language, action_key))
+
+    def is_owner_or_gm(self, character: StoredCharacter) -> bool:
+        return permissions.is_owner_or_gm(
+            self.interaction, character.owner_id, self.settings.gm_role_id
+        )
+
+    def require_owner_or_gm(self, character: StoredCharacter, action_key: str) -> None:
+        """Refuse unless owner or GM: "Only <name>'s owner or a GM can <action>."."""
+        if not self.is_owner_or_gm(character):
+            raise UserFacingError(
+                "error.not_owner",
+                name=discord.utils.escape_markdown(character.name),
+                action=text(self.private_language, action_key),
+            )
+
+    async def refuse_repeated(self, reader: Reader) -> None:
+        """Refuse an interaction that already produced a change (applied once)."""
+        if await reader.interaction_seen(self.interaction.id):
+            raise UserFacingError("error.already_applied")
+
+    def history(self, command: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Keyword arguments for ``tx.record``: this guild, interaction and actor."""
+        return {
+            "guild_id": self.guild_id,
+            "interaction_id": self.interaction.id,
+            "actor_id": self.user_id,
+            "command": command,
+            "details": details or {},
+        }
+
+
+async def private_language(interaction: discord.Interaction[Any]) -> Language:
+    """The language of an ephemeral reply, also outside a command (errors, DMs)."""
+    configured: str | None = None
+    if interaction.guild_id is not None:
+        async with bot_of(interaction).storage.read() as reader:
+            configured = (await reader.get_settings(interaction.guild_id)).language
+    return user_language(interaction.locale, configured, interaction.guild_locale)
+
+
+def check_range(option: str, value: int, minimum: int, maximum: int) -> int:
+    """Refuse an option outside its range (Discord enforces it, a client may not)."""
+    if not minimum <= value <= maximum:
+        raise UserFacingError("error.out_of_range", option=option, min=minimum, max=maximum)
+    return value
+
+
+# --- characters ---------------------------------------------------------------------------
+
+
+def _typed_name(value: str) -> str:
+    return unicodedata.normalize("NFC", value).strip()
+
+
+async def resolve_character(here: Here, name: str | None) -> StoredCharacter:
+    """The character called ``name`` in this server, or the user's only one when omitted.
+
+    Refuses an unknown name, and an omitted one when the user has no character or several.
+    """
+    async with here.storage.read() as reader:
+        if name is not None:
+            found = await reader.find_character(here.guild_id, _typed_name(name))
+            if found is None:
+                raise UserFacingError("error.character_not_found", name=_shown(name))
+            return found
+        own = await reader.characters_of_owner(here.guild_id, here.user_id)
+    if not own:
+        raise UserFacingError("error.no_character")
+    if len(own) > 1:
+        names = ", ".join(discord.utils.escape_markdown(c.name) for c in own[:10])
+        if len(own) > 10:
+            names += ", …"
+        raise UserFacingError("error.several_characters", names=names)
+    return own[0]
+
+
+def _shown(typed: str) -> str:
+    """A typed name fit to quote in an error (trimmed, shortened, markdown escaped)."""
+    clean = "".join(c for c in typed.strip() if unicodedata.category(c) not in {"Cc", "Cf"})
+    return discord.utils.escape_markdown(clean[:40] or "?")
+
+
+class CharacterTransformer(app_commands.Transformer):
+    """A ``character``-like option: a server's character, with autocomplete.
+
+    Use as ``character: app_commands.Transform[StoredCharacter, CharacterTransformer]`` (or
+    ``... | None = None`` with ``resolve_character`` for "your only character"). The value
+    read here may be stale by the time the command writes: re-read it by id inside the
+    transaction (``tx.get_character(guild_id, character.id)``).
+    """
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.string
+
+    @property
+    def min_value(self) -> int:
+        return 1  # for a string option: its minimum length
+
+    @property
+    def max_value(self) -> int:
+        return 100
+
+    async def transform(
+        self, interaction: discord.Interaction[Any], value: Any, /
+    ) -> StoredCharacter:
+        here = await Here.of(interaction)
+        return await resolve_character(here, str(value))
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction[Any], value: int | float | str, /
+    ) -> list[app_commands.Choice[str]]:
+        return await character_choices(interaction, str(value))
+
+
+async def character_choices(
+    interaction: discord.Interaction[Any], typed: str
+) -> list[app_commands.Choice[str]]:
+    """Up to 25 of the server's characters containing ``typed``, the user's own first."""
+    if interaction.guild_id is None:
+        return []
+    async with bot_of(interaction).storage.read() as reader:
+        found = await reader.suggest_characters(
+            interaction.guild_id, _typed_name(typed)[:100], interaction.user.id, limit=25
+        )
+    return [app_commands.Choice(name=item.name[:100], value=item.name[:100]) for item in found]
+
+
+class TextChannelTransformer(app_commands.Transformer):
+    """A text (or announcement) channel of this server, cached or not; any other refused."""
+
+    _ALLOWED = (discord.ChannelType.text, discord.ChannelType.news)
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.channel
+
+    @property
+    def channel_types(self) -> list[discord.ChannelType]:
+        return list(self._ALLOWED)
+
+    async def transform(
+        self, interaction: discord.Interaction[Any], value: Any, /
+    ) -> app_commands.AppCommandChannel | discord.abc.GuildChannel:
+        if getattr(value, "type", None) not in self._ALLOWED:
+            raise UserFacingError("error.not_text_channel")
+        return cast("app_commands.AppCommandChannel | discord.abc.GuildChannel", value)
+
+
+# --- replies ------------------------------------------------------------------------------
+
+
+def announce_worthy(before: CharacterHealth | None, after: CharacterHealth | None) -> bool:
+    """Whether a change goes to the announcement channel too: its state changed, it was
+    knocked out, or it died (COMMANDS.md ``/config channel``)."""
+    if before is None or after is None:
+        return False
+    if before.state is not after.state:
+        return True
+    if before.conscious and not after.conscious:
+        return True
+    return after.state is HealthState.DEAD and before.state is not HealthState.DEAD
+
+
+async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = False) -> None:
+    """Acknowledge now when the answer may come late (more than 2 s after the click).
+
+    Call it before slow work only after every check that could refuse: an error after a
+    public deferral fills the public "thinking…" message.
+    """
+    if interaction.response.is_done():
+        return
+    age = time.time() - interaction.created_at.timestamp()
+    if age >= _DEFER_AFTER:
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
+
+async def send_private(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    embeds: Sequence[discord.Embed] = (),
+    view: discord.ui.View | None = None,
+) -> None:
+    """An ephemeral reply (a followup when the response was already sent or deferred)."""
+    kwargs: dict[str, Any] = {
+        "content": content,
+        "embeds": list(embeds),
+        "ephemeral": True,
+        "allowed_mentions": NO_MENTIONS,
+    }
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)
+
+
+async def send_public(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    embeds: Sequence[discord.Embed] = (),
+    view: discord.ui.View | None = None,
+) -> None:
+    """A public reply in the channel (a followup when the response was already sent)."""
+    kwargs: dict[str, Any] = {
+        "content": content,
+        "embeds": list(embeds),
+        "allowed_mentions": NO_MENTIONS,
+    }
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)
+
+
+async def send_change(
+    interaction: discord.Interaction[Any],
+    embeds: Sequence[discord.Embed],
+    *,
+    announce: bool,
+    here: Here | None = None,
+    content: str | None = None,
+    view: discord.ui.View | None = None,
+) -> None:
+    """The public reply to a change, also posted in the announcement channel when
+    ``announce`` (state changed, knocked out, died) and the command was used elsewhere.
+
+    A failure to post the announcement (channel deleted, no permission) is logged and does
+    not affect the reply.
+    """
+    await send_public(interaction, content, embeds=embeds, view=view)
+    if not announce:
+        return
+    if here is None:
+        here = await Here.of(interaction)
+    channel_id = here.settings.channel_id
+    if channel_id is None or channel_id == interaction.channel_id:
+        return
+    bot = bot_of(interaction)
+    channel = bot.get_partial_messageable(channel_id, guild_id=here.guild_id)
+    try:
+        await channel.send(content=content, embeds=list(embeds), allowed_mentions=NO_MENTIONS)
+    except discord.HTTPException as error:
+        log.warning(
+            "could not announce in channel %s of guild %s: %s", channel_id, here.guild_id, error
+        )

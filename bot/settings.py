@@ -1,0 +1,112 @@
+"""Start-up settings from the environment (and ``.env``), checked before anything connects.
+
+A server owner who runs the bot for the first time meets these messages first, so each one
+says exactly which line to put in ``.env``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = [
+    "DEFAULT_DATABASE_PATH",
+    "DEFAULT_LOG_LEVEL",
+    "Settings",
+    "SettingsError",
+    "load_settings",
+]
+
+DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
+DEFAULT_LOG_LEVEL = "INFO"
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+class SettingsError(Exception):
+    """A setting is missing or unusable; the message says what to write in ``.env``."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What the bot needs to start. ``repr`` hides the token so it never reaches a log."""
+
+    token: str
+    database_path: Path
+    log_level: int
+
+    def __repr__(self) -> str:
+        return (
+            f"Settings(token='***', database_path={str(self.database_path)!r}, "
+            f"log_level={logging.getLevelName(self.log_level)!r})"
+        )
+
+
+def load_settings(environ: Mapping[str, str]) -> Settings:
+    """Read and check the settings; raise SettingsError with the fix when one is wrong."""
+    token = environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        raise SettingsError(
+            "DISCORD_TOKEN is not set. Copy .env.example to .env and set "
+            "DISCORD_TOKEN=<your bot token from https://discord.com/developers/applications "
+            "-> your app -> Bot -> Reset Token>"
+        )
+    if any(character.isspace() for character in token):
+        raise SettingsError(
+            "DISCORD_TOKEN contains spaces. Put the bot token alone on its line in .env: "
+            "DISCORD_TOKEN=<your bot token>"
+        )
+    return Settings(
+        token=token,
+        database_path=_database_path(environ.get("DATABASE_PATH", "").strip()),
+        log_level=_log_level(environ.get("LOG_LEVEL", "").strip()),
+    )
+
+
+def _log_level(raw: str) -> int:
+    name = (raw or DEFAULT_LOG_LEVEL).upper()
+    if name not in _LOG_LEVELS:
+        raise SettingsError(
+            f"LOG_LEVEL={raw!r} is not a log level. Set LOG_LEVEL to one of "
+            f"{', '.join(_LOG_LEVELS)} in .env (or remove the line for {DEFAULT_LOG_LEVEL})."
+        )
+    level: int = getattr(logging, name)
+    return level
+
+
+def _database_path(raw: str) -> Path:
+    """The database file, its folder created; refused when the bot could not write there."""
+    path = Path(raw or DEFAULT_DATABASE_PATH).expanduser()
+    fix = (
+        f"Set DATABASE_PATH in .env to a file in a folder the bot may write to "
+        f"(default: DATABASE_PATH={DEFAULT_DATABASE_PATH})."
+    )
+    if path.is_dir():
+        raise SettingsError(f"DATABASE_PATH={str(path)!r} is a folder, not a file. {fix}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise SettingsError(
+            f"DATABASE_PATH={str(path)!r}: cannot create the folder {str(path.parent)!r} "
+            f"({error.strerror or error}). {fix}"
+        ) from error
+    if path.exists():
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise SettingsError(f"DATABASE_PATH={str(path)!r} is not writable. {fix}")
+    else:
+        # os.access can say yes to root on a read-only mount: try for real.
+        try:
+            with tempfile.TemporaryFile(dir=path.parent):
+                pass
+        except OSError as error:
+            raise SettingsError(
+                f"DATABASE_PATH={str(path)!r}: cannot write in {str(path.parent)!r} "
+                f"({error.strerror or error}). {fix}"
+            ) from error
+    # SQLite also writes -wal/-shm files beside the database.
+    if not os.access(path.parent, os.W_OK):
+        raise SettingsError(f"DATABASE_PATH={str(path)!r}: the folder is not writable. {fix}")
+    return path

@@ -1,0 +1,134 @@
+"""Errors in one place: every refusal becomes an ephemeral, localised, specific reply.
+
+Cogs raise; they never format an error themselves. ``SaludTree.on_error`` (slash commands)
+and ``report_error`` (buttons, which do not pass through the tree) answer:
+
+- ``UserFacingError(key, **params)``  → the catalog message ``key``;
+- ``rules.errors.RuleError``          → ``error.<code>`` (or ``error.<code>.<reason>``);
+- ``bot.storage.errors``              → duplicate name, character gone, already applied;
+- failed checks / bad option values   → guild only, not allowed, invalid value;
+- anything else                       → logged with command and server, ``error.unexpected``.
+
+An interaction is never left unanswered: the reply is a followup when the response was
+already sent or deferred.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.context import UserFacingError, private_language, send_private
+from bot.i18n import Language, catalog, text
+from bot.storage.errors import AlreadyApplied, CharacterNotFound, DuplicateName
+from rules.errors import RuleError
+
+if TYPE_CHECKING:
+    from bot.app import SaludBot
+
+__all__ = ["SaludTree", "error_message", "report_error"]
+
+log = logging.getLogger(__name__)
+
+
+def _rule_key(error: RuleError) -> str:
+    """``error.<code>.<reason>`` when the catalog has that finer message, else ``error.<code>``."""
+    reason = error.params.get("reason")
+    english = catalog(Language.EN)
+    if reason is not None and f"error.{error.code}.{reason}" in english:
+        return f"error.{error.code}.{reason}"
+    if f"error.{error.code}" in english:
+        return f"error.{error.code}"
+    log.error("no message for rule error %r", error)
+    return "error.rule"
+
+
+def _rule_params(language: Language, error: RuleError) -> dict[str, int | str]:
+    """The refusal's values, with a field code (``max_health``) said in words."""
+    params = dict(error.params)
+    field = params.get("field")
+    if isinstance(field, str) and f"render.field.{field}" in catalog(language):
+        params["field"] = text(language, f"render.field.{field}")
+    return params
+
+
+def error_message(language: Language, error: BaseException) -> str | None:
+    """The user's message for a known refusal, or None for an unexpected error."""
+    if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
+        cause = error.__cause__ if isinstance(error, app_commands.TransformerError) else None
+        inner = error.original if isinstance(error, app_commands.CommandInvokeError) else cause
+        if inner is not None:
+            message = error_message(language, inner)
+            if message is not None:
+                return message
+        if isinstance(error, app_commands.TransformerError):
+            return text(language, "error.invalid_value", value=str(error.value)[:100])
+        return None
+    if isinstance(error, UserFacingError):
+        return text(language, error.key, **error.params)
+    if isinstance(error, RuleError):
+        return text(language, _rule_key(error), **_rule_params(language, error))
+    if isinstance(error, DuplicateName):
+        return text(language, "error.duplicate_name", name=error.name)
+    if isinstance(error, CharacterNotFound):
+        return text(language, "error.character_gone")
+    if isinstance(error, AlreadyApplied):
+        return text(language, "error.already_applied")
+    if isinstance(error, app_commands.NoPrivateMessage):
+        return text(language, "error.guild_only")
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        return text(language, "error.outdated_command")
+    if isinstance(error, app_commands.CheckFailure):
+        return text(language, "error.not_allowed")
+    return None
+
+
+async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Answer ``interaction`` with the message for ``error``; log it when unexpected."""
+    try:
+        language = await private_language(interaction)
+    except Exception:
+        log.exception("could not read the language for an error reply")
+        language = Language.EN
+    message = error_message(language, error)
+    if message is None:
+        command = interaction.command.qualified_name if interaction.command else None
+        custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
+        original = getattr(error, "original", error)
+        log.error(
+            "Unexpected error in %s (guild %s, interaction %s)",
+            f"/{command}" if command else f"component {custom_id!r}",
+            interaction.guild_id,
+            interaction.id,
+            exc_info=original,
+        )
+        message = text(language, "error.unexpected")
+    else:
+        log.debug("refused %s: %r", interaction.id, error)
+    try:
+        await send_private(interaction, message)
+    except discord.HTTPException:
+        log.exception("could not send the error reply for interaction %s", interaction.id)
+
+
+class SaludTree(app_commands.CommandTree["SaludBot"]):
+    """The command tree of Salud: refuses DMs and answers every error."""
+
+    async def interaction_check(self, interaction: discord.Interaction[SaludBot]) -> bool:
+        if interaction.guild_id is not None:
+            return True
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        else:
+            await send_private(
+                interaction, text(await private_language(interaction), "error.guild_only")
+            )
+        return False
+
+    async def on_error(
+        self, interaction: discord.Interaction[SaludBot], error: app_commands.AppCommandError, /
+    ) -> None:
+        await report_error(interaction, error)

@@ -1,0 +1,393 @@
+"""``/character create|show|list|set|delete``: a server's characters (COMMANDS.md)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.context import (
+    NO_MENTIONS,
+    CharacterTransformer,
+    Here,
+    UserFacingError,
+    announce_worthy,
+    check_range,
+    resolve_character,
+    send_change,
+    send_public,
+)
+from bot.i18n import Language, text
+from bot.render import (
+    death_embed,
+    describe_events,
+    mention,
+    safe,
+    state_emoji,
+    state_label,
+    status_embed,
+)
+from bot.storage import CharacterNotFound, StoredCharacter
+from bot.tree import report_error
+from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth
+from rules.correction import correct
+from rules.names import clean_name
+from rules.state import HealthState
+
+if TYPE_CHECKING:
+    from bot.app import SaludBot
+
+log = logging.getLogger(__name__)
+
+Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
+
+#: ``/character set health`` range (a correction may set any Health a character can have).
+MIN_SET_HEALTH, MAX_SET_HEALTH = -99, 99
+
+# /character list: lines packed into embed descriptions, two embeds a message, so that a
+# message stays under Discord's 6000 characters (and 10 embeds) with room for the title.
+LIST_DESCRIPTION_LIMIT = 2800
+LIST_EMBEDS_PER_MESSAGE = 2
+LIST_COLOUR = discord.Colour(0x5865F2)
+
+
+def list_line(character: StoredCharacter, language: Language) -> str:
+    """``🟡 **Ana** — Health 0 / 9 — Hurt — <@owner>`` (the mention pings nobody in an embed)."""
+    health = character.health
+    return text(
+        language,
+        "character.list.line",
+        emoji=state_emoji(health.state),
+        name=safe(character.name),
+        health=health.health,
+        max_health=health.max_health,
+        state=state_label(health.state, language),
+        owner=mention(character.owner_id),
+    )
+
+
+def list_messages(
+    characters: Sequence[StoredCharacter], language: Language
+) -> list[list[discord.Embed]]:
+    """The embeds of ``/character list``, grouped by message (each within Discord's limits)."""
+    if not characters:
+        return [
+            [discord.Embed(description=text(language, "character.list.empty"), colour=LIST_COLOUR)]
+        ]
+    descriptions: list[str] = []
+    current: list[str] = []
+    size = 0
+    for character in characters:
+        line = list_line(character, language)
+        if current and size + len(line) + 1 > LIST_DESCRIPTION_LIMIT:
+            descriptions.append("\n".join(current))
+            current, size = [], 0
+        current.append(line)
+        size += len(line) + 1
+    descriptions.append("\n".join(current))
+    groups = [
+        descriptions[start : start + LIST_EMBEDS_PER_MESSAGE]
+        for start in range(0, len(descriptions), LIST_EMBEDS_PER_MESSAGE)
+    ]
+    messages: list[list[discord.Embed]] = []
+    for number, group in enumerate(groups, start=1):
+        title = text(language, "character.list.title", count=len(characters))
+        if len(groups) > 1:
+            title = text(
+                language,
+                "character.list.title_page",
+                count=len(characters),
+                page=number,
+                pages=len(groups),
+            )
+        embeds = [discord.Embed(description=group[0], colour=LIST_COLOUR, title=title)]
+        embeds += [discord.Embed(description=item, colour=LIST_COLOUR) for item in group[1:]]
+        messages.append(embeds)
+    return messages
+
+
+class DeleteButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"salud:del:(?P<character_id>[0-9]{1,20}):(?P<answer>yes|no)",
+):
+    """Confirm or cancel a ``/character delete``; works after a restart (self-describing id).
+
+    Only the character's owner or a GM may press it; the press that confirms deletes in one
+    transaction recorded in the history, so ``/undo`` brings the character back.
+    """
+
+    def __init__(self, character_id: int, answer: str, label: str = "") -> None:
+        style = discord.ButtonStyle.danger if answer == "yes" else discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(
+                label=label or answer,
+                style=style,
+                custom_id=f"salud:del:{character_id}:{answer}",
+            )
+        )
+        self.character_id = character_id
+        self.answer = answer
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> DeleteButton:
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(int(match["character_id"]), match["answer"], label or "")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await self._answer(interaction)
+        except Exception as error:
+            await report_error(interaction, error)
+
+    async def _answer(self, interaction: discord.Interaction[Any]) -> None:
+        here = await Here.of(interaction)
+        async with here.storage.read() as reader:
+            current = await reader.get_character(here.guild_id, self.character_id)
+        if current is None:
+            raise UserFacingError("error.character_gone")
+        here.require_owner_or_gm(current, "action.delete")
+        language = here.public_language
+        if self.answer != "yes":
+            await interaction.response.edit_message(
+                content=text(language, "character.delete.cancelled", name=safe(current.name)),
+                view=None,
+                allowed_mentions=NO_MENTIONS,
+            )
+            return
+        async with here.storage.transaction() as tx:
+            await here.refuse_repeated(tx)
+            deleted = await tx.delete_character(here.guild_id, self.character_id)
+            if deleted is None:
+                raise CharacterNotFound(here.guild_id, self.character_id)
+            await tx.record(**here.history("character delete", {"name": deleted.name}))
+        await interaction.response.edit_message(
+            content=text(
+                language,
+                "character.delete.done",
+                name=safe(deleted.name),
+                actor=mention(here.user_id),
+            ),
+            view=None,
+            allowed_mentions=NO_MENTIONS,
+        )
+
+
+@app_commands.guild_only()
+class CharacterCog(
+    commands.GroupCog,
+    group_name="character",
+    group_description=_("Create, show, list, correct and delete characters", key="cmd.character"),
+):
+    """The characters of a server."""
+
+    def __init__(self, bot: SaludBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(DeleteButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(DeleteButton)
+
+    @app_commands.command(
+        name="create",
+        description=_("Create a character with full pools", key="cmd.character.create"),
+    )
+    @app_commands.describe(
+        name=_("The character's name (1–40 characters)", key="cmd.character.create.name"),
+        health=_("Health rating, the maximum (1–99)", key="cmd.character.create.health"),
+        first_aid=_("First Aid rating (0–99, default 0)", key="cmd.character.create.first_aid"),
+        player=_(
+            "The player it belongs to (a GM's choice; default: you)",
+            key="cmd.character.create.player",
+        ),
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction[SaludBot],
+        name: app_commands.Range[str, 1, 40],
+        health: app_commands.Range[int, 1, 99],
+        first_aid: app_commands.Range[int, 0, 99] = 0,
+        player: discord.Member | None = None,
+    ) -> None:
+        here = await Here.of(interaction)
+        check_range("health", health, 1, MAX_HEALTH_RATING)
+        check_range("first_aid", first_aid, 0, MAX_POOL_RATING)
+        clean = clean_name(name)
+        owner_id = here.user_id
+        if player is not None and player.id != here.user_id:
+            here.require_gm("action.create_for_player")
+            if player.bot:
+                raise UserFacingError("error.player_is_bot")
+            owner_id = player.id
+        details: dict[str, Any] = {"name": clean, "health": health, "first_aid": first_aid}
+        if owner_id != here.user_id:
+            details["player"] = mention(owner_id)
+        async with here.storage.transaction() as tx:
+            await here.refuse_repeated(tx)
+            existing = await tx.find_character(here.guild_id, clean)
+            if existing is not None:
+                raise UserFacingError("error.duplicate_name", name=safe(existing.name))
+            created = await tx.create_character(
+                here.guild_id, clean, owner_id, CharacterHealth.new(health, first_aid)
+            )
+            await tx.record(**here.history("character create", details))
+        language = here.public_language
+        await send_change(
+            interaction,
+            [status_embed(created, language)],
+            announce=False,
+            here=here,
+            content=text(
+                language, "character.created", name=safe(created.name), owner=mention(owner_id)
+            ),
+        )
+
+    @app_commands.command(
+        name="show", description=_("Show a character's status", key="cmd.character.show")
+    )
+    @app_commands.describe(
+        character=_("The character (default: your only one)", key="cmd.option.character_default")
+    )
+    async def show(
+        self, interaction: discord.Interaction[SaludBot], character: Character | None = None
+    ) -> None:
+        here = await Here.of(interaction)
+        target = character or await resolve_character(here, None)
+        await send_public(interaction, embeds=[status_embed(target, here.public_language)])
+
+    @app_commands.command(
+        name="list", description=_("Every character of this server", key="cmd.character.list")
+    )
+    async def list_all(self, interaction: discord.Interaction[SaludBot]) -> None:
+        here = await Here.of(interaction)
+        async with here.storage.read() as reader:
+            characters = await reader.list_characters(here.guild_id)
+        for embeds in list_messages(characters, here.public_language):
+            await send_public(interaction, embeds=embeds)
+
+    @app_commands.command(
+        name="set", description=_("GM: correct a character's values", key="cmd.character.set")
+    )
+    @app_commands.describe(
+        character=_("The character to correct", key="cmd.character.set.character"),
+        health=_("Current Health (−99–99)", key="cmd.character.set.health"),
+        max_health=_("Health rating, the maximum (1–99)", key="cmd.character.set.max_health"),
+        first_aid=_("Current First Aid pool (0–99)", key="cmd.character.set.first_aid"),
+        max_first_aid=_("First Aid rating (0–99)", key="cmd.character.set.max_first_aid"),
+        conscious=_("Awake (true) or knocked out (false)", key="cmd.character.set.conscious"),
+    )
+    async def set_values(
+        self,
+        interaction: discord.Interaction[SaludBot],
+        character: Character,
+        health: app_commands.Range[int, -99, 99] | None = None,
+        max_health: app_commands.Range[int, 1, 99] | None = None,
+        first_aid: app_commands.Range[int, 0, 99] | None = None,
+        max_first_aid: app_commands.Range[int, 0, 99] | None = None,
+        conscious: bool | None = None,
+    ) -> None:
+        here = await Here.of(interaction)
+        here.require_gm("action.character_set")
+        given = {
+            "health": health,
+            "max_health": max_health,
+            "first_aid": first_aid,
+            "max_first_aid": max_first_aid,
+            "conscious": conscious,
+        }
+        if all(value is None for value in given.values()):
+            raise UserFacingError("error.set_nothing")
+        if health is not None:
+            check_range("health", health, MIN_SET_HEALTH, MAX_SET_HEALTH)
+        if max_health is not None:
+            check_range("max_health", max_health, 1, MAX_HEALTH_RATING)
+        if first_aid is not None:
+            check_range("first_aid", first_aid, 0, MAX_POOL_RATING)
+        if max_first_aid is not None:
+            check_range("max_first_aid", max_first_aid, 0, MAX_POOL_RATING)
+        async with here.storage.transaction() as tx:
+            await here.refuse_repeated(tx)
+            current = await tx.get_character(here.guild_id, character.id)
+            if current is None:
+                raise CharacterNotFound(here.guild_id, character.id)
+            outcome = correct(
+                current.health,
+                health=health,
+                max_health=max_health,
+                first_aid_pool=first_aid,
+                first_aid_rating=max_first_aid,
+                conscious=conscious,
+            )
+            saved = current
+            if outcome.changed:
+                saved = await tx.save_health(current, outcome.after)
+                details = {key: value for key, value in given.items() if value is not None}
+                await tx.record(**here.history("character set", details))
+        language = here.public_language
+        sentences = describe_events(saved.name, outcome.events, language)
+        if not outcome.changed:
+            sentences = [text(language, "character.set.unchanged", name=safe(saved.name))]
+        embeds = [status_embed(saved, language)]
+        died = (
+            outcome.after.state is HealthState.DEAD and outcome.before.state is not HealthState.DEAD
+        )
+        if died:
+            embeds.append(death_embed(saved, language))
+        await send_change(
+            interaction,
+            embeds,
+            announce=outcome.changed and announce_worthy(outcome.before, outcome.after),
+            here=here,
+            content=_clip("\n".join(sentences)),
+        )
+
+    @app_commands.command(
+        name="delete",
+        description=_("Delete a character (asks to confirm)", key="cmd.character.delete"),
+    )
+    @app_commands.describe(
+        character=_("The character to delete", key="cmd.character.delete.character")
+    )
+    async def delete(
+        self, interaction: discord.Interaction[SaludBot], character: Character
+    ) -> None:
+        here = await Here.of(interaction)
+        here.require_owner_or_gm(character, "action.delete")
+        language = here.public_language
+        view = discord.ui.View(timeout=None)
+        view.add_item(
+            DeleteButton(character.id, "yes", text(language, "character.delete.confirm_button"))
+        )
+        view.add_item(
+            DeleteButton(character.id, "no", text(language, "character.delete.cancel_button"))
+        )
+        await send_public(
+            interaction,
+            text(language, "character.delete.question", name=safe(character.name)),
+            view=view,
+        )
+
+
+def _clip(content: str, limit: int = 2000) -> str | None:
+    """Message content within Discord's 2000 characters (None when empty)."""
+    if not content:
+        return None
+    return content if len(content) <= limit else content[: limit - 1] + "…"
+
+
+async def setup(bot: SaludBot) -> None:
+    await bot.add_cog(CharacterCog(bot))

@@ -1,0 +1,115 @@
+"""``/config gm-role|channel|language``: a server's settings (GM only, ephemeral, no history)."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.context import Here, TextChannelTransformer, UserFacingError, send_private
+from bot.i18n import Language, text
+
+if TYPE_CHECKING:
+    from bot.app import SaludBot
+
+log = logging.getLogger(__name__)
+
+AnnouncementChannel = app_commands.Transform[Any, TextChannelTransformer]
+
+LANGUAGE_CHOICES = [
+    app_commands.Choice(name=_("Español", key="cmd.config.language.choice.es"), value="es"),
+    app_commands.Choice(name=_("English", key="cmd.config.language.choice.en"), value="en"),
+]
+
+
+@app_commands.guild_only()
+class ConfigCog(
+    commands.GroupCog,
+    group_name="config",
+    group_description=_("GM: the server's settings for Salud", key="cmd.config"),
+):
+    """Settings of one server; only GMs change them (the bot checks, not Discord)."""
+
+    def __init__(self, bot: SaludBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(
+        name="gm-role", description=_("GM: set or clear the GM role", key="cmd.config.gm_role")
+    )
+    @app_commands.describe(
+        role=_("Members of this role are GMs (omit to clear)", key="cmd.config.gm_role.role")
+    )
+    async def gm_role(
+        self, interaction: discord.Interaction[SaludBot], role: discord.Role | None = None
+    ) -> None:
+        here = await Here.of(interaction)
+        here.require_gm("action.config")
+        if role is not None and role.id == here.guild_id:  # @everyone's id is the server's
+            raise UserFacingError("error.gm_role_everyone")
+        async with here.storage.transaction(require_record=False) as tx:
+            await tx.update_settings(here.guild_id, gm_role_id=None if role is None else role.id)
+        language = here.private_language
+        if role is None:
+            reply = text(language, "config.gm_role.cleared")
+        else:
+            reply = text(language, "config.gm_role.set", role=role.mention)
+        await send_private(interaction, reply)
+
+    @app_commands.command(
+        name="channel",
+        description=_("GM: set or clear the announcement channel", key="cmd.config.channel"),
+    )
+    @app_commands.describe(
+        channel=_(
+            "Text channel that also gets state changes and deaths (omit to clear)",
+            key="cmd.config.channel.channel",
+        )
+    )
+    async def channel(
+        self,
+        interaction: discord.Interaction[SaludBot],
+        channel: AnnouncementChannel | None = None,
+    ) -> None:
+        here = await Here.of(interaction)
+        here.require_gm("action.config")
+        channel_id = None if channel is None else int(channel.id)
+        async with here.storage.transaction(require_record=False) as tx:
+            await tx.update_settings(here.guild_id, channel_id=channel_id)
+        language = here.private_language
+        if channel_id is None:
+            reply = text(language, "config.channel.cleared")
+        else:
+            reply = text(language, "config.channel.set", channel=f"<#{channel_id}>")
+        await send_private(interaction, reply)
+
+    @app_commands.command(
+        name="language",
+        description=_("GM: language of the server's public messages", key="cmd.config.language"),
+    )
+    @app_commands.describe(language=_("Spanish or English", key="cmd.config.language.language"))
+    @app_commands.choices(language=LANGUAGE_CHOICES)
+    async def language(
+        self, interaction: discord.Interaction[SaludBot], language: app_commands.Choice[str]
+    ) -> None:
+        here = await Here.of(interaction)
+        here.require_gm("action.config")
+        if language.value not in {item.value for item in Language}:
+            raise UserFacingError("error.bad_option", value=str(language.value)[:20])
+        async with here.storage.transaction(require_record=False) as tx:
+            await tx.update_settings(here.guild_id, language=language.value)
+        chosen = Language(language.value)
+        reply = text(
+            here.private_language,
+            "config.language.set",
+            language=text(here.private_language, f"config.language.name.{chosen.value}"),
+        )
+        await send_private(interaction, reply)
+
+
+async def setup(bot: SaludBot) -> None:
+    await bot.add_cog(ConfigCog(bot))

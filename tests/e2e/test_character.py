@@ -1,0 +1,453 @@
+"""``/character`` end to end: the real bot process (``python -m bot``) against the fake Discord.
+
+Covers every ``/character`` subcommand, the permission matrix (owner, other player, GM by
+Manage Server, GM by role), two servers' isolation, both languages, mentions, names, ranges,
+a restart on the same database, a repeated interaction id and 200 characters in one list.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import re
+from typing import Any
+
+from tests.e2e.harness import BotProcess
+from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+
+EPHEMERAL = 1 << 6
+
+
+# --- helpers ---
+async def create(
+    fake: FakeDiscord, guild: FakeGuild, member: FakeMember, name: str, health: int = 9, **more: Any
+) -> Reply:
+    return await fake.slash(
+        guild, member, "character create", {"name": name, "health": health, **more}
+    )
+
+
+def refused(reply: Reply, *fragments: str) -> None:
+    """An ephemeral refusal containing every fragment."""
+    assert reply.type == 4, reply
+    assert reply.ephemeral, f"a refusal must be ephemeral: {reply.text!r}"
+    for fragment in fragments:
+        assert fragment in reply.text, f"{fragment!r} not in {reply.text!r}"
+
+
+def public(reply: Reply) -> None:
+    assert reply.type == 4, reply
+    assert not reply.ephemeral, reply.text
+
+
+def delete_ids(reply: Reply) -> tuple[str, str]:
+    yes = next(c for c in reply.custom_ids if c.endswith(":yes"))
+    no = next(c for c in reply.custom_ids if c.endswith(":no"))
+    return yes, no
+
+
+def message_bodies(fake: FakeDiscord, start: int) -> list[dict[str, Any]]:
+    """Every message payload the bot sent since request number ``start``."""
+    bodies = []
+    for request in fake.requests[start:]:
+        body = request.body
+        if request.method not in ("POST", "PATCH") or not isinstance(body, dict):
+            continue
+        if request.path.endswith("/callback"):
+            if body.get("type") in (4, 7):
+                bodies.append(body.get("data") or {})
+        elif "/webhooks/" in request.path or "/messages" in request.path:
+            bodies.append(body)
+    return bodies
+
+
+def assert_no_pings(fake: FakeDiscord, start: int) -> None:
+    bodies = message_bodies(fake, start)
+    assert bodies
+    for body in bodies:
+        assert body.get("allowed_mentions", {}).get("parse") == [], body
+
+
+async def send_twice(
+    fake: FakeDiscord, guild: FakeGuild, member: FakeMember, command: str, options: dict[str, Any]
+) -> tuple[Reply, Reply]:
+    """The same interaction (same id) delivered twice, as a retried delivery would."""
+    payload = fake._base_interaction(2, guild, member, None, None)
+    payload["data"] = fake.build_command_data(guild, command, options)
+    first = fake._send_interaction(copy.deepcopy(payload), f"/{command}")
+    await first.wait_complete(5)
+    second = fake._send_interaction(copy.deepcopy(payload), f"/{command} (again)")
+    await second.wait_complete(5)
+    return first, second
+
+
+# --- create / show / list ---
+async def test_create_is_public_with_full_pools_and_show_defaults_to_the_only_character(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    reply = await create(fake, guild, ana, "  Ana Díaz  ", 9, first_aid=4)
+    public(reply)
+    assert reply.embed["title"] == "Ana Díaz"
+    fields = {f["name"]: f["value"] for f in reply.embed["fields"]}
+    assert fields["Health"].startswith("9 / 9")
+    assert fields["First Aid"].startswith("4 / 4")
+    assert ana.mention in reply.content
+
+    shown = await fake.slash(guild, ana, "character show")
+    public(shown)
+    assert shown.embed["title"] == "Ana Díaz"
+    named = await fake.slash(
+        guild, guild.member("Bea"), "character show", {"character": "ana díaz"}
+    )
+    assert named.embed["title"] == "Ana Díaz"
+    assert fake.violations == []
+
+
+async def test_show_without_character_refuses_when_none_or_several(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    bea = guild.member("Bea")
+    refused(await fake.slash(guild, bea, "character show"), "no character", "/character create")
+    await create(fake, guild, bea, "Uno")
+    await create(fake, guild, bea, "Dos")
+    refused(await fake.slash(guild, bea, "character show"), "several", "Uno", "Dos")
+    refused(await fake.slash(guild, bea, "character show", {"character": "Tres"}), "Tres")
+
+
+async def test_list_lines_name_health_state_owner(fake: FakeDiscord, guild: FakeGuild) -> None:
+    empty = await fake.slash(guild, guild.member("Nadie"), "character list")
+    public(empty)
+    assert "No characters" in empty.text
+    ana, gm = guild.member("Ana"), guild.member("Gm", permissions=["manage_guild"])
+    await create(fake, guild, ana, "Ana", 9)
+    await create(fake, guild, gm, "Zoe", 8)
+    await fake.slash(guild, gm, "character set", {"character": "Zoe", "health": -3})
+    reply = await fake.slash(guild, ana, "character list")
+    public(reply)
+    lines = reply.embed["description"].splitlines()
+    assert len(lines) == 2
+    assert "**Ana** — Health 9 / 9 — Healthy — " + ana.mention in lines[0]
+    assert "**Zoe** — Health -3 / 8 — Hurt — " + gm.mention in lines[1]
+
+
+async def test_list_of_200_characters_stays_within_discord_limits(
+    fake: FakeDiscord, make_guild: Any
+) -> None:
+    guild = await make_guild(locale="en-US")
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    # 40 characters, half of them markdown that is escaped (so about 76 in the line).
+    names = [f"{i:03d}" + "*_" * 18 + "x" for i in range(200)]
+    for start in range(0, 200, 20):
+        replies = await asyncio.gather(
+            *(create(fake, guild, gm, name, 9) for name in names[start : start + 20])
+        )
+        assert all(not r.ephemeral for r in replies), [r.text for r in replies if r.ephemeral]
+    mark = len(fake.requests)
+    reply = await fake.slash(guild, gm, "character list")
+    public(reply)
+    assert reply.embed["title"].startswith("Characters (200)")
+    pages = int(re.search(r"page 1/(\d+)", reply.embed["title"]).group(1))  # type: ignore[union-attr]
+    followups = await reply.wait_followups(pages - 1)
+    messages = [reply.message, *followups]
+    assert len(messages) == pages
+    lines = []
+    for message in messages:
+        assert message is not None and not message["flags"] & EPHEMERAL
+        embeds = message["embeds"]
+        assert 1 <= len(embeds) <= 10
+        total = sum(len(e.get("title", "")) + len(e.get("description", "")) for e in embeds)
+        assert total <= 6000
+        assert all(len(e.get("description", "")) <= 4096 for e in embeds)
+        lines += [line for e in embeds for line in e["description"].splitlines()]
+    assert len(lines) == 200
+    assert fake.violations == []
+    assert_no_pings(fake, mark)
+
+
+# --- names, ranges, duplicates ---
+async def test_bad_names_are_refused_with_the_reason(fake: FakeDiscord, guild: FakeGuild) -> None:
+    ana = guild.member("Ana")
+    refused(await create(fake, guild, ana, "Ana\u0007"), "control")
+    refused(await create(fake, guild, ana, "Ana\u200bDíaz"), "control")
+    refused(await create(fake, guild, ana, "\u200b\u200b"), "control")
+    refused(await create(fake, guild, ana, "\u3164\u3164"), "nothing visible")
+    refused(await create(fake, guild, ana, "x" * 41), "too long", "40")
+    accepted = await create(fake, guild, ana, "x" * 40)
+    public(accepted)
+    listed = await fake.slash(guild, ana, "character list")
+    assert len(listed.embed["description"].splitlines()) == 1
+
+
+async def test_names_are_unique_per_server_ignoring_case(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    ana, bea = guild.member("Ana"), guild.member("Bea")
+    public(await create(fake, guild, ana, "Marlowe"))
+    refused(await create(fake, guild, bea, "MARLOWE"), "already", "Marlowe")
+
+
+async def test_out_of_range_values_are_refused_even_if_discord_let_them_through(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    refused(await create(fake, guild, ana, "Ana", 0), "`health`", "1", "99")
+    refused(await create(fake, guild, ana, "Ana", 100), "`health`")
+    refused(await create(fake, guild, ana, "Ana", 9, first_aid=-1), "`first_aid`", "0", "99")
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    public(await create(fake, guild, ana, "Ana", 9))
+    refused(
+        await fake.slash(guild, gm, "character set", {"character": "Ana", "health": 100}),
+        "`health`",
+        "-99",
+    )
+    refused(
+        await fake.slash(guild, gm, "character set", {"character": "Ana", "max_health": 0}),
+        "`max_health`",
+    )
+
+
+# --- permissions ---
+async def test_creating_for_another_player_needs_a_gm(fake: FakeDiscord, guild: FakeGuild) -> None:
+    ana, bea = guild.member("Ana"), guild.member("Bea")
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    refused(await create(fake, guild, ana, "Para Bea", player=bea), "Only a GM")
+    reply = await create(fake, guild, gm, "Para Bea", player=bea)
+    public(reply)
+    assert bea.mention in reply.content
+    # Bea owns it: her only character is the default.
+    assert (await fake.slash(guild, bea, "character show")).embed["title"] == "Para Bea"
+    # Naming yourself as player is allowed to anyone.
+    public(await create(fake, guild, ana, "Mía", player=ana))
+
+
+async def test_set_is_for_gms_by_manage_server_or_by_role(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    """G1: only GMs correct; a GM by role counts once /config gm-role names the role."""
+    ana = guild.member("Ana")
+    manager = guild.member("Manager", permissions=["manage_guild"])
+    role = guild.role("Guardianes")
+    keeper = guild.member("Keeper", roles=[role])
+    await create(fake, guild, ana, "Ana", 9)
+
+    refused(
+        await fake.slash(guild, ana, "character set", {"character": "Ana", "health": 3}),
+        "Only a GM",
+        "Manage Server",
+    )
+    refused(
+        await fake.slash(guild, keeper, "character set", {"character": "Ana", "health": 3}),
+        "Only a GM",
+    )
+    refused(await fake.slash(guild, manager, "character set", {"character": "Ana"}), "at least one")
+
+    reply = await fake.slash(guild, manager, "character set", {"character": "Ana", "health": 3})
+    public(reply)
+    assert reply.embed["fields"][0]["value"].startswith("3 / 9")
+
+    await fake.slash(guild, manager, "config gm-role", {"role": role})
+    reply = await fake.slash(
+        guild, keeper, "character set", {"character": "Ana", "max_health": 12, "first_aid": 0}
+    )
+    public(reply)
+    assert reply.embed["fields"][0]["value"].startswith("3 / 12")
+
+
+async def test_set_to_death_and_revival_by_correction(fake: FakeDiscord, guild: FakeGuild) -> None:
+    """H5 and G1: a correction may kill and revive; a death has its own embed."""
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    await create(fake, guild, gm, "Carter", 10)
+    died = await fake.slash(guild, gm, "character set", {"character": "Carter", "health": -12})
+    public(died)
+    assert any(e.get("title") == "Carter has died" for e in died.embeds)
+    revived = await fake.slash(guild, gm, "character set", {"character": "Carter", "health": 2})
+    public(revived)
+    assert revived.embed["fields"][0]["value"].startswith("2 / 10")
+    same = await fake.slash(guild, gm, "character set", {"character": "Carter", "health": 2})
+    assert "Nothing to correct" in same.text
+
+
+async def test_knock_out_needs_negative_health(fake: FakeDiscord, guild: FakeGuild) -> None:
+    """G3: knocking out a character at 0 or more is refused with the reason."""
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    await create(fake, guild, gm, "Dormido", 8)
+    refused(
+        await fake.slash(guild, gm, "character set", {"character": "Dormido", "conscious": False}),
+        "below 0",
+    )
+    reply = await fake.slash(
+        guild, gm, "character set", {"character": "Dormido", "health": -2, "conscious": False}
+    )
+    public(reply)
+    assert "Unconscious" in reply.text
+
+
+async def test_delete_asks_to_confirm_and_only_owner_or_gm_may_answer(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    ana, bea = guild.member("Ana"), guild.member("Bea")
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    await create(fake, guild, ana, "Ana")
+    refused(await fake.slash(guild, bea, "character delete", {"character": "Ana"}), "owner or a GM")
+
+    prompt = await fake.slash(guild, ana, "character delete", {"character": "Ana"})
+    public(prompt)
+    yes, no = delete_ids(prompt)
+    assert re.fullmatch(r"salud:del:\d+:yes", yes) and re.fullmatch(r"salud:del:\d+:no", no)
+
+    stranger = await fake.click(guild, bea, prompt, yes)
+    refused(stranger, "owner or a GM")
+    assert prompt.custom_ids == [yes, no], "a refused press changes nothing"
+
+    cancelled = await fake.click(guild, ana, prompt, no)
+    assert cancelled.type == 7 and "not deleted" in cancelled.content
+    assert cancelled.components == []
+    assert (await fake.slash(guild, ana, "character show")).embed["title"] == "Ana"
+
+    prompt = await fake.slash(guild, gm, "character delete", {"character": "Ana"})
+    yes, _ = delete_ids(prompt)
+    done = await fake.click(guild, gm, prompt, yes)
+    assert done.type == 7 and "deleted **Ana**" in done.content and "/undo" in done.content
+    assert not done.ephemeral
+    refused(await fake.slash(guild, ana, "character show"), "no character")
+    # The old button is gone; a replayed press of it would find nothing to delete.
+    assert prompt.custom_ids == []
+
+
+async def test_delete_button_still_works_after_a_restart(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    await create(fake, guild, ana, "Persistente")
+    prompt = await fake.slash(guild, ana, "character delete", {"character": "Persistente"})
+    yes, _ = delete_ids(prompt)
+    await bot.restart()
+    done = await fake.click(guild, ana, prompt, yes)
+    assert done.type == 7 and "deleted" in done.content
+
+
+# --- servers, languages, mentions ---
+async def test_two_servers_are_isolated(fake: FakeDiscord, make_guild: Any) -> None:
+    one, two = await make_guild(), await make_guild()
+    ana, other = one.member("Ana"), two.member("Ana")
+    public(await create(fake, one, ana, "Gemela"))
+    public(await create(fake, two, other, "Gemela"))  # same name, other server: fine
+    public(await create(fake, one, ana, "Solo Aquí"))
+    refused(
+        await fake.slash(
+            guild=two, member=other, command="character show", options={"character": "Solo Aquí"}
+        ),
+        "no character called",
+    )
+    choices = await fake.autocomplete(
+        two, other, "character show", {"character": ""}, focused="character"
+    )
+    assert [c["name"] for c in choices] == ["Gemela"]
+    listed = await fake.slash(two, other, "character list")
+    assert "Solo Aquí" not in listed.text
+
+
+async def test_autocomplete_lists_the_users_own_characters_first(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    ana, bea = guild.member("Ana"), guild.member("Bea")
+    await create(fake, guild, ana, "Alfa")
+    await create(fake, guild, bea, "Beta")
+    await create(fake, guild, bea, "Gamma")
+    choices = await fake.autocomplete(
+        guild, bea, "character show", {"character": ""}, focused="character"
+    )
+    assert [c["name"] for c in choices] == ["Beta", "Gamma", "Alfa"]
+    choices = await fake.autocomplete(
+        guild, ana, "character delete", {"character": "amm"}, focused="character"
+    )
+    assert [c["value"] for c in choices] == ["Gamma"]
+
+
+async def test_spanish_user_gets_spanish_errors_and_spanish_server_gets_spanish_replies(
+    fake: FakeDiscord, guild: FakeGuild, make_guild: Any
+) -> None:
+    pepa = guild.member("Pepa", locale="es-ES")
+    refused(await fake.slash(guild, pepa, "character show"), "No tienes ningún personaje")
+    english_public = await create(fake, guild, pepa, "Pepa")
+    assert english_public.embed["fields"][0]["name"] == "Health"  # en-US server
+
+    spanish = await make_guild(locale="es-ES")
+    john = spanish.member("John", locale="en-US")
+    reply = await create(fake, spanish, john, "John")
+    assert reply.embed["fields"][0]["name"] == "Salud"
+    assert "entra en juego" in reply.content
+    refused(await create(fake, spanish, john, "JOHN"), "There is already")
+    refused(await create(fake, spanish, spanish.member("Ana", locale="es-419"), "JOHN"), "Ya hay")
+
+
+async def test_a_character_named_everyone_pings_nobody(fake: FakeDiscord, guild: FakeGuild) -> None:
+    ana = guild.member("Ana")
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    mark = len(fake.requests)
+    reply = await create(fake, guild, ana, "@everyone")
+    public(reply)
+    assert reply.body is not None
+    assert reply.body["data"]["allowed_mentions"]["parse"] == []
+    await create(fake, guild, ana, "<@&123> @here")
+    await fake.slash(guild, ana, "character list")
+    await fake.slash(guild, gm, "character set", {"character": "@everyone", "health": -12})
+    prompt = await fake.slash(guild, ana, "character delete", {"character": "@everyone"})
+    await fake.click(guild, ana, prompt, delete_ids(prompt)[0])
+    assert_no_pings(fake, mark)
+
+
+# --- once, and across restarts ---
+async def test_a_repeated_interaction_id_applies_once(fake: FakeDiscord, guild: FakeGuild) -> None:
+    ana = guild.member("Ana")
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    first, second = await send_twice(
+        fake, guild, ana, "character create", {"name": "Una Vez", "health": 7}
+    )
+    public(first)
+    refused(second, "already applied")
+    listed = await fake.slash(guild, ana, "character list")
+    assert listed.embed["description"].count("Una Vez") == 1
+
+    first, second = await send_twice(
+        fake, guild, gm, "character set", {"character": "Una Vez", "health": 2}
+    )
+    public(first)
+    refused(second, "already applied")
+
+
+async def test_characters_survive_a_restart_without_a_second_command_sync(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    await create(fake, guild, ana, "Duradera", 11, first_aid=2)
+    syncs = len(fake.command_puts)
+    assert await bot.stop() == 0, "SIGTERM stops the bot cleanly"
+    await bot.start()
+    shown = await fake.slash(guild, ana, "character show")
+    assert shown.embed["title"] == "Duradera"
+    assert shown.embed["fields"][0]["value"].startswith("11 / 11")
+    assert len(fake.command_puts) == syncs, "commands unchanged: no sync after a restart"
+    assert "Commands unchanged since the last sync" in bot.log_text()
+
+
+async def test_commands_match_the_contract(fake: FakeDiscord, bot: BotProcess) -> None:
+    character = fake.find_command(None, "character")
+    options = {o["name"]: o for o in character["options"]}
+    assert set(options) >= {"create", "show", "list", "set", "delete"}
+    create_options = [o["name"] for o in options["create"]["options"]]
+    assert create_options == ["name", "health", "first_aid", "player"]
+    set_options = [o["name"] for o in options["set"]["options"]]
+    assert set_options == [
+        "character",
+        "health",
+        "max_health",
+        "first_aid",
+        "max_first_aid",
+        "conscious",
+    ]
+    assert character["default_member_permissions"] is None
+    assert character["contexts"] == [0]
+    assert options["create"]["description_localizations"]["es-ES"]
+    assert fake.command_errors == []

@@ -1,0 +1,166 @@
+"""``/config`` and ``/help`` end to end: GM-only settings, announcements, languages, help."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+
+
+async def create(
+    fake: FakeDiscord, guild: FakeGuild, member: FakeMember, name: str, health: int = 9
+) -> Reply:
+    return await fake.slash(guild, member, "character create", {"name": name, "health": health})
+
+
+def private(reply: Reply, *fragments: str) -> None:
+    assert reply.type == 4, reply
+    assert reply.ephemeral, reply.text
+    for fragment in fragments:
+        assert fragment in reply.text, f"{fragment!r} not in {reply.text!r}"
+
+
+def gm_of(guild: FakeGuild) -> FakeMember:
+    return guild.member("Gm", permissions=["manage_guild"])
+
+
+# --- /config is for GMs, ephemeral ---
+async def test_config_commands_refuse_players(fake: FakeDiscord, guild: FakeGuild) -> None:
+    ana = guild.member("Ana")
+    role = guild.role("GM")
+    for command, options in (
+        ("config gm-role", {"role": role}),
+        ("config channel", {"channel": guild.announcements}),
+        ("config language", {"language": "es"}),
+    ):
+        private(await fake.slash(guild, ana, command, options), "Only a GM", "Manage Server")
+    spanish = guild.member("Pepa", locale="es-ES")
+    private(
+        await fake.slash(guild, spanish, "config language", {"language": "es"}),
+        "Solo un DJ",
+        "Gestionar servidor",
+    )
+
+
+async def test_gm_role_makes_its_members_gms_until_cleared(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    role = guild.role("Guardianes")
+    keeper = guild.member("Keeper", roles=[role])
+    ana = guild.member("Ana")
+    await create(fake, guild, ana, "Ana")
+    reply = await fake.slash(guild, gm_of(guild), "config gm-role", {"role": role})
+    private(reply, "GM role set", f"<@&{role.id}>")
+    assert reply.body is not None and reply.body["data"]["allowed_mentions"]["parse"] == []
+
+    # A GM by role may create for another player and configure too.
+    made = await fake.slash(
+        guild, keeper, "character create", {"name": "De Ana", "health": 5, "player": ana}
+    )
+    assert not made.ephemeral
+    private(await fake.slash(guild, keeper, "config language", {"language": "en"}), "English")
+
+    private(await fake.slash(guild, keeper, "config gm-role"), "GM role cleared")
+    private(
+        await fake.slash(guild, keeper, "character set", {"character": "Ana", "health": 1}),
+        "Only a GM",
+    )
+
+
+async def test_everyone_cannot_be_the_gm_role(fake: FakeDiscord, guild: FakeGuild) -> None:
+    private(
+        await fake.slash(guild, gm_of(guild), "config gm-role", {"role": guild.everyone}),
+        "`@everyone` cannot be the GM role",
+    )
+
+
+async def test_announcement_channel_gets_state_changes_and_deaths_except_from_itself(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await create(fake, guild, gm, "Carter", 10)
+    reply = await fake.slash(guild, gm, "config channel", {"channel": guild.announcements})
+    private(reply, "Announcement channel set", guild.announcements.mention)
+
+    # Health down but still Healthy: no announcement.
+    await fake.slash(guild, gm, "character set", {"character": "Carter", "health": 5})
+    # Healthy -> Seriously wounded: announced.
+    await fake.slash(guild, gm, "character set", {"character": "Carter", "health": -7})
+    posts = await fake.wait_channel_messages(guild.announcements.id, 1)
+    assert len(posts) == 1 and "Carter" in str(posts[0]["embeds"])
+    # A death: announced with its own embed.
+    await fake.slash(guild, gm, "character set", {"character": "Carter", "health": -12})
+    posts = await fake.wait_channel_messages(guild.announcements.id, 2)
+    assert any(e.get("title") == "Carter has died" for e in posts[1]["embeds"])
+    # Used in the announcement channel itself: answered there once, not posted again.
+    here = await fake.slash(
+        guild,
+        gm,
+        "character set",
+        {"character": "Carter", "health": 3},
+        channel=guild.announcements,
+    )
+    assert not here.ephemeral
+    assert len(fake.channel_messages(guild.announcements.id)) == 2
+
+    private(await fake.slash(guild, gm, "config channel"), "Announcement channel cleared")
+    await fake.slash(guild, gm, "character set", {"character": "Carter", "health": -12})
+    assert len(fake.channel_messages(guild.announcements.id)) == 2
+
+
+async def test_announcement_failure_does_not_break_the_reply(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await create(fake, guild, gm, "Lovecraft", 6)
+    await fake.slash(guild, gm, "config channel", {"channel": guild.announcements})
+    fake.forbidden_channels.add(guild.announcements.id)
+    try:
+        reply = await fake.slash(
+            guild, gm, "character set", {"character": "Lovecraft", "health": -1}
+        )
+    finally:
+        fake.forbidden_channels.discard(guild.announcements.id)
+    assert not reply.ephemeral and reply.embed["title"] == "Lovecraft"
+
+
+async def test_language_sets_public_messages_and_users_keep_their_own_for_errors(
+    fake: FakeDiscord, guild: FakeGuild, make_guild: Any
+) -> None:
+    gm = gm_of(guild)
+    reply = await fake.slash(guild, gm, "config language", {"language": "es"})
+    private(reply, "Spanish")
+    created = await create(fake, guild, gm, "Ramiro")
+    assert created.embed["fields"][0]["name"] == "Salud"
+    # An English user's refusal stays English; a Spanish user's is Spanish.
+    private(await create(fake, guild, guild.member("Ann"), "ramiro"), "There is already")
+    private(await create(fake, guild, guild.member("Eva", locale="es-ES"), "ramiro"), "Ya hay")
+    # A user whose Discord language is neither gets the server's language.
+    private(await create(fake, guild, guild.member("Hans", locale="de"), "ramiro"), "Ya hay")
+
+    spanish = await make_guild(locale="es-ES")
+    spanish_gm = gm_of(spanish)
+    await fake.slash(spanish, spanish_gm, "config language", {"language": "en"})
+    reply = await create(fake, spanish, spanish_gm, "Ramiro")
+    assert reply.embed["fields"][0]["name"] == "Health"
+
+
+async def test_language_choices_have_localised_labels(fake: FakeDiscord) -> None:
+    config = fake.find_command(None, "config")
+    language = next(o for o in config["options"] if o["name"] == "language")
+    choices = language["options"][0]["choices"]
+    assert [c["value"] for c in choices] == ["es", "en"]
+    english = next(c for c in choices if c["value"] == "en")
+    assert english["name"] == "English" and english["name_localizations"]["es-ES"] == "Inglés"
+    names = {o["name"] for o in config["options"]}
+    assert names == {"gm-role", "channel", "language"}
+    assert config["default_member_permissions"] is None, "the bot checks GMs itself"
+
+
+# --- /help ---
+async def test_help_is_ephemeral_in_the_users_language(fake: FakeDiscord, guild: FakeGuild) -> None:
+    english = await fake.slash(guild, guild.member("Ann"), "help")
+    private(english, "/character create", "Consciousness roll", "Seriously wounded")
+    spanish = await fake.slash(guild, guild.member("Eva", locale="es-419"), "help")
+    private(spanish, "/character create", "Tirada de Consciencia", "Gravemente herido")
+    assert fake.violations == []

@@ -1,0 +1,92 @@
+"""Start-up settings: a first-time server owner gets a message that says what to write in .env."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.settings import DEFAULT_DATABASE_PATH, SettingsError, load_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_bot(cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` in ``cwd`` with exactly ``env`` (plus what Python needs to start)."""
+    base = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=cwd,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_missing_token_exits_2_saying_what_to_put_in_env(tmp_path: Path) -> None:
+    result = run_bot(tmp_path, {})
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN is not set" in result.stderr
+    assert "Copy .env.example to .env and set DISCORD_TOKEN=" in result.stderr
+    assert "https://discord.com/developers/applications" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_unwritable_database_path_exits_2(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where a folder should be")
+    result = run_bot(
+        tmp_path,
+        {"DISCORD_TOKEN": "secret-token-value", "DATABASE_PATH": str(blocker / "bot.sqlite3")},
+    )
+    assert result.returncode == 2
+    assert "DATABASE_PATH=" in result.stderr
+    assert "secret-token-value" not in result.stderr + result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_dotenv_in_the_working_folder_is_read_without_overriding_the_environment(
+    tmp_path: Path,
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    (tmp_path / ".env").write_text(
+        f"DISCORD_TOKEN=from-dotenv\nDATABASE_PATH={tmp_path / 'ok.sqlite3'}\n"
+    )
+    # The real environment wins: its DATABASE_PATH is unusable, so the start stops at it,
+    # which shows the token came from .env (no "DISCORD_TOKEN is not set").
+    result = run_bot(tmp_path, {"DATABASE_PATH": str(blocker / "db.sqlite3")})
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN is not set" not in result.stderr
+    assert "DATABASE_PATH=" in result.stderr
+
+
+def test_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    settings = load_settings({"DISCORD_TOKEN": "abc"})
+    assert settings.database_path == Path(DEFAULT_DATABASE_PATH)
+    assert (tmp_path / "data").is_dir()
+    assert settings.log_level == logging.INFO
+    assert "abc" not in repr(settings)
+
+
+def test_log_level_is_checked(tmp_path: Path) -> None:
+    environ = {"DISCORD_TOKEN": "abc", "DATABASE_PATH": str(tmp_path / "db.sqlite3")}
+    assert load_settings({**environ, "LOG_LEVEL": "debug"}).log_level == logging.DEBUG
+    with pytest.raises(SettingsError, match="LOG_LEVEL"):
+        load_settings({**environ, "LOG_LEVEL": "LOUD"})
+
+
+def test_database_path_that_is_a_folder_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(SettingsError, match="is a folder"):
+        load_settings({"DISCORD_TOKEN": "abc", "DATABASE_PATH": str(tmp_path)})
+
+
+def test_blank_token_is_missing(tmp_path: Path) -> None:
+    with pytest.raises(SettingsError, match="DISCORD_TOKEN is not set"):
+        load_settings({"DISCORD_TOKEN": "   ", "DATABASE_PATH": str(tmp_path / "x")})
