@@ -1,0 +1,936 @@
+"""``/ability set|remove``, ``/spend`` and ``/check`` end to end (RULES.md P1–P3, H3, H4).
+
+The real bot runs against the fake Discord; the dice are the bot's own (random), so every roll
+is checked for consistency: ``DIE + SPEND = TOTAL vs DIFFICULTY`` adds up, the outcome words
+agree with it, and the pool left is what was spent. Stored state is read from the bot's
+database (read-only) to prove that refusals change nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from bot.i18n import Language, text
+from tests.e2e.harness import BotProcess
+from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+
+pytestmark = pytest.mark.e2e
+
+ROLL = re.compile(r"^(\d+) \+ (\d+) = (\d+) vs (\d+)(?: \((\d+) \+ (\d+)\))?$", re.MULTILINE)
+#: The outcome line of a test, by (attack, success), as the bot words it.
+OUTCOME_KEYS = {
+    (False, True): "render.roll.test.success",
+    (False, False): "render.roll.test.failure",
+    (True, True): "render.roll.test.attack_success",
+    (True, False): "render.roll.test.attack_failure",
+}
+
+
+# --- reading the bot's database -----------------------------------------------------------------
+
+
+@contextmanager
+def database(bot: BotProcess) -> Iterator[sqlite3.Connection]:
+    conn = sqlite3.connect(f"file:{bot.database_path}?mode=ro", uri=True, timeout=5)
+    conn.row_factory = sqlite3.Row
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def abilities(bot: BotProcess, guild: FakeGuild, character: str) -> dict[str, tuple[str, int, int]]:
+    """``{name: (kind, rating, pool)}`` of one character, as stored."""
+    with database(bot) as conn:
+        rows = conn.execute(
+            "SELECT a.name, a.kind, a.rating, a.pool FROM abilities AS a"
+            " JOIN characters AS c ON c.id = a.character_id"
+            " WHERE c.guild_id = ? AND c.name_key = ?",
+            (int(guild.id), character.casefold()),
+        ).fetchall()
+    return {row["name"]: (row["kind"], row["rating"], row["pool"]) for row in rows}
+
+
+def character_row(bot: BotProcess, guild: FakeGuild, character: str) -> dict[str, Any]:
+    with database(bot) as conn:
+        row = conn.execute(
+            "SELECT * FROM characters WHERE guild_id = ? AND name_key = ?",
+            (int(guild.id), character.casefold()),
+        ).fetchone()
+    assert row is not None, f"no character {character!r}"
+    return dict(row)
+
+
+def history(bot: BotProcess, guild: FakeGuild) -> list[str]:
+    """The guild's history commands, oldest first."""
+    with database(bot) as conn:
+        rows = conn.execute(
+            "SELECT command FROM history WHERE guild_id = ? ORDER BY id", (int(guild.id),)
+        ).fetchall()
+    return [row["command"] for row in rows]
+
+
+def guild_state(bot: BotProcess, guild: FakeGuild) -> tuple[Any, ...]:
+    """Everything stored for the guild's characters, and its history length."""
+    with database(bot) as conn:
+        characters = conn.execute(
+            "SELECT * FROM characters WHERE guild_id = ? ORDER BY id", (int(guild.id),)
+        ).fetchall()
+        ids = [row["id"] for row in characters]
+        marks = ", ".join("?" * len(ids)) or "NULL"
+        rows = conn.execute(
+            f"SELECT * FROM abilities WHERE character_id IN ({marks})"
+            " ORDER BY character_id, name_key",
+            ids,
+        ).fetchall()
+        entries = conn.execute(
+            "SELECT count(*) FROM history WHERE guild_id = ?", (int(guild.id),)
+        ).fetchone()[0]
+    return (
+        [tuple(row) for row in characters],
+        [tuple(row) for row in rows],
+        entries,
+    )
+
+
+# --- a table of players ---------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    """A server with a GM (Manage Server), a GM by role, Ana's player and another player."""
+
+    fake: FakeDiscord
+    bot: BotProcess
+    guild: FakeGuild
+    gm: FakeMember
+    keeper: FakeMember  # GM through the configured GM role
+    ana: FakeMember  # owns the character "Ana"
+    bob: FakeMember  # another player
+
+    async def slash(
+        self, member: FakeMember, command: str, options: Mapping[str, Any] | None = None, **kw: Any
+    ) -> Reply:
+        return await self.fake.slash(self.guild, member, command, options, **kw)
+
+    async def ok(
+        self, member: FakeMember, command: str, options: Mapping[str, Any] | None = None, **kw: Any
+    ) -> Reply:
+        """A command that must succeed with a public reply."""
+        reply = await self.slash(member, command, options, **kw)
+        assert not reply.ephemeral, f"/{command} {options} refused: {reply.content}"
+        return reply
+
+    async def refused(
+        self,
+        member: FakeMember,
+        command: str,
+        options: Mapping[str, Any] | None = None,
+        *words: str,
+        **kw: Any,
+    ) -> Reply:
+        """A command that must be refused: ephemeral, saying ``words``, changing nothing."""
+        before = guild_state(self.bot, self.guild)
+        reply = await self.slash(member, command, options, **kw)
+        assert reply.ephemeral, f"/{command} {options} was not refused: {reply.text}"
+        assert not reply.embeds
+        for word in words:
+            assert word in reply.content, (word, reply.content)
+        assert "Traceback" not in reply.content and "went wrong" not in reply.content
+        assert guild_state(self.bot, self.guild) == before, f"/{command} {options} changed state"
+        return reply
+
+    async def set_abilities(self, character: str, *specs: tuple[str, int]) -> None:
+        """Give ``character`` abilities (name, rating) at once (the GM types them)."""
+        replies = await asyncio.gather(
+            *(
+                self.slash(
+                    self.gm,
+                    "ability set",
+                    {"character": character, "ability": name, "rating": rating},
+                )
+                for name, rating in specs
+            )
+        )
+        for reply in replies:
+            assert not reply.ephemeral, reply.content
+
+
+async def make_table(
+    fake: FakeDiscord,
+    bot: BotProcess,
+    guild: FakeGuild,
+    *,
+    locale: str = "en-US",
+    first_aid: int = 3,
+) -> Table:
+    gm = guild.member("Gm", permissions=["manage_guild"], locale=locale)
+    role = guild.role("Keepers")
+    keeper = guild.member("Keeper", roles=[role], locale=locale)
+    ana = guild.member("AnaPlayer", locale=locale)
+    bob = guild.member("BobPlayer", locale=locale)
+    table = Table(fake, bot, guild, gm, keeper, ana, bob)
+    await table.ok(ana, "character create", {"name": "Ana", "health": 9, "first_aid": first_aid})
+    config = await table.slash(gm, "config gm-role", {"role": role})
+    assert config.ephemeral, config.content
+    return table
+
+
+@pytest.fixture
+async def table(fake: FakeDiscord, bot: BotProcess, guild: FakeGuild) -> Table:
+    return await make_table(fake, bot, guild)
+
+
+@dataclass
+class Roll:
+    die: int
+    spend: int
+    total: int
+    difficulty: int
+    base: int | None
+    penalty: int | None
+    value: str
+
+
+def parse_roll(reply: Reply) -> Roll:
+    """The test's field: ``DIE + SPEND = TOTAL vs DIFFICULTY`` (with its breakdown)."""
+    fields = [f for e in reply.embeds for f in e.get("fields") or [] if ROLL.search(f["value"])]
+    assert len(fields) == 1, reply.text
+    value = fields[0]["value"]
+    match = ROLL.search(value)
+    assert match is not None
+    die, spend, total, difficulty = (int(match[i]) for i in range(1, 5))
+    base = int(match[5]) if match[5] else None
+    penalty = int(match[6]) if match[6] else None
+    return Roll(die, spend, total, difficulty, base, penalty, value)
+
+
+def check_roll(
+    reply: Reply,
+    *,
+    spend: int,
+    difficulty: int,
+    pool_after: int,
+    rating: int,
+    attack: bool = False,
+    penalty: int = 0,
+    language: str = "en",
+) -> Roll:
+    """The arithmetic agrees with the die, the outcome words with the arithmetic (P3)."""
+    assert not reply.ephemeral, reply.content
+    roll = parse_roll(reply)
+    assert 1 <= roll.die <= 6
+    assert roll.spend == spend
+    assert roll.total == roll.die + roll.spend
+    assert roll.difficulty == difficulty + penalty
+    if penalty:
+        assert (roll.base, roll.penalty) == (difficulty, penalty), roll.value
+    else:
+        assert roll.base is None, roll.value
+    success = roll.total >= roll.difficulty
+    lines = roll.value.split("\n")
+    assert f"**{text(Language(language), OUTCOME_KEYS[(attack, success)])}**" in lines, roll.value
+    assert (
+        text(Language(language), "render.roll.test.pool", pool=pool_after, rating=rating) in lines
+    )
+    return roll
+
+
+def command_exists(fake: FakeDiscord, name: str) -> bool:
+    return any(command["name"] == name for command in fake.commands)
+
+
+# --- /ability set -----------------------------------------------------------------------------
+
+
+async def test_P1_ability_set_adds_a_full_pool_with_the_known_kind(table: Table) -> None:
+    reply = await table.ok(
+        table.gm, "ability set", {"character": "Ana", "ability": "Athletics", "rating": 5}
+    )
+    assert "**Athletics** (general) 5/5" in reply.content
+    assert "Athletics 5/5" in reply.text  # the status embed lists the pool
+    await table.ok(
+        table.gm, "ability set", {"character": "ana", "ability": "library use", "rating": 3}
+    )
+    await table.ok(table.gm, "ability set", {"character": "Ana", "ability": "Cooking", "rating": 2})
+    reply = await table.ok(
+        table.gm,
+        "ability set",
+        {
+            "character": "Ana",
+            "ability": "Dreamlore",
+            "rating": 4,
+            "pool": 1,
+            "kind": "investigative",
+        },
+    )
+    assert "**Dreamlore** (investigative) 1/4" in reply.content
+    stored = abilities(table.bot, table.guild, "Ana")
+    assert stored == {
+        "Athletics": ("general", 5, 5),
+        "library use": ("investigative", 3, 3),  # the catalog knows it, whatever the case
+        "Cooking": ("general", 2, 2),  # unknown: general
+        "Dreamlore": ("investigative", 4, 1),
+    }
+    # The status embed: investigative first, then general, compactly.
+    embed = reply.embed
+    names = [field["name"] for field in embed["fields"]]
+    assert names.index("Investigative abilities") < names.index("General abilities")
+    assert "Dreamlore 1/4" in reply.text and "Cooking 2/2" in reply.text
+    assert history(table.bot, table.guild)[-4:] == ["ability set"] * 4
+
+
+async def test_P1_ability_set_corrects_keeps_the_pool_and_cuts_it_to_a_lowered_rating(
+    table: Table,
+) -> None:
+    gm, ana = table.gm, "Ana"
+    await table.ok(
+        gm, "ability set", {"character": ana, "ability": "Athletics", "rating": 8, "pool": 2}
+    )
+    assert abilities(table.bot, table.guild, ana)["Athletics"] == ("general", 8, 2)
+    # A new rating keeps the pool …
+    reply = await table.ok(
+        gm, "ability set", {"character": ana, "ability": "Athletics", "rating": 6}
+    )
+    assert abilities(table.bot, table.guild, ana)["Athletics"] == ("general", 6, 2)
+    assert "2/8 general → 2/6 general" in reply.content
+    # … a lowered rating cuts it (never above the rating) …
+    await table.ok(gm, "ability set", {"character": ana, "ability": "ATHLETICS", "rating": 1})
+    assert abilities(table.bot, table.guild, ana) == {"ATHLETICS": ("general", 1, 1)}
+    # … an omitted kind keeps the existing one, a given kind changes it.
+    await table.ok(
+        gm,
+        "ability set",
+        {"character": ana, "ability": "Athletics", "rating": 3, "kind": "investigative"},
+    )
+    await table.ok(
+        gm, "ability set", {"character": ana, "ability": "Athletics", "rating": 3, "pool": 3}
+    )
+    assert abilities(table.bot, table.guild, ana) == {"Athletics": ("investigative", 3, 3)}
+    # The same values again: answered, but no change is stored.
+    entries = len(history(table.bot, table.guild))
+    reply = await table.ok(
+        gm, "ability set", {"character": ana, "ability": "Athletics", "rating": 3}
+    )
+    assert "nothing changed" in reply.content
+    assert len(history(table.bot, table.guild)) == entries
+    # A pool above the rating is refused.
+    await table.refused(
+        gm,
+        "ability set",
+        {"character": ana, "ability": "Athletics", "rating": 3, "pool": 4},
+        "`pool`",
+        "0",
+        "3",
+    )
+
+
+async def test_ability_set_allows_at_most_60_abilities_and_the_status_embed_fits(
+    table: Table,
+) -> None:
+    # 60 abilities with the longest names (40 characters) and two-digit pools.
+    names = [f"{i:02d} {'Lore of the Outer Gods and Dreams':.<37}"[:40] for i in range(60)]
+    assert all(len(name) == 40 for name in names)
+    violations = len(table.fake.violations)
+    replies = await asyncio.gather(
+        *(
+            table.slash(
+                table.gm,
+                "ability set",
+                {
+                    "character": "Ana",
+                    "ability": name,
+                    "rating": 99,
+                    "pool": 98,
+                    "kind": "investigative" if i % 2 else "general",
+                },
+            )
+            for i, name in enumerate(names)
+        )
+    )
+    assert all(not reply.ephemeral for reply in replies)
+    assert len(abilities(table.bot, table.guild, "Ana")) == 60
+    await table.refused(
+        table.gm, "ability set", {"character": "Ana", "ability": "Athletics", "rating": 1}, "60"
+    )
+    # Correcting one of the 60 is still allowed.
+    await table.ok(
+        table.gm, "ability set", {"character": "Ana", "ability": names[0], "rating": 99, "pool": 99}
+    )
+    show = await table.ok(table.bob, "character show", {"character": "Ana"})
+    embed = show.embed
+    assert len(embed["fields"]) <= 25
+    assert all(len(field["value"]) <= 1024 for field in embed["fields"])
+    size = sum(
+        len(str(part or ""))
+        for part in [
+            embed.get("title"),
+            embed.get("description"),
+            (embed.get("footer") or {}).get("text"),
+        ]
+    ) + sum(len(field["name"]) + len(field["value"]) for field in embed["fields"])
+    assert size <= 6000
+    listed = sum(show.text.count(f"{name} ") for name in names)
+    assert listed == 60, "every ability is listed"
+    assert len(table.fake.violations) == violations, table.fake.violations[violations:]
+
+
+# --- /ability remove ----------------------------------------------------------------------------
+
+
+async def test_ability_remove_removes_it_and_refuses_one_the_character_lacks(table: Table) -> None:
+    await table.set_abilities("Ana", ("Athletics", 4), ("Stealth", 2))
+    reply = await table.ok(table.gm, "ability remove", {"character": "Ana", "ability": "athletics"})
+    assert "**Athletics** (4/4) removed from **Ana**" in reply.content
+    assert abilities(table.bot, table.guild, "Ana") == {"Stealth": ("general", 2, 2)}
+    assert history(table.bot, table.guild)[-1] == "ability remove"
+    await table.refused(
+        table.gm,
+        "ability remove",
+        {"character": "Ana", "ability": "Athletics"},
+        "no ability called",
+        "/ability set",
+    )
+    await table.refused(
+        table.gm, "ability remove", {"character": "Ana", "ability": "Health"}, "/character set"
+    )
+
+
+# --- /spend -------------------------------------------------------------------------------------
+
+
+async def test_P1_spend_lowers_the_pool_never_below_zero(table: Table) -> None:
+    await table.set_abilities("Ana", ("Athletics", 5), ("Library Use", 2))
+    reply = await table.ok(
+        table.ana, "spend", {"character": "Ana", "ability": "athletics", "points": 2}
+    )
+    assert "spends 2 points of **Athletics**: pool 5 → 3 / 5" in reply.content
+    assert "Athletics 3/5" in reply.text
+    reply = await table.ok(
+        table.ana, "spend", {"character": "Ana", "ability": "Library Use", "points": 1}
+    )
+    assert "buys a benefit" in reply.content and "1 point " in reply.content
+    assert abilities(table.bot, table.guild, "Ana") == {
+        "Athletics": ("general", 5, 3),
+        "Library Use": ("investigative", 2, 1),
+    }
+    assert history(table.bot, table.guild)[-2:] == ["spend", "spend"]
+    await table.refused(
+        table.ana,
+        "spend",
+        {"character": "Ana", "ability": "Athletics", "points": 4},
+        "3 left",
+        "4 asked",
+    )
+    await table.ok(table.ana, "spend", {"character": "Ana", "ability": "Athletics", "points": 3})
+    assert abilities(table.bot, table.guild, "Ana")["Athletics"] == ("general", 5, 0)
+    await table.refused(
+        table.ana, "spend", {"character": "Ana", "ability": "Athletics", "points": 1}, "0 left"
+    )
+
+
+async def test_H3_investigative_spend_is_refused_while_hurt_or_seriously_wounded(
+    table: Table,
+) -> None:
+    await table.set_abilities("Ana", ("Library Use", 3), ("Athletics", 3))
+    for health in (0, -6):
+        await table.ok(table.gm, "character set", {"character": "Ana", "health": health})
+        await table.refused(
+            table.ana,
+            "spend",
+            {"character": "Ana", "ability": "Library Use", "points": 1},
+            "Hurt or Seriously wounded",
+            "investigative",
+        )
+    # General points may still be spent.
+    await table.ok(table.ana, "spend", {"character": "Ana", "ability": "Athletics", "points": 1})
+    # Healthy again: investigative points can be spent.
+    await table.ok(table.gm, "character set", {"character": "Ana", "health": 9})
+    await table.ok(table.ana, "spend", {"character": "Ana", "ability": "Library Use", "points": 1})
+    assert abilities(table.bot, table.guild, "Ana") == {
+        "Library Use": ("investigative", 3, 2),
+        "Athletics": ("general", 3, 2),
+    }
+
+
+# --- /check -----------------------------------------------------------------------------------
+
+
+async def test_P3_check_arithmetic_agrees_with_the_die_the_outcome_and_the_pool(
+    table: Table,
+) -> None:
+    await table.set_abilities("Ana", ("Athletics", 8))
+    pool = 8
+    cases = [(None, 0), (2, 1), (6, 2), (0, 0), (99, 3), (5, 0)]
+    for difficulty, spend in cases:
+        entries = len(history(table.bot, table.guild))
+        options: dict[str, Any] = {"character": "Ana", "ability": "Athletics", "spend": spend}
+        if difficulty is not None:
+            options["difficulty"] = difficulty
+        reply = await table.ok(table.ana, "check", options)
+        pool -= spend
+        roll = check_roll(
+            reply,
+            spend=spend,
+            difficulty=4 if difficulty is None else difficulty,
+            pool_after=pool,
+            rating=8,
+        )
+        assert reply.embed["title"] == "Ana"
+        assert "Athletics test" in reply.text
+        assert abilities(table.bot, table.guild, "Ana")["Athletics"] == ("general", 8, pool)
+        # A check that spends nothing stores nothing; one that spends is one change.
+        assert len(history(table.bot, table.guild)) == entries + (1 if spend else 0)
+        assert roll.total == roll.die + spend
+    assert history(table.bot, table.guild)[-1] == "check"
+    # An attack without a Hit Threshold uses 3.
+    reply = await table.ok(
+        table.ana, "check", {"character": "Ana", "ability": "Athletics", "attack": True}
+    )
+    check_roll(reply, spend=0, difficulty=3, pool_after=pool, rating=8, attack=True)
+    assert "Hit Threshold 3" in reply.text and "Athletics attack" in reply.text
+    # Spending beyond the pool is refused before rolling.
+    await table.refused(
+        table.ana,
+        "check",
+        {"character": "Ana", "ability": "Athletics", "spend": pool + 1},
+        f"{pool} left",
+    )
+
+
+async def test_P2_hurt_and_seriously_wounded_raise_the_difficulty_with_its_breakdown(
+    table: Table,
+) -> None:
+    await table.set_abilities("Ana", ("Athletics", 6), ("Scuffling", 6))
+    await table.ok(table.gm, "character set", {"character": "Ana", "health": -1})  # Hurt
+    reply = await table.ok(
+        table.ana, "check", {"character": "Ana", "ability": "Athletics", "spend": 1}
+    )
+    roll = check_roll(reply, spend=1, difficulty=4, pool_after=5, rating=6, penalty=1)
+    assert f"{roll.die} + 1 = {roll.die + 1} vs 5 (4 + 1)" in reply.text
+    assert "Difficulty 4 + 1 for wounds" in reply.text
+    # Hurt may still attack: the Hit Threshold rises too.
+    reply = await table.ok(
+        table.ana, "check", {"character": "Ana", "ability": "Scuffling", "attack": True}
+    )
+    check_roll(reply, spend=0, difficulty=3, pool_after=6, rating=6, attack=True, penalty=1)
+    assert "vs 4 (3 + 1)" in reply.text
+    await table.ok(
+        table.gm, "character set", {"character": "Ana", "health": -7}
+    )  # Seriously wounded
+    reply = await table.ok(
+        table.ana, "check", {"character": "Ana", "ability": "Athletics", "difficulty": 3}
+    )
+    check_roll(reply, spend=0, difficulty=3, pool_after=5, rating=6, penalty=1)
+    assert "vs 4 (3 + 1)" in reply.text
+
+
+async def test_H4_a_seriously_wounded_character_cannot_attack(table: Table) -> None:
+    await table.set_abilities("Ana", ("Scuffling", 4), ("Firearms", 4))
+    await table.ok(table.gm, "character set", {"character": "Ana", "health": -6})
+    for options in (
+        {"ability": "Scuffling", "attack": True},
+        {"ability": "Firearms", "attack": True, "spend": 2, "difficulty": 4},
+    ):
+        await table.refused(
+            table.ana, "check", {"character": "Ana", **options}, "can no longer fight", "H4"
+        )
+    # Healed to Hurt: it may fight again.
+    await table.ok(table.gm, "character set", {"character": "Ana", "health": -5})
+    reply = await table.ok(
+        table.ana, "check", {"character": "Ana", "ability": "Firearms", "attack": True, "spend": 1}
+    )
+    check_roll(reply, spend=1, difficulty=3, pool_after=3, rating=4, attack=True, penalty=1)
+
+
+async def test_check_of_an_investigative_ability_is_refused(table: Table) -> None:
+    await table.set_abilities("Ana", ("Library Use", 3))
+    await table.refused(
+        table.ana,
+        "check",
+        {"character": "Ana", "ability": "Library Use"},
+        "investigative",
+        "/spend",
+    )
+    await table.refused(
+        table.ana,
+        "check",
+        {"character": "Ana", "ability": "Library Use", "spend": 1},
+        "investigative",
+    )
+
+
+async def test_check_and_spend_refused_for_a_dead_or_unconscious_character(table: Table) -> None:
+    await table.set_abilities("Ana", ("Athletics", 3), ("Library Use", 3))
+    await table.ok(
+        table.gm, "character set", {"character": "Ana", "health": -3, "conscious": False}
+    )
+    for command, options in (
+        ("check", {"ability": "Athletics"}),
+        ("check", {"ability": "Athletics", "spend": 1}),
+        ("spend", {"ability": "Athletics", "points": 1}),
+    ):
+        await table.refused(table.ana, command, {"character": "Ana", **options}, "unconscious")
+    await table.ok(table.gm, "character set", {"character": "Ana", "health": -12})
+    for command, options in (
+        ("check", {"ability": "Athletics"}),
+        ("spend", {"ability": "Athletics", "points": 1}),
+        ("spend", {"ability": "Library Use", "points": 1}),
+    ):
+        await table.refused(table.gm, command, {"character": "Ana", **options}, "dead")
+    # The GM may still correct its abilities (a correction, like /character set).
+    await table.ok(
+        table.gm, "ability set", {"character": "Ana", "ability": "Athletics", "rating": 4}
+    )
+
+
+async def test_check_may_test_first_aid_spending_from_its_pool(table: Table) -> None:
+    reply = await table.ok(
+        table.ana, "check", {"character": "Ana", "ability": "First Aid", "spend": 2}
+    )
+    check_roll(reply, spend=2, difficulty=4, pool_after=1, rating=3)
+    assert "First Aid test" in reply.text
+    row = character_row(table.bot, table.guild, "Ana")
+    assert (row["first_aid_pool"], row["first_aid_rating"]) == (1, 3)
+    assert abilities(table.bot, table.guild, "Ana") == {}
+    assert history(table.bot, table.guild)[-1] == "check"
+    # The Spanish name works as well; beyond the pool is refused.
+    await table.refused(
+        table.ana,
+        "check",
+        {"character": "Ana", "ability": "primeros auxilios", "spend": 2},
+        "1 left",
+    )
+    reply = await table.ok(table.ana, "check", {"character": "Ana", "ability": "primeros auxilios"})
+    check_roll(reply, spend=0, difficulty=4, pool_after=1, rating=3)
+
+
+# --- names, numbers and refusals ----------------------------------------------------------------
+
+
+async def test_health_and_first_aid_are_not_abilities(table: Table) -> None:
+    pointers = ("/character set", "/hurt", "/conscious", "/firstaid")
+    for name in ("Health", "salud", "First Aid", "Primeros  Auxilios", "PRIMEROS AUXILIOS"):
+        await table.refused(
+            table.gm, "ability set", {"character": "Ana", "ability": name, "rating": 3}, *pointers
+        )
+        await table.refused(
+            table.gm, "ability remove", {"character": "Ana", "ability": name}, *pointers
+        )
+        await table.refused(
+            table.ana, "spend", {"character": "Ana", "ability": name, "points": 1}, *pointers
+        )
+    await table.refused(table.ana, "check", {"character": "Ana", "ability": "Health"}, *pointers)
+
+
+async def test_bad_inputs_are_refused_ephemerally_and_change_nothing(table: Table) -> None:
+    await table.set_abilities("Ana", ("Athletics", 3))
+    gm, ana = table.gm, table.ana
+    base = {"character": "Ana"}
+    # Names: unknown, too long, control and invisible characters.
+    await table.refused(
+        ana, "spend", {**base, "ability": "Swimming", "points": 1}, "no ability called", "rating 0"
+    )
+    await table.refused(ana, "check", {**base, "ability": "Swimming"}, "no ability called")
+    await table.refused(
+        gm, "ability set", {**base, "ability": "A" * 41, "rating": 1}, "too long", "40"
+    )
+    await table.refused(ana, "check", {**base, "ability": "B" * 41}, "too long")
+    await table.refused(
+        gm, "ability set", {**base, "ability": "Ath\u200bletics", "rating": 1}, "control"
+    )
+    await table.refused(gm, "ability set", {**base, "ability": "Bell\x07", "rating": 1}, "control")
+    await table.refused(
+        gm, "ability set", {**base, "ability": "Two\nLines", "rating": 1}, "control"
+    )
+    await table.refused(gm, "ability set", {**base, "ability": "   ", "rating": 1}, "empty")
+    await table.refused(
+        gm, "ability set", {**base, "ability": "\u3164", "rating": 1}, "nothing visible"
+    )
+    await table.refused(
+        gm, "ability set", {"character": "Nobody", "ability": "Athletics", "rating": 1}, "Nobody"
+    )
+    # Numbers out of range (a client may send them; Discord would not).
+    for rating in (-1, 100):
+        await table.refused(
+            gm, "ability set", {**base, "ability": "Athletics", "rating": rating}, "`rating`"
+        )
+    for pool in (-1, 100):
+        await table.refused(
+            gm,
+            "ability set",
+            {**base, "ability": "Athletics", "rating": 99, "pool": pool},
+            "`pool`",
+        )
+    for points in (0, -1, 100):
+        await table.refused(
+            ana, "spend", {**base, "ability": "Athletics", "points": points}, "`points`"
+        )
+    for difficulty in (-1, 100):
+        await table.refused(
+            ana, "check", {**base, "ability": "Athletics", "difficulty": difficulty}, "`difficulty`"
+        )
+    for spend in (-1, 100):
+        await table.refused(
+            ana, "check", {**base, "ability": "Athletics", "spend": spend}, "`spend`"
+        )
+    assert abilities(table.bot, table.guild, "Ana") == {"Athletics": ("general", 3, 3)}
+
+
+async def test_names_with_markdown_and_mentions_ping_nobody(table: Table) -> None:
+    violations = len(table.fake.violations)
+    reply = await table.ok(
+        table.gm, "ability set", {"character": "Ana", "ability": "@everyone *Lore*", "rating": 2}
+    )
+    assert "@everyone \\*Lore\\*" in reply.content
+    assert (reply.message or {}).get("allowed_mentions", {"parse": []}).get("parse", []) == []
+    reply = await table.ok(
+        table.ana, "spend", {"character": "Ana", "ability": "@EVERYONE *lore*", "points": 1}
+    )
+    assert abilities(table.bot, table.guild, "Ana") == {"@everyone *Lore*": ("general", 2, 1)}
+    assert len(table.fake.violations) == violations, table.fake.violations[violations:]
+
+
+# --- who may do what --------------------------------------------------------------------------
+
+
+async def test_permission_matrix(table: Table) -> None:
+    gm, keeper, ana, bob = table.gm, table.keeper, table.ana, table.bob
+    # /ability set and remove: GM only (by Manage Server or by the GM role).
+    set_options = {"character": "Ana", "ability": "Athletics", "rating": 5}
+    for member in (ana, bob):
+        await table.refused(member, "ability set", set_options, "Only a GM")
+    await table.ok(gm, "ability set", set_options)
+    await table.ok(keeper, "ability set", {**set_options, "rating": 6, "pool": 6})
+    await table.ok(keeper, "ability set", {"character": "Ana", "ability": "Stealth", "rating": 2})
+    for member in (ana, bob):
+        await table.refused(
+            member, "ability remove", {"character": "Ana", "ability": "Stealth"}, "Only a GM"
+        )
+    await table.ok(keeper, "ability remove", {"character": "Ana", "ability": "Stealth"})
+    await table.set_abilities("Ana", ("Stealth", 2))
+    await table.ok(gm, "ability remove", {"character": "Ana", "ability": "Stealth"})
+    # /spend and /check: the owner or a GM; another player is refused.
+    spend = {"character": "Ana", "ability": "Athletics", "points": 1}
+    check = {"character": "Ana", "ability": "Athletics", "spend": 1}
+    await table.refused(bob, "spend", spend, "Only **Ana**'s owner or a GM")
+    await table.refused(bob, "check", check, "Only **Ana**'s owner or a GM")
+    await table.refused(bob, "check", {"character": "Ana", "ability": "Athletics"}, "owner")
+    for member in (ana, gm, keeper):
+        await table.ok(member, "spend", spend)
+        reply = await table.ok(member, "check", check)
+        assert parse_roll(reply).spend == 1
+    assert abilities(table.bot, table.guild, "Ana") == {"Athletics": ("general", 6, 0)}
+
+
+# --- Spanish ------------------------------------------------------------------------------------
+
+
+async def test_spanish_server_and_players(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Any
+) -> None:
+    guild = await make_guild(locale="es-ES")
+    table = await make_table(fake, bot, guild, locale="es-ES")
+    reply = await table.ok(
+        table.gm, "ability set", {"character": "Ana", "ability": "Buscar Libros", "rating": 3}
+    )
+    assert "**Ana** tiene ahora **Buscar Libros** (de investigación) 3/3." in reply.content
+    assert "Habilidades de investigación" in reply.text or "investigación" in reply.text
+    await table.ok(
+        table.gm, "ability set", {"character": "Ana", "ability": "Atletismo", "rating": 4}
+    )
+    reply = await table.ok(
+        table.ana, "spend", {"character": "Ana", "ability": "buscar libros", "points": 1}
+    )
+    assert "gasta 1 punto de **Buscar Libros**" in reply.content and "beneficio" in reply.content
+    reply = await table.ok(
+        table.ana, "check", {"character": "Ana", "ability": "Atletismo", "spend": 1}
+    )
+    check_roll(reply, spend=1, difficulty=4, pool_after=3, rating=4, language="es")
+    assert "Prueba de Atletismo" in reply.text and "Dificultad 4" in reply.text
+    reply = await table.ok(
+        table.ana, "check", {"character": "Ana", "ability": "Primeros Auxilios", "spend": 1}
+    )
+    check_roll(reply, spend=1, difficulty=4, pool_after=2, rating=3, language="es")
+    # Wounded: the breakdown, and the refusals, in Spanish.
+    await table.ok(table.gm, "character set", {"character": "Ana", "health": -7})
+    reply = await table.ok(table.ana, "check", {"character": "Ana", "ability": "Atletismo"})
+    check_roll(reply, spend=0, difficulty=4, pool_after=3, rating=4, penalty=1, language="es")
+    assert "vs 5 (4 + 1)" in reply.text and "Dificultad 4 + 1" in reply.text
+    await table.refused(
+        table.ana,
+        "spend",
+        {"character": "Ana", "ability": "Buscar Libros", "points": 1},
+        "Dañado o Gravemente herido",
+    )
+    await table.refused(
+        table.ana,
+        "check",
+        {"character": "Ana", "ability": "Atletismo", "attack": True},
+        "no puede atacar",
+    )
+    await table.refused(
+        table.ana,
+        "check",
+        {"character": "Ana", "ability": "Buscar Libros"},
+        "habilidad de investigación",
+    )
+    await table.refused(
+        table.gm,
+        "ability set",
+        {"character": "Ana", "ability": "Salud", "rating": 2},
+        "no es una habilidad",
+    )
+    await table.refused(
+        table.ana,
+        "spend",
+        {"character": "Ana", "ability": "Nadar", "points": 1},
+        "no tiene ninguna habilidad",
+    )
+    await table.refused(
+        table.bob,
+        "spend",
+        {"character": "Ana", "ability": "Atletismo", "points": 1},
+        "Solo el dueño",
+    )
+    await table.refused(
+        table.ana,
+        "ability set",
+        {"character": "Ana", "ability": "Atletismo", "rating": 1},
+        "Solo un DJ",
+    )
+    # The commands' payloads are valid; the kind's labels are translated, names stay English.
+    mine = ("ability", "spend", "check")
+    assert [error for error in fake.command_errors if any(n in error for n in mine)] == []
+    command = fake.find_command(guild.id, "ability")
+    set_command = next(o for o in command["options"] if o["name"] == "set")
+    kind = next(o for o in set_command["options"] if o["name"] == "kind")
+    labels = {c["value"]: c["name_localizations"]["es-ES"] for c in kind["choices"]}
+    assert labels == {"general": "General", "investigative": "De investigación"}
+    # An English-speaking player on a Spanish server gets errors in English, the server Spanish.
+    english = guild.member("Eve", permissions=["manage_guild"], locale="en-US")
+    await table.refused(
+        english, "spend", {"character": "Ana", "ability": "Nadar", "points": 1}, "no ability called"
+    )
+    reply = await table.ok(
+        english, "ability set", {"character": "Ana", "ability": "Nadar", "rating": 1}
+    )
+    assert "tiene ahora" in reply.content
+
+
+# --- autocomplete -------------------------------------------------------------------------------
+
+
+async def test_ability_autocomplete_own_abilities_first_then_the_catalog(table: Table) -> None:
+    fake, guild = table.fake, table.guild
+    await table.set_abilities("Ana", ("Stealth", 2), ("Library Use", 3), ("Zoology of the Deep", 1))
+    choices = await fake.autocomplete(
+        guild, table.ana, "spend", {"character": "Ana", "ability": ""}, focused="ability"
+    )
+    assert len(choices) == 25
+    own = [choice["value"] for choice in choices[:3]]
+    assert own == ["Library Use", "Stealth", "Zoology of the Deep"]
+    assert choices[0]["name"] == "Library Use · 3/3 · investigative"
+    rest = [choice["value"] for choice in choices[3:]]
+    assert "Stealth" not in rest and "Library Use" not in rest  # not twice
+    assert all(" · general" in c["name"] or " · investigative" in c["name"] for c in choices)
+    # Filtered by the typed text; /check offers general abilities and First Aid only.
+    choices = await fake.autocomplete(
+        guild, table.ana, "check", {"character": "Ana", "ability": "fir"}, focused="ability"
+    )
+    assert [c["value"] for c in choices] == ["First Aid", "Firearms"]
+    assert choices[0]["name"] == "First Aid · 3/3 · general"
+    choices = await fake.autocomplete(
+        guild, table.ana, "check", {"character": "Ana", "ability": ""}, focused="ability"
+    )
+    assert all("investigative" not in c["name"] for c in choices)
+    assert [c["value"] for c in choices[:2]] == ["First Aid", "Stealth"]
+    # /ability remove offers only what the character has.
+    choices = await fake.autocomplete(
+        guild, table.gm, "ability remove", {"character": "ana", "ability": "s"}, focused="ability"
+    )
+    assert [c["value"] for c in choices] == ["Stealth", "Library Use"]  # starting with it first
+    # Without a known character: the catalog, in the user's language.
+    choices = await fake.autocomplete(
+        guild,
+        table.gm,
+        "ability set",
+        {"character": "Nobody", "ability": "libr"},
+        focused="ability",
+        locale="es-ES",
+    )
+    assert choices[0] == {"name": "Buscar Libros · de investigación", "value": "Buscar Libros"}
+    choices = await fake.autocomplete(
+        guild,
+        table.gm,
+        "ability set",
+        {"character": "Ana", "ability": "atle"},
+        focused="ability",
+        locale="es-ES",
+    )
+    assert choices[0] == {"name": "Atletismo · general", "value": "Atletismo"}
+
+
+# --- history and undo ---------------------------------------------------------------------------
+
+
+async def test_each_change_is_one_history_entry_and_undo_reverts_it(table: Table) -> None:
+    await table.set_abilities("Ana", ("Athletics", 5))
+    await table.ok(
+        table.gm, "ability set", {"character": "Ana", "ability": "Athletics", "rating": 3}
+    )
+    await table.ok(table.ana, "spend", {"character": "Ana", "ability": "Athletics", "points": 1})
+    await table.ok(table.ana, "check", {"character": "Ana", "ability": "Athletics", "spend": 1})
+    await table.ok(table.ana, "check", {"character": "Ana", "ability": "Athletics"})  # no change
+    await table.ok(table.gm, "ability remove", {"character": "Ana", "ability": "Athletics"})
+    assert history(table.bot, table.guild)[-5:] == [
+        "ability set",
+        "ability set",
+        "spend",
+        "check",
+        "ability remove",
+    ]
+    if not command_exists(table.fake, "undo"):
+        pytest.skip("/undo (cogs/history.py) is not there yet")
+    expected = [
+        {"Athletics": ("general", 3, 1)},  # undo remove
+        {"Athletics": ("general", 3, 2)},  # undo check with spend
+        {"Athletics": ("general", 3, 3)},  # undo spend
+        {"Athletics": ("general", 5, 5)},  # undo correction
+        {},  # undo add
+    ]
+    for state in expected:
+        await table.ok(table.gm, "undo")
+        assert abilities(table.bot, table.guild, "Ana") == state
+
+
+async def test_deleting_a_character_removes_its_abilities_and_undo_brings_them_back(
+    table: Table,
+) -> None:
+    await table.set_abilities("Ana", ("Athletics", 5), ("Library Use", 2))
+    await table.ok(table.ana, "spend", {"character": "Ana", "ability": "Athletics", "points": 2})
+    before = abilities(table.bot, table.guild, "Ana")
+    reply = await table.ok(table.ana, "character delete", {"character": "Ana"})
+    yes = next(cid for cid in reply.custom_ids if cid.endswith(":yes"))
+    await table.fake.click(table.guild, table.ana, reply, yes)
+    with database(table.bot) as conn:
+        left = conn.execute(
+            "SELECT count(*) FROM abilities AS a LEFT JOIN characters AS c ON c.id = a.character_id"
+            " WHERE c.id IS NULL"
+        ).fetchone()[0]
+    assert left == 0
+    assert not any(row for row in guild_state(table.bot, table.guild)[1]), (
+        "no abilities left for the guild"
+    )
+    if not command_exists(table.fake, "undo"):
+        pytest.skip("/undo (cogs/history.py) is not there yet")
+    await table.ok(table.gm, "undo")
+    assert abilities(table.bot, table.guild, "Ana") == before
