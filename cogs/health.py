@@ -1,0 +1,357 @@
+"""``/hurt``, ``/conscious``, ``/firstaid``, ``/rest``: Health lost and won (COMMANDS.md).
+
+Thin adapters: parse the options, check who may act, apply one rule (``rules``) in one
+transaction with its history entry, and answer publicly with ``bot.change``'s embeds. Every
+refusal is raised (a ``RuleError`` or ``UserFacingError``) and answered by ``bot.tree``.
+"""
+
+from __future__ import annotations
+
+import logging
+import unicodedata
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.change import MESSAGE_EMBED_LIMIT, change_embeds, should_announce
+from bot.consciousness_buttons import (
+    consciousness_view,
+    perform_consciousness_roll,
+    register_consciousness_buttons,
+    send_roll_reply,
+    unregister_consciousness_buttons,
+)
+from bot.context import (
+    CharacterTransformer,
+    Here,
+    UserFacingError,
+    check_range,
+    defer,
+    private_language,
+    resolve_character,
+    send_change,
+)
+from bot.i18n import Language, text
+from bot.render import damage_roll_text, safe
+from bot.storage import CharacterNotFound, StoredCharacter
+from rules.consciousness import MAX_SPEND
+from rules.damage import apply_damage
+from rules.dice import DiceExpression, DiceOutOfRange, FixedAmount, parse_amount, roll_amount
+from rules.first_aid import MAX_FIRST_AID_POINTS, give_first_aid
+from rules.rest import MAX_DAYS
+from rules.rest import rest as rest_days
+
+if TYPE_CHECKING:
+    from bot.app import SaludBot
+
+log = logging.getLogger(__name__)
+
+Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
+
+#: ``reason`` of ``/hurt``: at most this many characters once cleaned.
+MAX_REASON_LENGTH = 100
+#: ``amount`` as typed: longer texts are refused by the dice parser anyway.
+MAX_AMOUNT_LENGTH = 100
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A usual GUMSHOE damage, suggested by ``amount``'s autocomplete."""
+
+    key: str
+    expression: str
+
+
+#: COMMANDS.md: fist or kick ``1d6-2`` … a firearm at point-blank range adds 2 more.
+WEAPONS: tuple[Weapon, ...] = (
+    Weapon("fist", "1d6-2"),
+    Weapon("knife", "1d6-1"),
+    Weapon("machete", "1d6"),
+    Weapon("sword", "1d6+1"),
+    Weapon("light_point_blank", "1d6+2"),
+    Weapon("heavy_point_blank", "1d6+3"),
+)
+
+
+def clean_reason(raw: str | None) -> str | None:
+    """The ``reason`` as shown: control characters become spaces, invisible format
+    characters go, runs of spaces shrink to one; None when nothing visible is left.
+
+    Refuses a reason longer than 100 characters (Discord enforces it; a client may not).
+    """
+    if raw is None:
+        return None
+    kept: list[str] = []
+    for char in unicodedata.normalize("NFC", raw):
+        category = unicodedata.category(char)
+        if category == "Cc":
+            kept.append(" ")
+        elif category != "Cf":
+            kept.append(char)
+    cleaned = " ".join("".join(kept).split())
+    if len(cleaned) > MAX_REASON_LENGTH:
+        raise UserFacingError("health.error.reason_too_long", max=MAX_REASON_LENGTH)
+    return cleaned or None
+
+
+def _parse_amount(typed: str) -> DiceExpression | FixedAmount:
+    """``rules.dice.parse_amount``, with an out-of-range limit named in the user's words."""
+    try:
+        return parse_amount(typed)
+    except DiceOutOfRange as error:
+        which = error.params.get("which")
+        if which in {"count", "sides", "modifier", "amount"}:
+            raise UserFacingError(
+                f"error.dice_out_of_range.{which}",
+                min=error.params.get("min"),
+                max=error.params.get("max"),
+            ) from error
+        raise
+
+
+def weapon_choices(typed: str, language: Language) -> list[app_commands.Choice[str]]:
+    """The usual weapon damages whose label or expression contains ``typed``; a valid
+    expression typed by the user comes first, as typed."""
+    needle = typed.strip().casefold()
+    choices: list[app_commands.Choice[str]] = []
+    values = {weapon.expression for weapon in WEAPONS}
+    if needle:
+        try:
+            parse_amount(typed)
+        except Exception:  # not (yet) an amount: just filter the suggestions
+            pass
+        else:
+            if typed.strip() not in values:
+                choices.append(app_commands.Choice(name=typed.strip()[:100], value=typed.strip()))
+    for weapon in WEAPONS:
+        label = text(language, f"health.weapon.{weapon.key}", expression=weapon.expression)
+        if not needle or needle in label.casefold() or needle in weapon.expression:
+            choices.append(app_commands.Choice(name=label[:100], value=weapon.expression))
+    return choices[:25]
+
+
+class HealthCog(commands.Cog):
+    """Damage, the Consciousness roll, First Aid and rest."""
+
+    def __init__(self, bot: SaludBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        register_consciousness_buttons(self.bot)
+
+    async def cog_unload(self) -> None:
+        unregister_consciousness_buttons(self.bot)
+
+    # --- /hurt ------------------------------------------------------------------------------
+
+    @app_commands.command(name="hurt", description=_("Damage a character", key="cmd.hurt"))
+    @app_commands.guild_only()
+    @app_commands.describe(
+        character=_("The character hit", key="cmd.hurt.character"),
+        amount=_("Damage: a number (5) or dice (1d6+1)", key="cmd.hurt.amount"),
+        reason=_("What hit it (optional, up to 100 characters)", key="cmd.hurt.reason"),
+    )
+    async def hurt(
+        self,
+        interaction: discord.Interaction[SaludBot],
+        character: Character,
+        amount: app_commands.Range[str, 1, MAX_AMOUNT_LENGTH],
+        reason: app_commands.Range[str, 1, MAX_REASON_LENGTH] | None = None,
+    ) -> None:
+        here = await Here.of(interaction)
+        here.require_owner_or_gm(character, "action.hurt")
+        expression = _parse_amount(amount)
+        shown_reason = clean_reason(reason)
+        roll = roll_amount(expression, self.bot.roller)
+        await defer(interaction)
+        async with here.storage.transaction() as tx:
+            await here.refuse_repeated(tx)
+            current = await tx.get_character(here.guild_id, character.id)
+            if current is None:
+                raise CharacterNotFound(here.guild_id, character.id)
+            outcome = apply_damage(current.health, roll.dealt)
+            saved = await tx.save_health(current, outcome.after)
+            details: dict[str, Any] = {"amount": amount.strip(), "dealt": roll.dealt}
+            if roll.dice:
+                details["dice"] = list(roll.dice)
+            if shown_reason:
+                details["reason"] = shown_reason
+            await tx.record(**here.history("hurt", details))
+        language = here.public_language
+        damage = damage_roll_text(roll, language, expression)
+        if shown_reason:
+            damage += "\n" + text(language, "health.hurt.reason", reason=safe(shown_reason))
+        embeds = change_embeds(
+            saved,
+            outcome,
+            language,
+            extra_fields=[(text(language, "health.hurt.damage_field"), damage)],
+        )
+        await send_change(
+            interaction,
+            embeds,
+            announce=should_announce([outcome]),
+            here=here,
+            view=consciousness_view([saved], language),
+        )
+
+    @hurt.autocomplete("amount")
+    async def amount_autocomplete(
+        self, interaction: discord.Interaction[SaludBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        language = await private_language(interaction)
+        return weapon_choices(current, language)
+
+    # --- /conscious -------------------------------------------------------------------------
+
+    @app_commands.command(
+        name="conscious",
+        description=_("Make a Consciousness roll (the bot rolls)", key="cmd.conscious"),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        character=_("The character (default: your only one)", key="cmd.option.character_default"),
+        spend=_("Health points to add to the die (default 0)", key="cmd.conscious.spend"),
+    )
+    async def conscious(
+        self,
+        interaction: discord.Interaction[SaludBot],
+        character: Character | None = None,
+        spend: app_commands.Range[int, 0, MAX_SPEND] = 0,
+    ) -> None:
+        here = await Here.of(interaction)
+        target = character or await resolve_character(here, None)
+        here.require_owner_or_gm(target, "action.conscious")
+        check_range("spend", spend, 0, MAX_SPEND)
+        await defer(interaction)
+        saved, roll = await perform_consciousness_roll(
+            here, target.id, spend, require_pending=False
+        )
+        await send_roll_reply(interaction, here, saved, roll)
+
+    # --- /firstaid --------------------------------------------------------------------------
+
+    @app_commands.command(
+        name="firstaid",
+        description=_("Give First Aid: heal or stabilize another character", key="cmd.firstaid"),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        medic=_("The character who gives First Aid", key="cmd.firstaid.medic"),
+        patient=_("The character who receives it", key="cmd.firstaid.patient"),
+        points=_("First Aid points offered (1–99)", key="cmd.firstaid.points"),
+    )
+    async def firstaid(
+        self,
+        interaction: discord.Interaction[SaludBot],
+        medic: Character,
+        patient: Character,
+        points: app_commands.Range[int, 1, MAX_FIRST_AID_POINTS],
+    ) -> None:
+        here = await Here.of(interaction)
+        here.require_owner_or_gm(medic, "action.firstaid")
+        check_range("points", points, 1, MAX_FIRST_AID_POINTS)
+        await defer(interaction)
+        async with here.storage.transaction() as tx:
+            await here.refuse_repeated(tx)
+            medic_now = await tx.get_character(here.guild_id, medic.id)
+            patient_now = await tx.get_character(here.guild_id, patient.id)
+            if medic_now is None:
+                raise CharacterNotFound(here.guild_id, medic.id)
+            if patient_now is None:
+                raise CharacterNotFound(here.guild_id, patient.id)
+            result = give_first_aid(
+                medic_now.health,
+                patient_now.health,
+                points,
+                same_character=medic_now.id == patient_now.id,
+            )
+            saved_medic = await tx.save_health(medic_now, result.medic.after)
+            saved_patient = await tx.save_health(patient_now, result.patient.after)
+            details = {
+                "medic": medic_now.name,
+                "points": points,
+                "spent": result.spent,
+                "restored": result.restored,
+            }
+            if result.stabilized:
+                details["stabilized"] = True
+            await tx.record(**here.history("firstaid", details))
+        language = here.public_language
+        if result.stabilized:
+            summary = text(
+                language,
+                "health.firstaid.stabilized",
+                medic=safe(saved_medic.name),
+                patient=safe(saved_patient.name),
+                spent=result.spent,
+            )
+        else:
+            summary = text(
+                language,
+                "health.firstaid.healed",
+                medic=safe(saved_medic.name),
+                patient=safe(saved_patient.name),
+                spent=result.spent,
+                restored=result.restored,
+            )
+        share = MESSAGE_EMBED_LIMIT // 2
+        embeds = change_embeds(saved_patient, result.patient, language, budget=share)
+        embeds += change_embeds(saved_medic, result.medic, language, budget=share)
+        await send_change(
+            interaction,
+            embeds,
+            announce=should_announce([result.patient, result.medic]),
+            here=here,
+            content=summary,
+        )
+
+    # --- /rest ------------------------------------------------------------------------------
+
+    @app_commands.command(
+        name="rest", description=_("Days of rest, at home or in hospital", key="cmd.rest")
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        character=_("The character who rests", key="cmd.rest.character"),
+        days=_("Days of rest (1–365)", key="cmd.rest.days"),
+        hospital=_(
+            "In hospital (needed when Seriously wounded; default: no)", key="cmd.rest.hospital"
+        ),
+    )
+    async def rest(
+        self,
+        interaction: discord.Interaction[SaludBot],
+        character: Character,
+        days: app_commands.Range[int, 1, MAX_DAYS],
+        hospital: bool = False,
+    ) -> None:
+        here = await Here.of(interaction)
+        here.require_owner_or_gm(character, "action.rest")
+        check_range("days", days, 1, MAX_DAYS)
+        await defer(interaction)
+        async with here.storage.transaction() as tx:
+            await here.refuse_repeated(tx)
+            current = await tx.get_character(here.guild_id, character.id)
+            if current is None:
+                raise CharacterNotFound(here.guild_id, character.id)
+            outcome = rest_days(current.health, days, hospital=hospital)
+            saved = current
+            if outcome.changed:
+                saved = await tx.save_health(current, outcome.after)
+                await tx.record(**here.history("rest", {"days": days, "hospital": hospital}))
+        language = here.public_language
+        await send_change(
+            interaction,
+            change_embeds(saved, outcome, language),
+            announce=should_announce([outcome]),
+            here=here,
+        )
+
+
+async def setup(bot: SaludBot) -> None:
+    await bot.add_cog(HealthCog(bot))

@@ -1,0 +1,322 @@
+"""``/conscious`` and the Consciousness buttons end to end (RULES.md C1–C7, H5).
+
+The bot rolls a real die: every reply's ``DIE + SPEND = TOTAL vs DIFFICULTY`` is parsed, its
+sum and its words (success/failure) checked, and the state shown and stored must follow from
+it. Where the outcome must not depend on the die, the Difficulty makes it certain (1: always
+succeeds; 11 with no spend: always fails).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from tests.e2e.harness import BotProcess
+from tests.e2e.health_support import (
+    assert_refused,
+    create,
+    field,
+    gm_set,
+    health_shown,
+    history_commands,
+    history_count,
+    replay,
+    roll_shown,
+    stored,
+)
+from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember
+from tests.fake_discord.replies import Reply
+
+
+async def wounded(
+    fake: FakeDiscord,
+    guild: FakeGuild,
+    member: FakeMember,
+    name: str,
+    health: int,
+    *,
+    max_health: int = 9,
+) -> Reply:
+    """A character of ``member`` hurt down to ``health`` (a roll pending when below 0)."""
+    await create(fake, guild, member, name, max_health)
+    return await fake.slash(
+        guild, member, "hurt", {"character": name, "amount": str(max_health - health)}
+    )
+
+
+def check_roll_result(
+    bot: BotProcess, guild: FakeGuild, reply: Reply, name: str, before: int, lang: str = "en"
+) -> None:
+    """The roll shown agrees with the die, the words, the Health and the stored state."""
+    roll = roll_shown(reply.embed, lang)
+    assert roll.difficulty == -before
+    row = stored(bot, guild, name)
+    assert row["health"] == before - roll.spend
+    assert health_shown(reply.embed, lang)[0] == before - roll.spend
+    assert row["roll_pending"] == 0
+    assert row["conscious"] == int(roll.success)
+
+
+async def test_C2_C5_a_roll_against_difficulty_one_always_keeps_the_character_awake(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    await wounded(fake, guild, ana, "Ana", -1)
+    reply = await fake.slash(guild, ana, "conscious", {"character": "Ana"})
+    assert not reply.ephemeral
+    roll = roll_shown(reply.embed)
+    assert (roll.spend, roll.difficulty, roll.success) == (0, 1, True)
+    assert "Success — stays conscious" in field(reply.embed, "Consciousness roll")
+    assert "Ana stays conscious." in reply.embed["description"]
+    check_roll_result(bot, guild, reply, "Ana", -1)
+    assert reply.buttons == []
+    assert history_commands(bot, guild)[-1] == ("conscious", int(reply.record.id))
+
+
+async def test_C5_failure_knocks_out_is_announced_and_C6_refuses_the_unconscious(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    await wounded(fake, guild, ana, "Ana", -11)
+    await fake.slash(guild, guild.owner, "config channel", {"channel": guild.announcements})
+    reply = await fake.slash(guild, ana, "conscious", {"character": "Ana"})
+    roll = roll_shown(reply.embed)
+    assert (roll.difficulty, roll.success) == (11, False)
+    assert "Failure — falls unconscious" in field(reply.embed, "Consciousness roll")
+    assert "Ana falls unconscious." in reply.embed["description"]
+    assert "Unconscious" in field(reply.embed, "State")
+    check_roll_result(bot, guild, reply, "Ana", -11)
+    posted = await fake.wait_channel_messages(guild.announcements.id, 1)
+    assert "Ana falls unconscious." in posted[-1]["embeds"][0]["description"]
+
+    entries = history_count(bot, guild)
+    again = await fake.slash(guild, ana, "conscious", {"character": "Ana"})
+    assert_refused(again, "unconscious")
+    assert history_count(bot, guild) == entries
+
+
+async def test_C3_spending_health_adds_to_the_die_and_makes_no_new_roll_due(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    await wounded(fake, guild, ana, "Ana", -3)
+    reply = await fake.slash(guild, ana, "conscious", {"character": "Ana", "spend": 2})
+    roll = roll_shown(reply.embed)
+    assert (roll.spend, roll.difficulty) == (2, 3)
+    assert roll.success, "die + 2 >= 3 always"
+    description = reply.embed["description"]
+    assert "Ana spends 2 Health on the roll." in description
+    assert "Consciousness roll (Difficulty" not in description, "C1: a spend makes no roll due"
+    check_roll_result(bot, guild, reply, "Ana", -3)
+    assert health_shown(reply.embed) == (-5, 9)
+
+
+async def test_C3_a_spend_can_move_the_character_into_seriously_wounded(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    await wounded(fake, guild, ana, "Ana", -5)
+    reply = await fake.slash(guild, ana, "conscious", {"character": "Ana", "spend": 1})
+    assert "Ana is now Seriously wounded." in reply.embed["description"]
+    assert reply.embed["color"] == 0xE67E22
+    check_roll_result(bot, guild, reply, "Ana", -5)
+    assert stored(bot, guild, "Ana")["lowest_health"] == -6
+
+
+async def test_C4_a_spend_that_would_kill_is_refused_with_the_largest_legal_spend(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    await wounded(fake, guild, ana, "Ana", -10)
+    entries = history_count(bot, guild)
+    reply = await fake.slash(guild, ana, "conscious", {"character": "Ana", "spend": 2})
+    assert_refused(reply, "Spending 2 Health", "The most it can spend now is 1")
+    big = await fake.slash(guild, ana, "conscious", {"character": "Ana", "spend": 99})
+    assert_refused(big, "The most it can spend now is 1")
+    row = stored(bot, guild, "Ana")
+    assert (row["health"], row["roll_pending"], row["conscious"]) == (-10, 1, 1)
+    assert history_count(bot, guild) == entries
+    out_of_range = await fake.slash(guild, ana, "conscious", {"character": "Ana", "spend": 100})
+    assert_refused(out_of_range, "spend", "0", "99")
+    ok = await fake.slash(guild, ana, "conscious", {"character": "Ana", "spend": 1})
+    check_roll_result(bot, guild, ok, "Ana", -10)
+
+
+async def test_C6_a_roll_without_one_pending_is_allowed_and_one_at_zero_is_refused(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    await wounded(fake, guild, ana, "Ana", -1)
+    await fake.slash(guild, ana, "conscious", {"character": "Ana"})  # clears the pending roll
+    entries = history_count(bot, guild)
+    reply = await fake.slash(guild, ana, "conscious", {"character": "Ana"})
+    assert roll_shown(reply.embed).success
+    assert history_count(bot, guild) == entries, "a roll that changes nothing stores nothing"
+
+    await gm_set(fake, guild, "Ana", health=0)
+    refused = await fake.slash(guild, ana, "conscious", {"character": "Ana"})
+    assert_refused(refused, "below 0", "0")
+    assert history_count(bot, guild) == entries + 1  # only the correction
+
+
+async def test_H5_the_dead_make_no_roll(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    await wounded(fake, guild, ana, "Ana", -12)
+    reply = await fake.slash(guild, ana, "conscious", {"character": "Ana"})
+    assert_refused(reply, "dead")
+    assert stored(bot, guild, "Ana")["health"] == -12
+
+
+async def test_the_character_defaults_to_the_users_only_one(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana, bea = guild.member("Ana"), guild.member("Bea")
+    await wounded(fake, guild, ana, "Ana", -2)
+    reply = await fake.slash(guild, ana, "conscious")
+    assert reply.embed["title"] == "Ana"
+    check_roll_result(bot, guild, reply, "Ana", -2)
+    assert_refused(await fake.slash(guild, bea, "conscious"), "no character")
+    await create(fake, guild, bea, "Uno", 9)
+    await create(fake, guild, bea, "Dos", 9)
+    assert_refused(await fake.slash(guild, bea, "conscious"), "several", "Uno", "Dos")
+
+
+async def test_permissions_owner_other_player_gm_by_manage_server_and_by_role(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana, bea = guild.member("Ana"), guild.member("Bea")
+    manager = guild.member("Manager", permissions=["manage_guild"])
+    role = guild.role("Keeper")
+    keeper = guild.member("Keeper", roles=[role])
+    await fake.slash(guild, guild.owner, "config gm-role", {"role": role})
+    await wounded(fake, guild, ana, "Ana", -1)
+
+    refused = await fake.slash(guild, bea, "conscious", {"character": "Ana"})
+    assert_refused(refused, "Only **Ana**'s owner or a GM can roll its Consciousness")
+    assert stored(bot, guild, "Ana")["roll_pending"] == 1
+    for member in (ana, manager, keeper):
+        reply = await fake.slash(guild, member, "conscious", {"character": "Ana"})
+        assert not reply.ephemeral, reply.text
+        check_roll_result(bot, guild, reply, "Ana", -1)
+
+
+async def test_spanish_roll_reply(fake: FakeDiscord, bot: BotProcess, make_guild: object) -> None:
+    guild: FakeGuild = await make_guild(locale="es-419")  # type: ignore[operator]
+    ana = guild.member("Ana", locale="es-ES")
+    await wounded(fake, guild, ana, "Ana", -2)
+    reply = await fake.slash(guild, ana, "conscious", {"character": "Ana", "spend": 1})
+    roll = roll_shown(reply.embed, "es")
+    assert roll.success  # die + 1 >= 2
+    assert "Éxito — sigue consciente" in field(reply.embed, "Tirada de Consciencia")
+    assert "Ana gasta 1 de Salud en la tirada." in reply.embed["description"]
+    check_roll_result(bot, guild, reply, "Ana", -2, "es")
+    refused = await fake.slash(guild, ana, "conscious", {"character": "Ana", "spend": 99})
+    assert_refused(refused, "Lo máximo que puede gastar ahora es 8")
+
+
+# --- the buttons ----------------------------------------------------------------------------------
+async def test_C1_the_button_rolls_once_and_an_old_button_is_refused(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    hurt = await wounded(fake, guild, ana, "Ana", -1)
+    character_id = stored(bot, guild, "Ana")["id"]
+    pressed = await fake.click(guild, ana, hurt, f"salud:cons:{character_id}:0")
+    assert not pressed.ephemeral
+    assert pressed.message_id != hurt.message_id, "the roll is a new public message"
+    check_roll_result(bot, guild, pressed, "Ana", -1)
+    assert history_commands(bot, guild)[-1] == ("conscious", int(pressed.record.id))
+
+    entries = history_count(bot, guild)
+    for custom_id in (f"salud:cons:{character_id}:0", f"salud:cons:{character_id}:1"):
+        old = await fake.click(guild, ana, hurt, custom_id)
+        assert_refused(old, "no Consciousness roll pending")
+    assert history_count(bot, guild) == entries
+    assert stored(bot, guild, "Ana")["health"] == -1
+
+
+async def test_C3_a_spend_button_spends_and_rolls(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    hurt = await wounded(fake, guild, ana, "Ana", -4)
+    pressed = await fake.click(guild, ana, hurt, hurt.button("Spend 3 Health")["custom_id"])
+    roll = roll_shown(pressed.embed)
+    assert (roll.spend, roll.difficulty) == (3, 4)
+    check_roll_result(bot, guild, pressed, "Ana", -4)
+    assert health_shown(pressed.embed) == (-7, 9)
+
+
+async def test_buttons_only_for_the_owner_or_a_gm(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana, bea = guild.member("Ana"), guild.member("Bea")
+    role = guild.role("Keeper")
+    keeper = guild.member("Keeper", roles=[role])
+    await fake.slash(guild, guild.owner, "config gm-role", {"role": role})
+    hurt = await wounded(fake, guild, ana, "Ana", -2)
+    roll_id = hurt.button("Roll Consciousness")["custom_id"]
+    refused = await fake.click(guild, bea, hurt, roll_id)
+    assert_refused(refused, "Only **Ana**'s owner or a GM")
+    assert stored(bot, guild, "Ana")["roll_pending"] == 1
+    pressed = await fake.click(guild, keeper, hurt, roll_id)
+    check_roll_result(bot, guild, pressed, "Ana", -2)
+
+
+async def test_an_old_button_is_refused_once_healed_knocked_out_or_dead(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    hurt = await wounded(fake, guild, ana, "Ana", -2)
+    roll_id = hurt.button("Roll Consciousness")["custom_id"]
+    await gm_set(fake, guild, "Ana", health=1)
+    entries = history_count(bot, guild)
+    assert_refused(await fake.click(guild, ana, hurt, roll_id), "no Consciousness roll pending")
+    assert history_count(bot, guild) == entries
+    await gm_set(fake, guild, "Ana", health=-3, conscious=False)
+    assert_refused(await fake.click(guild, ana, hurt, roll_id), "unconscious")
+    await gm_set(fake, guild, "Ana", health=-12)
+    entries = history_count(bot, guild)
+    assert_refused(await fake.click(guild, ana, hurt, roll_id), "dead")
+    assert history_count(bot, guild) == entries
+    assert stored(bot, guild, "Ana")["health"] == -12
+
+
+async def test_two_presses_at_once_roll_once(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    hurt = await wounded(fake, guild, ana, "Ana", -2)
+    roll_id = hurt.button("Roll Consciousness")["custom_id"]
+    spend_id = hurt.button("Spend 1 Health")["custom_id"]
+    first, second = await asyncio.gather(
+        fake.click(guild, ana, hurt, roll_id), fake.click(guild, ana, hurt, spend_id)
+    )
+    replies = sorted([first, second], key=lambda reply: reply.ephemeral)
+    assert [reply.ephemeral for reply in replies] == [False, True]
+    rolled = replies[0]
+    check_roll_result(bot, guild, rolled, "Ana", -2)
+    assert [c for c, _ in history_commands(bot, guild)].count("conscious") == 1
+
+
+async def test_a_repeated_interaction_applies_once(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    await wounded(fake, guild, ana, "Ana", -3)
+    first = await fake.slash(guild, ana, "conscious", {"character": "Ana", "spend": 1})
+    again = await replay(fake, first)
+    assert_refused(again, "already applied")
+    assert stored(bot, guild, "Ana")["health"] == -4
+    assert [c for c, _ in history_commands(bot, guild)].count("conscious") == 1
+
+
+async def test_the_buttons_keep_working_after_a_restart(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    hurt = await wounded(fake, guild, ana, "Ana", -1)
+    await bot.restart()
+    pressed = await fake.click(guild, ana, hurt, hurt.button("Roll Consciousness")["custom_id"])
+    check_roll_result(bot, guild, pressed, "Ana", -1)
