@@ -1,0 +1,171 @@
+"""``/history`` and ``/undo``: what changed in a server, and taking the latest change back
+(COMMANDS.md).
+
+The storage keeps whole before/after snapshots of every character a change touched; ``/undo``
+writes the ``before`` snapshots of the server's latest change that is neither an undo nor
+undone back exactly (First Aid pools, abilities, scene and bleeding values, a deleted
+character with its abilities) and records the undo as an entry of its own. ``/config`` is
+not in the history, so it is never undone.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.change import should_announce
+from bot.context import (
+    CharacterTransformer,
+    Here,
+    UserFacingError,
+    send_change,
+    send_public,
+)
+from bot.i18n import Language, text
+from bot.render import history_lines, mention, safe
+from bot.storage import HistoryEntry, StoredCharacter, UndoResult
+from cogs.scene import Touched, acknowledge, change_reply
+from rules.outcome import Outcome
+
+if TYPE_CHECKING:
+    from bot.app import SaludBot
+
+__all__ = ["HISTORY_LIMIT", "HistoryCog", "history_embed", "undo_reply"]
+
+log = logging.getLogger(__name__)
+
+Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
+
+#: ``/history`` shows this many entries, newest first (COMMANDS.md).
+HISTORY_LIMIT = 15
+HISTORY_COLOUR = discord.Colour(0x5865F2)
+_DESCRIPTION_LIMIT = 4096
+
+
+def history_embed(
+    entries: Sequence[HistoryEntry], language: Language, character: StoredCharacter | None
+) -> discord.Embed:
+    """The last entries (newest first) touching ``character``, or the whole server."""
+    if character is None:
+        title = text(language, "history.title.server")
+    else:
+        title = text(language, "history.title.character", name=character.name)
+    lines = history_lines(entries, language)
+    description = "\n".join(lines) if lines else text(language, "render.history.empty")
+    embed = discord.Embed(
+        title=title[:256], description=description[:_DESCRIPTION_LIMIT], colour=HISTORY_COLOUR
+    )
+    if entries:
+        embed.set_footer(text=text(language, "history.footer", limit=HISTORY_LIMIT))
+    return embed
+
+
+def _health(character: StoredCharacter) -> str:
+    return f"{character.health.health} / {character.health.max_health}"
+
+
+def undo_reply(result: UndoResult, language: Language) -> tuple[str, list[discord.Embed], bool]:
+    """Content, embeds and whether to announce: what was reverted (the command, when, who)
+    and each character's Health now → restored, with their status embeds."""
+    reverted = result.reverted
+    command = reverted.command if reverted.command.startswith("/") else f"/{reverted.command}"
+    header = text(
+        language,
+        "history.undo.done",
+        actor=mention(result.undo_entry.actor_id),
+        command=command,
+        entry=reverted.id,
+        author=mention(reverted.actor_id),
+        when=discord.utils.format_dt(reverted.created_at, "R"),
+    )
+    restored = {character.id: character for character in result.restored}
+    touched: list[Touched] = []
+    for change in reverted.characters:
+        now = change.after  # as the reverted change left it: what the undo starts from
+        back = restored.get(change.character_id)
+        if back is None:
+            name = safe(change.name if now is None else now.name)
+            touched.append(
+                Touched(now, None, None, note=text(language, "history.undo.removed", name=name))
+            )
+        elif now is None:
+            note = text(
+                language, "history.undo.recreated", name=safe(back.name), health=_health(back)
+            )
+            outcome = Outcome(before=back.health, after=back.health, events=())
+            touched.append(Touched(None, back, outcome, note=note))
+        else:
+            note = text(
+                language,
+                "history.undo.health",
+                name=safe(back.name),
+                now=_health(now),
+                restored=_health(back),
+            )
+            outcome = Outcome(before=now.health, after=back.health, events=())
+            touched.append(Touched(now, back, outcome, note=note))
+    content, embeds = change_reply(header, touched, language)
+    # Announced like any change: a death undone, or a character knocked out again.
+    announce = should_announce(
+        item.outcome for item in touched if item.outcome is not None and item.before is not None
+    )
+    return content, embeds, announce
+
+
+class HistoryCog(commands.Cog):
+    """A server's changes: looking back (anyone) and taking the latest back (GM)."""
+
+    def __init__(self, bot: SaludBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(
+        name="history",
+        description=_("The last changes of a character or of the server", key="cmd.history"),
+    )
+    @app_commands.guild_only()
+    @app_commands.describe(
+        character=_("The character (default: the whole server)", key="cmd.history.character")
+    )
+    async def history(
+        self, interaction: discord.Interaction[SaludBot], character: Character | None = None
+    ) -> None:
+        here = await Here.of(interaction)
+        async with here.storage.read() as reader:
+            entries = await reader.history(
+                here.guild_id,
+                None if character is None else character.id,
+                limit=HISTORY_LIMIT,
+            )
+        embed = history_embed(entries, here.public_language, character)
+        await send_public(interaction, embeds=[embed])
+
+    @app_commands.command(
+        name="undo", description=_("GM: revert the server's latest change", key="cmd.undo")
+    )
+    @app_commands.guild_only()
+    async def undo(self, interaction: discord.Interaction[SaludBot]) -> None:
+        here = await Here.of(interaction)
+        here.require_gm("history.action.undo")
+        async with here.storage.read() as reader:
+            latest = await reader.latest_undoable(here.guild_id)
+        if latest is None:
+            raise UserFacingError("history.undo.nothing")
+        await acknowledge(interaction, len(latest.characters))
+        async with here.storage.transaction() as tx:
+            await here.refuse_repeated(tx)
+            result = await tx.undo_latest(here.guild_id, here.interaction.id, here.user_id)
+            if result is None:
+                raise UserFacingError("history.undo.nothing")
+        content, embeds, announce = undo_reply(result, here.public_language)
+        await send_change(interaction, embeds, announce=announce, here=here, content=content)
+
+
+async def setup(bot: SaludBot) -> None:
+    await bot.add_cog(HistoryCog(bot))

@@ -1,0 +1,348 @@
+"""/history and /undo end to end (COMMANDS.md): every kind of change is reverted exactly."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from tests.e2e.harness import BotProcess
+from tests.e2e.test_scene import (
+    assert_refused,
+    correct,
+    create,
+    fits_discord,
+    gm_of,
+    history_count,
+    rows,
+)
+from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+
+Step = Callable[[FakeDiscord, FakeGuild, FakeMember], Awaitable[Any]]
+
+
+async def _party(fake: FakeDiscord, guild: FakeGuild, gm: FakeMember) -> None:
+    """Ana (9 Health, First Aid 2, two abilities) hurt to 2 during the scene; Bea, a medic."""
+    await create(fake, guild, gm, "Ana", 9, first_aid=2)
+    await create(fake, guild, gm, "Bea", 8, first_aid=4)
+    await _ok(fake.slash(guild, gm, "scene new"))
+    for ability, rating, kind in (("Athletics", 6, "general"), ("Library Use", 3, "investigative")):
+        reply = await fake.slash(
+            guild,
+            gm,
+            "ability set",
+            {"character": "Ana", "ability": ability, "rating": rating, "kind": kind},
+        )
+        assert not reply.ephemeral, reply.content
+    await correct(fake, guild, gm, "Ana", health=2)
+
+
+async def _ok(reply: Awaitable[Reply]) -> Reply:
+    done = await reply
+    assert not done.ephemeral, done.text
+    return done
+
+
+def _set(**values: Any) -> Step:
+    async def step(fake: FakeDiscord, guild: FakeGuild, gm: FakeMember) -> None:
+        await correct(fake, guild, gm, "Ana", **values)
+
+    return step
+
+
+def _slash(command: str, **options: Any) -> Step:
+    async def step(fake: FakeDiscord, guild: FakeGuild, gm: FakeMember) -> Reply:
+        return await _ok(fake.slash(guild, gm, command, options))
+
+    return step
+
+
+async def _delete(fake: FakeDiscord, guild: FakeGuild, gm: FakeMember) -> None:
+    question = await _ok(fake.slash(guild, gm, "character delete", {"character": "Ana"}))
+    yes = next(i for i in question.custom_ids if i.endswith(":yes"))
+    await fake.click(guild, gm, question, yes)
+
+
+#: (command shown by /undo, preparation (not undone), the change that /undo must revert)
+CASES: dict[str, tuple[str, Step | None, Step]] = {
+    "create": ("/character create", None, _slash("character create", name="Carl", health=5)),
+    "set": ("/character set", None, _set(health=-7, first_aid=0, max_health=10)),
+    "delete": ("/character delete", None, _delete),
+    "hurt": ("/hurt", None, _slash("hurt", character="Ana", amount="5")),
+    "conscious": ("/conscious", _set(health=-3), _slash("conscious", character="Ana", spend=1)),
+    "firstaid": ("/firstaid", None, _slash("firstaid", medic="Bea", patient="Ana", points=1)),
+    "stabilize": (
+        "/firstaid",
+        _set(health=-7),
+        _slash("firstaid", medic="Bea", patient="Ana", points=2),
+    ),
+    "rest": ("/rest", None, _slash("rest", character="Ana", days=1)),
+    "hospital": (
+        "/rest",
+        _set(health=-8),
+        _slash("rest", character="Ana", days=2, hospital=True),
+    ),
+    "scene": ("/scene new", None, _slash("scene new")),
+    "time": ("/time", _set(health=-7), _slash("time", minutes=45)),
+    "time clock only": ("/time", _set(health=-7), _slash("time", minutes=20)),
+    "refresh": ("/refresh", _set(first_aid=0), _slash("refresh")),
+    "ability set": (
+        "/ability set",
+        None,
+        _slash("ability set", character="Ana", ability="Athletics", rating=8, pool=1),
+    ),
+    "ability remove": (
+        "/ability remove",
+        None,
+        _slash("ability remove", character="Ana", ability="Library Use"),
+    ),
+    "spend": ("/spend", None, _slash("spend", character="Ana", ability="Athletics", points=2)),
+    "check": (
+        "/check",
+        None,
+        _slash("check", character="Ana", ability="Athletics", spend=1),
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+async def test_undo_reverts_each_kind_of_change_exactly(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild, case: str
+) -> None:
+    command, prepare, change = CASES[case]
+    gm = gm_of(guild)
+    await _party(fake, guild, gm)
+    if prepare is not None:
+        await prepare(fake, guild, gm)
+    before = rows(bot, guild)
+    entries = history_count(bot, guild)
+
+    await change(fake, guild, gm)
+    changed = rows(bot, guild)
+    assert changed != before, f"{case}: the change changed nothing"
+    assert history_count(bot, guild) == entries + 1, f"{case}: one history entry"
+
+    undo = await fake.slash(guild, gm, "undo")
+
+    assert not undo.ephemeral, undo.text
+    assert rows(bot, guild) == before, f"{case}: not restored exactly"
+    assert f"`{command}`" in undo.content
+    assert "undid" in undo.content
+    fits_discord(undo)
+    touched = [name for name in set(before) | set(changed) if before.get(name) != changed.get(name)]
+    for name in touched:
+        assert name in undo.text, f"{case}: {name} not mentioned"
+    for name in touched:
+        if name in before and name in changed:
+            now, restored = changed[name], before[name]
+            line = (
+                f"**{name}**: Health {now['health']} / {now['max_health']}"
+                f" → {restored['health']} / {restored['max_health']}"
+            )
+            assert line in undo.text, undo.text
+    # The undo is an entry too, and the reverted one is marked.
+    history = await fake.slash(guild, gm, "history")
+    lines = history.embed["description"].splitlines()
+    assert "/undo — undid #" in lines[0] and f"({command})" in lines[0]
+    assert lines[1].startswith("~~") and "(undone)" in lines[1]
+
+
+async def test_undo_of_firstaid_restores_both_medic_and_patient(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await _party(fake, guild, gm)
+    before = rows(bot, guild)
+    await _ok(fake.slash(guild, gm, "firstaid", {"medic": "Bea", "patient": "Ana", "points": 2}))
+    changed = rows(bot, guild)
+    assert changed["Bea"]["first_aid_pool"] < before["Bea"]["first_aid_pool"]
+    assert changed["Ana"]["health"] > before["Ana"]["health"]
+    undo = await fake.slash(guild, gm, "undo")
+    assert rows(bot, guild) == before
+    assert {embed["title"] for embed in undo.embeds} == {"Ana", "Bea"}
+
+
+async def test_undo_of_delete_brings_back_the_character_with_its_abilities_and_id(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await _party(fake, guild, gm)
+    before = rows(bot, guild)["Ana"]
+    await _delete(fake, guild, gm)
+    assert "Ana" not in rows(bot, guild)
+    undo = await fake.slash(guild, gm, "undo")
+    assert rows(bot, guild)["Ana"] == before
+    assert len(before["abilities"]) == 2
+    assert "**Ana** is back: Health 2 / 9" in undo.text
+    assert undo.embed["title"] == "Ana"
+    shown = await fake.slash(guild, gm, "character show", {"character": "Ana"})
+    assert "Athletics 6/6" in shown.text
+
+
+async def test_undo_of_create_removes_the_character(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await create(fake, guild, gm, "Ana", 9)
+    undo = await fake.slash(guild, gm, "undo")
+    assert rows(bot, guild) == {}
+    assert "**Ana** no longer exists" in undo.content
+    assert undo.embeds == []
+
+
+async def test_undo_twice_reverts_two_changes_then_nothing_is_left(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await create(fake, guild, gm, "Ana", 9)
+    start = rows(bot, guild)
+    await _ok(fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "5"}))
+    after_hurt = rows(bot, guild)
+    await correct(fake, guild, gm, "Ana", health=-9)
+
+    first = await fake.slash(guild, gm, "undo")
+    assert "`/character set`" in first.content
+    assert "**Ana**: Health -9 / 9 → 4 / 9" in first.text
+    assert rows(bot, guild) == after_hurt
+    second = await fake.slash(guild, gm, "undo")
+    assert "`/hurt`" in second.content
+    assert rows(bot, guild) == start
+    third = await fake.slash(guild, gm, "undo")
+    assert "`/character create`" in third.content
+    assert rows(bot, guild) == {}
+    entries = history_count(bot, guild)
+    # An undo is not itself undone: nothing is left.
+    nothing = await fake.slash(guild, gm, "undo")
+    assert_refused(nothing, "nothing to undo")
+    assert history_count(bot, guild) == entries
+
+
+async def test_undo_with_no_history_and_config_is_never_undone(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    role = guild.role("Keeper")
+    await fake.slash(guild, gm, "config gm-role", {"role": role})
+    assert_refused(await fake.slash(guild, gm, "undo"), "nothing to undo", "/config")
+    keeper = guild.member("Keeper", roles=[role])
+    await create(fake, guild, keeper, "Ana", 9)
+    # The GM role still works (the config was not undone), and may undo.
+    undone = await fake.slash(guild, keeper, "undo")
+    assert not undone.ephemeral and rows(bot, guild) == {}
+
+
+async def test_undo_is_gm_only_and_history_is_for_anyone(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    owner = guild.member("Ana")
+    other = guild.member("Other")
+    await create(fake, guild, owner, "Ana", 9)
+    await _ok(fake.slash(guild, owner, "hurt", {"character": "Ana", "amount": "3"}))
+    before, entries = rows(bot, guild), history_count(bot, guild)
+    for member in (owner, other):
+        assert_refused(await fake.slash(guild, member, "undo"), "Only a GM", "/undo")
+    assert rows(bot, guild) == before and history_count(bot, guild) == entries
+    for member in (owner, other, gm):
+        for options in ({}, {"character": "Ana"}):
+            looked = await fake.slash(guild, member, "history", options)
+            assert not looked.ephemeral and "/hurt" in looked.text
+    role = guild.role("Keeper")
+    await fake.slash(guild, gm, "config gm-role", {"role": role})
+    keeper = guild.member("Keeper", roles=[role])
+    assert not (await fake.slash(guild, keeper, "undo")).ephemeral
+    assert rows(bot, guild)["Ana"]["health"] == 9
+
+
+async def test_history_of_the_server_and_of_a_character_shows_15_newest_first(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await create(fake, guild, gm, "Ana", 9)
+    await create(fake, guild, gm, "Bea", 9)
+    for health in range(8, -9, -1):  # 17 corrections of Ana
+        await correct(fake, guild, gm, "Ana", health=health)
+    await correct(fake, guild, gm, "Bea", health=3)
+    await fake.slash(guild, gm, "undo")  # undoes Bea's correction
+
+    server = await fake.slash(guild, guild.member("Player"), "history")
+    assert not server.ephemeral
+    assert server.embed["title"] == "History of this server"
+    lines = server.embed["description"].splitlines()
+    assert len(lines) == 15
+    ids = [int(re.match(r"(?:~~)?#(\d+)", line).group(1)) for line in lines]  # type: ignore[union-attr]
+    assert ids == sorted(ids, reverse=True)
+    assert "/undo — undid" in lines[0] and "Bea: 3 → 9" in lines[0]
+    assert lines[1].startswith("~~") and "(undone)" in lines[1] and "Bea: 9 → 3" in lines[1]
+    assert "Ana: -7 → -8" in lines[2]
+
+    ana = await fake.slash(guild, gm, "history", {"character": "Ana"})
+    assert ana.embed["title"] == "History of Ana"
+    ana_lines = ana.embed["description"].splitlines()
+    assert len(ana_lines) == 15 and all("Ana" in line for line in ana_lines)
+    assert not any("Bea" in line for line in ana_lines)
+    bea = await fake.slash(guild, gm, "history", {"character": "Bea"})
+    bea_lines = bea.embed["description"].splitlines()
+    assert len(bea_lines) == 3
+    assert "/character create" in bea_lines[2]
+    fits_discord(server)
+
+
+async def test_history_empty_unknown_character_and_spanish(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Any
+) -> None:
+    guild = await make_guild(locale="es-ES")
+    member = guild.member("Ana", locale="es-ES")
+    empty = await fake.slash(guild, member, "history")
+    assert not empty.ephemeral and "Todavía no hay historial" in empty.text
+    assert_refused(await fake.slash(guild, member, "history", {"character": "Nadie"}), "Nadie")
+    gm = gm_of(guild, locale="es-ES")
+    await create(fake, guild, member, "Ana", 9)
+    await correct(fake, guild, gm, "Ana", health=1)
+    looked = await fake.slash(guild, member, "history", {"character": "Ana"})
+    assert looked.embed["title"] == "Historial de Ana"
+    undo = await fake.slash(guild, gm, "undo")
+    assert "deshizo `/character set`" in undo.content
+    assert "**Ana**: Salud 1 / 9 → 9 / 9" in undo.text
+    looked = await fake.slash(guild, member, "history")
+    assert "(deshecho)" in looked.text
+    assert_refused(await fake.slash(guild, member, "undo"), "Solo un DJ")
+    await fake.slash(guild, gm, "undo")
+    assert_refused(await fake.slash(guild, gm, "undo"), "No hay nada que deshacer")
+
+
+async def test_undo_in_one_server_never_touches_another(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild, make_guild: Any
+) -> None:
+    other = await make_guild()
+    gm_a, gm_b = gm_of(guild), gm_of(other)
+    await create(fake, guild, gm_a, "Ana", 9)
+    await create(fake, other, gm_b, "Ana", 9)
+    await correct(fake, guild, gm_a, "Ana", health=2)
+    await correct(fake, other, gm_b, "Ana", health=5)
+    await correct(fake, other, gm_b, "Ana", health=4)  # B's latest change, after A's
+    b_before = rows(bot, other)
+    await fake.slash(guild, gm_a, "undo")
+    assert rows(bot, guild)["Ana"]["health"] == 9
+    assert rows(bot, other) == b_before
+    history = await fake.slash(other, gm_b, "history")
+    assert "(undone)" not in history.embed["description"]
+    await fake.slash(other, gm_b, "undo")
+    assert rows(bot, other)["Ana"]["health"] == 5
+    assert rows(bot, guild)["Ana"]["health"] == 9
+
+
+async def test_undo_of_a_death_is_announced(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await fake.slash(guild, gm, "config channel", {"channel": guild.announcements})
+    await create(fake, guild, gm, "Ana", 9)
+    await _ok(fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "30"}))
+    posted = len(await fake.wait_channel_messages(guild.announcements.id, 1))
+    undo = await fake.slash(guild, gm, "undo")
+    assert "**Ana**: Health -21 / 9 → 9 / 9" in undo.text
+    messages = await fake.wait_channel_messages(guild.announcements.id, posted + 1)
+    assert "undid" in (messages[-1].get("content") or "")

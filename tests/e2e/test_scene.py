@@ -1,0 +1,386 @@
+"""/scene new and /scene status end to end (RULES.md S1, S2; COMMANDS.md).
+
+The helpers at the top are shared by test_time.py, test_refresh.py and test_history_undo.py.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from tests.e2e.harness import BotProcess
+from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+
+# --- helpers (also imported by the other scene/time/refresh/history tests) ------------------
+
+
+def gm_of(guild: FakeGuild, name: str = "Gm", locale: str = "en-US") -> FakeMember:
+    """A GM by the Manage Server permission."""
+    return guild.member(name, permissions=["manage_guild"], locale=locale)
+
+
+async def create(
+    fake: FakeDiscord,
+    guild: FakeGuild,
+    member: FakeMember,
+    name: str,
+    health: int,
+    first_aid: int = 0,
+) -> Reply:
+    reply = await fake.slash(
+        guild,
+        member,
+        "character create",
+        {"name": name, "health": health, "first_aid": first_aid},
+    )
+    assert not reply.ephemeral, reply.content
+    return reply
+
+
+async def correct(
+    fake: FakeDiscord, guild: FakeGuild, gm: FakeMember, name: str, **values: Any
+) -> Reply:
+    """``/character set`` (a GM's correction) to put a character where a test needs it."""
+    reply = await fake.slash(guild, gm, "character set", {"character": name, **values})
+    assert not reply.ephemeral, reply.content
+    return reply
+
+
+def rows(bot: BotProcess, guild: FakeGuild) -> dict[str, dict[str, Any]]:
+    """Every character row of ``guild`` straight from the database, by name (with abilities)."""
+    connection = sqlite3.connect(f"file:{bot.database_path}?mode=ro", uri=True)
+    connection.row_factory = sqlite3.Row
+    try:
+        found: dict[str, dict[str, Any]] = {}
+        for row in connection.execute(
+            "SELECT * FROM characters WHERE guild_id = ?", (int(guild.id),)
+        ):
+            values = dict(row)
+            values["abilities"] = [
+                tuple(item)
+                for item in connection.execute(
+                    "SELECT name, kind, rating, pool FROM abilities WHERE character_id = ?"
+                    " ORDER BY name_key",
+                    (row["id"],),
+                )
+            ]
+            found[str(row["name"])] = values
+        return found
+    finally:
+        connection.close()
+
+
+def history_count(bot: BotProcess, guild: FakeGuild) -> int:
+    connection = sqlite3.connect(f"file:{bot.database_path}?mode=ro", uri=True)
+    try:
+        (count,) = connection.execute(
+            "SELECT count(*) FROM history WHERE guild_id = ?", (int(guild.id),)
+        ).fetchone()
+        return int(count)
+    finally:
+        connection.close()
+
+
+def assert_refused(reply: Reply, *words: str) -> None:
+    """An ephemeral refusal that contains ``words``."""
+    assert reply.ephemeral, f"expected an ephemeral refusal: {reply!r}"
+    for word in words:
+        assert word in reply.text, reply.text
+
+
+def fits_discord(reply: Reply) -> None:
+    """Every message of the reply within Discord's limits."""
+    for message in [reply.message, *reply.followups]:
+        assert message is not None
+        embeds = message.get("embeds") or []
+        assert len(embeds) <= 10
+        assert len(message.get("content") or "") <= 2000
+        total = 0
+        for embed in embeds:
+            assert len(embed.get("description") or "") <= 4096
+            assert len(embed.get("title") or "") <= 256
+            total += len(embed.get("title") or "") + len(embed.get("description") or "")
+            total += len((embed.get("footer") or {}).get("text") or "")
+            for item in embed.get("fields") or []:
+                total += len(item["name"]) + len(item["value"])
+        assert total <= 6000
+
+
+# --- the commands ---------------------------------------------------------------------------
+
+
+async def test_commands_are_guild_only_english_named_with_spanish_descriptions(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    defined = {command["name"]: command for command in fake.commands}
+    for name in ("scene", "time", "refresh", "history", "undo"):
+        command = defined[name]
+        assert command["dm_permission"] is False, name
+        assert command["default_member_permissions"] is None, "GM checks are the bot's own"
+        assert command["description_localizations"]["es-ES"], name
+    assert [option["name"] for option in defined["scene"]["options"]] == ["new", "status"]
+    minutes = defined["time"]["options"][0]
+    assert (minutes["name"], minutes["min_value"], minutes["max_value"]) == ("minutes", 1, 1440)
+    assert defined["refresh"]["options"][0]["autocomplete"] is True
+    assert defined["history"]["options"][0]["required"] is False
+    assert defined["undo"].get("options", []) == []
+
+
+# --- S1 ---------------------------------------------------------------------------------------
+
+
+async def test_S1_new_scene_takes_health_now_as_start_for_every_character(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    ana, bea = guild.member("Ana"), guild.member("Bea")
+    await create(fake, guild, ana, "Ana", 9)
+    await create(fake, guild, bea, "Bea", 8)
+    await create(fake, guild, bea, "Carl", 6)
+    await correct(fake, guild, gm, "Ana", health=3)
+    await correct(fake, guild, gm, "Bea", health=-7)
+    # G4: a correction never moves the start of the scene.
+    assert rows(bot, guild)["Ana"]["scene_start_health"] == 9
+    before = history_count(bot, guild)
+
+    reply = await fake.slash(guild, gm, "scene new")
+
+    assert not reply.ephemeral
+    assert "New scene" in reply.content
+    state = rows(bot, guild)
+    assert state["Ana"]["scene_start_health"] == 3
+    assert state["Bea"]["scene_start_health"] == -7
+    assert state["Carl"]["scene_start_health"] == 6
+    assert state["Ana"]["first_aid_received"] == 0
+    assert history_count(bot, guild) == before + 1
+    # One entry touching the two characters whose values changed (Carl's did not).
+    history = await fake.slash(guild, ana, "history")
+    first = history.embed["description"].splitlines()[0]
+    assert "/scene new" in first and "Ana: 3 → 3" in first and "Bea: -7 → -7" in first
+    assert "Carl" not in first
+    # The status embeds of the characters touched, with the new start in their footer.
+    titles = [embed.get("title") for embed in reply.embeds]
+    assert titles == ["Ana", "Bea"]
+    assert "start of the scene: 3" in reply.embeds[0]["footer"]["text"]
+    fits_discord(reply)
+    assert fake.violations == []
+
+
+async def test_S1_new_scene_when_nothing_changes_stores_nothing(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await create(fake, guild, gm, "Ana", 9)
+    before = history_count(bot, guild)
+    reply = await fake.slash(guild, gm, "scene new")
+    assert not reply.ephemeral and "Nothing to reset" in reply.content
+    assert history_count(bot, guild) == before
+
+
+async def test_S1_new_scene_without_characters(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    reply = await fake.slash(guild, gm_of(guild), "scene new")
+    assert not reply.ephemeral and "no characters" in reply.content
+    assert history_count(bot, guild) == 0
+
+
+async def test_S1_first_aid_received_is_reset_by_a_new_scene(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await create(fake, guild, gm, "Medic", 6, first_aid=4)
+    await create(fake, guild, gm, "Ana", 9)
+    await fake.slash(guild, gm, "scene new")
+    await correct(fake, guild, gm, "Ana", health=2)  # lost during the scene (started at 9)
+    aid = await fake.slash(guild, gm, "firstaid", {"medic": "Medic", "patient": "Ana", "points": 1})
+    assert not aid.ephemeral, aid.content
+    assert rows(bot, guild)["Ana"]["first_aid_received"] == 2
+    await fake.slash(guild, gm, "scene new")
+    state = rows(bot, guild)["Ana"]
+    assert state["first_aid_received"] == 0 and state["scene_start_health"] == 4
+
+
+async def test_S2_character_created_during_a_scene_starts_it_at_full_health(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await create(fake, guild, gm, "Ana", 9)
+    await correct(fake, guild, gm, "Ana", health=4)
+    await fake.slash(guild, gm, "scene new")
+    await create(fake, guild, gm, "Late", 7)
+    state = rows(bot, guild)
+    assert state["Late"]["scene_start_health"] == 7
+    assert state["Late"]["first_aid_received"] == 0
+    assert state["Ana"]["scene_start_health"] == 4
+
+
+async def test_scene_new_is_refused_to_a_player_and_allowed_to_gm_role(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    owner = guild.member("Ana")
+    await create(fake, guild, owner, "Ana", 9)
+    gm = gm_of(guild)
+    await correct(fake, guild, gm, "Ana", health=2)
+    before = rows(bot, guild)
+    refused = await fake.slash(guild, owner, "scene new")
+    assert_refused(refused, "Only a GM", "/scene new")
+    assert rows(bot, guild) == before
+    # A member of the configured GM role may.
+    role = guild.role("Keeper")
+    await fake.slash(guild, gm, "config gm-role", {"role": role})
+    keeper = guild.member("Keeper", roles=[role])
+    accepted = await fake.slash(guild, keeper, "scene new")
+    assert not accepted.ephemeral
+    assert rows(bot, guild)["Ana"]["scene_start_health"] == 2
+
+
+async def test_scene_new_in_spanish(fake: FakeDiscord, bot: BotProcess, make_guild: Any) -> None:
+    guild = await make_guild(locale="es-ES")
+    gm = gm_of(guild, locale="es-ES")
+    await create(fake, guild, gm, "Ana", 9)
+    await correct(fake, guild, gm, "Ana", health=5)
+    reply = await fake.slash(guild, gm, "scene new")
+    assert "Escena nueva" in reply.content
+    assert "Salud al empezar la escena: 5" in reply.embed["footer"]["text"]
+    player = guild.member("Bea", locale="es-ES")
+    refused = await fake.slash(guild, player, "scene new")
+    assert_refused(refused, "Solo un DJ")
+
+
+async def test_scene_new_and_status_see_only_their_own_server(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild, make_guild: Any
+) -> None:
+    other = await make_guild()
+    for server, name in ((guild, "Ana"), (other, "Otto")):
+        gm = gm_of(server)
+        await create(fake, server, gm, name, 9)
+        await correct(fake, server, gm, name, health=4)
+    untouched = rows(bot, other)
+    await fake.slash(guild, gm_of(guild, "Gm2"), "scene new")
+    assert rows(bot, guild)["Ana"]["scene_start_health"] == 4
+    assert rows(bot, other) == untouched
+    status = await fake.slash(guild, guild.member("Player"), "scene status")
+    assert "Ana" in status.text and "Otto" not in status.text
+
+
+# --- /scene status ----------------------------------------------------------------------------
+
+
+async def test_status_shows_living_characters_with_health_state_and_flags(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    for name, health in (("Ana", 9), ("Bea", 8), ("Carl", 6), ("Dead", 5)):
+        await create(fake, guild, gm, name, health)
+    await correct(fake, guild, gm, "Bea", health=-7)
+    await correct(fake, guild, gm, "Carl", health=-2, conscious=False)
+    await correct(fake, guild, gm, "Dead", health=-12)
+    player = guild.member("Player")
+    reply = await fake.slash(guild, player, "scene status")
+    assert not reply.ephemeral
+    lines = reply.embed["description"].splitlines()
+    assert len(lines) == 3, lines
+    assert "**Ana** — Health 9 / 9 — Healthy" in lines[0]
+    assert "**Bea** — Health -7 / 8 — Seriously wounded" in lines[1]
+    assert "Consciousness roll pending" in lines[1] and "Bleeding" in lines[1]
+    assert "**Carl** — Health -2 / 6 — Hurt" in lines[2] and "Unconscious" in lines[2]
+    assert "Dead" not in reply.text.replace("Scene status", "")
+    assert "3 living" in reply.embed["title"]
+    assert reply.buttons == []
+
+
+async def test_status_in_spanish_and_empty(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Any
+) -> None:
+    guild = await make_guild(locale="es-419")
+    member = guild.member("Ana", locale="es-ES")
+    empty = await fake.slash(guild, member, "scene status")
+    assert not empty.ephemeral and "No hay personajes con vida" in empty.text
+    await create(fake, guild, member, "Ana", 9)
+    gm = gm_of(guild)
+    await correct(fake, guild, gm, "Ana", health=-3)
+    reply = await fake.slash(guild, member, "scene status")
+    assert "**Ana** — Salud -3 / 9 — Dañado" in reply.embed["description"]
+    assert "Tirada de Consciencia" in reply.embed["description"]
+
+
+async def test_status_of_200_characters_pages_within_discord_limits(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    names = [f"{index:03d}" + "x" * 37 for index in range(200)]
+    _insert_characters(bot, guild, gm, names)
+    reply = await fake.slash(guild, guild.member("Player"), "scene status")
+    fits_discord(reply)
+    title = reply.embed["title"]
+    assert "200 living" in title and "page 1/" in title
+    pages = int(title.split("page 1/")[1].split(")")[0])
+    assert pages >= 2
+    seen = reply.embed["description"].count("\n") + 1
+    next_id = next(b["custom_id"] for b in reply.buttons if "Next" in b["label"])
+    assert next_id == "salud:page:status:2"
+    page = reply
+    for number in range(2, pages + 1):
+        page = await fake.click(guild, guild.member(f"Looker{number}"), page, next_id)
+        assert page.type == 7
+        assert f"page {number}/{pages}" in page.message["embeds"][0]["title"]
+        seen += page.message["embeds"][0]["description"].count("\n") + 1
+        buttons = {b["label"]: b for b in page.buttons}
+        assert not buttons["◀ Previous"]["disabled"]
+        next_id = buttons["Next ▶"]["custom_id"]
+        assert len(page.message["embeds"][0]["description"]) <= 4096
+    assert seen == 200
+    assert {b["label"]: b for b in page.buttons}["Next ▶"]["disabled"]
+    assert fake.violations == []
+
+
+async def test_S1_new_scene_for_40_characters_is_one_change_summarized_within_limits(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    names = [f"{index:02d}" + "z" * 38 for index in range(40)]
+    _insert_characters(bot, guild, gm, names)
+    scene = await fake.slash(guild, gm, "scene new")
+    fits_discord(scene)
+    assert not scene.ephemeral
+    assert "40 characters changed" in scene.text
+    assert history_count(bot, guild) == 1
+    assert all(row["scene_start_health"] == -7 for row in rows(bot, guild).values())
+    undo = await fake.slash(guild, gm, "undo")
+    fits_discord(undo)
+    assert all(row["scene_start_health"] == 99 for row in rows(bot, guild).values())
+
+
+def _insert_characters(
+    bot: BotProcess, guild: FakeGuild, owner: FakeMember, names: list[str]
+) -> None:
+    """Many characters at once, written the way the storage would (seriously wounded, with
+    flags, so that the lines are long)."""
+    connection = sqlite3.connect(bot.database_path, timeout=10)
+    try:
+        with connection:
+            connection.executemany(
+                "INSERT INTO characters (guild_id, name, name_key, owner_id, created_at, health,"
+                " max_health, first_aid_pool, first_aid_rating, scene_start_health, conscious,"
+                " roll_pending, stabilized, hospital_length_days, hospital_days_served,"
+                " lowest_health, first_aid_received, bleed_minutes, full_recovery_due)"
+                " VALUES (?, ?, ?, ?, '2024-01-01T00:00:00.000000+00:00', -7, 99, 0, 0, 99,"
+                " 1, 1, 0, NULL, NULL, -7, 0, 0, 0)",
+                [(int(guild.id), name, name.casefold(), int(owner.id)) for name in names],
+            )
+    finally:
+        connection.close()
+
+
+async def test_status_page_buttons_keep_working_after_a_restart(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    _insert_characters(bot, guild, gm, [f"{index:02d}" + "w" * 38 for index in range(60)])
+    reply = await fake.slash(guild, gm, "scene status")
+    assert "page 1/3" in reply.embed["title"]
+    await bot.restart()
+    page = await fake.click(guild, guild.member("Player"), reply, "salud:page:status:2")
+    assert page.type == 7
+    assert "page 2/3" in page.message["embeds"][0]["title"]

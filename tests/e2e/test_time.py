@@ -1,0 +1,276 @@
+"""/time end to end: game time and bleeding (RULES.md T1, T2, C1; COMMANDS.md)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from tests.e2e.harness import BotProcess
+from tests.e2e.test_scene import (
+    _insert_characters,
+    assert_refused,
+    correct,
+    create,
+    fits_discord,
+    gm_of,
+    history_count,
+    rows,
+)
+from tests.fake_discord import FakeDiscord, FakeGuild
+
+ROLL = re.compile(r"(\d+) \+ (\d+) = (\d+) vs (\d+)")
+
+
+# --- T1 ---------------------------------------------------------------------------------------
+
+
+async def test_T1_minutes_carry_over_between_calls(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await create(fake, guild, gm, "Ana", 9)
+    await correct(fake, guild, gm, "Ana", health=-7)
+    before = history_count(bot, guild)
+
+    first = await fake.slash(guild, gm, "time", {"minutes": 20})
+    assert not first.ephemeral
+    assert "20 minutes of game time pass" in first.content
+    assert "20 of the 30 minutes" in first.text
+    state = rows(bot, guild)["Ana"]
+    assert (state["health"], state["bleed_minutes"]) == (-7, 20)
+    assert history_count(bot, guild) == before + 1, "the clock moved: a stored change"
+
+    second = await fake.slash(guild, gm, "time", {"minutes": 10})
+    state = rows(bot, guild)["Ana"]
+    assert (state["health"], state["bleed_minutes"]) == (-8, 0)
+    assert "Ana loses 1 Health to bleeding" in second.text
+    assert second.embed["title"] == "Ana"
+    assert second.embed["fields"][0]["value"].startswith("-8 / 9")
+    assert history_count(bot, guild) == before + 2
+    assert fake.violations == []
+
+
+async def test_T1_half_hours_in_one_call_and_remainder_kept(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await create(fake, guild, gm, "Ana", 9)
+    await correct(fake, guild, gm, "Ana", health=-6)
+    reply = await fake.slash(guild, gm, "time", {"minutes": 75})
+    state = rows(bot, guild)["Ana"]
+    assert (state["health"], state["bleed_minutes"]) == (-8, 15)
+    assert "Ana loses 2 Health to bleeding" in reply.text
+
+
+async def test_T1_time_with_nobody_bleeding_is_answered_but_no_change(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await create(fake, guild, gm, "Ana", 9)
+    await create(fake, guild, gm, "Hurt", 9)
+    await correct(fake, guild, gm, "Hurt", health=-3)  # Hurt, not Seriously wounded: no bleeding
+    before_rows, before = rows(bot, guild), history_count(bot, guild)
+    reply = await fake.slash(guild, gm, "time", {"minutes": 1440})
+    assert not reply.ephemeral
+    assert "Nobody is bleeding" in reply.content
+    assert rows(bot, guild) == before_rows
+    assert history_count(bot, guild) == before
+    # And /undo does not see it: nothing of /time to revert, the correction is undone instead.
+    undo = await fake.slash(guild, gm, "undo")
+    assert "/character set" in undo.content
+
+
+async def test_T1_stabilized_and_hospitalized_characters_do_not_bleed(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await create(fake, guild, gm, "Medic", 8, first_aid=4)
+    await create(fake, guild, gm, "Stable", 9)
+    await create(fake, guild, gm, "Patient", 9)
+    await create(fake, guild, gm, "Bleeder", 9)
+    for name in ("Stable", "Patient", "Bleeder"):
+        await correct(fake, guild, gm, name, health=-7)
+    aid = await fake.slash(
+        guild, gm, "firstaid", {"medic": "Medic", "patient": "Stable", "points": 2}
+    )
+    assert not aid.ephemeral, aid.content
+    rest = await fake.slash(
+        guild, gm, "rest", {"character": "Patient", "days": 1, "hospital": True}
+    )
+    assert not rest.ephemeral, rest.content
+    before = rows(bot, guild)
+    assert before["Stable"]["stabilized"] == 1
+    assert before["Patient"]["hospital_length_days"] is not None
+
+    reply = await fake.slash(guild, gm, "time", {"minutes": 60})
+
+    after = rows(bot, guild)
+    assert after["Stable"] == before["Stable"]
+    assert after["Patient"] == before["Patient"]
+    assert after["Bleeder"]["health"] == -9
+    assert [embed["title"] for embed in reply.embeds] == ["Bleeder"]
+
+
+# --- T2 ---------------------------------------------------------------------------------------
+
+
+async def test_T2_bleeding_kills_at_minus_12_and_stops_there(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await fake.slash(guild, gm, "config channel", {"channel": guild.announcements})
+    await create(fake, guild, gm, "Ana", 9)
+    await create(fake, guild, gm, "Bea", 9)
+    await correct(fake, guild, gm, "Ana", health=-10)
+    await correct(fake, guild, gm, "Bea", health=-6)
+    # The corrections' state changes were announced too: wait for them, then count.
+    announced = len(await fake.wait_channel_messages(guild.announcements.id, 2))
+
+    reply = await fake.slash(guild, gm, "time", {"minutes": 1440})  # 48 half hours
+
+    state = rows(bot, guild)
+    assert state["Ana"]["health"] == -12 and state["Bea"]["health"] == -12
+    assert "Ana dies." in reply.text and "Bea dies." in reply.text
+    titles = [embed.get("title") for embed in reply.embeds]
+    assert "Ana has died" in titles and "Bea has died" in titles
+    assert reply.buttons == [], "the dead roll nothing"
+    fits_discord(reply)
+    # Deaths are also posted in the configured channel.
+    posted = await fake.wait_channel_messages(guild.announcements.id, announced + 1)
+    assert any("Ana has died" in str(message.get("embeds")) for message in posted[announced:])
+    # Dead: later time changes nothing.
+    again = await fake.slash(guild, gm, "time", {"minutes": 600})
+    assert "Nobody is bleeding" in again.content
+    assert rows(bot, guild)["Ana"]["health"] == -12
+
+
+async def test_T2_bleeding_makes_a_roll_due_with_buttons_that_roll(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    owner = guild.member("Ana")
+    other = guild.member("Other")
+    await create(fake, guild, owner, "Ana", 9)
+    await correct(fake, guild, gm, "Ana", health=-6)
+    # The correction makes a roll due; make it first so the bleeding makes a new one due.
+    await correct(fake, guild, gm, "Ana", conscious=True)
+    assert rows(bot, guild)["Ana"]["roll_pending"] == 0
+
+    reply = await fake.slash(guild, gm, "time", {"minutes": 30})
+
+    state = rows(bot, guild)["Ana"]
+    assert state["health"] == -7 and state["roll_pending"] == 1
+    assert "Consciousness roll (Difficulty 7)" in reply.text
+    character_id = state["id"]
+    ids = reply.custom_ids
+    assert f"salud:cons:{character_id}:0" in ids
+    assert f"salud:cons:{character_id}:1" in ids  # -8: a legal spend (C4)
+    # Only the owner or a GM may press.
+    refused = await fake.click(guild, other, reply, f"salud:cons:{character_id}:0")
+    assert refused.ephemeral and "owner or a GM" in refused.text
+    assert rows(bot, guild)["Ana"] == state
+    rolled = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:1")
+    assert not rolled.ephemeral
+    match = ROLL.search(rolled.text)
+    assert match, rolled.text
+    die, spend, total, difficulty = map(int, match.groups())
+    assert 1 <= die <= 6 and spend == 1 and total == die + spend and difficulty == 7
+    after = rows(bot, guild)["Ana"]
+    assert after["health"] == -8 and after["roll_pending"] == 0
+    if total >= difficulty:
+        assert "Success" in rolled.text and after["conscious"] == 1
+    else:
+        assert "Failure" in rolled.text and after["conscious"] == 0
+    # An old button never rolls twice.
+    twice = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:0")
+    assert twice.ephemeral
+    assert rows(bot, guild)["Ana"] == after
+
+
+async def test_T2_death_used_in_the_announcement_channel_is_not_posted_twice(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    """A /time used in the announcement channel itself is not posted twice."""
+    gm = gm_of(guild)
+    await fake.slash(guild, gm, "config channel", {"channel": guild.announcements})
+    await create(fake, guild, gm, "Ana", 9)
+    await correct(fake, guild, gm, "Ana", health=-11)
+    posted_before = len(fake.channel_messages(guild.announcements.id))
+    reply = await fake.slash(guild, gm, "time", {"minutes": 30}, channel=guild.announcements)
+    assert "Ana has died" in reply.text
+    assert len(fake.channel_messages(guild.announcements.id)) == posted_before + 1
+
+
+# --- many characters, permissions, languages, servers ---------------------------------------
+
+
+async def test_time_with_40_bleeding_characters_summarizes_within_limits(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    names = [f"{index:02d}" + "y" * 38 for index in range(40)]
+    _insert_characters(bot, guild, gm, names)
+    await correct(fake, guild, gm, names[0], health=-11)  # this one dies
+    before = history_count(bot, guild)
+    reply = await fake.slash(guild, gm, "time", {"minutes": 30})
+    fits_discord(reply)
+    state = rows(bot, guild)
+    assert state[names[0]]["health"] == -12
+    assert all(state[name]["health"] == -8 for name in names[1:])
+    assert history_count(bot, guild) == before + 1
+    assert "40 characters changed" in reply.text
+    assert f"{names[0]} has died" in reply.text
+    assert 0 < len(reply.buttons) <= 25
+    assert fake.violations == []
+    undo = await fake.slash(guild, gm, "undo")
+    fits_discord(undo)
+    assert all(rows(bot, guild)[name]["health"] == -7 for name in names[1:])
+
+
+async def test_time_is_gm_only_and_checks_minutes(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    owner = guild.member("Ana")
+    await create(fake, guild, owner, "Ana", 9)
+    await correct(fake, guild, gm, "Ana", health=-7)
+    before = rows(bot, guild)
+    assert_refused(await fake.slash(guild, owner, "time", {"minutes": 30}), "Only a GM", "/time")
+    for minutes in (0, 1441, -5):
+        refused = await fake.slash(guild, gm, "time", {"minutes": minutes})
+        assert_refused(refused, "minutes", "1", "1440")
+    assert rows(bot, guild) == before
+    role = guild.role("Keeper")
+    await fake.slash(guild, gm, "config gm-role", {"role": role})
+    keeper = guild.member("Keeper", roles=[role])
+    await fake.slash(guild, keeper, "time", {"minutes": 30})
+    assert rows(bot, guild)["Ana"]["health"] == -8
+
+
+async def test_time_in_spanish(fake: FakeDiscord, bot: BotProcess, make_guild: Any) -> None:
+    guild = await make_guild(locale="es-ES")
+    gm = gm_of(guild, locale="es-ES")
+    await create(fake, guild, gm, "Ana", 9)
+    await correct(fake, guild, gm, "Ana", health=-7)
+    reply = await fake.slash(guild, gm, "time", {"minutes": 30})
+    assert "Pasan 30 minutos" in reply.content
+    assert "Tirar Consciencia" in str(reply.buttons) or reply.buttons
+    assert reply.embed["fields"][0]["name"] == "Salud"
+    nobody = await fake.slash(guild, gm, "time", {"minutes": 1})
+    assert "Pasa 1 minuto" in nobody.content and "se está desangrando" in nobody.text
+    player = guild.member("Bea", locale="es-ES")
+    assert_refused(await fake.slash(guild, player, "time", {"minutes": 30}), "Solo un DJ")
+
+
+async def test_time_in_one_server_never_touches_another(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild, make_guild: Any
+) -> None:
+    other = await make_guild()
+    for server in (guild, other):
+        gm = gm_of(server)
+        await create(fake, server, gm, "Ana", 9)
+        await correct(fake, server, gm, "Ana", health=-7)
+    untouched = rows(bot, other)
+    await fake.slash(guild, gm_of(guild, "Gm2"), "time", {"minutes": 60})
+    assert rows(bot, guild)["Ana"]["health"] == -9
+    assert rows(bot, other) == untouched
