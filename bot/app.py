@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 
@@ -15,19 +16,25 @@ from bot.storage import Storage
 from bot.sync import SYNC_HASH_KEY, command_hash
 from bot.tree import SaludTree
 
-__all__ = ["EXTENSIONS", "INVITE_PERMISSIONS", "OPTIONAL_EXTENSIONS", "SaludBot", "invite_url"]
+__all__ = ["EXTENSIONS", "INVITE_PERMISSIONS", "SaludBot", "invite_url"]
 
 log = logging.getLogger(__name__)
 
 #: Cogs loaded at start, in this order; a missing one is an error.
-EXTENSIONS: tuple[str, ...] = ("cogs.character", "cogs.config", "cogs.help")
-#: Cogs loaded when present (being written now); the lead moves them to EXTENSIONS.
-OPTIONAL_EXTENSIONS: tuple[str, ...] = (
+EXTENSIONS: tuple[str, ...] = (
+    "cogs.character",
+    "cogs.config",
+    "cogs.help",
     "cogs.health",
-    "cogs.abilities",
     "cogs.scene",
     "cogs.history",
+    "cogs.abilities",
 )
+
+#: Names discord.py gives the tasks that run a slash command or a button press.
+INTERACTION_TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-")
+#: Longest wait at shutdown for answers still in flight.
+DRAIN_SECONDS = 5.0
 
 #: What the bot needs in a channel: read it, answer, show embeds.
 INVITE_PERMISSIONS = discord.Permissions(
@@ -61,7 +68,6 @@ class SaludBot(commands.Bot):
         settings: Settings,
         roller: Roller,
         extensions: Sequence[str] = EXTENSIONS,
-        optional_extensions: Sequence[str] = OPTIONAL_EXTENSIONS,
     ) -> None:
         # A text-only bot: silence the start-up warnings about voice libraries.
         discord.VoiceClient.warn_nacl = False
@@ -82,17 +88,11 @@ class SaludBot(commands.Bot):
         self.settings = settings
         self.roller = roller
         self._extensions = tuple(extensions)
-        self._optional_extensions = tuple(optional_extensions)
         self.synced_commands = False
 
     async def setup_hook(self) -> None:
         for name in self._extensions:
             await self.load_extension(name)
-        for name in self._optional_extensions:
-            try:
-                await self.load_extension(name)
-            except commands.ExtensionNotFound:
-                log.info("Optional extension %s is not there; skipped", name)
         await self.tree.set_translator(SaludTranslator())
         await self.sync_commands_if_changed()
         if self.application_id is not None:
@@ -113,6 +113,26 @@ class SaludBot(commands.Bot):
         self.synced_commands = True
         log.info("Synced %d commands with Discord", len(synced))
         return True
+
+    async def close(self) -> None:
+        """Let the answers in flight finish (each is one committed transaction whose user
+        deserves the reply), then disconnect."""
+        await self.drain_interactions(DRAIN_SECONDS)
+        await super().close()
+
+    async def drain_interactions(self, seconds: float) -> None:
+        """Wait up to ``seconds`` for the running command and button handlers."""
+        current = asyncio.current_task()
+        running = [
+            task
+            for task in asyncio.all_tasks()
+            if task is not current
+            and not task.done()
+            and task.get_name().startswith(INTERACTION_TASK_PREFIXES)
+        ]
+        if running:
+            log.info("Waiting for %d interaction(s) in flight before closing", len(running))
+            await asyncio.wait(running, timeout=seconds)
 
     async def on_ready(self) -> None:
         user = self.user

@@ -381,13 +381,13 @@ class AbilityCog(
 # --- /spend and /check ---------------------------------------------------------------------
 
 
-@app_commands.guild_only()
 class AbilityUseCog(commands.Cog):
     """Spending from a pool and GUMSHOE tests, by the character's owner or a GM."""
 
     def __init__(self, bot: SaludBot) -> None:
         self.bot = bot
 
+    @app_commands.guild_only()
     @app_commands.command(
         name="spend", description=_("Spend points from an ability's pool", key="cmd.spend")
     )
@@ -445,6 +445,7 @@ class AbilityUseCog(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         return await complete_ability(interaction, current)
 
+    @app_commands.guild_only()
     @app_commands.command(
         name="check",
         description=_("Test a general ability: 1d6 + spend vs the Difficulty", key="cmd.check"),
