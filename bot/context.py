@@ -29,8 +29,9 @@ from discord import app_commands
 
 from bot import permissions
 from bot.i18n import Language, public_language, text, user_language
-from bot.storage import GuildSettings, StoredCharacter
+from bot.storage import GuildSettings, StoredCharacter, Transaction
 from rules.character import CharacterHealth
+from rules.names import MAX_NAME_LENGTH
 from rules.state import HealthState
 
 if TYPE_CHECKING:
@@ -61,6 +62,9 @@ NO_MENTIONS = discord.AllowedMentions.none()
 
 #: Seconds after which an answer risks Discord's 3-second limit: ``defer`` first.
 _DEFER_AFTER = 2.0
+
+#: Where ``Here.of`` keeps the interaction's ``Here`` in ``interaction.extras``.
+_HERE_KEY = "salud.here"
 
 
 class UserFacingError(app_commands.AppCommandError):
@@ -98,11 +102,20 @@ class Here:
 
     @classmethod
     async def of(cls, interaction: discord.Interaction[Any]) -> Here:
-        """Read the server's settings for this interaction (refuses DMs)."""
+        """Read the server's settings for this interaction (refuses DMs).
+
+        Read once per interaction and kept in ``interaction.extras``: the option transformers
+        and the command itself all ask, and each read is a storage round trip (issue 6).
+        """
+        cached = interaction.extras.get(_HERE_KEY)
+        if isinstance(cached, Here) and cached.interaction is interaction:
+            return cached
         guild_id = guild_id_of(interaction)
         async with bot_of(interaction).storage.read() as reader:
             settings = await reader.get_settings(guild_id)
-        return cls(interaction, guild_id, settings)
+        here = cls(interaction, guild_id, settings)
+        interaction.extras[_HERE_KEY] = here
+        return here
 
     @property
     def storage(self) -> Storage:
@@ -148,9 +161,33 @@ class Here:
             )
 
     async def refuse_repeated(self, reader: Reader) -> None:
-        """Refuse an interaction that already produced a change (applied once)."""
+        """Refuse an interaction that already produced a change (applied once).
+
+        In a transaction (every changing command calls this first), it also makes sure that
+        the change is committed only if its reply can still reach Discord (``_answerable``).
+        """
         if await reader.interaction_seen(self.interaction.id):
             raise UserFacingError("error.already_applied")
+        if isinstance(reader, Transaction):
+            reader.guard_commit(self._answerable)
+
+    async def _answerable(self) -> None:
+        """Just before a change is committed: if the interaction has not been answered and is
+        old enough to risk Discord's 3-second limit, acknowledge it now (the reply then fills
+        it). If Discord refuses (too late: 404), the exception rolls the change back.
+
+        Without this, a command that waited long for the database (many commands at once)
+        stored its change and then had its reply refused: the player saw "did not respond"
+        and would try again, applying it twice (found by issue 6's overload probe). The rules
+        have run by now, so a refusal can no longer follow the public acknowledgement.
+        """
+        interaction = self.interaction
+        if interaction.response.is_done():
+            return
+        if interaction.type is not discord.InteractionType.application_command:
+            return  # buttons answer by editing their message; see their callbacks
+        if time.time() - interaction.created_at.timestamp() >= _DEFER_AFTER:
+            await interaction.response.defer(thinking=True)
 
     def history(self, command: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
         """Keyword arguments for ``tx.record``: this guild, interaction and actor."""
@@ -191,6 +228,10 @@ async def resolve_character(here: Here, name: str | None) -> StoredCharacter:
 
     Refuses an unknown name, and an omitted one when the user has no character or several.
     """
+    if name is not None and any(unicodedata.category(c) in _INVISIBLE for c in _typed_name(name)):
+        # No stored name has them (names are cleaned when created), so say what is wrong
+        # rather than "no character called Ana" with the invisible character dropped.
+        raise UserFacingError("error.invalid_name.control", max_length=MAX_NAME_LENGTH)
     async with here.storage.read() as reader:
         if name is not None:
             found = await reader.find_character(here.guild_id, _typed_name(name))
@@ -208,9 +249,13 @@ async def resolve_character(here: Here, name: str | None) -> StoredCharacter:
     return own[0]
 
 
+#: Unicode categories no name may contain: control and invisible format characters.
+_INVISIBLE = frozenset({"Cc", "Cf"})
+
+
 def _shown(typed: str) -> str:
     """A typed name fit to quote in an error (trimmed, shortened, markdown escaped)."""
-    clean = "".join(c for c in typed.strip() if unicodedata.category(c) not in {"Cc", "Cf"})
+    clean = "".join(c for c in typed.strip() if unicodedata.category(c) not in _INVISIBLE)
     return discord.utils.escape_markdown(clean[:40] or "?")
 
 

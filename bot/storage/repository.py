@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
@@ -75,6 +75,24 @@ _SELECT_HISTORY = (
 )
 
 
+#: A character's abilities as one JSON column of its row, so that a character is read in one
+#: query (each query is a round trip to aiosqlite's thread; issue 6 measured them as the main
+#: cost of a command). Sorted by name_key in Python (``_abilities_of``): json_group_array
+#: promises no order.
+_ABILITIES_JSON = (
+    "(SELECT json_group_array(json_object('key', a.name_key, 'name', a.name, 'kind', a.kind,"
+    " 'rating', a.rating, 'pool', a.pool)) FROM abilities AS a WHERE a.character_id = c.id)"
+    " AS abilities_json"
+)
+
+
+def _abilities_of(row: sqlite3.Row) -> list[dict[str, Any]]:
+    """The abilities of a row read with ``_ABILITIES_JSON``, in name_key order."""
+    items: list[dict[str, Any]] = json.loads(row["abilities_json"])
+    items.sort(key=lambda item: str(item["key"]))
+    return items
+
+
 def _is_unique_violation(error: sqlite3.IntegrityError, column: str) -> bool:
     message = str(error)
     return "UNIQUE constraint failed" in message and column in message
@@ -104,36 +122,28 @@ class Reader:
             moment = moment.replace(tzinfo=UTC)
         return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
+    # Each aiosqlite call is a round trip to its thread (a queue put, a thread switch and a
+    # wake-up of the loop): execute_fetchall/execute_insert do in one trip what a cursor does
+    # in three (execute, fetch, close). The benchmark measured the trips as the main cost of
+    # a command (issue 6).
+
     async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        async with self._conn.execute(sql, params) as cursor:
-            row = await cursor.fetchone()
-        return row
+        """The first row (every caller selects at most one)."""
+        rows = list(await self._conn.execute_fetchall(sql, params))
+        return rows[0] if rows else None
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self._conn.execute(sql, params) as cursor:
-            rows = await cursor.fetchall()
-        return list(rows)
+        return list(await self._conn.execute_fetchall(sql, params))
 
     async def _characters(
         self, where: str, params: Sequence[Any], tail: str = ""
     ) -> list[StoredCharacter]:
-        """Characters matching ``where`` (which must filter on c.guild_id), with abilities."""
+        """Characters matching ``where`` (which must filter on c.guild_id), with abilities
+        (read with their character: one query, see ``_ABILITIES_JSON``)."""
         rows = await self._fetchall(
-            f"{_SELECT_CHARACTER} FROM characters AS c WHERE {where} {tail}", params
+            f"{_SELECT_CHARACTER}, {_ABILITIES_JSON} FROM characters AS c WHERE {where} {tail}",
+            params,
         )
-        if not rows:
-            return []
-        ids = [int(row["id"]) for row in rows]
-        abilities: dict[int, list[Ability]] = {character_id: [] for character_id in ids}
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            marks = ", ".join("?" * len(chunk))
-            for ability_row in await self._fetchall(
-                "SELECT character_id, name, kind, rating, pool FROM abilities"
-                f" WHERE character_id IN ({marks}) ORDER BY character_id, name_key",
-                chunk,
-            ):
-                abilities[int(ability_row["character_id"])].append(ability_from_row(ability_row))
         return [
             StoredCharacter(
                 id=int(row["id"]),
@@ -141,7 +151,7 @@ class Reader:
                 name=str(row["name"]),
                 owner_id=int(row["owner_id"]),
                 health=health_from_row(row),
-                abilities=tuple(abilities[int(row["id"])]),
+                abilities=tuple(ability_from_row(item) for item in _abilities_of(row)),
             )
             for row in rows
         ]
@@ -149,19 +159,13 @@ class Reader:
     async def _snapshot(self, guild_id: int, character_id: int) -> Snapshot | None:
         """The whole stored character as a snapshot, or None when it is not in this guild."""
         row = await self._fetchone(
-            f"{_SELECT_CHARACTER} FROM characters AS c WHERE c.guild_id = ? AND c.id = ?",
+            f"{_SELECT_CHARACTER}, {_ABILITIES_JSON} FROM characters AS c"
+            " WHERE c.guild_id = ? AND c.id = ?",
             (guild_id, character_id),
         )
         if row is None:
             return None
-        abilities = [
-            ability_to_row(ability_from_row(ability_row))
-            for ability_row in await self._fetchall(
-                "SELECT name, kind, rating, pool FROM abilities WHERE character_id = ?"
-                " ORDER BY name_key",
-                (character_id,),
-            )
-        ]
+        abilities = [ability_to_row(ability_from_row(item)) for item in _abilities_of(row)]
         return make_snapshot(row, abilities)
 
     # --- settings and meta -------------------------------------------------------------------
@@ -359,6 +363,13 @@ class Transaction(Reader):
         self._touched: dict[int, _Touched] = {}
         self._guild_id: int | None = None  # the one guild whose characters this tx writes
         self._recorded = False
+        self._commit_guards: list[Callable[[], Awaitable[None]]] = []
+
+    def guard_commit(self, guard: Callable[[], Awaitable[None]]) -> None:
+        """Run ``guard`` just before committing a recorded change; if it raises, the change
+        is rolled back. (The bot makes sure it can still answer the interaction: a change
+        must not be stored when its reply can no longer reach the player.)"""
+        self._commit_guards.append(guard)
 
     # --- tracking ----------------------------------------------------------------------------
 
@@ -411,6 +422,9 @@ class Transaction(Reader):
             raise TransactionStateError(
                 "a transaction changed characters without record(); rolled back"
             )
+        if self._recorded:
+            for guard in self._commit_guards:
+                await guard()
 
     # --- settings and meta (never history) ---------------------------------------------------
 
@@ -473,18 +487,16 @@ class Transaction(Reader):
             values.insert(0, character_id)
         marks = ", ".join("?" * len(values))
         try:
-            cursor = await self._conn.execute(
+            inserted = await self._conn.execute_insert(
                 f"INSERT INTO characters ({', '.join(columns)}) VALUES ({marks})", values
             )
         except sqlite3.IntegrityError as error:
             if _is_unique_violation(error, "characters.name_key"):
                 raise DuplicateName(guild_id, name) from error
             raise
-        new_id = cursor.lastrowid
-        await cursor.close()
-        if new_id is None:  # pragma: no cover - sqlite always gives one for a rowid table
+        if inserted is None:  # pragma: no cover - sqlite always gives one for a rowid table
             raise StorageError("INSERT gave no row id")
-        return new_id
+        return int(inserted[0])
 
     async def _write_abilities(self, character_id: int, abilities: Iterable[Ability]) -> None:
         await self._conn.execute("DELETE FROM abilities WHERE character_id = ?", (character_id,))
@@ -686,7 +698,7 @@ class Transaction(Reader):
             return None
         created_at = self._now()
         try:
-            cursor = await self._conn.execute(
+            inserted = await self._conn.execute_insert(
                 "INSERT INTO history (guild_id, interaction_id, actor_id, command, details,"
                 " created_at, undo_of) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, interaction_id, actor_id, command, details_json, created_at, undo_of),
@@ -695,10 +707,9 @@ class Transaction(Reader):
             if _is_unique_violation(error, "history.interaction_id"):
                 raise AlreadyApplied(interaction_id) from error
             raise
-        entry_id = cursor.lastrowid
-        await cursor.close()
-        if entry_id is None:  # pragma: no cover
+        if inserted is None:  # pragma: no cover
             raise StorageError("INSERT gave no row id")
+        entry_id = int(inserted[0])
         rows = []
         characters = []
         for character_id, before, after in changes:
