@@ -16,6 +16,7 @@ already sent or deferred.
 from __future__ import annotations
 
 import logging
+import unicodedata
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -46,9 +47,18 @@ def _rule_key(error: RuleError) -> str:
     return "error.rule"
 
 
+def _quoted(value: int | str) -> int | str:
+    """A value a refusal quotes back (often text the user typed): no control or invisible
+    characters, markdown escaped, so ``**5**`` reads as typed and nothing pings."""
+    if not isinstance(value, str):
+        return value
+    visible = "".join(c for c in value if unicodedata.category(c) not in {"Cc", "Cf"})
+    return discord.utils.escape_markdown(visible)
+
+
 def _rule_params(language: Language, error: RuleError) -> dict[str, int | str]:
     """The refusal's values, with a field code (``max_health``) said in words."""
-    params = dict(error.params)
+    params = {key: _quoted(value) for key, value in error.params.items()}
     field = params.get("field")
     if isinstance(field, str) and f"render.field.{field}" in catalog(language):
         params["field"] = text(language, f"render.field.{field}")
@@ -65,7 +75,10 @@ def error_message(language: Language, error: BaseException) -> str | None:
             if message is not None:
                 return message
         if isinstance(error, app_commands.TransformerError):
-            return text(language, "error.invalid_value", value=str(error.value)[:100])
+            # A value the option cannot take (a choice that is not in the list, a member who
+            # left): "error.invalid_value" is the rules' range message ({field}, {min}, {max}).
+            shown = discord.utils.escape_markdown(str(error.value)[:100])
+            return text(language, "error.bad_option", value=shown)
         return None
     if isinstance(error, UserFacingError):
         return text(language, error.key, **error.params)
@@ -86,8 +99,28 @@ def error_message(language: Language, error: BaseException) -> str | None:
     return None
 
 
+def _expired(error: BaseException | None) -> bool:
+    """Whether Discord refused an answer because the interaction expired (404, code 10062)."""
+    seen = 0
+    while error is not None and seen < 5:
+        if isinstance(error, discord.NotFound) and error.code == 10062:
+            return True
+        error = getattr(error, "original", None) or error.__cause__
+        seen += 1
+    return False
+
+
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Answer ``interaction`` with the message for ``error``; log it when unexpected."""
+    if _expired(error) and not interaction.response.is_done():
+        # Past Discord's 3 s without an answer: no reply can reach the player any more (the
+        # bot was overloaded, or Discord slow). Here._answerable keeps such a change unstored.
+        log.warning(
+            "interaction %s in guild %s expired before it could be answered",
+            interaction.id,
+            interaction.guild_id,
+        )
+        return
     try:
         language = await private_language(interaction)
     except Exception:
