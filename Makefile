@@ -35,7 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench
 
 mutation: $(STAMP)
-	$(BIN)/mutmut run; $(BIN)/mutmut results
+	SALUD_HYPOTHESIS_PROFILE=mutation $(BIN)/mutmut run --max-children 2; $(BIN)/mutmut results
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache mutants

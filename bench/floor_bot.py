@@ -54,7 +54,8 @@ class PingView(discord.ui.View):
 
 
 def add_commands(tree: app_commands.CommandTree[FloorBot]) -> None:
-    """/ping, /echo (text + autocomplete), /slow group (deferred + followup), /button."""
+    """/ping, /echo (text + autocomplete), /slow group (deferred + followup), /button, and
+    the benchmark's Salud-shaped commands."""
 
     @tree.command(name="ping", description="Answers with a fixed embed")
     async def ping(interaction: discord.Interaction) -> None:
@@ -94,12 +95,50 @@ def add_commands(tree: app_commands.CommandTree[FloorBot]) -> None:
     async def button(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("press it", view=PingView())
 
+    add_salud_shaped_commands(tree)
+
     @tree.command(name="announce", description="Posts in the channel through the REST API")
     async def announce(interaction: discord.Interaction) -> None:
         await interaction.response.send_message("announced", ephemeral=True)
         channel = interaction.channel
         if isinstance(channel, discord.TextChannel):
             await channel.send(embed=FIXED_EMBED)
+
+
+def add_salud_shaped_commands(tree: app_commands.CommandTree[FloorBot]) -> None:
+    """/hurt, /conscious, /firstaid and /character show with Salud's names and options.
+
+    The benchmark sends both bots the same interactions; these answer at once with the
+    fixed embed, so the difference is what Salud's storage, rules and rendering cost.
+    """
+
+    @tree.command(name="hurt", description="Answers with a fixed embed")
+    async def hurt(
+        interaction: discord.Interaction, character: str, amount: str, reason: str | None = None
+    ) -> None:
+        await interaction.response.send_message(embed=FIXED_EMBED)
+
+    @tree.command(name="conscious", description="Answers with a fixed embed")
+    async def conscious(
+        interaction: discord.Interaction, character: str | None = None, spend: int = 0
+    ) -> None:
+        await interaction.response.send_message(embed=FIXED_EMBED)
+
+    @tree.command(name="firstaid", description="Answers with a fixed embed")
+    async def firstaid(
+        interaction: discord.Interaction, medic: str, patient: str, points: int
+    ) -> None:
+        await interaction.response.send_message(embed=FIXED_EMBED)
+
+    character = app_commands.Group(name="character", description="Characters")
+
+    @character.command(name="show", description="Answers with a fixed embed")
+    async def character_show(
+        interaction: discord.Interaction, character: str | None = None
+    ) -> None:
+        await interaction.response.send_message(embed=FIXED_EMBED)
+
+    tree.add_command(character)
 
 
 def main() -> None:

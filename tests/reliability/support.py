@@ -1,0 +1,183 @@
+# ruff: noqa: ASYNC109  (waits take an explicit timeout so tests can say how long is too long)
+"""Helpers of the reliability tests: a bot of one's own, bursts of commands, and reading the
+database file the way an auditor would (read-only, one consistent snapshot)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tests.e2e import conftest as e2e
+from tests.e2e.harness import BotProcess
+from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+
+EPHEMERAL = 1 << 6
+#: ``error.unexpected`` in English: the reply to an exception nobody expected.
+UNEXPECTED = "Something went wrong on our side"
+
+
+@asynccontextmanager
+async def isolated_bot(
+    tmp_path: Path, *, interaction_deadline: float = 3.0, name: str = "salud"
+) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
+    """A fake Discord and a bot of this test only (which it may disconnect, flood or kill).
+
+    The bot is registered with the e2e fixtures' list, so a traceback it logs fails the test.
+    """
+    fake = FakeDiscord(app_name="Salud", interaction_deadline=interaction_deadline)
+    await fake.start()
+    bot = BotProcess(
+        fake,
+        database_path=tmp_path / f"{name}.sqlite3",
+        log_path=tmp_path / f"{name}.log",
+        token=f"{name}-token",
+    )
+    e2e._STARTED.append(bot)
+    try:
+        await bot.start()
+        yield fake, bot
+    finally:
+        await bot.stop()
+        e2e._STARTED.remove(bot)
+        await fake.stop()
+        tracebacks = bot.new_tracebacks()
+        assert not tracebacks, f"the bot logged tracebacks ({bot.log_path}):\n" + "\n\n".join(
+            tracebacks
+        )
+
+
+async def burst(
+    fake: FakeDiscord,
+    guild: FakeGuild,
+    calls: Sequence[tuple[FakeMember, str, Mapping[str, Any]]],
+) -> list[Reply]:
+    """Dispatches every call at once (as many users clicking together); returns the Replies
+    without waiting for them."""
+    return [
+        await fake.slash(guild, member, command, options, wait="none")
+        for member, command, options in calls
+    ]
+
+
+async def wait_all(fake: FakeDiscord, replies: Sequence[Reply], timeout: float) -> None:
+    """Waits until every reply is complete (callback, and the message after a deferral)."""
+    await fake.wait_until(
+        lambda: all(reply.is_complete() for reply in replies),
+        timeout,
+        what=f"{sum(not r.is_complete() for r in replies)} of {len(replies)} replies",
+    )
+
+
+def is_refusal(reply: Reply) -> bool:
+    """An ephemeral answer (every error of the bot is one)."""
+    return reply.is_complete() and reply.ephemeral
+
+
+# --- the database, read-only --------------------------------------------------------------------
+def connect_ro(path: Path) -> sqlite3.Connection:
+    """A read-only connection to the bot's live file (WAL: it sees every committed change)."""
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
+    conn.row_factory = sqlite3.Row
+    return conn
+
+
+def dump(path: Path) -> list[str]:
+    """The whole database as SQL statements, from one snapshot (a read transaction)."""
+    conn = connect_ro(path)
+    try:
+        conn.execute("BEGIN")
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def integrity(path: Path) -> list[str]:
+    """``PRAGMA integrity_check`` and ``foreign_key_check`` results (``['ok']`` when sound)."""
+    conn = connect_ro(path)
+    try:
+        rows = [str(row[0]) for row in conn.execute("PRAGMA integrity_check")]
+        rows += [repr(tuple(row)) for row in conn.execute("PRAGMA foreign_key_check")]
+        return rows
+    finally:
+        conn.close()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One history entry touching one character, with its snapshots' Health."""
+
+    id: int
+    interaction_id: int
+    command: str
+    details: dict[str, Any]
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+
+def character_row(path: Path, guild: FakeGuild, name: str) -> dict[str, Any]:
+    """The stored row of a character (by name, in that server)."""
+    conn = connect_ro(path)
+    try:
+        row = conn.execute(
+            "SELECT * FROM characters WHERE guild_id = ? AND name_key = ?",
+            (int(guild.id), name.casefold()),
+        ).fetchone()
+    finally:
+        conn.close()
+    assert row is not None, f"{name} is not stored in server {guild.id}"
+    return dict(row)
+
+
+def entries_of(path: Path, character_id: int) -> list[Entry]:
+    """Every history entry touching a character, oldest first."""
+    conn = connect_ro(path)
+    try:
+        rows = conn.execute(
+            "SELECT h.id, h.interaction_id, h.command, h.details, hc.before, hc.after"
+            " FROM history AS h JOIN history_characters AS hc ON hc.history_id = h.id"
+            " WHERE hc.character_id = ? ORDER BY h.id",
+            (character_id,),
+        ).fetchall()
+    finally:
+        conn.close()
+    return [
+        Entry(
+            id=int(row["id"]),
+            interaction_id=int(row["interaction_id"]),
+            command=str(row["command"]),
+            details=json.loads(row["details"]),
+            before=None if row["before"] is None else json.loads(row["before"]),
+            after=None if row["after"] is None else json.loads(row["after"]),
+        )
+        for row in rows
+    ]
+
+
+def interaction_ids(path: Path) -> list[int]:
+    """Every interaction id in the history, with repetitions (there must be none)."""
+    conn = connect_ro(path)
+    try:
+        return [int(row[0]) for row in conn.execute("SELECT interaction_id FROM history")]
+    finally:
+        conn.close()
+
+
+def assert_chain(entries: Sequence[Entry], row: Mapping[str, Any]) -> None:
+    """Each entry starts where the previous one ended, and the stored row is where the last
+    one ended: no update was lost, none half-applied."""
+    for previous, current in itertools.pairwise(entries):
+        assert current.before == previous.after, (
+            f"history entry {current.id} ({current.command}) does not start where entry"
+            f" {previous.id} ended:\n{previous.after}\n{current.before}"
+        )
+    assert entries, "no history"
+    last = entries[-1].after
+    assert last is not None
+    stored = {column: row[column] for column in last["health"]}
+    assert stored == last["health"], f"stored row {stored} != last history state {last['health']}"
