@@ -354,18 +354,19 @@ async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = Fals
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
 
 
-async def send_private(
+async def _send(
     interaction: discord.Interaction[Any],
-    content: str | None = None,
+    content: str | None,
     *,
-    embeds: Sequence[discord.Embed] = (),
-    view: discord.ui.View | None = None,
+    embeds: Sequence[discord.Embed],
+    view: discord.ui.View | None,
+    ephemeral: bool,
 ) -> None:
-    """An ephemeral reply (a followup when the response was already sent or deferred)."""
+    """Answer the interaction, or follow up when it was already answered or deferred."""
     kwargs: dict[str, Any] = {
         "content": content,
         "embeds": list(embeds),
-        "ephemeral": True,
+        "ephemeral": ephemeral,
         "allowed_mentions": NO_MENTIONS,
     }
     if view is not None:
@@ -374,6 +375,17 @@ async def send_private(
         await interaction.followup.send(**kwargs)
     else:
         await interaction.response.send_message(**kwargs)
+
+
+async def send_private(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    embeds: Sequence[discord.Embed] = (),
+    view: discord.ui.View | None = None,
+) -> None:
+    """An ephemeral reply (a followup when the response was already sent or deferred)."""
+    await _send(interaction, content, embeds=embeds, view=view, ephemeral=True)
 
 
 async def send_public(
@@ -384,17 +396,7 @@ async def send_public(
     view: discord.ui.View | None = None,
 ) -> None:
     """A public reply in the channel (a followup when the response was already sent)."""
-    kwargs: dict[str, Any] = {
-        "content": content,
-        "embeds": list(embeds),
-        "allowed_mentions": NO_MENTIONS,
-    }
-    if view is not None:
-        kwargs["view"] = view
-    if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
-    else:
-        await interaction.response.send_message(**kwargs)
+    await _send(interaction, content, embeds=embeds, view=view, ephemeral=False)
 
 
 async def send_change(
