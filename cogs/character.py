@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.consciousness_buttons import consciousness_view
 from bot.context import (
     NO_MENTIONS,
     CharacterTransformer,
@@ -37,7 +38,9 @@ from bot.storage import CharacterNotFound, StoredCharacter
 from bot.tree import report_error
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth
 from rules.correction import correct
+from rules.events import RollDue
 from rules.names import clean_name
+from rules.outcome import Outcome
 from rules.state import HealthState
 
 if TYPE_CHECKING:
@@ -182,6 +185,11 @@ class DeleteButton(
             view=None,
             allowed_mentions=NO_MENTIONS,
         )
+
+
+def rolls_due(outcome: Outcome) -> bool:
+    """Whether the change made a Consciousness roll fall due (C1, G2)."""
+    return any(isinstance(event, RollDue) for event in outcome.events)
 
 
 @app_commands.guild_only()
@@ -353,6 +361,8 @@ class CharacterCog(
             announce=outcome.changed and announce_worthy(outcome.before, outcome.after),
             here=here,
             content=_clip("\n".join(sentences)),
+            # G2 may make a Consciousness roll fall due: the reply carries its buttons.
+            view=consciousness_view([saved], language) if rolls_due(outcome) else None,
         )
 
     @app_commands.command(

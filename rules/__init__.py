@@ -37,7 +37,6 @@ from rules.consciousness import (
 from rules.correction import (
     MAX_CORRECTED_HEALTH,
     MIN_CORRECTED_HEALTH,
-    KnockOutNeedsNegativeHealth,
     correct,
 )
 from rules.damage import MAX_DAMAGE, apply_damage
@@ -152,7 +151,6 @@ __all__ = [
     "HospitalNotNeeded",
     "InvalidName",
     "InvalidValue",
-    "KnockOutNeedsNegativeHealth",
     "KnownAbility",
     "MedicDead",
     "MedicUnconscious",

@@ -41,7 +41,7 @@ def move_health(
 
     ``roll_due``: a conscious living character ending below 0 has a Consciousness roll
     pending (C1 for a loss of Health, G2 for a correction). ``fresh_damage``: D4 ends a
-    stabilization and R5's day-after-discharge recovery.
+    stabilization and R5's day-after-discharge recovery, and wakes nobody (C7).
     """
     before_state = character.state
     after_state = state_of(new_health)
@@ -86,7 +86,9 @@ def move_health(
         events.append(StabilizationEnded())
     if after_state is not HealthState.DEAD:
         if new_health >= 0:
-            if not conscious:
+            # C7: healing (or a correction) to 0 or more wakes; a hit that leaves a character a
+            # GM knocked out (G3) at 0 or more does not.
+            if not conscious and not fresh_damage:
                 conscious = True
                 events.append(Woke())
             if roll_pending:

@@ -3,31 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import ClassVar
 
 from rules._moves import move_health
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth
-from rules.errors import RuleError, check_range
+from rules.errors import check_range
 from rules.events import Corrected, Event, RollCleared, RollDue
 from rules.outcome import Outcome
 
 __all__ = [
     "MAX_CORRECTED_HEALTH",
     "MIN_CORRECTED_HEALTH",
-    "KnockOutNeedsNegativeHealth",
     "correct",
 ]
 
 #: Range of a corrected Health (COMMANDS.md ``/character set health``).
 MIN_CORRECTED_HEALTH = -99
 MAX_CORRECTED_HEALTH = 99
-
-
-class KnockOutNeedsNegativeHealth(RuleError):
-    """G3/C7: ``conscious=False`` with Health at 0 or more would wake at once; refused
-    (params: health, the Health the character would have)."""
-
-    code: ClassVar[str] = "knock_out_needs_negative_health"
 
 
 def correct(
@@ -44,7 +35,9 @@ def correct(
     The rating comes before the pool and the maximum before Health, so that a pool above
     its rating and Health above its maximum are cut down to them (G1). When Health moves,
     the flags follow it as if it had moved there (G2), and then a given ``conscious`` wins
-    (G3). Health at the start of the scene and ``full_recovery_due`` are never touched (G4).
+    (G3), at any Health: a GM may knock out a Healthy character, who then wakes when healed
+    (C7) or when a GM says so. Health at the start of the scene and ``full_recovery_due``
+    are never touched (G4).
     """
     if health is not None:
         check_range("health", health, MIN_CORRECTED_HEALTH, MAX_CORRECTED_HEALTH)
@@ -76,8 +69,6 @@ def correct(
         current = move_health(current, new_health, events, roll_due=True)
 
     if conscious is not None:
-        if not conscious and not current.is_dead and current.health >= 0:
-            raise KnockOutNeedsNegativeHealth(health=current.health)
         if conscious != current.conscious:
             events.append(Corrected(field="conscious", before=current.conscious, after=conscious))
         # G3: either way no roll is pending; a roll that G2 just made due never was.

@@ -268,19 +268,51 @@ async def test_set_to_death_and_revival_by_correction(fake: FakeDiscord, guild: 
     assert "Nothing to correct" in same.text
 
 
-async def test_knock_out_needs_negative_health(fake: FakeDiscord, guild: FakeGuild) -> None:
-    """G3: knocking out a character at 0 or more is refused with the reason."""
+async def test_G2_a_correction_below_0_makes_a_roll_due_with_its_buttons(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    ana = guild.member("Ana")
+    await create(fake, guild, ana, "Ana", 9)
+    reply = await fake.slash(guild, gm, "character set", {"character": "Ana", "health": -2})
+    public(reply)
+    assert "Difficulty 2" in reply.text
+    assert [b["label"] for b in reply.buttons] == [
+        "Roll Consciousness",
+        "Spend 1 Health",
+        "Spend 2 Health",
+        "Spend 3 Health",
+    ]
+    rolled = await fake.click(guild, ana, reply, reply.buttons[0]["custom_id"])
+    public(rolled)
+    assert " vs 2" in rolled.text
+
+
+async def test_G3_a_gm_knocks_out_a_character_at_any_health(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    """G3: a given ``conscious`` wins, also at 0 or more; C7: healing wakes it."""
     gm = guild.member("Gm", permissions=["manage_guild"])
     await create(fake, guild, gm, "Dormido", 8)
-    refused(
-        await fake.slash(guild, gm, "character set", {"character": "Dormido", "conscious": False}),
-        "below 0",
+    await create(fake, guild, gm, "Medica", 8, first_aid=4)
+    knocked = await fake.slash(
+        guild, gm, "character set", {"character": "Dormido", "conscious": False}
     )
-    reply = await fake.slash(
+    public(knocked)
+    assert knocked.embed["fields"][0]["value"].startswith("8 / 8")
+    assert "Unconscious" in knocked.text
+    assert knocked.buttons == [], "no roll falls due"
+    hit = await fake.slash(guild, gm, "hurt", {"character": "Dormido", "amount": "3"})
+    assert "Unconscious" in hit.text, "a hit does not wake it"
+    healed = await fake.slash(
+        guild, gm, "firstaid", {"medic": "Medica", "patient": "Dormido", "points": 1}
+    )
+    assert "Unconscious" not in healed.text
+    below = await fake.slash(
         guild, gm, "character set", {"character": "Dormido", "health": -2, "conscious": False}
     )
-    public(reply)
-    assert "Unconscious" in reply.text
+    public(below)
+    assert "Unconscious" in below.text
 
 
 async def test_delete_asks_to_confirm_and_only_owner_or_gm_may_answer(

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
-
-from rules import Corrected, KnockOutNeedsNegativeHealth, RollCleared, correct
+from rules import Corrected, RollCleared, apply_damage, correct, rest
 from tests.unit.factories import character
 
 
@@ -20,10 +18,18 @@ def test_G1_a_corrected_maximum_is_reported_as_max_health() -> None:
     assert outcome.events == (Corrected(field="max_health", before=10, after=12),)
 
 
-def test_G3_knocking_out_at_health_0_is_refused() -> None:
-    with pytest.raises(KnockOutNeedsNegativeHealth) as refused:
-        correct(character(0), conscious=False)
-    assert refused.value.params == {"health": 0}
+def test_G3_a_gm_knocks_out_a_character_at_health_0() -> None:
+    outcome = correct(character(0), conscious=False)
+    assert outcome.after == character(0, conscious=False)
+    assert outcome.events == (Corrected(field="conscious", before=True, after=False),)
+
+
+def test_C7_a_knocked_out_character_stays_out_when_hit_and_wakes_when_healed() -> None:
+    knocked = correct(character(5), conscious=False).after
+    hit = apply_damage(knocked, 3).after
+    assert hit.health == 2 and not hit.conscious and not hit.roll_pending
+    rested = rest(hit, 1, hospital=False)
+    assert rested.after.health == 4 and rested.after.conscious
 
 
 def test_G3_awake_given_to_an_awake_character_without_a_roll_is_no_change() -> None:

@@ -11,7 +11,6 @@ from rules import (
     Hospital,
     HospitalEnded,
     InvalidValue,
-    KnockOutNeedsNegativeHealth,
     PoolRefreshed,
     RollCleared,
     RollDue,
@@ -21,6 +20,7 @@ from rules import (
     give_first_aid,
     inconsistencies,
     refresh,
+    rest,
 )
 from tests.unit.factories import character, medic
 
@@ -131,11 +131,20 @@ def test_G3_conscious_given_wins() -> None:
     )
 
 
-def test_G3_knocking_out_at_zero_or_more_is_refused() -> None:
-    with pytest.raises(KnockOutNeedsNegativeHealth) as refused:
-        correct(character(-4), health=1, conscious=False)
-    assert refused.value.code == "knock_out_needs_negative_health"
-    assert refused.value.params == {"health": 1}
+def test_G3_a_given_conscious_wins_even_at_zero_or_more() -> None:
+    knocked = correct(character(-4), health=1, conscious=False)
+    assert knocked.after.health == 1
+    assert not knocked.after.conscious and not knocked.after.roll_pending
+    assert Corrected(field="conscious", before=True, after=False) in knocked.events
+
+
+def test_C7_a_character_knocked_out_by_a_gm_wakes_when_healed() -> None:
+    knocked = correct(character(3), conscious=False).after
+    assert not knocked.conscious
+    healed = rest(knocked, 1, hospital=False)
+    assert healed.after.conscious and Woke() in healed.events
+    awake = correct(knocked, conscious=True)
+    assert awake.after.conscious
 
 
 def test_G4_pools_only_leave_the_flags_alone() -> None:

@@ -204,6 +204,7 @@ def test_G1_property_random_legal_actions_never_reach_an_inconsistent_state(
     actions: list[tuple[str, int, int, int]], max_health: int
 ) -> None:
     party = [CharacterHealth.new(max_health, rating) for rating in (0, 3, 6)]
+    knocked_out_by_gm: set[int] = set()  # G3: the only way to be unconscious at 0 or more
     for kind, first, second, value in actions:
         someone = party[first]
         try:
@@ -237,6 +238,14 @@ def test_G1_property_random_legal_actions_never_reach_an_inconsistent_state(
         party[first] = outcome.after
         problems = inconsistencies(outcome.after)
         assert problems == (), (kind, outcome)
+        after = outcome.after
+        if kind == "wake" and not after.conscious and after.health >= 0:
+            knocked_out_by_gm.add(first)
+        elif after.conscious:
+            knocked_out_by_gm.discard(first)
+        if not after.conscious and after.health >= 0 and not after.is_dead:
+            assert first in knocked_out_by_gm, ("unconscious at 0 or more", kind, outcome)
+            assert after.health <= outcome.before.health, ("healing wakes (C7)", kind, outcome)
         changes = [event for event in outcome.events if isinstance(event, StateChanged)]
         if outcome.before.state is outcome.after.state:
             assert changes == []
