@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.change import change_embeds, should_announce
-from bot.context import Here, UserFacingError, bot_of, defer, send_change
+from bot.context import Here, UserFacingError, bot_of, send_change
 from bot.i18n import Language, text
 from bot.render import consciousness_roll_field, safe
 from bot.storage import CharacterNotFound, StoredCharacter
@@ -165,7 +165,6 @@ class ConsciousnessButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             here = await Here.of(interaction)
-            await defer(interaction)
             saved, roll = await perform_consciousness_roll(
                 here, self.character_id, self.spend, require_pending=True
             )

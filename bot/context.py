@@ -53,6 +53,7 @@ __all__ = [
     "send_change",
     "send_private",
     "send_public",
+    "update_message",
 ]
 
 log = logging.getLogger(__name__)
@@ -184,10 +185,14 @@ class Here:
         interaction = self.interaction
         if interaction.response.is_done():
             return
-        if interaction.type is not discord.InteractionType.application_command:
-            return  # buttons answer by editing their message; see their callbacks
-        if time.time() - interaction.created_at.timestamp() >= _DEFER_AFTER:
+        if time.time() - interaction.created_at.timestamp() < _DEFER_AFTER:
+            return
+        if interaction.type is discord.InteractionType.application_command:
             await interaction.response.defer(thinking=True)
+        else:
+            # A button: acknowledge without a message; its reply then follows up or edits the
+            # button's message (``update_message``).
+            await interaction.response.defer()
 
     def history(self, command: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
         """Keyword arguments for ``tx.record``: this guild, interaction and actor."""
@@ -397,6 +402,19 @@ async def send_public(
 ) -> None:
     """A public reply in the channel (a followup when the response was already sent)."""
     await _send(interaction, content, embeds=embeds, view=view, ephemeral=False)
+
+
+async def update_message(interaction: discord.Interaction[Any], content: str) -> None:
+    """Replace the text of the message whose button was pressed and remove its buttons
+    (also after ``_answerable`` acknowledged the press)."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(
+            content=content, view=None, allowed_mentions=NO_MENTIONS
+        )
+    else:
+        await interaction.response.edit_message(
+            content=content, view=None, allowed_mentions=NO_MENTIONS
+        )
 
 
 async def send_change(

@@ -14,7 +14,6 @@ from discord.ext import commands
 
 from bot.consciousness_buttons import consciousness_view
 from bot.context import (
-    NO_MENTIONS,
     CharacterTransformer,
     Here,
     UserFacingError,
@@ -23,6 +22,7 @@ from bot.context import (
     resolve_character,
     send_change,
     send_public,
+    update_message,
 )
 from bot.i18n import Language, text
 from bot.render import (
@@ -163,10 +163,8 @@ class DeleteButton(
         here.require_owner_or_gm(current, "action.delete")
         language = here.public_language
         if self.answer != "yes":
-            await interaction.response.edit_message(
-                content=text(language, "character.delete.cancelled", name=safe(current.name)),
-                view=None,
-                allowed_mentions=NO_MENTIONS,
+            await update_message(
+                interaction, text(language, "character.delete.cancelled", name=safe(current.name))
             )
             return
         async with here.storage.transaction() as tx:
@@ -175,15 +173,14 @@ class DeleteButton(
             if deleted is None:
                 raise CharacterNotFound(here.guild_id, self.character_id)
             await tx.record(**here.history("character delete", {"name": deleted.name}))
-        await interaction.response.edit_message(
-            content=text(
+        await update_message(
+            interaction,
+            text(
                 language,
                 "character.delete.done",
                 name=safe(deleted.name),
                 actor=mention(here.user_id),
             ),
-            view=None,
-            allowed_mentions=NO_MENTIONS,
         )
 
 

@@ -30,7 +30,6 @@ from bot.context import (
     Here,
     UserFacingError,
     check_range,
-    defer,
     private_language,
     resolve_character,
     send_change,
@@ -167,7 +166,6 @@ class HealthCog(commands.Cog):
         expression = _parse_amount(amount)
         shown_reason = clean_reason(reason)
         roll = roll_amount(expression, self.bot.roller)
-        await defer(interaction)
         async with here.storage.transaction() as tx:
             await here.refuse_repeated(tx)
             current = await tx.get_character(here.guild_id, character.id)
@@ -227,7 +225,6 @@ class HealthCog(commands.Cog):
         target = character or await resolve_character(here, None)
         here.require_owner_or_gm(target, "action.conscious")
         check_range("spend", spend, 0, MAX_SPEND)
-        await defer(interaction)
         saved, roll = await perform_consciousness_roll(
             here, target.id, spend, require_pending=False
         )
@@ -255,7 +252,6 @@ class HealthCog(commands.Cog):
         here = await Here.of(interaction)
         here.require_owner_or_gm(medic, "action.firstaid")
         check_range("points", points, 1, MAX_FIRST_AID_POINTS)
-        await defer(interaction)
         async with here.storage.transaction() as tx:
             await here.refuse_repeated(tx)
             medic_now = await tx.get_character(here.guild_id, medic.id)
@@ -333,7 +329,6 @@ class HealthCog(commands.Cog):
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "action.rest")
         check_range("days", days, 1, MAX_DAYS)
-        await defer(interaction)
         async with here.storage.transaction() as tx:
             await here.refuse_repeated(tx)
             current = await tx.get_character(here.guild_id, character.id)

@@ -350,7 +350,6 @@ def _rules() -> Iterator[Bad]:
     yield Bad("bea", "firstaid", {"medic": "Bea", "patient": "Low", "points": 2}, "no First Aid")
     yield Bad("ana", "firstaid", {"medic": "Ana", "patient": "Low", "points": 1}, "stabilize: 2")
     yield Bad("gm", "character set", {"character": "Ana"}, "nothing to set")
-    yield Bad("gm", "character set", {"character": "Ana", "conscious": False}, "knock out ≥ 0")
     yield Bad("ana", "rest", {"character": "Low", "days": 1}, "needs hospital")
     yield Bad("ana", "rest", {"character": "Dead", "days": 1}, "dead")
     yield Bad("gm", "config language", {"language": "xx"}, "not a language")

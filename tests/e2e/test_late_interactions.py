@@ -1,0 +1,92 @@
+"""Interactions that reach the bot late (2.3 s after the click, of Discord's 3 s).
+
+The bot acknowledges a late change just before committing it, after the rules have run: so a
+refusal still answers privately, and a change still gets its (deferred) public reply.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+
+import tests.fake_discord.server as fake_server
+from tests.fake_discord import FakeDiscord, FakeGuild, ids
+
+LATE_MS = 2300
+
+
+@contextmanager
+def interactions_created_late(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Interaction ids (snowflakes carry their creation time) dated 2.3 s in the past."""
+
+    def late_snowflake() -> str:
+        ms = int(time.time() * 1000) - LATE_MS - ids.DISCORD_EPOCH_MS
+        return str((ms << 22) | (next(ids._counter) & 0x3FFFFF))
+
+    with monkeypatch.context() as patch:
+        patch.setattr(fake_server, "snowflake", late_snowflake)
+        yield
+
+
+async def test_H5_a_late_refusal_is_still_private(
+    fake: FakeDiscord, guild: FakeGuild, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gm = guild.owner
+    await fake.slash(guild, gm, "character create", {"name": "Zed", "health": 5})
+    await fake.slash(guild, gm, "character create", {"name": "Doc", "health": 5, "first_aid": 2})
+    await fake.slash(guild, gm, "hurt", {"character": "Zed", "amount": "20"})
+    with interactions_created_late(monkeypatch):
+        for command, options in [
+            ("hurt", {"character": "Zed", "amount": "1"}),
+            ("rest", {"character": "Zed", "days": 1}),
+            ("firstaid", {"medic": "Doc", "patient": "Zed", "points": 1}),
+            ("conscious", {"character": "Zed"}),
+        ]:
+            reply = await fake.slash(guild, gm, command, options)
+            assert reply.ephemeral, command
+            assert "dead" in reply.text, command
+
+
+async def test_D1_a_late_change_is_deferred_applied_once_and_answered_publicly(
+    fake: FakeDiscord, guild: FakeGuild, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gm = guild.owner
+    await fake.slash(guild, gm, "character create", {"name": "Ana", "health": 9})
+    with interactions_created_late(monkeypatch):
+        reply = await fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "4"})
+    assert reply.deferred and not reply.ephemeral
+    assert reply.embed["fields"][0]["value"].startswith("5 / 9")
+    shown = await fake.slash(guild, gm, "character show", {"character": "Ana"})
+    assert shown.embed["fields"][0]["value"].startswith("5 / 9")
+
+
+async def test_C1_a_late_press_of_the_roll_button_rolls_once_and_answers(
+    fake: FakeDiscord, guild: FakeGuild, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gm = guild.owner
+    await fake.slash(guild, gm, "character create", {"name": "Bea", "health": 9})
+    hurt = await fake.slash(guild, gm, "hurt", {"character": "Bea", "amount": "10"})
+    with interactions_created_late(monkeypatch):
+        rolled = await fake.click(guild, gm, hurt, hurt.buttons[0]["custom_id"])
+        again = await fake.click(guild, gm, hurt, hurt.buttons[0]["custom_id"])
+    roll_messages = [rolled.message, *rolled.followups]
+    assert any(" vs 1" in str(message) for message in roll_messages if message)
+    assert again.ephemeral, "the roll was made: the old button is refused"
+
+
+async def test_a_late_press_of_delete_still_edits_the_confirmation(
+    fake: FakeDiscord, guild: FakeGuild, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gm = guild.owner
+    await fake.slash(guild, gm, "character create", {"name": "Cid", "health": 9})
+    asked = await fake.slash(guild, gm, "character delete", {"character": "Cid"})
+    yes = next(b["custom_id"] for b in asked.buttons if b["custom_id"].endswith(":yes"))
+    with interactions_created_late(monkeypatch):
+        done = await fake.click(guild, gm, asked, yes)
+    assert done.message is not None and "Cid" in done.message["content"]
+    assert done.components == [], "the buttons are gone"
+    listed = await fake.slash(guild, gm, "character list")
+    assert "Cid" not in listed.text
