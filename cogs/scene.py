@@ -379,15 +379,11 @@ class SceneCog(
         here = await Here.of(interaction)
         here.require_gm("scene.action.new")
         await acknowledge(interaction, await _count(here, living_only=False))
-        touched: list[Touched] = []
         async with here.storage.transaction() as tx:
             await here.refuse_repeated(tx)
             characters = await tx.list_characters(here.guild_id)
-            for character in characters:
-                outcome = start_scene(character.health)
-                if outcome.changed:
-                    saved = await tx.save_health(character, outcome.after)
-                    touched.append(Touched(character, saved, outcome))
+            changed = [(c, start_scene(c.health)) for c in characters]
+            touched = await _save_all(tx, [(c, o) for c, o in changed if o.changed])
             await tx.record(**here.history("scene new"))
         language = here.public_language
         if not characters:
@@ -437,15 +433,12 @@ class TimeCog(commands.Cog):
         here.require_gm("scene.action.time")
         check_range("minutes", minutes, 1, MAX_MINUTES)
         await acknowledge(interaction, await _count(here, living_only=True))
-        touched: list[Touched] = []
         async with here.storage.transaction() as tx:
             await here.refuse_repeated(tx)
             # Only this server's living characters are read: the dead do not bleed (T2).
-            for character in await tx.list_characters(here.guild_id, living_only=True):
-                outcome = pass_time(character.health, minutes)
-                if outcome.changed:
-                    saved = await tx.save_health(character, outcome.after)
-                    touched.append(Touched(character, saved, outcome))
+            living = await tx.list_characters(here.guild_id, living_only=True)
+            changed = [(c, pass_time(c.health, minutes)) for c in living]
+            touched = await _save_all(tx, [(c, o) for c, o in changed if o.changed])
             await tx.record(**here.history("time", {"minutes": minutes}))
         language = here.public_language
         header = plural(language, "scene.time.passed", minutes, minutes=minutes)
@@ -514,6 +507,17 @@ class TimeCog(commands.Cog):
         header = plural(language, "scene.refresh.done", len(touched))
         content, embeds = change_reply(header, touched, language)
         await send_change(interaction, embeds, announce=False, here=here, content=content)
+
+
+async def _save_all(
+    tx: Transaction, changed: Sequence[tuple[StoredCharacter, Outcome]]
+) -> list[Touched]:
+    """Save every changed character in one statement (one storage round trip for all)."""
+    saved = await tx.save_healths([(character, outcome.after) for character, outcome in changed])
+    return [
+        Touched(character, after, outcome)
+        for (character, outcome), after in zip(changed, saved, strict=True)
+    ]
 
 
 async def _count(here: Here, *, living_only: bool) -> int:

@@ -1,7 +1,7 @@
 """Salud's storage: SQLite through one aiosqlite connection (see docs/DESIGN.md, Storage).
 
 Use ``async with storage.transaction() as tx:`` for every change and ``storage.read()`` for
-consistent reads; every method takes the guild id.
+reads; every method takes the guild id.
 """
 
 from __future__ import annotations

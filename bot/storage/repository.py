@@ -4,14 +4,22 @@ Every method takes the guild id and filters on it: no call can see or change ano
 rows. A ``Transaction`` remembers the first state of every character it writes, so that
 ``record`` can store whole before/after snapshots (what ``/history`` shows and ``/undo``
 restores) without the cogs collecting them.
+
+Each statement is a round trip to aiosqlite's thread (a queue put, a thread switch and a
+wake-up of the loop), which the benchmark measured as the main cost of a command (issue 6).
+So a ``Transaction`` keeps every character it reads or writes as it is stored now (nothing
+else can write while it holds the lock and SQLite's write lock) and works out the result of
+its own writes in memory instead of reading them back; ``tests/storage/test_round_trips.py``
+pins the number of trips of the usual commands.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, Final
@@ -36,6 +44,7 @@ from bot.storage.models import (
 )
 from bot.storage.snapshot import (
     HEALTH_COLUMNS,
+    RowLike,
     Snapshot,
     ability_from_row,
     ability_to_row,
@@ -73,6 +82,19 @@ _SELECT_HISTORY = (
     "SELECT h.id, h.guild_id, h.interaction_id, h.actor_id, h.command, h.details,"
     " h.created_at, h.undo_of, h.undone_by FROM history AS h"
 )
+_UPDATE_HEALTH = (
+    f"UPDATE characters SET {', '.join(f'{column} = ?' for column in HEALTH_COLUMNS)}"
+    " WHERE id = ? AND guild_id = ?"
+)
+_UPSERT_ABILITY = (
+    "INSERT INTO abilities (character_id, name, name_key, kind, rating, pool)"
+    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (character_id, name_key) DO UPDATE SET"
+    " name = excluded.name, kind = excluded.kind, rating = excluded.rating,"
+    " pool = excluded.pool"
+)
+_DELETE_ABILITY = "DELETE FROM abilities WHERE character_id = ? AND name_key = ?"
+#: Ids per ``IN (…)`` list: under SQLite's oldest limit of 999 parameters.
+_IDS_PER_QUERY = 900
 
 
 #: A character's abilities as one JSON column of its row, so that a character is read in one
@@ -98,6 +120,28 @@ def _is_unique_violation(error: sqlite3.IntegrityError, column: str) -> bool:
     return "UNIQUE constraint failed" in message and column in message
 
 
+def _character(row: sqlite3.Row, abilities: tuple[Ability, ...]) -> StoredCharacter:
+    return StoredCharacter(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        name=str(row["name"]),
+        owner_id=int(row["owner_id"]),
+        health=health_from_row(row),
+        abilities=abilities,
+    )
+
+
+def _settings(guild_id: int, row: RowLike | None) -> GuildSettings:
+    if row is None:
+        return GuildSettings(guild_id=guild_id)
+    return GuildSettings(
+        guild_id=guild_id,
+        gm_role_id=row["gm_role_id"],
+        channel_id=row["channel_id"],
+        language=row["language"],
+    )
+
+
 class Reader:
     """Read-only queries; valid only inside the ``async with`` that produced it."""
 
@@ -112,6 +156,10 @@ class Reader:
         if self._connection is None:
             raise TransactionStateError("used after its 'async with' block ended")
         return self._connection
+
+    def _check_open(self) -> None:
+        """For answers given without a query: the block must still be running."""
+        _ = self._conn
 
     def _close(self) -> None:
         self._connection = None
@@ -144,17 +192,11 @@ class Reader:
             f"{_SELECT_CHARACTER}, {_ABILITIES_JSON} FROM characters AS c WHERE {where} {tail}",
             params,
         )
-        return [
-            StoredCharacter(
-                id=int(row["id"]),
-                guild_id=int(row["guild_id"]),
-                name=str(row["name"]),
-                owner_id=int(row["owner_id"]),
-                health=health_from_row(row),
-                abilities=tuple(ability_from_row(item) for item in _abilities_of(row)),
-            )
-            for row in rows
-        ]
+        return [self._loaded(row) for row in rows]
+
+    def _loaded(self, row: sqlite3.Row) -> StoredCharacter:
+        """A character row read with ``_ABILITIES_JSON`` (a transaction also keeps it)."""
+        return _character(row, tuple(ability_from_row(item) for item in _abilities_of(row)))
 
     async def _snapshot(self, guild_id: int, character_id: int) -> Snapshot | None:
         """The whole stored character as a snapshot, or None when it is not in this guild."""
@@ -163,10 +205,7 @@ class Reader:
             " WHERE c.guild_id = ? AND c.id = ?",
             (guild_id, character_id),
         )
-        if row is None:
-            return None
-        abilities = [ability_to_row(ability_from_row(item)) for item in _abilities_of(row)]
-        return make_snapshot(row, abilities)
+        return None if row is None else _Stored.from_row(row).snapshot
 
     # --- settings and meta -------------------------------------------------------------------
 
@@ -176,14 +215,7 @@ class Reader:
             "SELECT gm_role_id, channel_id, language FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
         )
-        if row is None:
-            return GuildSettings(guild_id=guild_id)
-        return GuildSettings(
-            guild_id=guild_id,
-            gm_role_id=row["gm_role_id"],
-            channel_id=row["channel_id"],
-            language=row["language"],
-        )
+        return _settings(guild_id, row)
 
     async def get_meta(self, key: str) -> str | None:
         """A bot-wide value (not per guild), e.g. the hash of the last command sync."""
@@ -262,7 +294,11 @@ class Reader:
         )
         return row is not None
 
-    async def _entries(self, rows: list[sqlite3.Row]) -> list[HistoryEntry]:
+    async def _entries(
+        self, rows: list[sqlite3.Row], befores: dict[int, Snapshot | None] | None = None
+    ) -> list[HistoryEntry]:
+        """The entries of ``rows`` with their characters; ``befores`` (for one entry) also
+        gets each character's ``before`` snapshot, as stored (``/undo`` writes it back)."""
         if not rows:
             return []
         ids = [int(row["id"]) for row in rows]
@@ -275,6 +311,8 @@ class Reader:
         ):
             before = load_snapshot(item["before"])
             after = load_snapshot(item["after"])
+            if befores is not None:
+                befores[int(item["character_id"])] = before
             touched[int(item["history_id"])].append(
                 HistoryCharacter(
                     character_id=int(item["character_id"]),
@@ -336,13 +374,83 @@ class Reader:
 
     async def latest_undoable(self, guild_id: int) -> HistoryEntry | None:
         """The entry ``undo_latest`` would revert now (neither an undo nor undone), if any."""
+        return await self._latest_undoable(guild_id)
+
+    async def _latest_undoable(
+        self, guild_id: int, befores: dict[int, Snapshot | None] | None = None
+    ) -> HistoryEntry | None:
         rows = await self._fetchall(
             f"{_SELECT_HISTORY} WHERE h.guild_id = ? AND h.undo_of IS NULL"
             " AND h.undone_by IS NULL ORDER BY h.id DESC LIMIT 1",
             (guild_id,),
         )
-        found = await self._entries(rows)
+        found = await self._entries(rows, befores)
         return found[0] if found else None
+
+
+@dataclass(frozen=True)
+class _Stored:
+    """A character exactly as stored: its snapshot, and the stored ``name_key`` of each of
+    its abilities (in the order of ``snapshot["abilities"]``, which is sorted by it).
+
+    Never changed in place: a write makes a new one (a ``before`` may share its parts).
+    """
+
+    snapshot: Snapshot
+    keys: tuple[str, ...]
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> _Stored:
+        """From a row read with ``_ABILITIES_JSON``."""
+        return cls.read(row)[0]
+
+    @classmethod
+    def read(cls, row: sqlite3.Row) -> tuple[_Stored, StoredCharacter]:
+        """From a row read with ``_ABILITIES_JSON``, with the character it holds."""
+        items = _abilities_of(row)
+        abilities = tuple(ability_from_row(item) for item in items)
+        snapshot = make_snapshot(row, [ability_to_row(ability) for ability in abilities])
+        stored = cls(snapshot, tuple(str(item["key"]) for item in items))
+        return stored, _character(row, abilities)
+
+    @classmethod
+    def new(cls, fields: Mapping[str, Any]) -> _Stored:
+        """A row without abilities from its column values (``_CHARACTER_COLUMNS``)."""
+        return cls(make_snapshot(fields, []), ())
+
+    @property
+    def id(self) -> int:
+        return int(self.snapshot["id"])
+
+    @property
+    def guild_id(self) -> int:
+        return int(self.snapshot["guild_id"])
+
+    def character(self) -> StoredCharacter:
+        return character_from_snapshot(self.snapshot)
+
+    def abilities(self) -> dict[str, dict[str, Any]]:
+        """The ability rows by stored name_key."""
+        return dict(zip(self.keys, self.snapshot["abilities"], strict=True))
+
+    def with_health(self, health: dict[str, Any]) -> _Stored:
+        return _Stored({**self.snapshot, "health": health}, self.keys)
+
+    def with_abilities(self, abilities: Mapping[str, dict[str, Any]]) -> _Stored:
+        """With these ability rows (by name_key), in name_key order as a read gives them."""
+        keys = sorted(abilities)
+        return _Stored({**self.snapshot, "abilities": [abilities[k] for k in keys]}, tuple(keys))
+
+
+def _abilities_by_key(abilities: Iterable[Ability]) -> dict[str, dict[str, Any]]:
+    """Ability rows by name_key; two names equal ignoring case are a ``ValueError``."""
+    rows: dict[str, dict[str, Any]] = {}
+    for ability in abilities:
+        key = name_key(ability.name)
+        if key in rows:
+            raise ValueError("two abilities with the same name (ignoring case)")
+        rows[key] = ability_to_row(ability)
+    return rows
 
 
 @dataclass
@@ -351,16 +459,44 @@ class _Touched:
     before: Snapshot | None
 
 
+@dataclass(frozen=True)
+class _Change:
+    """One character's change, with its snapshots as history stores them (None: absent)."""
+
+    id: int
+    before: Snapshot | None
+    after: Snapshot | None
+    before_json: str | None
+    after_json: str | None
+
+    @classmethod
+    def of(cls, character_id: int, before: Snapshot | None, after: Snapshot | None) -> _Change:
+        return cls(
+            character_id,
+            before,
+            after,
+            None if before is None else dump_json(before),
+            None if after is None else dump_json(after),
+        )
+
+
 class Transaction(Reader):
     """Reads and writes inside ``BEGIN IMMEDIATE`` … ``COMMIT``.
 
-    Character writes are tracked: the first write to a character keeps its state as loaded
+    Character writes are tracked: the first write to a character keeps its state as stored
     then (None if created here); ``record`` compares it with the state at that moment.
+
+    Every character read or written here is kept as it is stored now (``_known``): while the
+    transaction holds the lock and SQLite's write lock nothing else can change it, so its
+    before and after states and the values the writes return need no query. A write that
+    fails midway forgets the character, which is then read again when needed.
     """
 
     def __init__(self, conn: aiosqlite.Connection, clock: Clock) -> None:
         super().__init__(conn, clock)
         self._touched: dict[int, _Touched] = {}
+        self._known: dict[int, _Stored | None] = {}  # None: deleted here
+        self._unseen: set[int] = set()  # interaction ids checked here and not yet recorded
         self._guild_id: int | None = None  # the one guild whose characters this tx writes
         self._recorded = False
         self._commit_guards: list[Callable[[], Awaitable[None]]] = []
@@ -371,9 +507,65 @@ class Transaction(Reader):
         must not be stored when its reply can no longer reach the player.)"""
         self._commit_guards.append(guard)
 
+    # --- what is stored now ------------------------------------------------------------------
+
+    def _loaded(self, row: sqlite3.Row) -> StoredCharacter:
+        stored, character = _Stored.read(row)
+        self._known[character.id] = stored
+        return character
+
+    def _known_in(self, guild_id: int, character_id: int) -> _Stored | None:
+        """The kept state of a character in ``_known``; None if deleted here or of another
+        guild."""
+        stored = self._known[character_id]
+        return stored if stored is not None and stored.guild_id == guild_id else None
+
+    async def _current(self, guild_id: int, character_id: int) -> _Stored | None:
+        """The character as stored now, or None when it is not in this guild."""
+        if character_id not in self._known:
+            await super().get_character(guild_id, character_id)  # keeps it when found
+            if character_id not in self._known:
+                return None
+        return self._known_in(guild_id, character_id)
+
+    async def _load(self, guild_id: int, character_ids: Iterable[int]) -> None:
+        """Read the characters not known yet, many per query (found ones are kept)."""
+        wanted = sorted({i for i in character_ids if i not in self._known})
+        for start in range(0, len(wanted), _IDS_PER_QUERY):
+            chunk = wanted[start : start + _IDS_PER_QUERY]
+            marks = ", ".join("?" * len(chunk))
+            await self._characters(f"c.guild_id = ? AND c.id IN ({marks})", (guild_id, *chunk))
+
+    @contextmanager
+    def _writing(self, *character_ids: int) -> Iterator[None]:
+        """Around a write: if it fails (or is cancelled) midway, what is stored is unknown."""
+        try:
+            yield
+        except BaseException:
+            for character_id in character_ids:
+                self._known.pop(character_id, None)
+            raise
+
+    async def get_character(self, guild_id: int, character_id: int) -> StoredCharacter | None:
+        self._check_open()
+        if character_id in self._known:
+            stored = self._known_in(guild_id, character_id)
+            return None if stored is None else stored.character()
+        return await super().get_character(guild_id, character_id)
+
+    async def interaction_seen(self, interaction_id: int) -> bool:
+        self._check_open()
+        if interaction_id in self._unseen:  # asked again (``/undo``): nothing recorded since
+            return False
+        seen = await super().interaction_seen(interaction_id)
+        if not seen:
+            self._unseen.add(interaction_id)
+        return seen
+
     # --- tracking ----------------------------------------------------------------------------
 
     def _check_writable(self) -> None:
+        self._check_open()
         if self._recorded:
             raise TransactionStateError("character written after record() in one transaction")
 
@@ -385,36 +577,43 @@ class Transaction(Reader):
 
     async def _touch(
         self, guild_id: int, character_id: int, *, will_create: bool = False
-    ) -> Snapshot | None:
+    ) -> _Stored | None:
         """Keep the character's state before its first write here; return its current state.
 
         A character missing from this guild is only remembered (as "did not exist") when the
         caller is about to create it.
         """
         self._check_writable()
-        current = await self._snapshot(guild_id, character_id)
+        current = await self._current(guild_id, character_id)
         if character_id not in self._touched and (current is not None or will_create):
             self._claim_guild(guild_id)
-            self._touched[character_id] = _Touched(guild_id, current)
+            before = None if current is None else current.snapshot
+            self._touched[character_id] = _Touched(guild_id, before)
         return current
 
-    async def _require(self, guild_id: int, character_id: int) -> Snapshot:
+    async def _require(self, guild_id: int, character_id: int) -> _Stored:
         current = await self._touch(guild_id, character_id)
         if current is None:
             raise CharacterNotFound(guild_id, character_id)
         return current
 
-    async def _changes(self) -> list[tuple[int, Snapshot | None, Snapshot | None]]:
-        """(id, before, after) of every touched character whose state really changed."""
+    async def _changes(self) -> list[_Change]:
+        """Every touched character whose state really changed, by id."""
         changes = []
         for character_id, touched in sorted(self._touched.items()):
-            after = await self._snapshot(touched.guild_id, character_id)
-            if dump_json(after) != dump_json(touched.before):
-                changes.append((character_id, touched.before, after))
+            if character_id in self._known:
+                stored = self._known[character_id]
+                after = None if stored is None else stored.snapshot
+            else:  # a write failed midway and the caller went on: read what is stored
+                after = await self._snapshot(touched.guild_id, character_id)
+            change = _Change.of(character_id, touched.before, after)
+            if change.before_json != change.after_json:
+                changes.append(change)
         return changes
 
     async def has_changes(self) -> bool:
         """Whether the characters written so far differ from their state at first touch."""
+        self._check_open()
         return bool(await self._changes())
 
     async def _before_commit(self, require_record: bool) -> None:
@@ -447,18 +646,23 @@ class Transaction(Reader):
             if value is not UNSET
         }
         now = self._now()
-        await self._conn.execute(
-            "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?)"
-            " ON CONFLICT (guild_id) DO NOTHING",
-            (guild_id, now),
-        )
-        if given:
-            assignments = ", ".join(f"{key} = ?" for key in given)
+        if not given:
             await self._conn.execute(
-                f"UPDATE guild_settings SET {assignments}, updated_at = ? WHERE guild_id = ?",
-                (*given.values(), now, guild_id),
+                "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO NOTHING",
+                (guild_id, now),
             )
-        return await self.get_settings(guild_id)
+            return await self.get_settings(guild_id)
+        columns = ", ".join(given)
+        marks = ", ".join("?" * len(given))
+        assignments = ", ".join(f"{key} = excluded.{key}" for key in given)
+        row = await self._fetchone(
+            f"INSERT INTO guild_settings (guild_id, updated_at, {columns})"
+            f" VALUES (?, ?, {marks}) ON CONFLICT (guild_id) DO UPDATE SET {assignments},"
+            " updated_at = excluded.updated_at RETURNING gm_role_id, channel_id, language",
+            (guild_id, now, *given.values()),
+        )
+        return _settings(guild_id, row)
 
     async def set_meta(self, key: str, value: str) -> None:
         await self._conn.execute(
@@ -498,28 +702,27 @@ class Transaction(Reader):
             raise StorageError("INSERT gave no row id")
         return int(inserted[0])
 
-    async def _write_abilities(self, character_id: int, abilities: Iterable[Ability]) -> None:
-        await self._conn.execute("DELETE FROM abilities WHERE character_id = ?", (character_id,))
-        rows = [
-            (character_id, a.name, name_key(a.name), a.kind.value, a.rating, a.pool)
-            for a in abilities
+    async def _store_abilities(
+        self, current: _Stored, abilities: Mapping[str, dict[str, Any]]
+    ) -> _Stored:
+        """Make the character's stored abilities exactly ``abilities`` (rows by name_key),
+        writing only the rows that differ; returns (and keeps) the new state."""
+        character_id = current.id
+        old = current.abilities()
+        gone = [(character_id, key) for key in old if key not in abilities]
+        changed = [
+            (character_id, row["name"], key, row["kind"], row["rating"], row["pool"])
+            for key, row in abilities.items()
+            if old.get(key) != row
         ]
-        try:
-            await self._conn.executemany(
-                "INSERT INTO abilities (character_id, name, name_key, kind, rating, pool)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                rows,
-            )
-        except sqlite3.IntegrityError as error:
-            if _is_unique_violation(error, "abilities"):
-                raise ValueError("two abilities with the same name (ignoring case)") from error
-            raise
-
-    async def _reload(self, guild_id: int, character_id: int) -> StoredCharacter:
-        found = await self.get_character(guild_id, character_id)
-        if found is None:  # pragma: no cover - written in this very transaction
-            raise CharacterNotFound(guild_id, character_id)
-        return found
+        with self._writing(character_id):
+            if gone:
+                await self._conn.executemany(_DELETE_ABILITY, gone)
+            if changed:
+                await self._conn.executemany(_UPSERT_ABILITY, changed)
+        stored = current.with_abilities(abilities)
+        self._known[character_id] = stored
+        return stored
 
     async def create_character(
         self,
@@ -529,121 +732,154 @@ class Transaction(Reader):
         health: CharacterHealth,
         abilities: Iterable[Ability] = (),
     ) -> StoredCharacter:
-        """A new character (name stored trimmed). Raises ``DuplicateName``."""
+        """A new character (name stored trimmed). Raises ``DuplicateName``, and
+        ``ValueError`` for two abilities whose names are equal ignoring case."""
         self._check_writable()
         self._claim_guild(guild_id)
+        rows = _abilities_by_key(abilities)
         clean = name.strip()
+        created_at = self._now()
+        health_row = health_to_row(health)
         new_id = await self._insert_character(
             character_id=None,
             guild_id=guild_id,
             name=clean,
             owner_id=owner_id,
-            created_at=self._now(),
-            health=health_to_row(health),
+            created_at=created_at,
+            health=health_row,
         )
         self._touched.setdefault(new_id, _Touched(guild_id, None))
-        await self._write_abilities(new_id, abilities)
-        return await self._reload(guild_id, new_id)
+        fields = {"id": new_id, "guild_id": guild_id, "name": clean, "owner_id": owner_id}
+        created = _Stored.new({**fields, "created_at": created_at, **health_row})
+        self._known[new_id] = created  # a new id: no ability row can exist for it yet
+        return (await self._store_abilities(created, rows)).character()
+
+    async def save_healths(
+        self, changes: Iterable[tuple[StoredCharacter, CharacterHealth]]
+    ) -> list[StoredCharacter]:
+        """``save_health`` for many characters in one statement (``/scene new``, ``/time``).
+
+        The same as saving each in turn, except that a character missing from its guild
+        raises ``CharacterNotFound`` before anything is written. Returns the saved characters
+        in the order given.
+        """
+        pairs = list(changes)
+        self._check_writable()
+        for guild_id in sorted({character.guild_id for character, _ in pairs}):
+            await self._load(guild_id, (c.id for c, _ in pairs if c.guild_id == guild_id))
+        states: dict[int, _Stored] = {}
+        params: list[tuple[Any, ...]] = []
+        saved: list[StoredCharacter] = []
+        for character, health in pairs:
+            current = await self._require(character.guild_id, character.id)
+            current = states.get(character.id, current)
+            row: dict[str, Any] = health_to_row(health)
+            if row != current.snapshot["health"]:
+                params.append((*row.values(), character.id, character.guild_id))
+            stored = current.with_health(row)
+            states[character.id] = stored
+            saved.append(stored.character())
+        if params:
+            with self._writing(*states):
+                await self._conn.executemany(_UPDATE_HEALTH, params)
+        self._known.update(states)
+        return saved
 
     async def save_health(
         self, character: StoredCharacter, health: CharacterHealth
     ) -> StoredCharacter:
         """Write every ``CharacterHealth`` field. Raises ``CharacterNotFound``."""
-        await self._require(character.guild_id, character.id)
-        row = health_to_row(health)
-        await self._conn.execute(
-            f"UPDATE characters SET {', '.join(f'{column} = ?' for column in HEALTH_COLUMNS)}"
-            " WHERE id = ? AND guild_id = ?",
-            (*row.values(), character.id, character.guild_id),
-        )
-        return await self._reload(character.guild_id, character.id)
+        (saved,) = await self.save_healths([(character, health)])
+        return saved
 
     async def set_ability(self, character: StoredCharacter, ability: Ability) -> StoredCharacter:
         """Add the ability, or replace the one with the same name ignoring case (its stored
         name becomes ``ability.name``). Raises ``CharacterNotFound``."""
-        await self._require(character.guild_id, character.id)
-        await self._conn.execute(
-            "INSERT INTO abilities (character_id, name, name_key, kind, rating, pool)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (character_id, name_key) DO UPDATE SET"
-            " name = excluded.name, kind = excluded.kind, rating = excluded.rating,"
-            " pool = excluded.pool",
-            (
-                character.id,
-                ability.name,
-                name_key(ability.name),
-                ability.kind.value,
-                ability.rating,
-                ability.pool,
-            ),
-        )
-        return await self._reload(character.guild_id, character.id)
+        current = await self._require(character.guild_id, character.id)
+        rows = current.abilities()
+        rows[name_key(ability.name)] = ability_to_row(ability)
+        return (await self._store_abilities(current, rows)).character()
 
     async def remove_ability(self, character: StoredCharacter, name: str) -> StoredCharacter:
         """Remove the ability called ``name`` (ignoring case); absent: nothing changes."""
-        await self._require(character.guild_id, character.id)
-        await self._conn.execute(
-            "DELETE FROM abilities WHERE character_id = ? AND name_key = ?",
-            (character.id, name_key(name)),
-        )
-        return await self._reload(character.guild_id, character.id)
+        current = await self._require(character.guild_id, character.id)
+        rows = current.abilities()
+        rows.pop(name_key(name), None)
+        return (await self._store_abilities(current, rows)).character()
 
     async def save_abilities(
         self, character: StoredCharacter, abilities: Iterable[Ability]
     ) -> StoredCharacter:
         """Replace the whole set of abilities (e.g. ``/refresh``). Names must differ
         ignoring case (``ValueError``)."""
-        await self._require(character.guild_id, character.id)
-        await self._write_abilities(character.id, abilities)
-        return await self._reload(character.guild_id, character.id)
+        current = await self._require(character.guild_id, character.id)
+        rows = _abilities_by_key(abilities)
+        return (await self._store_abilities(current, rows)).character()
 
     async def delete_character(self, guild_id: int, character_id: int) -> StoredCharacter | None:
         """Delete it with its abilities; returns what was deleted, None if not in this guild."""
         current = await self._touch(guild_id, character_id)
         if current is None:
             return None
-        await self._conn.execute(
-            "DELETE FROM characters WHERE id = ? AND guild_id = ?", (character_id, guild_id)
-        )
-        return character_from_snapshot(current)
+        with self._writing(character_id):
+            await self._conn.execute(
+                "DELETE FROM characters WHERE id = ? AND guild_id = ?", (character_id, guild_id)
+            )
+        self._known[character_id] = None
+        return current.character()
 
     async def _restore(self, guild_id: int, snapshot: Snapshot) -> None:
         """Write ``snapshot`` back exactly: row (same id), every field and the abilities."""
         if int(snapshot["guild_id"]) != guild_id:
             raise StorageError("snapshot of another guild")  # pragma: no cover - corrupt data
         character_id = int(snapshot["id"])
+        abilities = _abilities_by_key(ability_from_row(item) for item in snapshot["abilities"])
         current = await self._touch(guild_id, character_id, will_create=True)
         health = snapshot["health"]
-        if current is None:
-            await self._insert_character(
-                character_id=character_id,
-                guild_id=guild_id,
-                name=str(snapshot["name"]),
-                owner_id=int(snapshot["owner_id"]),
-                created_at=str(snapshot["created_at"]),
-                health=health,
-            )
-        else:
-            columns = ("name", "name_key", "owner_id", "created_at", *HEALTH_COLUMNS)
-            values = [
-                snapshot["name"],
-                name_key(str(snapshot["name"])),
-                snapshot["owner_id"],
-                snapshot["created_at"],
-                *(health[column] for column in HEALTH_COLUMNS),
-            ]
-            try:
-                await self._conn.execute(
-                    f"UPDATE characters SET {', '.join(f'{c} = ?' for c in columns)}"
-                    " WHERE id = ? AND guild_id = ?",
-                    (*values, character_id, guild_id),
+        fields = {
+            "id": character_id,
+            "guild_id": guild_id,
+            "name": str(snapshot["name"]),
+            "owner_id": int(snapshot["owner_id"]),
+            "created_at": str(snapshot["created_at"]),
+            **{column: health[column] for column in HEALTH_COLUMNS},
+        }
+        with self._writing(character_id):
+            if current is None:
+                await self._insert_character(
+                    character_id=character_id,
+                    guild_id=guild_id,
+                    name=fields["name"],
+                    owner_id=fields["owner_id"],
+                    created_at=fields["created_at"],
+                    health=health,
                 )
-            except sqlite3.IntegrityError as error:
-                if _is_unique_violation(error, "characters.name_key"):
-                    raise DuplicateName(guild_id, str(snapshot["name"])) from error
-                raise
-        await self._write_abilities(
-            character_id, (ability_from_row(item) for item in snapshot["abilities"])
-        )
+            else:
+                columns = ("name", "name_key", "owner_id", "created_at", *HEALTH_COLUMNS)
+                values = [
+                    fields["name"],
+                    name_key(fields["name"]),
+                    fields["owner_id"],
+                    fields["created_at"],
+                    *(health[column] for column in HEALTH_COLUMNS),
+                ]
+                try:
+                    await self._conn.execute(
+                        f"UPDATE characters SET {', '.join(f'{c} = ?' for c in columns)}"
+                        " WHERE id = ? AND guild_id = ?",
+                        (*values, character_id, guild_id),
+                    )
+                except sqlite3.IntegrityError as error:
+                    if _is_unique_violation(error, "characters.name_key"):
+                        raise DuplicateName(guild_id, fields["name"]) from error
+                    raise
+        row = _Stored.new(fields)
+        if current is not None:  # its ability rows are still there: only changes are written
+            row = _Stored(
+                {**row.snapshot, "abilities": current.snapshot["abilities"]}, current.keys
+            )
+        self._known[character_id] = row
+        await self._store_abilities(row, abilities)
 
     # --- history -----------------------------------------------------------------------------
 
@@ -691,12 +927,13 @@ class Transaction(Reader):
         changes = await self._changes()
         if force and not changes:
             changes = [
-                (character_id, touched.before, touched.before)
+                _Change.of(character_id, touched.before, touched.before)
                 for character_id, touched in sorted(self._touched.items())
             ]
         if not changes:
             return None
         created_at = self._now()
+        self._unseen.discard(interaction_id)
         try:
             inserted = await self._conn.execute_insert(
                 "INSERT INTO history (guild_id, interaction_id, actor_id, command, details,"
@@ -712,21 +949,14 @@ class Transaction(Reader):
         entry_id = int(inserted[0])
         rows = []
         characters = []
-        for character_id, before, after in changes:
+        for change in changes:
+            before, after = change.before, change.after
             shown = after if after is not None else before
             name = "" if shown is None else str(shown["name"])
-            rows.append(
-                (
-                    entry_id,
-                    character_id,
-                    name,
-                    None if before is None else dump_json(before),
-                    None if after is None else dump_json(after),
-                )
-            )
+            rows.append((entry_id, change.id, name, change.before_json, change.after_json))
             characters.append(
                 HistoryCharacter(
-                    character_id=character_id,
+                    character_id=change.id,
                     name=name,
                     before=None if before is None else character_from_snapshot(before),
                     after=None if after is None else character_from_snapshot(after),
@@ -764,24 +994,20 @@ class Transaction(Reader):
         """
         if self._touched or self._recorded:
             raise TransactionStateError("undo_latest() must be the only change of a transaction")
-        target = await self.latest_undoable(guild_id)
+        befores: dict[int, Snapshot | None] = {}
+        target = await self._latest_undoable(guild_id, befores)
         if target is None:
             return None
         if await self.interaction_seen(interaction_id):
             raise AlreadyApplied(interaction_id)
-        rows = await self._fetchall(
-            "SELECT hc.character_id, hc.before FROM history_characters AS hc"
-            " JOIN history AS h ON h.id = hc.history_id"
-            " WHERE h.guild_id = ? AND hc.history_id = ? ORDER BY hc.character_id",
-            (guild_id, target.id),
-        )
-        befores = [(int(row["character_id"]), load_snapshot(row["before"])) for row in rows]
+        ordered = sorted(befores.items())
+        await self._load(guild_id, befores)
         removed: list[int] = []
-        for character_id, before in befores:  # removals first: they may free a name
+        for character_id, before in ordered:  # removals first: they may free a name
             if before is None:
                 await self.delete_character(guild_id, character_id)
                 removed.append(character_id)
-        for _character_id, before in befores:
+        for _character_id, before in ordered:
             if before is not None:
                 await self._restore(guild_id, before)
         undo_entry = await self._record(
@@ -799,15 +1025,15 @@ class Transaction(Reader):
             "UPDATE history SET undone_by = ? WHERE id = ? AND guild_id = ?",
             (undo_entry.id, target.id, guild_id),
         )
-        reverted = await self.get_history_entry(guild_id, target.id)
-        if reverted is None:  # pragma: no cover
-            raise StorageError("reverted entry vanished")
         restored = []
-        for character_id, before in befores:
+        for character_id, before in ordered:
             if before is not None:
-                restored.append(await self._reload(guild_id, character_id))
+                current = await self._current(guild_id, character_id)
+                if current is None:  # pragma: no cover - written in this very transaction
+                    raise CharacterNotFound(guild_id, character_id)
+                restored.append(current.character())
         return UndoResult(
-            reverted=reverted,
+            reverted=replace(target, undone_by=undo_entry.id),
             undo_entry=undo_entry,
             restored=tuple(restored),
             removed=tuple(removed),

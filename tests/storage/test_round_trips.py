@@ -1,0 +1,289 @@
+"""Round trips to aiosqlite's thread per command, and the in-memory states that save them.
+
+Each aiosqlite call is a queue put, a thread switch and a wake-up of the loop; the benchmark
+found them to be most of a command's CPU (issue 6). A test here that fails with more trips is
+a regression; with fewer, lower the number. The states a transaction works out in memory
+instead of reading back must be exactly what a read gives: the later tests check that.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from bot.storage import CharacterNotFound, Storage, StoredCharacter
+from bot.storage.snapshot import dump_json
+
+from .conftest import ALICE, BOB, GM, GUILD_A, Interactions, general, health, investigative
+
+
+class Trips:
+    """Counts the calls that reach aiosqlite's thread (every one goes through ``_execute``)."""
+
+    def __init__(self, storage: Storage, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls: list[str] = []
+        conn = storage._conn
+        queued: Callable[..., Awaitable[Any]] = conn._execute
+
+        async def counting(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+            what = args[0] if args and isinstance(args[0], str) else fn.__name__
+            self.calls.append(" ".join(what.split()[:3]))
+            return await queued(fn, *args, **kwargs)
+
+        monkeypatch.setattr(conn, "_execute", counting)
+
+    def take(self) -> list[str]:
+        """The calls since the last ``take``."""
+        calls, self.calls = self.calls, []
+        return calls
+
+
+@pytest.fixture
+def trips(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> Trips:
+    return Trips(storage, monkeypatch)
+
+
+async def create(
+    storage: Storage, next_id: Interactions, name: str, owner: int = ALICE
+) -> StoredCharacter:
+    async with storage.transaction() as tx:
+        made = await tx.create_character(
+            GUILD_A, name, owner, health(), [general("Athletics", 4), investigative("Occult", 2)]
+        )
+        await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=owner, command="c")
+    return made
+
+
+async def stored_after(storage: Storage, entry_id: int) -> dict[int, str | None]:
+    """The ``after`` snapshots a history entry stored, as JSON text, by character id."""
+    async with storage.read() as reader:
+        rows = await reader._fetchall(
+            "SELECT character_id, after FROM history_characters WHERE history_id = ?",
+            (entry_id,),
+        )
+    return {int(row["character_id"]): row["after"] for row in rows}
+
+
+async def read_back(storage: Storage, character_id: int) -> str | None:
+    """The character as a read gives it now, as snapshot JSON (None: not stored)."""
+    async with storage.read() as reader:
+        snapshot = await reader._snapshot(GUILD_A, character_id)
+    return None if snapshot is None else dump_json(snapshot)
+
+
+# --- how many trips ---------------------------------------------------------------------------
+
+
+async def test_a_read_is_one_trip_per_query(
+    storage: Storage, next_id: Interactions, trips: Trips
+) -> None:
+    await create(storage, next_id, "Ann")
+    trips.take()
+    async with storage.read() as reader:  # no BEGIN/ROLLBACK around it
+        assert await reader.find_character(GUILD_A, "ann") is not None
+    assert len(trips.take()) == 1
+
+
+async def test_hurt_is_seven_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
+    """What /hurt does in its transaction: check the interaction, read, save, record."""
+    ann = await create(storage, next_id, "Ann")
+    trips.take()
+    interaction = next_id()
+    async with storage.transaction() as tx:
+        assert not await tx.interaction_seen(interaction)
+        current = await tx.get_character(GUILD_A, ann.id)
+        assert current is not None
+        saved = await tx.save_health(current, replace(current.health, health=6))
+        entry = await tx.record(
+            guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="hurt"
+        )
+    calls = trips.take()
+    assert calls == [
+        "BEGIN IMMEDIATE",
+        "SELECT 1 FROM",  # interaction_seen
+        "SELECT c.id, c.guild_id,",  # get_character
+        "UPDATE characters SET",
+        "INSERT INTO history",
+        "INSERT INTO history_characters",
+        "COMMIT",
+    ], calls
+    assert entry is not None and entry.characters[0].after == saved
+    assert (await stored_after(storage, entry.id))[ann.id] == await read_back(storage, ann.id)
+
+
+async def test_firstaid_is_nine_trips(
+    storage: Storage, next_id: Interactions, trips: Trips
+) -> None:
+    medic = await create(storage, next_id, "Medic")
+    patient = await create(storage, next_id, "Patient", BOB)
+    trips.take()
+    interaction = next_id()
+    async with storage.transaction() as tx:
+        assert not await tx.interaction_seen(interaction)
+        medic_now = await tx.get_character(GUILD_A, medic.id)
+        patient_now = await tx.get_character(GUILD_A, patient.id)
+        assert medic_now is not None and patient_now is not None
+        await tx.save_health(medic_now, replace(medic_now.health, first_aid_pool=1))
+        await tx.save_health(patient_now, replace(patient_now.health, first_aid_received=2))
+        await tx.record(guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="fa")
+    assert len(trips.take()) == 9
+
+
+async def test_many_characters_saved_in_one_trip(
+    storage: Storage, next_id: Interactions, trips: Trips
+) -> None:
+    """/scene new, /time: the same number of trips for 1 character or 6."""
+    for name in ("A", "B", "C", "D", "E", "F"):
+        await create(storage, next_id, name)
+    trips.take()
+    interaction = next_id()
+    async with storage.transaction() as tx:
+        assert not await tx.interaction_seen(interaction)
+        everyone = await tx.list_characters(GUILD_A)
+        saved = await tx.save_healths(
+            [(c, replace(c.health, scene_start_health=c.health.health - 1)) for c in everyone]
+        )
+        entry = await tx.record(
+            guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="scene new"
+        )
+    assert len(trips.take()) == 7
+    assert entry is not None and [c.after for c in entry.characters] == saved
+    for character in everyone:
+        assert (await stored_after(storage, entry.id))[character.id] == await read_back(
+            storage, character.id
+        )
+
+
+async def test_create_is_seven_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
+    """/character create: check, look for the name, insert (no abilities), record."""
+    interaction = next_id()
+    async with storage.transaction() as tx:
+        assert not await tx.interaction_seen(interaction)
+        assert await tx.find_character(GUILD_A, "Ann") is None
+        await tx.create_character(GUILD_A, "Ann", ALICE, health())
+        await tx.record(guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="c")
+    assert len(trips.take()) == 7
+
+
+async def test_undo_of_a_hurt_is_ten_trips(
+    storage: Storage, next_id: Interactions, trips: Trips
+) -> None:
+    ann = await create(storage, next_id, "Ann")
+    async with storage.transaction() as tx:
+        await tx.save_health(ann, replace(ann.health, health=3))
+        await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="h")
+    trips.take()
+    interaction = next_id()
+    async with storage.transaction() as tx:
+        assert not await tx.interaction_seen(interaction)  # the cog checks first
+        result = await tx.undo_latest(GUILD_A, interaction, GM)
+    calls = trips.take()
+    # BEGIN, the interaction (once), the entry and its characters, the character, its row
+    # (abilities unchanged: not rewritten), the undo entry and its characters, undone_by,
+    # COMMIT.
+    assert len(calls) == 10, calls
+    assert result is not None and result.restored == (ann,)
+    after = (await stored_after(storage, result.undo_entry.id))[ann.id]
+    assert after == await read_back(storage, ann.id)
+
+
+# --- the states worked out in memory are what a read gives ------------------------------------
+
+
+async def test_ability_writes_match_a_read(storage: Storage, next_id: Interactions) -> None:
+    ann = await create(storage, next_id, "Ann")
+    async with storage.transaction() as tx:
+        current = await tx.save_health(ann, replace(ann.health, health=-2, roll_pending=True))
+        current = await tx.set_ability(current, general("Fleeing", 3))
+        current = await tx.set_ability(current, general("ATHLETICS", 6, 2))  # same key
+        current = await tx.set_ability(current, investigative("Occult", 2))  # no change
+        current = await tx.remove_ability(current, "occult")
+        current = await tx.remove_ability(current, "not there")
+        entry = await tx.record(
+            guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="x"
+        )
+        assert await tx.get_character(GUILD_A, ann.id) == current
+    assert entry is not None
+    assert (await stored_after(storage, entry.id))[ann.id] == await read_back(storage, ann.id)
+    async with storage.read() as reader:
+        assert await reader.get_character(GUILD_A, ann.id) == current
+    async with storage.transaction() as tx:
+        current = await tx.save_abilities(
+            current, [general("Scuffling", 2), general("Athletics", 1)]
+        )
+        entry = await tx.record(
+            guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="y"
+        )
+    assert entry is not None
+    assert (await stored_after(storage, entry.id))[ann.id] == await read_back(storage, ann.id)
+    async with storage.read() as reader:
+        assert await reader.get_character(GUILD_A, ann.id) == current
+
+
+async def test_created_character_matches_a_read(storage: Storage, next_id: Interactions) -> None:
+    async with storage.transaction() as tx:
+        made = await tx.create_character(
+            GUILD_A, " Zoë ", ALICE, health(7, 2), [general("Shooting", 2), general("athletics", 1)]
+        )
+        entry = await tx.record(
+            guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c"
+        )
+    assert entry is not None
+    assert (await stored_after(storage, entry.id))[made.id] == await read_back(storage, made.id)
+    async with storage.read() as reader:
+        assert await reader.get_character(GUILD_A, made.id) == made
+
+
+async def test_save_healths_is_saving_each_in_turn(storage: Storage, next_id: Interactions) -> None:
+    ann = await create(storage, next_id, "Ann")
+    bob = await create(storage, next_id, "Bob", BOB)
+    async with storage.transaction() as tx:  # characters not read here first: read in one go
+        saved = await tx.save_healths(
+            [
+                (ann, replace(ann.health, health=5)),
+                (bob, bob.health),  # unchanged
+                (ann, replace(ann.health, health=4)),  # the last one counts
+            ]
+        )
+        entry = await tx.record(
+            guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="t"
+        )
+    assert [c.health.health for c in saved] == [5, 10, 4]
+    assert entry is not None and [c.character_id for c in entry.characters] == [ann.id]
+    async with storage.read() as reader:
+        assert await reader.get_character(GUILD_A, ann.id) == saved[2]
+        assert await reader.get_character(GUILD_A, bob.id) == bob
+    gone = replace(ann, id=ann.id + 1000)
+    with pytest.raises(CharacterNotFound):
+        async with storage.transaction() as tx:
+            await tx.save_healths([(ann, replace(ann.health, health=1)), (gone, ann.health)])
+    async with storage.read() as reader:
+        assert await reader.get_character(GUILD_A, ann.id) == saved[2]
+
+
+async def test_a_failed_write_is_read_again(
+    storage: Storage, next_id: Interactions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A caller that catches a write's error and goes on: the transaction reads what is
+    stored instead of trusting what it expected."""
+    ann = await create(storage, next_id, "Ann")
+    conn = storage._conn
+    queued: Callable[..., Awaitable[Any]] = conn._execute
+
+    async def failing_updates(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        if args and isinstance(args[0], str) and args[0].startswith("UPDATE characters"):
+            raise sqlite3.OperationalError("disk I/O error")
+        return await queued(fn, *args, **kwargs)
+
+    async with storage.transaction() as tx:
+        monkeypatch.setattr(conn, "_execute", failing_updates)
+        with pytest.raises(sqlite3.OperationalError):
+            await tx.save_health(ann, replace(ann.health, health=1))
+        monkeypatch.setattr(conn, "_execute", queued)
+        assert await tx.get_character(GUILD_A, ann.id) == ann
+        assert not await tx.has_changes()
+        assert await tx.record(guild_id=GUILD_A, interaction_id=1, actor_id=GM, command="x") is None
