@@ -425,14 +425,18 @@ async def send_change(
     here: Here | None = None,
     content: str | None = None,
     view: discord.ui.View | None = None,
+    more: Sequence[Sequence[discord.Embed]] = (),
 ) -> None:
     """The public reply to a change, also posted in the announcement channel when
     ``announce`` (state changed, knocked out, died) and the command was used elsewhere.
 
-    A failure to post the announcement (channel deleted, no permission) is logged and does
-    not affect the reply.
+    ``more``: the embeds of further messages, when one message cannot hold an embed per
+    character touched; they follow the reply (and its announcement). A failure to post the
+    announcement (channel deleted, no permission) is logged and does not affect the reply.
     """
     await send_public(interaction, content, embeds=embeds, view=view)
+    for extra in more:
+        await send_public(interaction, embeds=extra)
     if not announce:
         return
     if here is None:
@@ -444,6 +448,8 @@ async def send_change(
     channel = bot.get_partial_messageable(channel_id, guild_id=here.guild_id)
     try:
         await channel.send(content=content, embeds=list(embeds), allowed_mentions=NO_MENTIONS)
+        for extra in more:
+            await channel.send(embeds=list(extra), allowed_mentions=NO_MENTIONS)
     except discord.HTTPException as error:
         log.warning(
             "could not announce in channel %s of guild %s: %s", channel_id, here.guild_id, error

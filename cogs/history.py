@@ -70,9 +70,12 @@ def _health(character: StoredCharacter) -> str:
     return f"{character.health.health} / {character.health.max_health}"
 
 
-def undo_reply(result: UndoResult, language: Language) -> tuple[str, list[discord.Embed], bool]:
-    """Content, embeds and whether to announce: what was reverted (the command, when, who)
-    and each character's Health now → restored, with their status embeds."""
+def undo_reply(
+    result: UndoResult, language: Language
+) -> tuple[str, list[discord.Embed], list[list[discord.Embed]], bool]:
+    """Content, embeds, further messages' embeds and whether to announce: what was reverted
+    (the command, when, who) and each character's Health now → restored, with their status
+    embeds."""
     reverted = result.reverted
     command = reverted.command if reverted.command.startswith("/") else f"/{reverted.command}"
     header = text(
@@ -110,12 +113,12 @@ def undo_reply(result: UndoResult, language: Language) -> tuple[str, list[discor
             )
             outcome = Outcome(before=now.health, after=back.health, events=())
             touched.append(Touched(now, back, outcome, note=note))
-    content, embeds = change_reply(header, touched, language)
+    content, embeds, more = change_reply(header, touched, language)
     # Announced like any change: a death undone, or a character knocked out again.
     announce = should_announce(
         item.outcome for item in touched if item.outcome is not None and item.before is not None
     )
-    return content, embeds, announce
+    return content, embeds, more, announce
 
 
 class HistoryCog(commands.Cog):
@@ -163,8 +166,10 @@ class HistoryCog(commands.Cog):
             result = await tx.undo_latest(here.guild_id, here.interaction.id, here.user_id)
             if result is None:
                 raise UserFacingError("history.undo.nothing")
-        content, embeds, announce = undo_reply(result, here.public_language)
-        await send_change(interaction, embeds, announce=announce, here=here, content=content)
+        content, embeds, more, announce = undo_reply(result, here.public_language)
+        await send_change(
+            interaction, embeds, announce=announce, here=here, content=content, more=more
+        )
 
 
 async def setup(bot: SaludBot) -> None:

@@ -78,8 +78,9 @@ STATUS_COLOUR = discord.Colour(0x5865F2)
 
 #: Discord's limit on an embed field's value.
 FIELD_VALUE_LIMIT = 1024
-#: A change of up to this many characters shows the status embed of each; more, a summary.
-FULL_REPLY_CHARACTERS = 6
+#: A change of up to this many characters shows the status embed of each, over several
+#: messages when one cannot hold them; more (a whole crowd bleeding at once), a summary.
+FULL_REPLY_CHARACTERS = 30
 #: The summary's description (under Discord's 4096, leaving room for the death embeds).
 SUMMARY_LIMIT = 3500
 #: A change of more characters than this is deferred first (see ``acknowledge``).
@@ -153,15 +154,16 @@ def compact_line(item: Touched, language: Language) -> str:
 
 def change_reply(
     header: str, touched: Sequence[Touched], language: Language
-) -> tuple[str, list[discord.Embed]]:
-    """Content and embeds of one public message about a change of several characters,
-    always within Discord's limits (2000 characters of content; 10 embeds and 6000
-    characters of embeds).
+) -> tuple[str, list[discord.Embed], list[list[discord.Embed]]]:
+    """Content and embeds of the public reply to a change of several characters, and the
+    embeds of the further messages it needs; every message within Discord's limits (2000
+    characters of content; 10 embeds and 6000 characters of embeds).
 
-    Up to ``FULL_REPLY_CHARACTERS`` characters with an embed: the status embed of each after
-    the change with its events in words (``change_embeds``), death embeds included. More: one
-    summary embed with a line per character (Health before → after, state, flags) and the
-    death embeds that fit. Characters created or removed are said in the content.
+    Up to ``FULL_REPLY_CHARACTERS`` characters, an embed per character touched (COMMANDS.md):
+    the status embed of each after the change with its events in words (``change_embeds``),
+    death embeds included, packed into as few messages as hold them. More: one summary embed
+    with a line per character (Health before → after, state, flags) and the death embeds that
+    fit. Characters created or removed are said in the content.
     """
     shown = [item for item in touched if item.after is not None and item.outcome is not None]
     notes = [
@@ -171,24 +173,10 @@ def change_reply(
     if notes:
         content += "\n" + clip_lines(notes, language, CONTENT_LIMIT - len(header) - 1)
     if not shown:
-        return content, []
-    deaths = sum(1 for item in shown if item.outcome is not None and died(item.outcome))
-    if len(shown) <= FULL_REPLY_CHARACTERS and len(shown) + deaths <= EMBEDS_PER_MESSAGE:
-        share = EMBED_TOTAL_LIMIT // len(shown)
-        embeds: list[discord.Embed] = []
-        for item in shown:
-            assert item.after is not None and item.outcome is not None
-            part = change_embeds(
-                item.after,
-                item.outcome,
-                language,
-                extra_fields=item.extra_fields,
-                budget=share,
-            )
-            if item.note and not part[0].description:
-                part[0].description = item.note[: max(1, share - len(part[0]) - 1)]
-            embeds += part
-        return content, fit_embeds(embeds)
+        return content, [], []
+    if len(shown) <= FULL_REPLY_CHARACTERS:
+        messages = _pack([_character_embeds(item, language, len(shown)) for item in shown])
+        return content, messages[0], messages[1:]
     summary = discord.Embed(
         title=text(language, "scene.summary.title", count=len(shown)),
         description=clip_lines(
@@ -201,7 +189,39 @@ def change_reply(
         for item in shown
         if item.after is not None and item.outcome is not None and died(item.outcome)
     ]
-    return content, fit_embeds([summary, *dead])
+    return content, fit_embeds([summary, *dead]), []
+
+
+def _character_embeds(item: Touched, language: Language, count: int) -> list[discord.Embed]:
+    """One character's status embed (and death embed), sized so that several share a
+    message: all of a message's room for one or a few, a tenth of it in a crowd."""
+    assert item.after is not None and item.outcome is not None
+    budget = EMBED_TOTAL_LIMIT // min(max(count, 1), EMBEDS_PER_MESSAGE // 2)
+    if count > EMBEDS_PER_MESSAGE // 2:
+        budget = EMBED_TOTAL_LIMIT // EMBEDS_PER_MESSAGE
+    part = change_embeds(
+        item.after, item.outcome, language, extra_fields=item.extra_fields, budget=budget
+    )
+    if item.note and not part[0].description:
+        part[0].description = item.note[: max(1, budget - len(part[0]) - 1)]
+    return part
+
+
+def _pack(parts: Sequence[list[discord.Embed]]) -> list[list[discord.Embed]]:
+    """Each character's embeds, in order and kept together, in as few messages as hold them."""
+    messages: list[list[discord.Embed]] = [[]]
+    total = 0
+    for part in parts:
+        size = sum(len(embed) for embed in part)
+        current = messages[-1]
+        if current and (
+            len(current) + len(part) > EMBEDS_PER_MESSAGE or total + size > EMBED_TOTAL_LIMIT
+        ):
+            messages.append([])
+            total = 0
+        messages[-1].extend(fit_embeds(part))
+        total += size
+    return messages
 
 
 def fit_embeds(embeds: Sequence[discord.Embed]) -> list[discord.Embed]:
@@ -392,8 +412,10 @@ class SceneCog(
             header = plural(language, "scene.new.unchanged", len(characters))
         else:
             header = plural(language, "scene.new.done", len(characters))
-        content, embeds = change_reply(header, touched, language)
-        await send_change(interaction, embeds, announce=False, here=here, content=content)
+        content, embeds, more = change_reply(header, touched, language)
+        await send_change(
+            interaction, embeds, announce=False, here=here, content=content, more=more
+        )
 
     @app_commands.command(
         name="status",
@@ -448,7 +470,7 @@ class TimeCog(commands.Cog):
             )
             return
         described = [_with_clock_note(item, language) for item in touched]
-        content, embeds = change_reply(header, described, language)
+        content, embeds, more = change_reply(header, described, language)
         due = [
             item.after
             for item in touched
@@ -463,6 +485,7 @@ class TimeCog(commands.Cog):
             here=here,
             content=content,
             view=consciousness_view(due, language),
+            more=more,
         )
 
     @app_commands.command(
@@ -505,8 +528,10 @@ class TimeCog(commands.Cog):
             await send_public(interaction, reply)
             return
         header = plural(language, "scene.refresh.done", len(touched))
-        content, embeds = change_reply(header, touched, language)
-        await send_change(interaction, embeds, announce=False, here=here, content=content)
+        content, embeds, more = change_reply(header, touched, language)
+        await send_change(
+            interaction, embeds, announce=False, here=here, content=content, more=more
+        )
 
 
 async def _save_all(

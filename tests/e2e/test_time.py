@@ -114,6 +114,30 @@ async def test_T1_stabilized_and_hospitalized_characters_do_not_bleed(
 # --- T2 ---------------------------------------------------------------------------------------
 
 
+async def test_T1_every_bleeding_character_gets_its_own_status_embed(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    """COMMANDS.md: a change is an embed per character touched, over several messages."""
+    gm = gm_of(guild)
+    names = [f"Herido{index:02d}" for index in range(14)]
+    _insert_characters(bot, guild, gm, names)
+    reply = await fake.slash(guild, gm, "time", {"minutes": 30})
+    await reply.wait_followups(1)
+    fits_discord(reply)
+    embeds = [
+        embed
+        for message in [reply.message, *reply.followups]
+        if message is not None
+        for embed in message.get("embeds") or []
+    ]
+    by_title = {embed["title"]: embed for embed in embeds}
+    assert sorted(by_title) == names
+    for name in names:
+        health = next(f for f in by_title[name]["fields"] if f["name"] == "Health")
+        assert re.match(r"-?\d+ / \d+", health["value"]), health
+        assert by_title[name]["color"] in {0xE67E22, 0x23272A}
+
+
 async def test_T2_bleeding_kills_at_minus_12_and_stops_there(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
