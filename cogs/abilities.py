@@ -29,7 +29,7 @@ from bot.context import (
     send_public,
 )
 from bot.i18n import Language, text, user_language
-from bot.render import count_text, safe, state_colour, status_embed, test_roll_field
+from bot.render import count_text, safe, status_embed, test_roll_field
 from bot.storage import CharacterNotFound, StoredCharacter
 from rules.abilities import (
     MAX_DIFFICULTY,
@@ -247,9 +247,9 @@ def set_sentence(
 def check_embed(
     character: StoredCharacter, roll: TestRoll, ability_name: str, language: Language
 ) -> discord.Embed:
-    """The reply to ``/check``: the character's name and colour, and the test's field with
-    ``DIE + SPEND = TOTAL vs DIFFICULTY`` and the outcome in words."""
-    embed = discord.Embed(title=character.name[:256], colour=state_colour(character.health.state))
+    """The reply to ``/check``: the character's status embed (its pools as they are after the
+    spend) with the test's field: ``DIE + SPEND = TOTAL vs DIFFICULTY`` and the outcome."""
+    embed = status_embed(character, language)
     name, value = test_roll_field(roll, ability_name, language)
     embed.add_field(name=name, value=value, inline=False)
     return embed

@@ -10,12 +10,14 @@ from bot.storage import StoredCharacter
 from cogs.abilities import (
     ability_choices,
     ability_name,
+    check_embed,
     find_ability,
     first_aid_ability,
     is_first_aid,
 )
-from rules.abilities import Ability, AbilityKind, ReservedAbility
+from rules.abilities import Ability, AbilityKind, ReservedAbility, make_test
 from rules.character import CharacterHealth
+from rules.dice import ScriptedRoller
 
 GENERAL, INVESTIGATIVE = AbilityKind.GENERAL, AbilityKind.INVESTIGATIVE
 
@@ -94,3 +96,21 @@ def test_every_refusal_of_the_ability_rules_has_a_message() -> None:
         assert missing == set(), language
         for reason in ("empty", "too_long", "control", "invisible"):
             assert f"abilities.error.name.{reason}" in catalog(language)
+
+
+@pytest.mark.parametrize("language", list(Language))
+def test_the_check_reply_with_sixty_long_abilities_fits_one_message(language: Language) -> None:
+    abilities = [
+        Ability(f"{'Ü' * 30}{index:010d}", GENERAL if index % 2 else INVESTIGATIVE, 99, 99)
+        for index in range(60)
+    ]
+    tested = abilities[1]
+    hurt = character(*abilities)
+    roll = make_test(
+        hurt.health, tested, difficulty=99, spend=99, attack=True, roller=ScriptedRoller([6])
+    )
+    embed = check_embed(hurt, roll, tested.name, language)
+    assert len(embed) <= 6000
+    assert len(embed.fields) <= 25
+    assert all(len(field.value or "") <= 1024 for field in embed.fields)
+    assert "6 + 99 = 105 vs 99" in (embed.fields[-1].value or "")
