@@ -9,6 +9,7 @@ import sqlite3
 from typing import Any
 
 from tests.e2e.harness import BotProcess
+from tests.e2e.health_support import create
 from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 
 # --- helpers (also imported by the other scene/time/refresh/history tests) ------------------
@@ -17,24 +18,6 @@ from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 def gm_of(guild: FakeGuild, name: str = "Gm", locale: str = "en-US") -> FakeMember:
     """A GM by the Manage Server permission."""
     return guild.member(name, permissions=["manage_guild"], locale=locale)
-
-
-async def create(
-    fake: FakeDiscord,
-    guild: FakeGuild,
-    member: FakeMember,
-    name: str,
-    health: int,
-    first_aid: int = 0,
-) -> Reply:
-    reply = await fake.slash(
-        guild,
-        member,
-        "character create",
-        {"name": name, "health": health, "first_aid": first_aid},
-    )
-    assert not reply.ephemeral, reply.content
-    return reply
 
 
 async def correct(

@@ -27,3 +27,10 @@ def test_C5_failure_leaves_exactly_an_unconscious_character_with_no_roll() -> No
     assert result.outcome.after.conscious is False
     assert result.outcome.after.roll_pending is False
     assert result.outcome.events == (HealthSpent(points=1), FellUnconscious())
+
+
+def test_C3_a_roll_with_a_spend_reports_the_character_as_it_was_before() -> None:
+    before = character(-3)
+    roll = roll_consciousness(before, 1, ScriptedRoller([6]))
+    assert roll.outcome.before == before
+    assert roll.outcome.after.health == -4
