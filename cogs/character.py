@@ -226,7 +226,7 @@ class CharacterCog(
         name: app_commands.Range[str, 1, 40],
         health: app_commands.Range[int, 1, 99],
         first_aid: app_commands.Range[int, 0, 99] = 0,
-        player: discord.Member | None = None,
+        player: discord.Member | discord.User | None = None,
     ) -> None:
         here = await Here.of(interaction)
         check_range("health", health, 1, MAX_HEALTH_RATING)
