@@ -111,6 +111,13 @@ def first_aid_ability(character: StoredCharacter, language: Language) -> Ability
     )
 
 
+def refuse_reserved(name: str) -> None:
+    """Health and First Aid are the character's own values, not abilities: say where they
+    are handled."""
+    if is_reserved_ability_name(name):
+        raise ReservedAbility(name=safe(name))
+
+
 def find_ability(character: StoredCharacter, name: str) -> Ability:
     """The character's ability called ``name`` (ignoring case), else a refusal that says what
     to do: Health and First Aid are no abilities; a missing one a GM may add (rating 0 for an
@@ -118,10 +125,23 @@ def find_ability(character: StoredCharacter, name: str) -> Ability:
     found = character.ability(name)
     if found is not None:
         return found
-    if is_reserved_ability_name(name):
-        raise ReservedAbility(name=safe(name))
+    refuse_reserved(name)
     raise UserFacingError(
         "abilities.error.missing", ability=safe(name), character=safe(character.name)
+    )
+
+
+async def reply_with_status(
+    interaction: discord.Interaction[Any], here: Here, saved: StoredCharacter, content: str
+) -> None:
+    """The public reply to a change of a character's abilities: what changed, in words, and
+    its status embed (no state changes: nothing to announce)."""
+    await send_change(
+        interaction,
+        [status_embed(saved, here.public_language)],
+        announce=False,
+        here=here,
+        content=content,
     )
 
 
@@ -300,8 +320,7 @@ class AbilityCog(
             check_range("pool", pool, 0, rating)
         chosen_kind = None if kind is None else AbilityKind(kind.value)
         name = ability_name(ability)
-        if is_reserved_ability_name(name):
-            raise ReservedAbility(name=safe(name))
+        refuse_reserved(name)
         async with here.storage.transaction() as tx:
             await here.refuse_repeated(tx)
             current = await fresh(tx, here, character)
@@ -318,12 +337,11 @@ class AbilityCog(
             }
             entry = await tx.record(**here.history("ability set", details))
         language = here.public_language
-        await send_change(
+        await reply_with_status(
             interaction,
-            [status_embed(saved, language)],
-            announce=False,
-            here=here,
-            content=set_sentence(saved, existing, after, entry is not None, language),
+            here,
+            saved,
+            set_sentence(saved, existing, after, entry is not None, language),
         )
 
     @set_ability_command.autocomplete("ability")
@@ -356,12 +374,11 @@ class AbilityCog(
             details = {"ability": removed.name, "pool": f"{removed.pool}/{removed.rating}"}
             await tx.record(**here.history("ability remove", details))
         language = here.public_language
-        await send_change(
+        await reply_with_status(
             interaction,
-            [status_embed(saved, language)],
-            announce=False,
-            here=here,
-            content=text(
+            here,
+            saved,
+            text(
                 language,
                 "abilities.remove.done",
                 character=safe(saved.name),
@@ -407,8 +424,7 @@ class AbilityUseCog(commands.Cog):
         here.require_owner_or_gm(character, "abilities.action.spend")
         check_range("points", points, 1, MAX_POINTS)
         name = ability_name(ability)
-        if is_reserved_ability_name(name):
-            raise ReservedAbility(name=safe(name))
+        refuse_reserved(name)
         async with here.storage.transaction() as tx:
             await here.refuse_repeated(tx)
             current = await fresh(tx, here, character)
@@ -422,12 +438,11 @@ class AbilityUseCog(commands.Cog):
             }
             await tx.record(**here.history("spend", details))
         language = here.public_language
-        await send_change(
+        await reply_with_status(
             interaction,
-            [status_embed(saved, language)],
-            announce=False,
-            here=here,
-            content=text(
+            here,
+            saved,
+            text(
                 language,
                 f"abilities.spend.{after.kind.value}",
                 character=safe(saved.name),
@@ -476,8 +491,8 @@ class AbilityUseCog(commands.Cog):
         check_range("spend", spend, 0, MAX_POINTS)
         name = ability_name(ability)
         first_aid = is_first_aid(name)
-        if not first_aid and is_reserved_ability_name(name):
-            raise ReservedAbility(name=safe(name))
+        if not first_aid:
+            refuse_reserved(name)
         language = here.public_language
         roller = bot_of(interaction).roller
         if spend == 0:
