@@ -112,8 +112,7 @@ class Here:
         if isinstance(cached, Here) and cached.interaction is interaction:
             return cached
         guild_id = guild_id_of(interaction)
-        async with bot_of(interaction).storage.read() as reader:
-            settings = await reader.get_settings(guild_id)
+        settings = await bot_of(interaction).storage.settings(guild_id)
         here = cls(interaction, guild_id, settings)
         interaction.extras[_HERE_KEY] = here
         return here
@@ -164,10 +163,14 @@ class Here:
     async def refuse_repeated(self, reader: Reader) -> None:
         """Refuse an interaction that already produced a change (applied once).
 
+        Asked in memory (``Storage.applied_recently``: Discord repeats an interaction only
+        within a resumed session); a repeat it misses is refused when its change is recorded
+        (the history's unique index, ``AlreadyApplied``), which rolls the change back.
+
         In a transaction (every changing command calls this first), it also makes sure that
         the change is committed only if its reply can still reach Discord (``_answerable``).
         """
-        if await reader.interaction_seen(self.interaction.id):
+        if self.storage.applied_recently(self.interaction.id):
             raise UserFacingError("error.already_applied")
         if isinstance(reader, Transaction):
             reader.guard_commit(self._answerable)
@@ -209,8 +212,7 @@ async def private_language(interaction: discord.Interaction[Any]) -> Language:
     """The language of an ephemeral reply, also outside a command (errors, DMs)."""
     configured: str | None = None
     if interaction.guild_id is not None:
-        async with bot_of(interaction).storage.read() as reader:
-            configured = (await reader.get_settings(interaction.guild_id)).language
+        configured = (await bot_of(interaction).storage.settings(interaction.guild_id)).language
     return user_language(interaction.locale, configured, interaction.guild_locale)
 
 

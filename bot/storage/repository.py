@@ -42,6 +42,7 @@ from bot.storage.models import (
     UndoResult,
     name_key,
 )
+from bot.storage.settings_cache import SettingsCache
 from bot.storage.snapshot import (
     HEALTH_COLUMNS,
     RowLike,
@@ -145,9 +146,12 @@ def _settings(guild_id: int, row: RowLike | None) -> GuildSettings:
 class Reader:
     """Read-only queries; valid only inside the ``async with`` that produced it."""
 
-    def __init__(self, conn: aiosqlite.Connection, clock: Clock) -> None:
+    def __init__(
+        self, conn: aiosqlite.Connection, clock: Clock, settings: SettingsCache | None = None
+    ) -> None:
         self._connection: aiosqlite.Connection | None = conn
         self._clock = clock
+        self._settings_cache = SettingsCache(0) if settings is None else settings
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -210,7 +214,16 @@ class Reader:
     # --- settings and meta -------------------------------------------------------------------
 
     async def get_settings(self, guild_id: int) -> GuildSettings:
-        """The guild's ``/config`` (all None when never set)."""
+        """The guild's ``/config`` (all None when never set), from the cache when there."""
+        cached = self._settings_cache.get(guild_id)
+        if cached is not None:
+            self._check_open()
+            return cached
+        found = await self._read_settings(guild_id)
+        self._settings_cache.put(found)
+        return found
+
+    async def _read_settings(self, guild_id: int) -> GuildSettings:
         row = await self._fetchone(
             "SELECT gm_role_id, channel_id, language FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
@@ -492,8 +505,12 @@ class Transaction(Reader):
     fails midway forgets the character, which is then read again when needed.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, clock: Clock) -> None:
-        super().__init__(conn, clock)
+    def __init__(
+        self, conn: aiosqlite.Connection, clock: Clock, settings: SettingsCache | None = None
+    ) -> None:
+        super().__init__(conn, clock, settings)
+        self.settings_written: set[int] = set()  # guilds whose cached settings end with this
+        self.recorded_interaction: int | None = None  # the interaction of the history entry
         self._touched: dict[int, _Touched] = {}
         self._known: dict[int, _Stored | None] = {}  # None: deleted here
         self._unseen: set[int] = set()  # interaction ids checked here and not yet recorded
@@ -627,6 +644,12 @@ class Transaction(Reader):
 
     # --- settings and meta (never history) ---------------------------------------------------
 
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        if guild_id in self.settings_written:  # not committed yet: never into the cache
+            self._check_open()
+            return await self._read_settings(guild_id)
+        return await super().get_settings(guild_id)
+
     async def update_settings(
         self,
         guild_id: int,
@@ -645,6 +668,8 @@ class Transaction(Reader):
             )
             if value is not UNSET
         }
+        self._check_open()
+        self.settings_written.add(guild_id)
         now = self._now()
         if not given:
             await self._conn.execute(
@@ -968,6 +993,7 @@ class Transaction(Reader):
             rows,
         )
         self._recorded = True
+        self.recorded_interaction = interaction_id
         return HistoryEntry(
             id=entry_id,
             guild_id=guild_id,

@@ -11,9 +11,13 @@ from types import TracebackType
 
 import aiosqlite
 
+from bot.storage.checkpoint import Checkpointer
 from bot.storage.database import apply_migrations, connect
 from bot.storage.errors import TransactionStateError
+from bot.storage.models import GuildSettings
+from bot.storage.recent import RecentInteractions
 from bot.storage.repository import Clock, Reader, Transaction, utc_now
+from bot.storage.settings_cache import SettingsCache
 
 __all__ = ["Storage"]
 
@@ -34,6 +38,9 @@ class Storage:
         self._lock = asyncio.Lock()
         self._holder: asyncio.Task[object] | None = None
         self._closed = False
+        self.checkpointer = Checkpointer(path, self.exclusive)
+        self._settings = SettingsCache()
+        self._applied = RecentInteractions()
 
     @classmethod
     async def open(cls, path: str | Path, *, clock: Clock | None = None) -> Storage:
@@ -42,6 +49,8 @@ class Storage:
         conn = await connect(target)
         try:
             await apply_migrations(conn)
+            # Checkpoints run in the background (``Checkpointer``), never inside a COMMIT.
+            await conn.execute("PRAGMA wal_autocheckpoint = 0")
         except BaseException:
             await conn.close()
             raise
@@ -55,6 +64,9 @@ class Storage:
         """Wait for the running transaction, then close. Closing twice is harmless."""
         if self._closed:
             return
+        # The checkpointer first, outside the lock (its last round may need the lock), and
+        # its connection closed: the last connection to close folds the WAL back.
+        await self.checkpointer.close()
         async with self._lock:
             if self._closed:
                 return
@@ -89,6 +101,16 @@ class Storage:
         self._holder = None
         self._lock.release()
 
+    @asynccontextmanager
+    async def exclusive(self) -> AsyncIterator[None]:
+        """Hold the lock without using the connection: no transaction or read of this
+        process runs meanwhile (``Checkpointer``'s catch-up round)."""
+        await self._acquire()
+        try:
+            yield
+        finally:
+            self._release()
+
     async def _rollback(self) -> None:
         try:
             await self._conn.rollback()
@@ -106,7 +128,7 @@ class Storage:
         await self._acquire()
         try:
             await self._conn.execute("BEGIN IMMEDIATE")
-            tx = Transaction(self._conn, self._clock)
+            tx = Transaction(self._conn, self._clock, self._settings)
             try:
                 yield tx
                 await tx._before_commit(require_record)
@@ -116,8 +138,27 @@ class Storage:
                 raise
             finally:
                 tx._close()
+                for guild_id in tx.settings_written:
+                    self._settings.forget(guild_id)
         finally:
             self._release()
+        if tx.recorded_interaction is not None:
+            self._applied.add(tx.recorded_interaction)
+        self.checkpointer.committed()
+
+    def applied_recently(self, interaction_id: int) -> bool:
+        """Whether a transaction of this process committed a change for this interaction
+        lately (``RecentInteractions``; the history's unique index is the guarantee)."""
+        return interaction_id in self._applied
+
+    async def settings(self, guild_id: int) -> GuildSettings:
+        """The guild's ``/config``: from memory when it was read lately (no wait for the
+        lock, no round trip), else read under the lock (``SettingsCache``)."""
+        cached = self._settings.get(guild_id)
+        if cached is not None:
+            return cached
+        async with self.read() as reader:
+            return await reader.get_settings(guild_id)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Reader]:
@@ -130,7 +171,7 @@ class Storage:
         """
         await self._acquire()
         try:
-            reader = Reader(self._conn, self._clock)
+            reader = Reader(self._conn, self._clock, self._settings)
             try:
                 yield reader
             finally:

@@ -88,13 +88,13 @@ async def test_a_read_is_one_trip_per_query(
     assert len(trips.take()) == 1
 
 
-async def test_hurt_is_seven_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
-    """What /hurt does in its transaction: check the interaction, read, save, record."""
+async def test_hurt_is_six_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
+    """What /hurt does in its transaction: read, save, record (the interaction is checked in
+    memory, ``Storage.applied_recently``)."""
     ann = await create(storage, next_id, "Ann")
     trips.take()
     interaction = next_id()
     async with storage.transaction() as tx:
-        assert not await tx.interaction_seen(interaction)
         current = await tx.get_character(GUILD_A, ann.id)
         assert current is not None
         saved = await tx.save_health(current, replace(current.health, health=6))
@@ -104,7 +104,6 @@ async def test_hurt_is_seven_trips(storage: Storage, next_id: Interactions, trip
     calls = trips.take()
     assert calls == [
         "BEGIN IMMEDIATE",
-        "SELECT 1 FROM",  # interaction_seen
         "SELECT c.id, c.guild_id,",  # get_character
         "UPDATE characters SET",
         "INSERT INTO history",
@@ -115,7 +114,7 @@ async def test_hurt_is_seven_trips(storage: Storage, next_id: Interactions, trip
     assert (await stored_after(storage, entry.id))[ann.id] == await read_back(storage, ann.id)
 
 
-async def test_firstaid_is_nine_trips(
+async def test_firstaid_is_eight_trips(
     storage: Storage, next_id: Interactions, trips: Trips
 ) -> None:
     medic = await create(storage, next_id, "Medic")
@@ -123,14 +122,13 @@ async def test_firstaid_is_nine_trips(
     trips.take()
     interaction = next_id()
     async with storage.transaction() as tx:
-        assert not await tx.interaction_seen(interaction)
         medic_now = await tx.get_character(GUILD_A, medic.id)
         patient_now = await tx.get_character(GUILD_A, patient.id)
         assert medic_now is not None and patient_now is not None
         await tx.save_health(medic_now, replace(medic_now.health, first_aid_pool=1))
         await tx.save_health(patient_now, replace(patient_now.health, first_aid_received=2))
         await tx.record(guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="fa")
-    assert len(trips.take()) == 9
+    assert len(trips.take()) == 8
 
 
 async def test_many_characters_saved_in_one_trip(
@@ -142,7 +140,6 @@ async def test_many_characters_saved_in_one_trip(
     trips.take()
     interaction = next_id()
     async with storage.transaction() as tx:
-        assert not await tx.interaction_seen(interaction)
         everyone = await tx.list_characters(GUILD_A)
         saved = await tx.save_healths(
             [(c, replace(c.health, scene_start_health=c.health.health - 1)) for c in everyone]
@@ -150,7 +147,7 @@ async def test_many_characters_saved_in_one_trip(
         entry = await tx.record(
             guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="scene new"
         )
-    assert len(trips.take()) == 7
+    assert len(trips.take()) == 6
     assert entry is not None and [c.after for c in entry.characters] == saved
     for character in everyone:
         assert (await stored_after(storage, entry.id))[character.id] == await read_back(
@@ -158,15 +155,14 @@ async def test_many_characters_saved_in_one_trip(
         )
 
 
-async def test_create_is_seven_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
-    """/character create: check, look for the name, insert (no abilities), record."""
+async def test_create_is_six_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
+    """/character create: look for the name, insert (no abilities), record."""
     interaction = next_id()
     async with storage.transaction() as tx:
-        assert not await tx.interaction_seen(interaction)
         assert await tx.find_character(GUILD_A, "Ann") is None
         await tx.create_character(GUILD_A, "Ann", ALICE, health())
         await tx.record(guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="c")
-    assert len(trips.take()) == 7
+    assert len(trips.take()) == 6
 
 
 async def test_undo_of_a_hurt_is_ten_trips(
@@ -179,12 +175,11 @@ async def test_undo_of_a_hurt_is_ten_trips(
     trips.take()
     interaction = next_id()
     async with storage.transaction() as tx:
-        assert not await tx.interaction_seen(interaction)  # the cog checks first
         result = await tx.undo_latest(GUILD_A, interaction, GM)
     calls = trips.take()
-    # BEGIN, the interaction (once), the entry and its characters, the character, its row
-    # (abilities unchanged: not rewritten), the undo entry and its characters, undone_by,
-    # COMMIT.
+    # BEGIN, the interaction (undo_latest checks it), the entry and its characters, the
+    # character, its row (abilities unchanged: not rewritten), the undo entry and its
+    # characters, undone_by, COMMIT.
     assert len(calls) == 10, calls
     assert result is not None and result.restored == (ann,)
     after = (await stored_after(storage, result.undo_entry.id))[ann.id]
