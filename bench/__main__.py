@@ -7,6 +7,12 @@ replies per second, each as a ratio to the floor's measured just before, side by
 runs twice: on a database of 10 servers and of 10,000 servers × 5 characters (pre-populated
 with SQL before it starts). Peak memory (VmHWM) of each process is read from /proc.
 
+A third subject, "floor + SQLite", is the floor bot started with ``--sqlite PATH``: before its
+fixed answer every command runs one 4-statement durable transaction through aiosqlite, the least
+a changing command must do. It gets the ``/hurt`` cells, each right after the floor's, to show
+how much of the gap to the floor is the mere cost of storing a change (``--no-floor-sqlite``
+skips it).
+
 Every command sent must succeed: characters are put in a state where it is legal before each
 cell (Health 99 for ``/hurt``, −1 with a roll pending for ``/conscious``, 50 with a full First
 Aid pool for ``/firstaid``), and the requests are spread over the 50 characters of 10 servers.
@@ -149,6 +155,7 @@ class Config:
     profile: Path | None
     py_spy: Path | None
     inline_sqlite: bool
+    floor_sqlite: bool
     keep: bool
 
 
@@ -162,9 +169,22 @@ class Cell:
 
 
 @dataclass
+class SqliteCell:
+    """A ``/hurt`` cell of the floor + SQLite, with the floor's cell measured just before."""
+
+    in_flight: int
+    result: CellResult
+    floor: CellResult
+
+
+@dataclass
 class Run:
     config: Config
     cells: list[Cell] = field(default_factory=list)
+    floor_sqlite: list[SqliteCell] = field(default_factory=list)
+    floor_sqlite_memory: int = 0
+    floor_sqlite_stored: int = 0  # history rows written by the floor + SQLite
+    floor_sqlite_seconds: float = 0.0  # what it added to the run (start, warm-up, cells)
     salud_memory: dict[int, int] = field(default_factory=dict)  # servers -> VmHWM KiB
     floor_memory: int = 0
     salud_db_size: dict[int, int] = field(default_factory=dict)
@@ -272,6 +292,46 @@ async def make_subject(config: Config, run: Run, workdir: Path, servers: int) ->
     return Subject(servers, fake, table, path, bot, [server.guild_id for server in active])
 
 
+#: The only command the floor + SQLite is measured with (the floor answers all alike).
+FLOOR_SQLITE_COMMAND = "hurt"
+
+
+@dataclass
+class FloorSqlite:
+    """The floor bot storing every command (``--sqlite``), on its own fake Discord."""
+
+    fake: BenchFake
+    table: Table
+    database: Path
+    bot: BotProcess
+
+
+async def make_floor_sqlite(workdir: Path) -> FloorSqlite:
+    """Its fake with the active servers, and the bot (stopped); it creates its database."""
+    fake = BenchFake(app_name="Floor", reply_timeout=20.0)
+    await fake.start()
+    table = await make_table(fake, ACTIVE_SERVERS)
+    database = workdir / "floor-sqlite.sqlite3"
+    bot = BotProcess(
+        fake,
+        command=[*FLOOR_COMMAND, "--sqlite", str(database)],
+        database_path=workdir / "floor-sqlite.unused",
+        log_path=workdir / "floor-sqlite.log",
+        token="floor-sqlite-token",
+    )
+    return FloorSqlite(fake, table, database, bot)
+
+
+def history_rows(database: Path) -> int:
+    """Rows of the floor + SQLite's history (one per command it answered)."""
+    conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10)
+    try:
+        row = conn.execute("SELECT count(*) FROM history").fetchone()
+    finally:
+        conn.close()
+    return int(row[0])
+
+
 async def bench(config: Config, workdir: Path) -> Run:
     """Every cell, the floor and each Salud one after the other, so that a change in the
     machine's load (it is shared) affects them alike."""
@@ -280,6 +340,8 @@ async def bench(config: Config, workdir: Path) -> Run:
     floor_fake = BenchFake(app_name="Floor", reply_timeout=20.0)
     await floor_fake.start()
     floor_table = await make_table(floor_fake, ACTIVE_SERVERS)
+    with_sqlite = config.floor_sqlite and FLOOR_SQLITE_COMMAND in config.commands
+    floor_sqlite = await make_floor_sqlite(workdir) if with_sqlite else None
     subjects = [await make_subject(config, run, workdir, servers) for servers in config.servers]
     floor = BotProcess(
         floor_fake,
@@ -291,6 +353,13 @@ async def bench(config: Config, workdir: Path) -> Run:
     try:
         await floor.start()
         await warm_up(floor_fake, floor_table, config, None)
+        if floor_sqlite is not None:
+            started = time.perf_counter()
+            await floor_sqlite.bot.start()
+            await warm_up(
+                floor_sqlite.fake, floor_sqlite.table, config, None, (FLOOR_SQLITE_COMMAND,)
+            )
+            run.floor_sqlite_seconds += time.perf_counter() - started
         for subject in subjects:
             await subject.bot.start()
             await warm_up(subject.fake, subject.table, config, subject)
@@ -301,6 +370,20 @@ async def bench(config: Config, workdir: Path) -> Run:
             for in_flight in config.concurrency:
                 requests = requests_for(name, floor_table, config.count)
                 floor_result = await measure(floor_fake, floor, requests, in_flight, None, None)
+                if floor_sqlite is not None and name == FLOOR_SQLITE_COMMAND:
+                    started = time.perf_counter()
+                    sqlite_result = await measure(
+                        floor_sqlite.fake,
+                        floor_sqlite.bot,
+                        requests_for(name, floor_sqlite.table, config.count),
+                        in_flight,
+                        None,
+                        None,
+                    )
+                    sqlite_cell = SqliteCell(in_flight, sqlite_result, floor_result)
+                    run.floor_sqlite.append(sqlite_cell)
+                    run.floor_sqlite_seconds += time.perf_counter() - started
+                    log(sqlite_progress_line(sqlite_cell))
                 for subject in subjects:
                     result = await measure(
                         subject.fake,
@@ -317,9 +400,17 @@ async def bench(config: Config, workdir: Path) -> Run:
         for subject in subjects:
             run.salud_memory[subject.servers] = memory_kib(subject.bot.pid)
         run.floor_memory = memory_kib(floor.pid)
+        if floor_sqlite is not None:
+            run.floor_sqlite_memory = memory_kib(floor_sqlite.bot.pid)
     finally:
         await floor.stop()
         run.tracebacks += floor.new_tracebacks()
+        if floor_sqlite is not None:
+            await floor_sqlite.bot.stop()
+            run.tracebacks += floor_sqlite.bot.new_tracebacks()
+            await floor_sqlite.fake.stop()
+            with contextlib.suppress(sqlite3.Error):
+                run.floor_sqlite_stored = history_rows(floor_sqlite.database)
         for subject in subjects:
             if subject.spy is not None:
                 await stop_py_spy(subject.spy)
@@ -369,11 +460,17 @@ async def stop_py_spy(spy: asyncio.subprocess.Process) -> None:
             await asyncio.wait_for(spy.wait(), 20)
 
 
-async def warm_up(fake: BenchFake, table: Table, config: Config, subject: Subject | None) -> None:
+async def warm_up(
+    fake: BenchFake,
+    table: Table,
+    config: Config,
+    subject: Subject | None,
+    commands: Sequence[str] | None = None,
+) -> None:
     """A few of each command first (imports, caches, connections), not measured."""
     if config.warmup <= 0:
         return
-    for name in config.commands:
+    for name in config.commands if commands is None else commands:
         if subject is not None:
             subject.reset(name)
         result = await run_cell(fake, requests_for(name, table, config.warmup), 10, bot_pid=None)
@@ -407,6 +504,19 @@ def progress_line(cell: Cell) -> str:
         f" | floor p50 {ms(f.p(50))} p99 {ms(f.p(99))} ms {f.throughput:.0f}/s"
         f" (bot {ms(f.cpu_per_reply)} ms cpu/reply, {f.bot_cpu / f.wall:.0%};"
         f" fake {f.fake_cpu / f.wall:.0%}){problems}"
+    )
+
+
+def sqlite_progress_line(cell: SqliteCell) -> str:
+    r = cell.result
+    problems = ""
+    if r.refused or r.timeouts:
+        problems = f"  !! refused {len(r.refused)}, unanswered {r.timeouts}"
+    return (
+        f"/{FLOOR_SQLITE_COMMAND:<15} floor + SQLite {cell.in_flight:>4} in flight:"
+        f" p50 {ms(r.p(50))} p99 {ms(r.p(99))} ms {r.throughput:.0f}/s"
+        f" (bot {ms(r.cpu_per_reply)} ms cpu/reply, {r.bot_cpu / r.wall:.0%};"
+        f" fake {r.fake_cpu / r.wall:.0%}){problems}"
     )
 
 
@@ -470,6 +580,7 @@ def report(run: Run, *, detailed: bool = True) -> str:
             f"During the floor's cells the fake and load generator used at most"
             f" {fake_share:.0%} of a core and the floor bot at most {floor_share:.0%}."
         )
+    lines += sqlite_table(run)
     if len(config.servers) >= 2:
         small, large = min(config.servers), max(config.servers)
         lines += [
@@ -499,6 +610,8 @@ def report(run: Run, *, detailed: bool = True) -> str:
             f" {written:.1f} s): {kib / 1024:.1f} MiB"
         )
     lines.append(f"- floor: {run.floor_memory / 1024:.1f} MiB")
+    if run.floor_sqlite:
+        lines.append(f"- floor + SQLite: {run.floor_sqlite_memory / 1024:.1f} MiB")
     problems = [
         f"/{c.command} {c.servers:,} servers {c.in_flight} in flight: Salud"
         f" {len(c.salud.refused)} refused, {c.salud.timeouts} unanswered within Discord's 3 s"
@@ -506,6 +619,12 @@ def report(run: Run, *, detailed: bool = True) -> str:
         f" {len(c.floor.refused)} refused, {c.floor.timeouts} unanswered"
         for c in run.cells
         if c.salud.refused or c.salud.timeouts or c.floor.refused or c.floor.timeouts
+    ]
+    problems += [
+        f"/{FLOOR_SQLITE_COMMAND} {c.in_flight} in flight: floor + SQLite {len(c.result.refused)}"
+        f" refused (not stored), {c.result.timeouts} unanswered"
+        for c in run.floor_sqlite
+        if c.result.refused or c.result.timeouts
     ]
     if problems or run.tracebacks:
         lines += ["", "Problems:", ""]
@@ -527,7 +646,111 @@ def report(run: Run, *, detailed: bool = True) -> str:
             f"| /{c.command} | {c.servers:,} | {c.in_flight} | {s.bot_cpu / s.wall:.0%} |"
             f" {s.fake_cpu / s.wall:.0%} | {f.bot_cpu / f.wall:.0%} | {f.fake_cpu / f.wall:.0%} |"
         )
+    shares = [(c.in_flight, c.result) for c in run.floor_sqlite if c.result.wall]
+    if shares:
+        lines += [
+            "",
+            "Floor + SQLite (/hurt), in flight: its bot, its fake — "
+            + "; ".join(
+                f"{n}: {r.bot_cpu / r.wall:.0%}, {r.fake_cpu / r.wall:.0%}" for n, r in shares
+            )
+            + ".",
+        ]
     return "\n".join(lines) + "\n"
+
+
+def sqlite_table(run: Run) -> list[str]:
+    """The floor + SQLite's cells against the floor's (empty when it did not run)."""
+    if not run.floor_sqlite:
+        return []
+    lines = [
+        "",
+        f"Floor + SQLite (`bench/floor_bot.py --sqlite`): the floor, but every command first runs"
+        " one durable transaction through aiosqlite with Salud's pragmas (`BEGIN IMMEDIATE`, one"
+        " counter row updated, one history row with a ~600-byte JSON snapshot inserted,"
+        f" `COMMIT`: 4 calls, fewer than any changing command of Salud);"
+        f" /{FLOOR_SQLITE_COMMAND} only, each cell"
+        " right after the floor's:",
+        "",
+        "| in flight | p50 | p99 | replies/s | p99 ÷ floor | floor ÷ throughput"
+        " | CPU ms/reply (floor) |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for cell in run.floor_sqlite:
+        r, f = cell.result, cell.floor
+        lines.append(
+            f"| {cell.in_flight} | {ms(r.p(50))} | {ms(r.p(99))} | {r.throughput:.0f} |"
+            f" {mark(ratio(r.p(99), f.p(99)), TARGET_FLOOR)} |"
+            f" {mark(ratio(f.throughput, r.throughput), TARGET_FLOOR)} |"
+            f" {ms(r.cpu_per_reply)} ({ms(f.cpu_per_reply)}) |"
+        )
+    sent = sum(c.result.count + c.result.timeouts for c in run.floor_sqlite)
+    sent += run.config.warmup if run.config.warmup > 0 else 0
+    lines += [
+        "",
+        f"Its history holds {run.floor_sqlite_stored:,} rows for {sent:,} commands sent"
+        f" (warm-up included); it added {run.floor_sqlite_seconds:.0f} s to the run.",
+    ]
+    return lines
+
+
+def span(values: Sequence[float]) -> str:
+    """``1.52–2.10×`` (or ``1.52×`` when they round alike)."""
+    low, high = f"{min(values):.2f}", f"{max(values):.2f}"
+    return f"{low}×" if low == high else f"{low}–{high}×"
+
+
+def sqlite_summary(run: Run) -> list[str]:
+    """What the floor + SQLite shows, computed from its cells (empty when it did not run)."""
+    cells = [c for c in run.floor_sqlite if c.result.count and c.floor.count]
+    if not cells:
+        return []
+    p99 = [ratio(c.result.p(99), c.floor.p(99)) for c in cells]
+    throughput = [ratio(c.floor.throughput, c.result.throughput) for c in cells]
+    cpu = [ratio(c.result.cpu_per_reply, c.floor.cpu_per_reply) for c in cells]
+    worst = [max(a, b) for a, b in zip(p99, throughput, strict=True)]
+    missed = sum(1 for value in worst if round(value, 2) > TARGET_FLOOR)
+    if missed == len(cells):
+        verdict = f"the {TARGET_FLOOR}× target is below the cost of storing a change"
+    elif missed:
+        verdict = (
+            f"storing a change alone misses the {TARGET_FLOOR}× target at {missed} of the"
+            f" {len(cells)} concurrencies measured"
+        )
+    else:
+        verdict = f"storing a change alone fits within the {TARGET_FLOOR}× target here"
+    if missed < len(cells) and all(round(value, 2) > TARGET_FLOOR for value in cpu):
+        verdict += (
+            f", and its CPU per reply (steadier) is above {TARGET_FLOOR}× the floor's at"
+            " every concurrency: where latency and throughput keep up, aiosqlite's thread"
+            " runs on the second core"
+        )
+    levels = "; ".join(
+        f"{c.in_flight} in flight: p99 {a:.2f}×, throughput ÷ {b:.2f}"
+        for c, a, b in zip(cells, p99, throughput, strict=True)
+    )
+    already = "already " if missed == len(cells) else ""
+    text = (
+        "- A floor that only adds one 4-statement SQLite transaction per command (through"
+        f" aiosqlite's thread, as the rules require) is {already}{span(worst)} the floor (the"
+        f" worse of its two ratios; {levels}; CPU per reply {span(cpu)}): {verdict}."
+    )
+    salud = [
+        (cell.salud, sqlite_cell.result)
+        for sqlite_cell in cells
+        for cell in run.cells
+        if cell.command == FLOOR_SQLITE_COMMAND
+        and cell.in_flight == sqlite_cell.in_flight
+        and cell.salud.count
+    ]
+    if salud:
+        salud_p99 = span([ratio(s.p(99), r.p(99)) for s, r in salud])
+        salud_cpu = span([ratio(s.cpu_per_reply, r.cpu_per_reply) for s, r in salud])
+        text += (
+            f" Salud's /{FLOOR_SQLITE_COMMAND} is {salud_p99} the floor + SQLite's p99 and"
+            f" {salud_cpu} its CPU per reply."
+        )
+    return [text]
 
 
 def summary(run: Run) -> list[str]:
@@ -571,6 +794,7 @@ def summary(run: Run) -> list[str]:
             " core: there the floor's throughput is partly the fake's limit, which flatters"
             " Salud's ratios rather than the reverse."
         )
+    lines += sqlite_summary(run)
     unanswered = sum(c.salud.timeouts for c in run.cells)
     stored_anyway = sum(c.salud.stored_unanswered for c in run.cells)
     lines.append(
@@ -594,6 +818,8 @@ def command_line(config: Config) -> str:
         parts.append("--validate")
     if config.inline_sqlite:
         parts.append("--inline-sqlite")
+    if not config.floor_sqlite:
+        parts.append("--no-floor-sqlite")
     return " ".join(parts) if len(parts) > 1 else "make bench"
 
 
@@ -612,7 +838,10 @@ def update_readme(text: str) -> None:
         " Salud runs twice, side by side, on a database of 10 servers and one of 10,000 servers"
         " × 5 characters (written with SQL before it starts); the commands go to 10 of them,"
         " the servers the bot is in. Every command sent is legal (the characters are reset"
-        " between cells), so every figure is a successful change or display. The full report,"
+        " between cells), so every figure is a successful change or display. A third subject,"
+        " the floor + SQLite (`bench/floor_bot.py --sqlite`), is the floor storing every"
+        " command in one minimal SQLite transaction through aiosqlite: what a change costs"
+        " before any of Salud's own work. The full report,"
         " with the CPU use of each process, is written to `bench/results/latest.md`.\n\n"
         "Latest figures:\n\n"
     )
@@ -678,6 +907,12 @@ def parse(argv: Sequence[str]) -> Config:
         action="store_true",
         help="experiment: Salud with aiosqlite's calls on the loop thread (bench/inline_sqlite.py)",
     )
+    parser.add_argument(
+        "--no-floor-sqlite",
+        dest="floor_sqlite",
+        action="store_false",
+        help="skip the floor + SQLite's /hurt cells (the floor storing each command)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the databases and logs")
     args = parser.parse_args(argv)
     commands = tuple(c.strip().replace("-", " ") for c in args.commands.split(",") if c.strip())
@@ -697,6 +932,7 @@ def parse(argv: Sequence[str]) -> Config:
         profile=args.profile.resolve() if args.profile else None,
         py_spy=args.py_spy.resolve() if args.py_spy else None,
         inline_sqlite=args.inline_sqlite,
+        floor_sqlite=args.floor_sqlite,
         keep=args.keep,
     )
 
@@ -722,9 +958,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if config.update_readme:
         update_readme(report(run, detailed=False))
         log("README.md's Benchmark section updated")
-    failed = any(
-        c.salud.refused or c.salud.timeouts or c.floor.timeouts for c in run.cells
-    ) or bool(run.tracebacks)
+    failed = (
+        any(c.salud.refused or c.salud.timeouts or c.floor.timeouts for c in run.cells)
+        or any(c.result.refused or c.result.timeouts for c in run.floor_sqlite)
+        or bool(run.tracebacks)
+    )
     return 1 if failed else 0
 
 

@@ -3,13 +3,26 @@
 It does nothing else (no storage, no translation), so its latency is what discord.py and the
 transport cost; Salud's numbers are compared with it. Run: `DISCORD_TOKEN=... python -m
 bench.floor_bot`. It syncs its few commands at every start (the fake Discord does not mind).
+
+With ``--sqlite PATH`` (the benchmark's "floor + SQLite") every slash command first stores
+itself durably, the least a command that changes something must do under the project's rules:
+one transaction through one aiosqlite connection opened at start with the bot's pragmas (WAL,
+``synchronous=NORMAL``, ``busy_timeout``, ``foreign_keys``; ``isolation_level=None``), under an
+``asyncio.Lock``: ``BEGIN IMMEDIATE``, one counter row of the server updated, one history row
+inserted (interaction id UNIQUE, a ~600-byte JSON snapshot), ``COMMIT`` — 4 aiosqlite calls,
+fewer than any changing command of Salud makes. The reply is the same fixed embed.
 """
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import json
 import logging
 import os
+from pathlib import Path
 
+import aiosqlite
 import discord
 from discord import app_commands
 
@@ -19,17 +32,141 @@ FIXED_EMBED = discord.Embed(title="Floor", description="A fixed answer.", colour
 FIXED_EMBED.add_field(name="Health", value="9 / 9", inline=True)
 
 
-class FloorBot(discord.Client):
-    """A client with a command tree; commands answer at once."""
+#: The same values as bot/storage/database.py (kept literal: the floor imports nothing of Salud).
+BUSY_TIMEOUT_MS = 5000
 
-    def __init__(self) -> None:
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS counters (
+    guild_id  INTEGER PRIMARY KEY,
+    commands  INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS history (
+    id              INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id        INTEGER NOT NULL,
+    interaction_id  INTEGER NOT NULL UNIQUE,
+    details         TEXT    NOT NULL
+);
+"""
+
+# A counter row per server, created on its first command: after that an UPDATE of one row.
+UPDATE_COUNTER = """
+INSERT INTO counters (guild_id, commands) VALUES (?, 1)
+ON CONFLICT (guild_id) DO UPDATE SET commands = commands + 1
+"""
+INSERT_HISTORY = "INSERT INTO history (guild_id, interaction_id, details) VALUES (?, ?, ?)"
+
+
+def snapshot(interaction: discord.Interaction) -> str:
+    """A JSON text of about 600 bytes, shaped like one character's snapshot in Salud's history."""
+    return json.dumps(
+        {
+            "interaction": interaction.id,
+            "actor": interaction.user.id,
+            "command": interaction.data.get("name") if interaction.data else None,
+            "character": {
+                "id": 1,
+                "guild_id": interaction.guild_id,
+                "name": "Floor",
+                "owner_id": interaction.user.id,
+                "health": 9,
+                "max_health": 9,
+                "first_aid_pool": 99,
+                "first_aid_rating": 99,
+                "scene_start_health": 9,
+                "conscious": True,
+                "roll_pending": False,
+                "created_at": "2026-01-01T00:00:00+00:00",
+                "updated_at": "2026-01-01T00:00:00+00:00",
+            },
+            "abilities": {
+                name: {"value": 50, "max": 99}
+                for name in ("First Aid", "Medicine", "Fighting", "Dodge", "Climb", "Swim")
+            },
+            "reason": "a fixed reason of the benchmark",
+        },
+        separators=(",", ":"),
+    )
+
+
+class Durable:
+    """One aiosqlite connection and the lock that makes its transactions take turns."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+        self.lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path) -> Durable:
+        """Opens (creating) the file with Salud's pragmas and the two tables."""
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
+                row = await cursor.fetchone()
+            if row is None or str(row[0]).lower() != "wal":
+                raise RuntimeError(f"could not switch {path} to WAL mode (got {row!r})")
+            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await conn.execute("PRAGMA synchronous = NORMAL")
+            await conn.executescript(SCHEMA)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn)
+
+    async def store(self, interaction: discord.Interaction) -> None:
+        """The command's one transaction: 4 aiosqlite calls (a ROLLBACK more on failure)."""
+        details = snapshot(interaction)
+        async with self.lock:
+            await self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                await self.conn.execute(UPDATE_COUNTER, (interaction.guild_id or 0,))
+                await self.conn.execute(
+                    INSERT_HISTORY, (interaction.guild_id or 0, interaction.id, details)
+                )
+                await self.conn.execute("COMMIT")
+            except BaseException:
+                await self.conn.execute("ROLLBACK")
+                raise
+
+
+class FloorTree(app_commands.CommandTree["FloorBot"]):
+    """The command tree; with ``durable``, every slash command stores itself before it runs."""
+
+    durable: Durable | None = None
+
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """The tree's global check, run before every command: its one transaction."""
+        if (
+            self.durable is None
+            or interaction.type is not discord.InteractionType.application_command
+        ):
+            return True
+        try:
+            await self.durable.store(interaction)
+        except Exception:
+            log.exception("could not store interaction %s", interaction.id)
+            await interaction.response.send_message("Not stored.", ephemeral=True)
+            return False
+        return True
+
+
+class FloorBot(discord.Client):
+    """A client with a command tree; commands answer at once (after storing themselves, with
+    ``sqlite``)."""
+
+    def __init__(self, sqlite: Path | None = None) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # the usual minimum of a slash-command bot
         super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
-        self.tree = app_commands.CommandTree(self)
+        self.tree = FloorTree(self)
+        self.sqlite = sqlite
 
     async def setup_hook(self) -> None:
-        """Registers and syncs the commands before connecting to the gateway."""
+        """Opens the database (with ``sqlite``), registers and syncs the commands before
+        connecting to the gateway."""
+        if self.sqlite is not None:
+            self.tree.durable = await Durable.open(self.sqlite)
+            log.info("floor bot stores every slash command in %s", self.sqlite)
         add_commands(self.tree)
         await self.tree.sync()
         log.info("floor bot synced its commands")
@@ -37,6 +174,13 @@ class FloorBot(discord.Client):
     async def on_ready(self) -> None:
         """Says so in the log (the test harness reads it)."""
         log.info("floor bot ready in %d guild(s)", len(self.guilds))
+
+    async def close(self) -> None:
+        """Closes the database after the gateway."""
+        await super().close()
+        durable, self.tree.durable = self.tree.durable, None
+        if durable is not None:
+            await durable.conn.close()
 
 
 class PingView(discord.ui.View):
@@ -142,12 +286,20 @@ def add_salud_shaped_commands(tree: app_commands.CommandTree[FloorBot]) -> None:
 
 
 def main() -> None:
-    """Runs the floor bot with DISCORD_TOKEN."""
+    """Runs the floor bot with DISCORD_TOKEN (``--sqlite PATH``: storing every command)."""
+    parser = argparse.ArgumentParser(prog="python -m bench.floor_bot", description=__doc__)
+    parser.add_argument(
+        "--sqlite",
+        type=Path,
+        default=os.environ.get("FLOOR_SQLITE") or None,
+        help="store every slash command in this SQLite file first (FLOOR_SQLITE)",
+    )
+    args = parser.parse_args()
     logging.basicConfig(
         level=os.environ.get("LOG_LEVEL", "INFO"),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    FloorBot().run(os.environ["DISCORD_TOKEN"], log_handler=None)
+    FloorBot(args.sqlite).run(os.environ["DISCORD_TOKEN"], log_handler=None)
 
 
 if __name__ == "__main__":
