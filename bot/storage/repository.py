@@ -42,6 +42,7 @@ from bot.storage.models import (
     UndoResult,
     name_key,
 )
+from bot.storage.pipeline import Pipeline
 from bot.storage.settings_cache import SettingsCache
 from bot.storage.snapshot import (
     HEALTH_COLUMNS,
@@ -181,7 +182,7 @@ class Reader:
 
     async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         """The first row (every caller selects at most one)."""
-        rows = list(await self._conn.execute_fetchall(sql, params))
+        rows = await self._fetchall(sql, params)
         return rows[0] if rows else None
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
@@ -501,14 +502,20 @@ class Transaction(Reader):
 
     Every character read or written here is kept as it is stored now (``_known``): while the
     transaction holds the lock and SQLite's write lock nothing else can change it, so its
-    before and after states and the values the writes return need no query. A write that
-    fails midway forgets the character, which is then read again when needed.
+    before and after states and the values the writes return need no query. A trip that
+    fails forgets them all (a queued write may have failed with it); they are then read
+    again when needed.
+
+    Statements nobody waits for are queued and sent with the next one that is waited for, or
+    with the ``COMMIT`` (``Pipeline``), ``BEGIN IMMEDIATE`` included.
     """
 
     def __init__(
         self, conn: aiosqlite.Connection, clock: Clock, settings: SettingsCache | None = None
     ) -> None:
         super().__init__(conn, clock, settings)
+        self._pipe = Pipeline(conn)
+        self._pipe.queue("BEGIN IMMEDIATE")  # sent with the first statement that is
         self.settings_written: set[int] = set()  # guilds whose cached settings end with this
         self.recorded_interaction: int | None = None  # the interaction of the history entry
         self._touched: dict[int, _Touched] = {}
@@ -523,6 +530,46 @@ class Transaction(Reader):
         is rolled back. (The bot makes sure it can still answer the interaction: a change
         must not be stored when its reply can no longer reach the player.)"""
         self._commit_guards.append(guard)
+
+    # --- statements: queued when nothing waits for their result (``Pipeline``) --------------
+
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        self._check_open()
+        with self._sending():
+            return await self._pipe.fetchall(sql, params)
+
+    async def _insert(self, sql: str, params: Sequence[Any]) -> int:
+        """An INSERT sent now (its errors are the caller's); its row id."""
+        self._check_open()
+        with self._sending():
+            inserted = await self._pipe.insert(sql, params)
+        if inserted is None:  # pragma: no cover - sqlite always gives one for a rowid table
+            raise StorageError("INSERT gave no row id")
+        return inserted
+
+    async def _execute(self, sql: str, params: Sequence[Any]) -> None:
+        """A statement sent now (its errors are the caller's)."""
+        self._check_open()
+        with self._sending():
+            await self._pipe.execute(sql, params)
+
+    @contextmanager
+    def _sending(self) -> Iterator[None]:
+        """Around a trip: if it fails, a queued write may have failed with it, so what is
+        stored is no longer known (characters are read again when needed)."""
+        try:
+            yield
+        except BaseException:
+            self._known.clear()
+            raise
+
+    async def _commit(self) -> None:
+        """The queued statements and ``COMMIT``: one trip."""
+        await self._execute("COMMIT", ())
+
+    def _discard(self) -> None:
+        """Before a rollback: what was not sent is forgotten."""
+        self._pipe.discard()
 
     # --- what is stored now ------------------------------------------------------------------
 
@@ -552,16 +599,6 @@ class Transaction(Reader):
             chunk = wanted[start : start + _IDS_PER_QUERY]
             marks = ", ".join("?" * len(chunk))
             await self._characters(f"c.guild_id = ? AND c.id IN ({marks})", (guild_id, *chunk))
-
-    @contextmanager
-    def _writing(self, *character_ids: int) -> Iterator[None]:
-        """Around a write: if it fails (or is cancelled) midway, what is stored is unknown."""
-        try:
-            yield
-        except BaseException:
-            for character_id in character_ids:
-                self._known.pop(character_id, None)
-            raise
 
     async def get_character(self, guild_id: int, character_id: int) -> StoredCharacter | None:
         self._check_open()
@@ -672,7 +709,7 @@ class Transaction(Reader):
         self.settings_written.add(guild_id)
         now = self._now()
         if not given:
-            await self._conn.execute(
+            self._pipe.queue(
                 "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?)"
                 " ON CONFLICT (guild_id) DO NOTHING",
                 (guild_id, now),
@@ -690,7 +727,8 @@ class Transaction(Reader):
         return _settings(guild_id, row)
 
     async def set_meta(self, key: str, value: str) -> None:
-        await self._conn.execute(
+        self._check_open()
+        self._pipe.queue(
             "INSERT INTO meta (key, value) VALUES (?, ?)"
             " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             (key, value),
@@ -716,16 +754,13 @@ class Transaction(Reader):
             values.insert(0, character_id)
         marks = ", ".join("?" * len(values))
         try:
-            inserted = await self._conn.execute_insert(
+            return await self._insert(
                 f"INSERT INTO characters ({', '.join(columns)}) VALUES ({marks})", values
             )
         except sqlite3.IntegrityError as error:
             if _is_unique_violation(error, "characters.name_key"):
                 raise DuplicateName(guild_id, name) from error
             raise
-        if inserted is None:  # pragma: no cover - sqlite always gives one for a rowid table
-            raise StorageError("INSERT gave no row id")
-        return int(inserted[0])
 
     async def _store_abilities(
         self, current: _Stored, abilities: Mapping[str, dict[str, Any]]
@@ -740,11 +775,8 @@ class Transaction(Reader):
             for key, row in abilities.items()
             if old.get(key) != row
         ]
-        with self._writing(character_id):
-            if gone:
-                await self._conn.executemany(_DELETE_ABILITY, gone)
-            if changed:
-                await self._conn.executemany(_UPSERT_ABILITY, changed)
+        self._pipe.queue_many(_DELETE_ABILITY, gone)
+        self._pipe.queue_many(_UPSERT_ABILITY, changed)
         stored = current.with_abilities(abilities)
         self._known[character_id] = stored
         return stored
@@ -804,9 +836,7 @@ class Transaction(Reader):
             stored = current.with_health(row)
             states[character.id] = stored
             saved.append(stored.character())
-        if params:
-            with self._writing(*states):
-                await self._conn.executemany(_UPDATE_HEALTH, params)
+        self._pipe.queue_many(_UPDATE_HEALTH, params)
         self._known.update(states)
         return saved
 
@@ -846,10 +876,9 @@ class Transaction(Reader):
         current = await self._touch(guild_id, character_id)
         if current is None:
             return None
-        with self._writing(character_id):
-            await self._conn.execute(
-                "DELETE FROM characters WHERE id = ? AND guild_id = ?", (character_id, guild_id)
-            )
+        self._pipe.queue(
+            "DELETE FROM characters WHERE id = ? AND guild_id = ?", (character_id, guild_id)
+        )
         self._known[character_id] = None
         return current.character()
 
@@ -869,35 +898,34 @@ class Transaction(Reader):
             "created_at": str(snapshot["created_at"]),
             **{column: health[column] for column in HEALTH_COLUMNS},
         }
-        with self._writing(character_id):
-            if current is None:
-                await self._insert_character(
-                    character_id=character_id,
-                    guild_id=guild_id,
-                    name=fields["name"],
-                    owner_id=fields["owner_id"],
-                    created_at=fields["created_at"],
-                    health=health,
+        if current is None:
+            await self._insert_character(
+                character_id=character_id,
+                guild_id=guild_id,
+                name=fields["name"],
+                owner_id=fields["owner_id"],
+                created_at=fields["created_at"],
+                health=health,
+            )
+        else:
+            columns = ("name", "name_key", "owner_id", "created_at", *HEALTH_COLUMNS)
+            values = [
+                fields["name"],
+                name_key(fields["name"]),
+                fields["owner_id"],
+                fields["created_at"],
+                *(health[column] for column in HEALTH_COLUMNS),
+            ]
+            try:
+                await self._execute(
+                    f"UPDATE characters SET {', '.join(f'{c} = ?' for c in columns)}"
+                    " WHERE id = ? AND guild_id = ?",
+                    (*values, character_id, guild_id),
                 )
-            else:
-                columns = ("name", "name_key", "owner_id", "created_at", *HEALTH_COLUMNS)
-                values = [
-                    fields["name"],
-                    name_key(fields["name"]),
-                    fields["owner_id"],
-                    fields["created_at"],
-                    *(health[column] for column in HEALTH_COLUMNS),
-                ]
-                try:
-                    await self._conn.execute(
-                        f"UPDATE characters SET {', '.join(f'{c} = ?' for c in columns)}"
-                        " WHERE id = ? AND guild_id = ?",
-                        (*values, character_id, guild_id),
-                    )
-                except sqlite3.IntegrityError as error:
-                    if _is_unique_violation(error, "characters.name_key"):
-                        raise DuplicateName(guild_id, fields["name"]) from error
-                    raise
+            except sqlite3.IntegrityError as error:
+                if _is_unique_violation(error, "characters.name_key"):
+                    raise DuplicateName(guild_id, fields["name"]) from error
+                raise
         row = _Stored.new(fields)
         if current is not None:  # its ability rows are still there: only changes are written
             row = _Stored(
@@ -960,7 +988,7 @@ class Transaction(Reader):
         created_at = self._now()
         self._unseen.discard(interaction_id)
         try:
-            inserted = await self._conn.execute_insert(
+            entry_id = await self._insert(
                 "INSERT INTO history (guild_id, interaction_id, actor_id, command, details,"
                 " created_at, undo_of) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (guild_id, interaction_id, actor_id, command, details_json, created_at, undo_of),
@@ -969,9 +997,6 @@ class Transaction(Reader):
             if _is_unique_violation(error, "history.interaction_id"):
                 raise AlreadyApplied(interaction_id) from error
             raise
-        if inserted is None:  # pragma: no cover
-            raise StorageError("INSERT gave no row id")
-        entry_id = int(inserted[0])
         rows = []
         characters = []
         for change in changes:
@@ -987,7 +1012,7 @@ class Transaction(Reader):
                     after=None if after is None else character_from_snapshot(after),
                 )
             )
-        await self._conn.executemany(
+        self._pipe.queue_many(
             "INSERT INTO history_characters (history_id, character_id, name, before, after)"
             " VALUES (?, ?, ?, ?, ?)",
             rows,
@@ -1047,7 +1072,7 @@ class Transaction(Reader):
         )
         if undo_entry is None:  # pragma: no cover - force=True always records
             raise StorageError("undo entry not recorded")
-        await self._conn.execute(
+        self._pipe.queue(
             "UPDATE history SET undone_by = ? WHERE id = ? AND guild_id = ?",
             (undo_entry.id, target.id, guild_id),
         )

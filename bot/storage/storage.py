@@ -121,19 +121,22 @@ class Storage:
     async def transaction(self, *, require_record: bool = True) -> AsyncIterator[Transaction]:
         """``BEGIN IMMEDIATE`` … ``COMMIT``; any exception rolls back and is re-raised.
 
+        The statements go in as few trips to aiosqlite's thread as their results allow
+        (``Pipeline``): ``BEGIN`` with the first, the last writes with ``COMMIT``.
+
         With ``require_record`` (the default) a transaction that changed a character but did
         not call ``tx.record(...)`` is rolled back with ``TransactionStateError``: every
         change must reach the history, or ``/undo`` could not be trusted.
         """
         await self._acquire()
         try:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            tx = Transaction(self._conn, self._clock, self._settings)
+            tx = Transaction(self._conn, self._clock, self._settings)  # queues BEGIN IMMEDIATE
             try:
                 yield tx
                 await tx._before_commit(require_record)
-                await self._conn.execute("COMMIT")
+                await tx._commit()
             except BaseException:
+                tx._discard()
                 await self._rollback()
                 raise
             finally:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from bot.storage import CharacterNotFound, Storage, StoredCharacter
+from bot.storage.pipeline import Batch
 from bot.storage.snapshot import dump_json
 
 from .conftest import ALICE, BOB, GM, GUILD_A, Interactions, general, health, investigative
@@ -30,8 +31,11 @@ class Trips:
         queued: Callable[..., Awaitable[Any]] = conn._execute
 
         async def counting(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-            what = args[0] if args and isinstance(args[0], str) else fn.__name__
-            self.calls.append(" ".join(what.split()[:3]))
+            if isinstance(fn, Batch):  # a transaction's statements sent together
+                self.calls.append(" + ".join(fn.describe()))
+            else:
+                what = args[0] if args and isinstance(args[0], str) else fn.__name__
+                self.calls.append(" ".join(what.split()[:3]))
             return await queued(fn, *args, **kwargs)
 
         monkeypatch.setattr(conn, "_execute", counting)
@@ -88,9 +92,10 @@ async def test_a_read_is_one_trip_per_query(
     assert len(trips.take()) == 1
 
 
-async def test_hurt_is_six_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
+async def test_hurt_is_three_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
     """What /hurt does in its transaction: read, save, record (the interaction is checked in
-    memory, ``Storage.applied_recently``)."""
+    memory, ``Storage.applied_recently``); the statements nothing waits for go with the next
+    trip (``Pipeline``)."""
     ann = await create(storage, next_id, "Ann")
     trips.take()
     interaction = next_id()
@@ -103,18 +108,15 @@ async def test_hurt_is_six_trips(storage: Storage, next_id: Interactions, trips:
         )
     calls = trips.take()
     assert calls == [
-        "BEGIN IMMEDIATE",
-        "SELECT c.id, c.guild_id,",  # get_character
-        "UPDATE characters SET",
-        "INSERT INTO history",
-        "INSERT INTO history_characters",
-        "COMMIT",
+        "BEGIN IMMEDIATE + SELECT c.id, c.guild_id,",  # get_character
+        "UPDATE characters SET + INSERT INTO history",  # the entry's id is needed
+        "INSERT INTO history_characters + COMMIT",
     ], calls
     assert entry is not None and entry.characters[0].after == saved
     assert (await stored_after(storage, entry.id))[ann.id] == await read_back(storage, ann.id)
 
 
-async def test_firstaid_is_eight_trips(
+async def test_firstaid_is_four_trips(
     storage: Storage, next_id: Interactions, trips: Trips
 ) -> None:
     medic = await create(storage, next_id, "Medic")
@@ -128,7 +130,13 @@ async def test_firstaid_is_eight_trips(
         await tx.save_health(medic_now, replace(medic_now.health, first_aid_pool=1))
         await tx.save_health(patient_now, replace(patient_now.health, first_aid_received=2))
         await tx.record(guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="fa")
-    assert len(trips.take()) == 8
+    calls = trips.take()
+    assert calls == [
+        "BEGIN IMMEDIATE + SELECT c.id, c.guild_id,",
+        "SELECT c.id, c.guild_id,",
+        "UPDATE characters SET + UPDATE characters SET + INSERT INTO history",
+        "INSERT INTO history_characters + COMMIT",
+    ], calls
 
 
 async def test_many_characters_saved_in_one_trip(
@@ -147,7 +155,7 @@ async def test_many_characters_saved_in_one_trip(
         entry = await tx.record(
             guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="scene new"
         )
-    assert len(trips.take()) == 6
+    assert len(trips.take()) == 3
     assert entry is not None and [c.after for c in entry.characters] == saved
     for character in everyone:
         assert (await stored_after(storage, entry.id))[character.id] == await read_back(
@@ -155,17 +163,23 @@ async def test_many_characters_saved_in_one_trip(
         )
 
 
-async def test_create_is_six_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
+async def test_create_is_four_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
     """/character create: look for the name, insert (no abilities), record."""
     interaction = next_id()
     async with storage.transaction() as tx:
         assert await tx.find_character(GUILD_A, "Ann") is None
         await tx.create_character(GUILD_A, "Ann", ALICE, health())
         await tx.record(guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="c")
-    assert len(trips.take()) == 6
+    calls = trips.take()
+    assert calls == [
+        "BEGIN IMMEDIATE + SELECT c.id, c.guild_id,",  # the name is free
+        "INSERT INTO characters",  # its id is needed
+        "INSERT INTO history",
+        "INSERT INTO history_characters + COMMIT",
+    ], calls
 
 
-async def test_undo_of_a_hurt_is_ten_trips(
+async def test_undo_of_a_hurt_is_seven_trips(
     storage: Storage, next_id: Interactions, trips: Trips
 ) -> None:
     ann = await create(storage, next_id, "Ann")
@@ -177,10 +191,15 @@ async def test_undo_of_a_hurt_is_ten_trips(
     async with storage.transaction() as tx:
         result = await tx.undo_latest(GUILD_A, interaction, GM)
     calls = trips.take()
-    # BEGIN, the interaction (undo_latest checks it), the entry and its characters, the
-    # character, its row (abilities unchanged: not rewritten), the undo entry and its
-    # characters, undone_by, COMMIT.
-    assert len(calls) == 10, calls
+    assert calls == [
+        "BEGIN IMMEDIATE + SELECT h.id, h.guild_id,",  # the entry to undo
+        "SELECT history_id, character_id,",  # its characters
+        "SELECT 1 FROM",  # the interaction, not applied yet
+        "SELECT c.id, c.guild_id,",  # the character now
+        "UPDATE characters SET",  # its row back (a name taken meanwhile is refused)
+        "INSERT INTO history",  # the undo entry
+        "INSERT INTO history_characters + UPDATE history SET + COMMIT",  # undone_by
+    ], calls
     assert result is not None and result.restored == (ann,)
     after = (await stored_after(storage, result.undo_entry.id))[ann.id]
     assert after == await read_back(storage, ann.id)
@@ -264,20 +283,24 @@ async def test_a_failed_write_is_read_again(
     storage: Storage, next_id: Interactions, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A caller that catches a write's error and goes on: the transaction reads what is
-    stored instead of trusting what it expected."""
+    stored instead of trusting what it expected. (A queued write fails with the trip that
+    sends it.)"""
     ann = await create(storage, next_id, "Ann")
+    bob = await create(storage, next_id, "Bob", BOB)
     conn = storage._conn
     queued: Callable[..., Awaitable[Any]] = conn._execute
 
     async def failing_updates(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        if args and isinstance(args[0], str) and args[0].startswith("UPDATE characters"):
+        if isinstance(fn, Batch) and "UPDATE characters SET" in fn.describe():
             raise sqlite3.OperationalError("disk I/O error")
         return await queued(fn, *args, **kwargs)
 
     async with storage.transaction() as tx:
+        assert await tx.get_character(GUILD_A, ann.id) == ann
         monkeypatch.setattr(conn, "_execute", failing_updates)
+        await tx.save_health(ann, replace(ann.health, health=1))  # queued
         with pytest.raises(sqlite3.OperationalError):
-            await tx.save_health(ann, replace(ann.health, health=1))
+            await tx.get_character(GUILD_A, bob.id)  # sends it
         monkeypatch.setattr(conn, "_execute", queued)
         assert await tx.get_character(GUILD_A, ann.id) == ann
         assert not await tx.has_changes()

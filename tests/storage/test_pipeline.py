@@ -1,0 +1,56 @@
+"""``Pipeline``: queued statements go with the next trip, in order, and fail with it."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+
+import aiosqlite
+import pytest
+
+from bot.storage.pipeline import Pipeline
+
+
+@pytest.fixture
+async def conn() -> AsyncIterator[aiosqlite.Connection]:
+    async with aiosqlite.connect(":memory:", isolation_level=None) as connection:
+        await connection.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT UNIQUE)")
+        yield connection
+
+
+async def test_queued_statements_run_in_order_with_the_next_trip(
+    conn: aiosqlite.Connection,
+) -> None:
+    pipe = Pipeline(conn)
+    pipe.queue("INSERT INTO t (v) VALUES (?)", ("a",))
+    pipe.queue_many("INSERT INTO t (v) VALUES (?)", [("b",), ("c",)])
+    pipe.queue_many("INSERT INTO t (v) VALUES (?)", [])  # nothing to send
+    pipe.queue("UPDATE t SET v = v || '!' WHERE v = ?", ("a",))
+    assert pipe.queued == 3
+    assert [tuple(r) for r in await conn.execute_fetchall("SELECT count(*) FROM t")] == [(0,)]
+    rows = await pipe.fetchall("SELECT v FROM t ORDER BY id")
+    assert [row[0] for row in rows] == ["a!", "b", "c"]
+    assert pipe.queued == 0
+    assert await pipe.insert("INSERT INTO t (v) VALUES (?)", ("d",)) == 4
+
+
+async def test_a_failing_queued_statement_fails_the_trip_and_stops_it(
+    conn: aiosqlite.Connection,
+) -> None:
+    pipe = Pipeline(conn)
+    pipe.queue("INSERT INTO t (v) VALUES (?)", ("a",))
+    pipe.queue("INSERT INTO t (v) VALUES (?)", ("a",))  # UNIQUE
+    pipe.queue("INSERT INTO t (v) VALUES (?)", ("never",))
+    with pytest.raises(sqlite3.IntegrityError):
+        await pipe.execute("INSERT INTO t (v) VALUES (?)", ("nor this",))
+    assert pipe.queued == 0
+    rows = await conn.execute_fetchall("SELECT v FROM t")
+    assert [row[0] for row in rows] == ["a"]
+
+
+async def test_discarded_statements_never_run(conn: aiosqlite.Connection) -> None:
+    pipe = Pipeline(conn)
+    pipe.queue("INSERT INTO t (v) VALUES (?)", ("a",))
+    pipe.discard()
+    await pipe.flush()  # nothing queued: no trip
+    assert [tuple(r) for r in await pipe.fetchall("SELECT count(*) FROM t")] == [(0,)]
