@@ -8,7 +8,8 @@ runs twice: on a database of 10 servers and of 10,000 servers × 5 characters (p
 with SQL before it starts). Peak memory (VmHWM) of each process is read from /proc.
 
 A third subject, "floor + SQLite", is the floor bot started with ``--sqlite PATH``: before its
-fixed answer every command runs one 4-statement durable transaction through aiosqlite, the least
+fixed answer every command runs one 4-statement durable transaction, in one trip to aiosqlite's
+thread, the least
 a changing command must do. It gets the ``/hurt`` cells, each right after the floor's, to show
 how much of the gap to the floor is the mere cost of storing a change (``--no-floor-sqlite``
 skips it).
@@ -668,7 +669,8 @@ def sqlite_table(run: Run) -> list[str]:
         f"Floor + SQLite (`bench/floor_bot.py --sqlite`): the floor, but every command first runs"
         " one durable transaction through aiosqlite with Salud's pragmas (`BEGIN IMMEDIATE`, one"
         " counter row updated, one history row with a ~600-byte JSON snapshot inserted,"
-        f" `COMMIT`: 4 calls, fewer than any changing command of Salud);"
+        " `COMMIT`: one trip to aiosqlite's thread, where a changing command of Salud needs at"
+        " least two, as it reads before it writes);"
         f" /{FLOOR_SQLITE_COMMAND} only, each cell"
         " right after the floor's:",
         "",
@@ -731,8 +733,8 @@ def sqlite_summary(run: Run) -> list[str]:
     )
     already = "already " if missed == len(cells) else ""
     text = (
-        "- A floor that only adds one 4-statement SQLite transaction per command (through"
-        f" aiosqlite's thread, as the rules require) is {already}{span(worst)} the floor (the"
+        "- A floor that only adds one 4-statement SQLite transaction per command (in one trip"
+        f" to aiosqlite's thread, as the rules require) is {already}{span(worst)} the floor (the"
         f" worse of its two ratios; {levels}; CPU per reply {span(cpu)}): {verdict}."
     )
     salud = [
@@ -763,13 +765,15 @@ def summary(run: Run) -> list[str]:
         "In short:",
         "",
         f"- Salud used {ms(min(salud))}–{ms(max(salud))} ms of CPU per reply, the floor"
-        f" {ms(min(floor))}–{ms(max(floor))} ms. Profiled (`python -m bench --py-spy DIR`),"
-        " Salud's extra is the round trips to aiosqlite's worker thread (a queue put, a thread"
-        " switch and a wake-up of the event loop for each statement; 9 for a /hurt, 12 for a"
-        " /firstaid, 2 for a /character show, down from 16, 24 and 6), discord.py building and"
-        " sending a richer reply (status embeds, buttons), and the history's JSON snapshots."
-        " `python -m bench --inline-sqlite` runs the same bot with SQLite called on the loop's"
-        " own thread (an experiment, not the shipped code) to measure the first part.",
+        f" {ms(min(floor))}–{ms(max(floor))} ms. Profiled (`python -m bench --py-spy DIR`,"
+        " `--profile`), Salud's extra is its round trips to aiosqlite's worker thread (a"
+        " queue put, a thread switch and a wake-up of the event loop each: 4 for a /hurt, 6"
+        " for a /firstaid, 1 for a /character show, down from 16, 24 and 6 when first"
+        " measured; `tests/storage/test_round_trips.py` pins them), discord.py building,"
+        " sending and parsing back a richer reply (status embeds with fields, buttons), and"
+        " the history's JSON snapshots and their parsing; the rules themselves are under 0.1"
+        " ms. `python -m bench --inline-sqlite` runs the same bot with SQLite called on the"
+        " loop's own thread (an experiment, not the shipped code) to measure the first part.",
     ]
     if len(run.salud_memory) >= 2:
         small, large = min(run.salud_memory), max(run.salud_memory)

@@ -9,8 +9,9 @@ itself durably, the least a command that changes something must do under the pro
 one transaction through one aiosqlite connection opened at start with the bot's pragmas (WAL,
 ``synchronous=NORMAL``, ``busy_timeout``, ``foreign_keys``; ``isolation_level=None``), under an
 ``asyncio.Lock``: ``BEGIN IMMEDIATE``, one counter row of the server updated, one history row
-inserted (interaction id UNIQUE, a ~600-byte JSON snapshot), ``COMMIT`` — 4 aiosqlite calls,
-fewer than any changing command of Salud makes. The reply is the same fixed embed.
+inserted (interaction id UNIQUE, a ~600-byte JSON snapshot), ``COMMIT`` — the four statements
+in one trip to aiosqlite's thread (``bot.storage.pipeline``), fewer than any changing command
+of Salud makes (it must read before it writes). The reply is the same fixed embed.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ from pathlib import Path
 import aiosqlite
 import discord
 from discord import app_commands
+
+from bot.storage.pipeline import Pipeline
 
 log = logging.getLogger("floor_bot")
 
@@ -114,18 +117,18 @@ class Durable:
         return cls(conn)
 
     async def store(self, interaction: discord.Interaction) -> None:
-        """The command's one transaction: 4 aiosqlite calls (a ROLLBACK more on failure)."""
+        """The command's one transaction, in one trip to aiosqlite's thread (``Pipeline``,
+        as Salud sends its statements; a ROLLBACK more on failure)."""
         details = snapshot(interaction)
         async with self.lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
+            pipe = Pipeline(self.conn)
+            pipe.queue("BEGIN IMMEDIATE")
+            pipe.queue(UPDATE_COUNTER, (interaction.guild_id or 0,))
+            pipe.queue(INSERT_HISTORY, (interaction.guild_id or 0, interaction.id, details))
             try:
-                await self.conn.execute(UPDATE_COUNTER, (interaction.guild_id or 0,))
-                await self.conn.execute(
-                    INSERT_HISTORY, (interaction.guild_id or 0, interaction.id, details)
-                )
-                await self.conn.execute("COMMIT")
+                await pipe.execute("COMMIT")
             except BaseException:
-                await self.conn.execute("ROLLBACK")
+                await self.conn.rollback()
                 raise
 
 
