@@ -543,6 +543,16 @@ def machine() -> str:
     )
 
 
+def against_floor(result: CellResult, floor: CellResult) -> str:
+    """The last cells of a row: p99 ÷ floor, floor ÷ throughput (marked against the target),
+    CPU per reply with the floor's."""
+    return (
+        f"{mark(ratio(result.p(99), floor.p(99)), TARGET_FLOOR)} |"
+        f" {mark(ratio(floor.throughput, result.throughput), TARGET_FLOOR)} |"
+        f" {ms(result.cpu_per_reply)} ({ms(floor.cpu_per_reply)}) |"
+    )
+
+
 def report(run: Run, *, detailed: bool = True) -> str:
     """The report, Markdown (``detailed``: with the CPU share of every cell)."""
     config = run.config
@@ -565,9 +575,7 @@ def report(run: Run, *, detailed: bool = True) -> str:
         lines.append(
             f"| /{cell.command} | {cell.servers:,} | {cell.in_flight} | {ms(s.p(50))} |"
             f" {ms(s.p(99))} | {s.throughput:.0f} | {ms(f.p(50))} | {ms(f.p(99))} |"
-            f" {f.throughput:.0f} | {mark(ratio(s.p(99), f.p(99)), TARGET_FLOOR)} |"
-            f" {mark(ratio(f.throughput, s.throughput), TARGET_FLOOR)} |"
-            f" {ms(s.cpu_per_reply)} ({ms(f.cpu_per_reply)}) |"
+            f" {f.throughput:.0f} | {against_floor(s, f)}"
         )
     lines.append("")
     lines.append(
@@ -679,12 +687,10 @@ def sqlite_table(run: Run) -> list[str]:
         "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for cell in run.floor_sqlite:
-        r, f = cell.result, cell.floor
+        r = cell.result
         lines.append(
             f"| {cell.in_flight} | {ms(r.p(50))} | {ms(r.p(99))} | {r.throughput:.0f} |"
-            f" {mark(ratio(r.p(99), f.p(99)), TARGET_FLOOR)} |"
-            f" {mark(ratio(f.throughput, r.throughput), TARGET_FLOOR)} |"
-            f" {ms(r.cpu_per_reply)} ({ms(f.cpu_per_reply)}) |"
+            f" {against_floor(r, cell.floor)}"
         )
     sent = sum(c.result.count + c.result.timeouts for c in run.floor_sqlite)
     sent += run.config.warmup if run.config.warmup > 0 else 0

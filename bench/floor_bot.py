@@ -27,6 +27,7 @@ import aiosqlite
 import discord
 from discord import app_commands
 
+from bot.storage.database import connect
 from bot.storage.pipeline import Pipeline
 
 log = logging.getLogger("floor_bot")
@@ -34,9 +35,6 @@ log = logging.getLogger("floor_bot")
 FIXED_EMBED = discord.Embed(title="Floor", description="A fixed answer.", colour=0x2ECC71)
 FIXED_EMBED.add_field(name="Health", value="9 / 9", inline=True)
 
-
-#: The same values as bot/storage/database.py (kept literal: the floor imports nothing of Salud).
-BUSY_TIMEOUT_MS = 5000
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS counters (
@@ -100,16 +98,10 @@ class Durable:
 
     @classmethod
     async def open(cls, path: Path) -> Durable:
-        """Opens (creating) the file with Salud's pragmas and the two tables."""
-        conn = await aiosqlite.connect(path, isolation_level=None)
+        """Opens (creating) the file with Salud's own ``connect`` (its pragmas) and the two
+        tables (not Salud's schema: nothing but the statements of one stored command)."""
+        conn = await connect(path)
         try:
-            async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
-                row = await cursor.fetchone()
-            if row is None or str(row[0]).lower() != "wal":
-                raise RuntimeError(f"could not switch {path} to WAL mode (got {row!r})")
-            await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            await conn.execute("PRAGMA foreign_keys = ON")
-            await conn.execute("PRAGMA synchronous = NORMAL")
             await conn.executescript(SCHEMA)
         except BaseException:
             await conn.close()

@@ -33,6 +33,7 @@ from bot.storage.errors import (
     StorageError,
     TransactionStateError,
 )
+from bot.storage.memory import SettingsCache
 from bot.storage.models import (
     CharacterSuggestion,
     GuildSettings,
@@ -43,7 +44,6 @@ from bot.storage.models import (
     name_key,
 )
 from bot.storage.pipeline import Pipeline
-from bot.storage.settings_cache import SettingsCache
 from bot.storage.snapshot import (
     HEALTH_COLUMNS,
     RowLike,
@@ -221,7 +221,7 @@ class Reader:
             self._check_open()
             return cached
         found = await self._read_settings(guild_id)
-        self._settings_cache.put(found)
+        self._settings_cache.put(guild_id, found)
         return found
 
     async def _read_settings(self, guild_id: int) -> GuildSettings:

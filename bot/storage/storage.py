@@ -14,10 +14,9 @@ import aiosqlite
 from bot.storage.checkpoint import Checkpointer
 from bot.storage.database import apply_migrations, connect
 from bot.storage.errors import TransactionStateError
+from bot.storage.memory import RecentInteractions, SettingsCache
 from bot.storage.models import GuildSettings
-from bot.storage.recent import RecentInteractions
 from bot.storage.repository import Clock, Reader, Transaction, utc_now
-from bot.storage.settings_cache import SettingsCache
 
 __all__ = ["Storage"]
 

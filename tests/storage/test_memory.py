@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import AlreadyApplied, GuildSettings, Storage
-from bot.storage.recent import RecentInteractions
-from bot.storage.settings_cache import SettingsCache
+from bot.storage.memory import RecentInteractions, SettingsCache
 
 from .conftest import ALICE, GM, GUILD_A, GUILD_B, FakeClock, Interactions, health
 from .test_round_trips import Trips
@@ -69,9 +68,9 @@ async def test_a_restart_reads_the_settings_again(db_path: Path, clock: FakeCloc
 def test_the_settings_cache_is_bounded_and_keeps_the_servers_in_use() -> None:
     cache = SettingsCache(2)
     for guild_id in (1, 2):
-        cache.put(GuildSettings(guild_id))
+        cache.put(guild_id, GuildSettings(guild_id))
     assert cache.get(1) == GuildSettings(1)  # 1 used lately: 2 goes first
-    cache.put(GuildSettings(3))
+    cache.put(3, GuildSettings(3))
     assert len(cache) == 2
     assert (cache.get(1), cache.get(2), cache.get(3)) == (GuildSettings(1), None, GuildSettings(3))
     cache.forget(1)
