@@ -32,7 +32,7 @@ stress: $(STAMP)
 	$(BIN)/python -m pytest -m stress
 
 bench: $(STAMP)
-	$(BIN)/python -m bench
+	$(BIN)/python -m bench $(ARGS)
 
 mutation: $(STAMP)
 	SALUD_HYPOTHESIS_PROFILE=mutation $(BIN)/mutmut run --max-children 2; $(BIN)/mutmut results

@@ -840,7 +840,7 @@ def update_readme(text: str) -> None:
     if match is None:
         raise SystemExit("README.md has no '## Benchmark' section")
     intro = (
-        "\n`make bench` (about 3 minutes; `python -m bench --help` for smaller runs) drives the"
+        "\n`make bench` (about 2 minutes; `python -m bench --help` for smaller runs) drives the"
         " real bot and a bare discord.py bot (the floor: `bench/floor_bot.py`, which answers the"
         " same commands at once with a fixed embed) through the fake Discord of the tests, and"
         " measures every reply from the interaction sent to the complete reply received. The"
