@@ -51,19 +51,16 @@ class Batch:
     """What one trip runs: the queued statements, then the last one and what to read from it."""
 
     statements: tuple[Statement, ...]
-    last: Statement | None
+    last: Statement
     read: Callable[[sqlite3.Cursor], Any]
 
     def describe(self) -> list[str]:
         """The first words of each statement (what the round-trip tests compare)."""
-        every = [*self.statements, *([] if self.last is None else [self.last])]
-        return [" ".join(statement.sql.split()[:3]) for statement in every]
+        return [" ".join(statement.sql.split()[:3]) for statement in (*self.statements, self.last)]
 
     def __call__(self, conn: sqlite3.Connection) -> Any:
         for statement in self.statements:
             statement.run(conn)
-        if self.last is None:
-            return None
         return self.read(self.last.run(conn))
 
 
@@ -104,7 +101,7 @@ class Pipeline:
         """Forget what was not sent (the transaction is rolled back)."""
         self._queued.clear()
 
-    async def _send(self, last: Statement | None, read: Callable[[sqlite3.Cursor], T]) -> T:
+    async def _send(self, last: Statement, read: Callable[[sqlite3.Cursor], T]) -> T:
         batch = Batch(tuple(self._queued), last, read)
         self._queued.clear()
         # aiosqlite's own queue to its thread, which calls batch(connection) there.
@@ -122,8 +119,3 @@ class Pipeline:
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         """The queued statements, then this one, now (its errors are the caller's)."""
         await self._send(Statement(sql, tuple(params)), _nothing)
-
-    async def flush(self) -> None:
-        """Send what is queued, if anything."""
-        if self._queued:
-            await self._send(None, _nothing)

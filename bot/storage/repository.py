@@ -147,12 +147,10 @@ def _settings(guild_id: int, row: RowLike | None) -> GuildSettings:
 class Reader:
     """Read-only queries; valid only inside the ``async with`` that produced it."""
 
-    def __init__(
-        self, conn: aiosqlite.Connection, clock: Clock, settings: SettingsCache | None = None
-    ) -> None:
+    def __init__(self, conn: aiosqlite.Connection, clock: Clock, settings: SettingsCache) -> None:
         self._connection: aiosqlite.Connection | None = conn
         self._clock = clock
-        self._settings_cache = SettingsCache(0) if settings is None else settings
+        self._settings_cache = settings
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -510,9 +508,7 @@ class Transaction(Reader):
     with the ``COMMIT`` (``Pipeline``), ``BEGIN IMMEDIATE`` included.
     """
 
-    def __init__(
-        self, conn: aiosqlite.Connection, clock: Clock, settings: SettingsCache | None = None
-    ) -> None:
+    def __init__(self, conn: aiosqlite.Connection, clock: Clock, settings: SettingsCache) -> None:
         super().__init__(conn, clock, settings)
         self._pipe = Pipeline(conn)
         self._pipe.queue("BEGIN IMMEDIATE")  # sent with the first statement that is
@@ -522,7 +518,6 @@ class Transaction(Reader):
         self._known: dict[int, _Stored | None] = {}  # None: deleted here
         self._unseen: set[int] = set()  # interaction ids checked here and not yet recorded
         self._guild_id: int | None = None  # the one guild whose characters this tx writes
-        self._recorded = False
         self._commit_guards: list[Callable[[], Awaitable[None]]] = []
 
     def guard_commit(self, guard: Callable[[], Awaitable[None]]) -> None:
@@ -531,16 +526,18 @@ class Transaction(Reader):
         must not be stored when its reply can no longer reach the player.)"""
         self._commit_guards.append(guard)
 
+    @property
+    def _recorded(self) -> bool:
+        return self.recorded_interaction is not None
+
     # --- statements: queued when nothing waits for their result (``Pipeline``) --------------
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        self._check_open()
         with self._sending():
             return await self._pipe.fetchall(sql, params)
 
     async def _insert(self, sql: str, params: Sequence[Any]) -> int:
         """An INSERT sent now (its errors are the caller's); its row id."""
-        self._check_open()
         with self._sending():
             inserted = await self._pipe.insert(sql, params)
         if inserted is None:  # pragma: no cover - sqlite always gives one for a rowid table
@@ -549,14 +546,15 @@ class Transaction(Reader):
 
     async def _execute(self, sql: str, params: Sequence[Any]) -> None:
         """A statement sent now (its errors are the caller's)."""
-        self._check_open()
         with self._sending():
             await self._pipe.execute(sql, params)
 
     @contextmanager
     def _sending(self) -> Iterator[None]:
-        """Around a trip: if it fails, a queued write may have failed with it, so what is
-        stored is no longer known (characters are read again when needed)."""
+        """Around a trip (only while the block runs): if it fails, a queued write may have
+        failed with it, so what is stored is no longer known (characters are read again when
+        needed)."""
+        self._check_open()
         try:
             yield
         except BaseException:
@@ -1017,7 +1015,6 @@ class Transaction(Reader):
             " VALUES (?, ?, ?, ?, ?)",
             rows,
         )
-        self._recorded = True
         self.recorded_interaction = interaction_id
         return HistoryEntry(
             id=entry_id,
