@@ -9,7 +9,7 @@ RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 IMAGE ?= salud:latest
 
-.PHONY: run test lint typecheck unit e2e stress bench mutation image clean
+.PHONY: install run test lint typecheck unit e2e stress bench mutation image clean
 
 $(BIN)/python:
 	@echo "Creating $(VENV) (first run only)..."
@@ -24,6 +24,9 @@ $(RUN_STAMP): pyproject.toml | $(BIN)/python
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $@ $(RUN_STAMP)
+
+# What a server needs (the systemd unit runs .venv/bin/salud): the run-time dependencies.
+install: $(RUN_STAMP)
 
 # Exit code 2 is a setting to fix (or a database that cannot be used): the bot has already
 # said so in one line, so make stops there without an "Error 2" of its own. Every other
