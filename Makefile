@@ -1,19 +1,38 @@
 # Quick start: `make run` and `make test`. Both create .venv on first use.
+# `make run` installs only what the bot needs; the development targets add the dev tools
+# (pytest, mypy, ruff, ...) to the same .venv the first time one of them runs.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# One stamp per set of packages, each redone when pyproject.toml changes.
+RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
+IMAGE ?= salud:latest
 
-.PHONY: run test lint typecheck unit e2e stress bench mutation clean
+.PHONY: install run test lint typecheck unit e2e stress bench mutation image clean
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+$(BIN)/python:
+	@echo "Creating $(VENV) (first run only)..."
+	@$(PYTHON) -m venv $(VENV)
 
-run: $(STAMP)
-	$(BIN)/python -m bot
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	@echo "Installing Salud's run-time dependencies into $(VENV)..."
+	@$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	@touch $@
+
+# The development tools; they include everything the bot needs, so `run` is up to date too.
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $@ $(RUN_STAMP)
+
+# What a server needs (the systemd unit runs .venv/bin/salud): the run-time dependencies.
+install: $(RUN_STAMP)
+
+# Exit code 2 is a setting to fix (or a database that cannot be used): the bot has already
+# said so in one line, so make stops there without an "Error 2" of its own. Every other
+# failure fails the target.
+run: $(RUN_STAMP)
+	@$(BIN)/python -m bot; status=$$?; [ $$status -eq 2 ] || exit $$status
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -36,6 +55,14 @@ bench: $(STAMP)
 
 mutation: $(STAMP)
 	SALUD_HYPOTHESIS_PROFILE=mutation $(BIN)/mutmut run --max-children 2; $(BIN)/mutmut results
+
+# The container image of Dockerfile, with podman (or docker) when one is installed.
+image:
+	@engine=$$(command -v podman || command -v docker || true); \
+	if [ -z "$$engine" ]; then \
+		echo "make image: no container engine (install podman or docker)"; exit 1; \
+	fi; \
+	"$$engine" build -t $(IMAGE) .
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache mutants

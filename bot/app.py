@@ -16,7 +16,7 @@ from bot.storage import Storage
 from bot.sync import SYNC_HASH_KEY, command_hash
 from bot.tree import SaludTree
 
-__all__ = ["EXTENSIONS", "INVITE_PERMISSIONS", "SaludBot", "invite_url"]
+__all__ = ["EXTENSIONS", "INVITE_PERMISSIONS", "SaludBot", "invite_url", "ready_line"]
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +29,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.scene",
     "cogs.history",
     "cogs.abilities",
+    "cogs.welcome",
 )
 
 #: Names discord.py gives the tasks that run a slash command or a button press.
@@ -95,8 +96,6 @@ class SaludBot(commands.Bot):
             await self.load_extension(name)
         await self.tree.set_translator(SaludTranslator())
         await self.sync_commands_if_changed()
-        if self.application_id is not None:
-            log.info("Invite the bot with: %s", invite_url(self.application_id))
 
     async def sync_commands_if_changed(self) -> bool:
         """Sync the global commands only when their translated payloads changed since the
@@ -135,10 +134,17 @@ class SaludBot(commands.Bot):
             await asyncio.wait(running, timeout=seconds)
 
     async def on_ready(self) -> None:
-        user = self.user
-        log.info(
-            "Ready as %s (id %s) in %d servers",
-            user,
-            user.id if user else "?",
-            len(self.guilds),
-        )
+        log.info("%s", ready_line(self.user, len(self.guilds), self.application_id))
+
+    async def on_resumed(self) -> None:
+        log.info("Reconnected to Discord")
+
+
+def ready_line(user: object, servers: int, application_id: int | None) -> str:
+    """``Ready as Salud#1234 in 3 servers. Invite it to a server: <URL>``: the one line a
+    self-hoster looks for after starting the bot."""
+    count = "1 server" if servers == 1 else f"{servers} servers"
+    line = f"Ready as {user} in {count}."
+    if application_id is not None:
+        line += f" Invite it to a server: {invite_url(application_id)}"
+    return line

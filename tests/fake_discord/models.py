@@ -141,6 +141,8 @@ class FakeChannel:
     name: str
     position: int = 0
     type: int = 0
+    #: Discord's permission overwrites: ``{"id", "type" (0 role, 1 member), "allow", "deny"}``.
+    overwrites: list[dict[str, Any]] = field(default_factory=list)
 
     def payload(self) -> dict[str, Any]:
         """The channel object (as in GUILD_CREATE)."""
@@ -150,7 +152,7 @@ class FakeChannel:
             "guild_id": self.guild_id,
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [dict(overwrite) for overwrite in self.overwrites],
             "nsfw": False,
             "parent_id": None,
             "topic": None,
@@ -175,6 +177,8 @@ class FakeMember:
     role_ids: list[str] = field(default_factory=list)
     locale: str = "en-US"
     joined_at: str = field(default_factory=iso_now)
+    #: Where Discord posts its own notices (and a bot may greet); None when the server has none.
+    system_channel_id: str | None = None
     bot: bool = False
 
     def user_payload(self) -> dict[str, Any]:
@@ -246,6 +250,8 @@ class FakeGuild:
     channels: dict[str, FakeChannel] = field(default_factory=dict)
     members: dict[str, FakeMember] = field(default_factory=dict)
     joined_at: str = field(default_factory=iso_now)
+    #: Where Discord posts its own notices (and a bot may greet); None when the server has none.
+    system_channel_id: str | None = None
 
     @property
     def everyone(self) -> FakeRole:
@@ -308,10 +314,15 @@ class FakeGuild:
         self.fake._member_added(member)
         return member
 
-    def payload(self, *, members: bool) -> dict[str, Any]:
-        """The GUILD_CREATE payload (all members only with the members intent, as Discord does)."""
+    def payload(self, *, members: bool, joined: bool = False) -> dict[str, Any]:
+        """The GUILD_CREATE payload (all members only with the members intent, as Discord does).
+
+        ``joined``: the bot has just been added, so the payload has no ``unavailable`` (a server
+        announced after READY carries ``unavailable: false``); discord.py tells
+        ``on_guild_join`` from ``on_guild_available`` by it.
+        """
         listed = [m for m in self.members.values() if members or m.id == self.fake.bot_id]
-        return {
+        payload = {
             "id": self.id,
             "name": self.name,
             "icon": None,
@@ -331,7 +342,7 @@ class FakeGuild:
             "features": [],
             "mfa_level": 0,
             "application_id": None,
-            "system_channel_id": None,
+            "system_channel_id": self.system_channel_id,
             "system_channel_flags": 0,
             "rules_channel_id": None,
             "public_updates_channel_id": None,
@@ -360,3 +371,6 @@ class FakeGuild:
             "embedded_activities": [],
             "version": 0,
         }
+        if joined:
+            del payload["unavailable"]
+        return payload

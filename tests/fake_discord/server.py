@@ -27,6 +27,8 @@ from .models import (
     FakeGuild,
     FakeMember,
     FakeRole,
+    PermissionSpec,
+    permission_value,
     user_payload,
 )
 from .replies import EPHEMERAL, LOADING, InteractionRecord, Reply, flatten_components
@@ -514,11 +516,20 @@ class FakeDiscord:
             self._dispatch("GUILD_MEMBER_UPDATE", {**member.payload(), "guild_id": member.guild.id})
 
     # --- servers ------------------------------------------------------------------------------
-    async def create_guild(self, *, name: str | None = None, locale: str = "en-US") -> FakeGuild:
+    async def create_guild(
+        self,
+        *,
+        name: str | None = None,
+        locale: str = "en-US",
+        system_channel: bool = False,
+        system_channel_denies: PermissionSpec = 0,
+    ) -> FakeGuild:
         """A new server the bot joins now (GUILD_CREATE), with #general and #announcements.
 
         Members: the owner (`guild.owner`, every permission) and the bot. The @everyone role has
         Discord's usual default permissions; the bot has a managed role of its own.
+        `system_channel`: #general is the server's system channel, where the bot's role is
+        denied `system_channel_denies` (flag names, as for members).
         """
         guild_id = snowflake()
         owner = snowflake()
@@ -538,12 +549,19 @@ class FakeDiscord:
         for position, channel_name in enumerate(("general", "announcements")):
             channel = FakeChannel(snowflake(), guild_id, channel_name, position=position)
             guild.channels[channel.id] = channel
+        if system_channel:
+            guild.system_channel_id = guild.channel.id
+            denied = permission_value(system_channel_denies)
+            if denied:
+                guild.channel.overwrites.append(
+                    {"id": bot_role.id, "type": 0, "allow": "0", "deny": str(denied)}
+                )
         guild.members[owner] = FakeMember(owner, "Owner", guild)
         guild.members[self.bot_id] = FakeMember(
             self.bot_id, self.app_name, guild, [bot_role.id], bot=True
         )
         self.guilds[guild_id] = guild
-        self._dispatch("GUILD_CREATE", guild.payload(members=self._members_intent))
+        self._dispatch("GUILD_CREATE", guild.payload(members=self._members_intent, joined=True))
         await self._notify()
         return guild
 
