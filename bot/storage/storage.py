@@ -12,8 +12,9 @@ from types import TracebackType
 import aiosqlite
 
 from bot.storage.checkpoint import Checkpointer
-from bot.storage.database import apply_migrations, connect
+from bot.storage.database import apply_migrations, connect, latest_version
 from bot.storage.errors import TransactionStateError
+from bot.storage.file_check import check_database_file
 from bot.storage.memory import RecentInteractions, SettingsCache
 from bot.storage.models import GuildSettings
 from bot.storage.repository import Clock, Reader, Transaction, utc_now
@@ -43,8 +44,10 @@ class Storage:
 
     @classmethod
     async def open(cls, path: str | Path, *, clock: Clock | None = None) -> Storage:
-        """Open (or create) the file, set the pragmas and apply pending migrations."""
+        """Check the file read-only (``DatabaseFileError`` for one that cannot be used, left
+        untouched), open (or create) it, set the pragmas and apply pending migrations."""
         target = Path(path)
+        await asyncio.to_thread(check_database_file, target, latest_version())
         conn = await connect(target)
         try:
             await apply_migrations(conn)
