@@ -13,7 +13,8 @@ import aiosqlite
 
 from bot.storage.checkpoint import Checkpointer
 from bot.storage.database import apply_migrations, connect, latest_version
-from bot.storage.errors import TransactionStateError
+from bot.storage.errors import StorageClosed, TransactionStateError
+from bot.storage.fair_lock import FairLock, current_ticket
 from bot.storage.file_check import check_database_file
 from bot.storage.memory import RecentInteractions, SettingsCache
 from bot.storage.models import GuildSettings
@@ -25,17 +26,19 @@ log = logging.getLogger(__name__)
 
 
 class Storage:
-    """The bot's database: one aiosqlite connection shared through an ``asyncio.Lock``.
+    """The bot's database: one aiosqlite connection shared through a ``FairLock``.
 
-    One connection means one transaction at a time; the lock queues the others (FIFO)
-    instead of letting SQLite answer "database is locked".
+    One connection means one transaction at a time; the lock queues the others instead of
+    letting SQLite answer "database is locked", each server's in its own queue, served in
+    turn; one that cannot have its turn before its interaction's deadline gets
+    ``LockDeadline`` and has done nothing.
     """
 
     def __init__(self, conn: aiosqlite.Connection, path: Path, clock: Clock) -> None:
         self._conn = conn
         self._path = path
         self._clock = clock
-        self._lock = asyncio.Lock()
+        self._lock = FairLock()  # per-server queues served in turn (fair_lock.py)
         self._holder: asyncio.Task[object] | None = None
         self._closed = False
         self.checkpointer = Checkpointer(path, self.exclusive)
@@ -69,11 +72,14 @@ class Storage:
         # The checkpointer first, outside the lock (its last round may need the lock), and
         # its connection closed: the last connection to close folds the WAL back.
         await self.checkpointer.close()
-        async with self._lock:
+        await self._lock.acquire()
+        try:
             if self._closed:
                 return
             self._closed = True
             await self._conn.close()
+        finally:
+            self._lock.release()
 
     async def __aenter__(self) -> Storage:
         return self
@@ -92,11 +98,11 @@ class Storage:
             # asyncio.Lock is not reentrant: waiting here would wait forever.
             raise TransactionStateError("nested storage.transaction()/read() in one task")
         if self._closed:
-            raise TransactionStateError("storage is closed")
-        await self._lock.acquire()
+            raise StorageClosed("storage is closed")
+        await self._lock.acquire(current_ticket.get())
         if self._closed:
             self._lock.release()
-            raise TransactionStateError("storage is closed")
+            raise StorageClosed("storage is closed")
         self._holder = task
 
     def _release(self) -> None:
@@ -164,6 +170,10 @@ class Storage:
             return cached
         async with self.read() as reader:
             return await reader.get_settings(guild_id)
+
+    def settings_in_memory(self, guild_id: int | None) -> GuildSettings | None:
+        """The guild's ``/config`` if it is in memory, without waiting for anything."""
+        return None if guild_id is None else self._settings.get(guild_id)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Reader]:

@@ -171,6 +171,7 @@ class FakeDiscord:
         self._invalidate_next_resume = False
         self._injections: list[Injection] = []
         self.forbidden_channels: set[str] = set()
+        self.refuse_token = False  # answer 401 to every REST call, as Discord to a bad token
         self.diagnostics: list[Callable[[], str]] = []  # extra text for timeout errors
 
         self._changed = asyncio.Condition()
@@ -776,6 +777,8 @@ class FakeDiscord:
             return self._unmatched(request)
         parts = path[len("/api/v10/") :].split("/")
         method = request.method
+        if self.refuse_token:
+            raise FakeError(401, 0, "401: Unauthorized")
         body = request[RECORD_KEY].body
         match (method, parts):
             case ("GET", ["users", "@me"]):
