@@ -19,7 +19,7 @@ from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 
 EPHEMERAL = 1 << 6
 #: ``error.unexpected`` in English: the reply to an exception nobody expected.
-UNEXPECTED = "Something went wrong on our side"
+UNEXPECTED = "something went wrong on our side"  # "Sorry, something went wrong…"
 
 
 @asynccontextmanager
