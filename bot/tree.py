@@ -30,6 +30,7 @@ from bot.context import (
     send_private,
 )
 from bot.i18n import Language, catalog, text
+from bot.option_types import check_option_types
 from bot.storage.errors import AlreadyApplied, CharacterNotFound, DuplicateName, StorageClosed
 from bot.storage.fair_lock import LockDeadline
 from rules.errors import RuleError
@@ -175,6 +176,8 @@ class SaludTree(app_commands.CommandTree["SaludBot"]):
 
     async def interaction_check(self, interaction: discord.Interaction[SaludBot]) -> bool:
         if interaction.guild_id is not None:
+            if interaction.type is discord.InteractionType.application_command:
+                check_option_types(self, interaction.data)
             return True
         if interaction.type is discord.InteractionType.autocomplete:
             await interaction.response.autocomplete([])

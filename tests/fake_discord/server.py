@@ -107,6 +107,14 @@ class _Session:
     buffer: list[dict[str, Any]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Raw:
+    """An option value sent exactly as given, whatever the option's type: a payload Discord
+    should never send (``Raw(True)`` for an integer, ``Raw("notanid")`` for a user)."""
+
+    value: Any
+
+
 class FakeError(Exception):
     """Raised by a handler: a Discord-style JSON error answer."""
 
@@ -1359,6 +1367,8 @@ def _option_value(
     option_type: int, value: Any, guild: FakeGuild, resolved: dict[str, dict[str, Any]]
 ) -> Any:
     """An option value as Discord sends it, adding users/members/roles/channels to `resolved`."""
+    if isinstance(value, Raw):
+        return value.value
     if option_type == 3:
         return str(value)
     if option_type == 4:
