@@ -158,7 +158,14 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
             await _replace_placeholder(interaction, message)
         else:
             await send_private(interaction, message)
-    except discord.HTTPException:
+    except discord.HTTPException as failure:
+        if _expired(failure):
+            log.warning(
+                "interaction %s in guild %s expired before its error reply was sent",
+                interaction.id,
+                interaction.guild_id,
+            )
+            return
         log.exception("could not send the error reply for interaction %s", interaction.id)
 
 

@@ -48,6 +48,9 @@ class FairLock:
     def __init__(self) -> None:
         self._held = False
         self._queues: OrderedDict[Hashable, deque[asyncio.Future[None]]] = OrderedDict()
+        self._last_turn: float | None = None  # when the lock last changed hands (monotonic)
+        self.turn_seconds = 0.0  # average time between turns while others wait
+        self.refused_early = 0  # waiters turned away at once: their turn would come too late
 
     def locked(self) -> bool:
         return self._held
@@ -61,11 +64,17 @@ class FairLock:
         other key's; ``LockDeadline`` when the ticket's deadline passes first."""
         if not self._held and not self._queues:
             self._held = True
+            self._last_turn = time.monotonic()
             return
         key = None if ticket is None else ticket.key
+        deadline = None if ticket is None else ticket.deadline
+        if deadline is not None and time.time() + self._expected_wait(key) > deadline:
+            # Turned away now rather than at its deadline: the "busy" answer goes out while
+            # there is time, and a flood's refusals do not all fall due at the same moment.
+            self.refused_early += 1
+            raise LockDeadline(f"{key!r}'s turn would come after its deadline")
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queues.setdefault(key, deque()).append(waiter)
-        deadline = None if ticket is None else ticket.deadline
         try:
             if deadline is None:
                 await waiter
@@ -92,8 +101,29 @@ class FairLock:
                 del self._queues[key]
             if not waiter.done():
                 waiter.set_result(None)
+                self._count_turn()
                 return
         self._held = False
+        self._last_turn = None
+
+    def _count_turn(self) -> None:
+        now = time.monotonic()
+        if self._last_turn is not None:
+            took = now - self._last_turn
+            self.turn_seconds = (
+                took if not self.turn_seconds else 0.8 * self.turn_seconds + 0.2 * took
+            )
+        self._last_turn = now
+
+    def _expected_wait(self, key: Hashable) -> float:
+        """Seconds until a new waiter of ``key`` would have its turn: the waiters served
+        before it (those of its key, and of every other key one per round) times the
+        average turn."""
+        own = len(self._queues.get(key, ()))
+        ahead = own + sum(
+            min(len(queue), own + 1) for other, queue in self._queues.items() if other != key
+        )
+        return (ahead + 1) * self.turn_seconds
 
     def _forget(self, key: Hashable, waiter: asyncio.Future[None]) -> None:
         queue = self._queues.get(key)

@@ -92,14 +92,14 @@ class Storage:
     ) -> None:
         await self.close()
 
-    async def _acquire(self) -> None:
+    async def _acquire(self, *, background: bool = False) -> None:
         task = asyncio.current_task()
         if task is not None and task is self._holder:
             # asyncio.Lock is not reentrant: waiting here would wait forever.
             raise TransactionStateError("nested storage.transaction()/read() in one task")
         if self._closed:
             raise StorageClosed("storage is closed")
-        await self._lock.acquire(current_ticket.get())
+        await self._lock.acquire(None if background else current_ticket.get())
         if self._closed:
             self._lock.release()
             raise StorageClosed("storage is closed")
@@ -112,8 +112,8 @@ class Storage:
     @asynccontextmanager
     async def exclusive(self) -> AsyncIterator[None]:
         """Hold the lock without using the connection: no transaction or read of this
-        process runs meanwhile (``Checkpointer``'s catch-up round)."""
-        await self._acquire()
+        process runs meanwhile (``Checkpointer``'s catch-up round), however long it waits."""
+        await self._acquire(background=True)
         try:
             yield
         finally:

@@ -20,6 +20,10 @@ from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 EPHEMERAL = 1 << 6
 #: ``error.unexpected`` in English: the reply to an exception nobody expected.
 UNEXPECTED = "something went wrong on our side"  # "Sorry, something went wrong…"
+#: ``lifecycle.busy`` in English: a command that could not be served in time, unchanged.
+BUSY = "Salud has too many commands from this server at once"
+#: ``lifecycle.restarting`` in English: a command that arrived while the bot was stopping.
+RESTARTING = "Salud is restarting and did nothing with this command"
 
 
 @asynccontextmanager

@@ -13,6 +13,7 @@ import pytest
 from tests.e2e.health_support import create
 from tests.fake_discord import Reply
 from tests.reliability.support import (
+    RESTARTING,
     burst,
     character_row,
     entries_of,
@@ -22,7 +23,6 @@ from tests.reliability.support import (
 )
 
 NAMES = ("Ana", "Bea", "Cid")
-RESTARTING = "Salud is restarting and did nothing with this command"
 BURST = 100
 AFTER_SIGNAL = 20
 
