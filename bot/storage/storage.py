@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -54,6 +55,8 @@ class Storage:
         conn = await connect(target)
         try:
             await apply_migrations(conn)
+            # The schema in the main file from the start, not only in the WAL.
+            await conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
             # Checkpoints run in the background (``Checkpointer``), never inside a COMMIT.
             await conn.execute("PRAGMA wal_autocheckpoint = 0")
         except BaseException:
@@ -77,6 +80,10 @@ class Storage:
             if self._closed:
                 return
             self._closed = True
+            try:  # the main file alone then holds everything (a copy of it is complete)
+                await self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as error:
+                log.warning("could not fold the WAL back into %s: %s", self._path, error)
             await self._conn.close()
         finally:
             self._lock.release()
