@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.storage.snapshot import load_after
 from tests.e2e import conftest as e2e
 from tests.e2e.harness import BotProcess
 from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
@@ -157,7 +158,10 @@ def entries_of(path: Path, character_id: int) -> list[Entry]:
             command=str(row["command"]),
             details=json.loads(row["details"]),
             before=None if row["before"] is None else json.loads(row["before"]),
-            after=None if row["after"] is None else json.loads(row["after"]),
+            # Stored as its changes from ``before``: made whole as the bot reads it.
+            after=load_after(
+                None if row["before"] is None else json.loads(row["before"]), row["after"]
+            ),
         )
         for row in rows
     ]
