@@ -429,3 +429,20 @@ def test_a_key_gone_from_the_after_keeps_the_after_whole() -> None:
     stored = dump_after(before, after)
     assert stored is not None and json.loads(stored) == after
     assert load_after(before, stored) == after
+
+
+async def test_a_change_of_health_stores_no_second_copy_of_the_character(
+    storage: Storage, next_id: Interactions
+) -> None:
+    ann = await create(storage, next_id, "Ann Abernathy-Weatherby")
+    saved, entry = await hurt(storage, next_id, ann, 3)
+    assert entry is not None
+    async with storage.read() as reader:
+        rows = await reader._fetchall(
+            "SELECT before, after FROM history_characters WHERE history_id = ?", (entry.id,)
+        )
+    before, after = rows[0]["before"], rows[0]["after"]
+    assert "Abernathy" in before and "Athletics" in before  # whole, for /undo
+    assert "Abernathy" not in after and "Athletics" not in after  # only what changed
+    assert len(after) * 4 < len(before)
+    assert entry.characters[0].after == saved  # read back whole
