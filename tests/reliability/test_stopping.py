@@ -35,7 +35,9 @@ def _stored_without_reply(replies: list[Reply], stored: set[int]) -> list[str]:
     ]
 
 
-async def _stop_during_burst(tmp_path: Path, trial: int) -> None:
+async def _stop_during_burst(tmp_path: Path, trial: int) -> int:
+    """One trial; returns how many of the commands sent after the signal reached the bot
+    and were answered "restarting" (none if it had already closed the gateway)."""
     async with isolated_bot(tmp_path, name=f"stopping-{trial}") as (fake, bot):
         guild = await fake.create_guild()
         owners = {name: guild.member(name) for name in NAMES}
@@ -68,8 +70,8 @@ async def _stop_during_burst(tmp_path: Path, trial: int) -> None:
         assert not orphans, f"stored without their reply: {orphans}"
         for reply in late:
             assert int(reply.record.id) not in stored
-            assert reply.is_complete() and reply.ephemeral, reply.record.summary()
-            assert RESTARTING in reply.text, reply.text
+            if reply.is_complete():
+                assert reply.ephemeral and RESTARTING in reply.text, reply.text
         for reply in replies:
             if int(reply.record.id) not in stored:
                 assert not reply.is_complete() or reply.ephemeral, reply.record.summary()
@@ -81,14 +83,16 @@ async def _stop_during_burst(tmp_path: Path, trial: int) -> None:
             row = character_row(bot.database_path, guild, name)
             hurts = [e for e in entries_of(bot.database_path, row["id"]) if e.command == "hurt"]
             assert row["health"] == 99 - len(hurts), (name, row["health"], len(hurts))
+        return sum(reply.is_complete() for reply in late)
 
 
 async def test_sigterm_during_a_burst_stores_nothing_without_its_reply(tmp_path: Path) -> None:
-    for trial in range(2):
-        await _stop_during_burst(tmp_path, trial)
+    refused = [await _stop_during_burst(tmp_path, trial) for trial in range(2)]
+    # The bot drains for as long as commands are in flight: the late ones meet it then.
+    assert sum(refused) > 0, "no command sent after the signal was answered 'restarting'"
 
 
 @pytest.mark.stress
 async def test_stress_sigterm_during_a_burst_ten_times(tmp_path: Path) -> None:
-    for trial in range(10):
-        await _stop_during_burst(tmp_path, trial)
+    refused = [await _stop_during_burst(tmp_path, trial) for trial in range(10)]
+    assert sum(refused) > 0, "no command sent after the signal was answered 'restarting'"
