@@ -20,7 +20,7 @@ import pytest
 from tests.e2e.harness import BotProcess
 from tests.e2e.health_support import create
 from tests.e2e.test_late_interactions import interactions_created_late
-from tests.reliability.support import UNEXPECTED, character_row, isolated_bot
+from tests.reliability.support import UNEXPECTED, character_row, integrity, isolated_bot
 
 #: Below a WAL frame (24 + 4096 bytes after a 32-byte header): the commit's first write fails.
 FILE_SIZE_LIMIT = 4096
@@ -66,3 +66,4 @@ async def test_a_commit_failing_after_a_public_deferral_is_answered_privately(
         again = await fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "4"})
         assert not again.ephemeral, again.text
         assert character_row(bot.database_path, guild, "Ana")["health"] == 5
+        assert integrity(bot.database_path) == ["ok"]
