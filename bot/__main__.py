@@ -2,8 +2,10 @@
 
 ``salud backup PATH`` and ``salud check`` are the database tools of ``bot/operate.py``.
 
-Exit codes: 0 after a clean stop (SIGINT/SIGTERM), 2 when a setting is wrong (the message
-says what to put in ``.env``), 1 when Discord refuses the token.
+Exit codes (COMMANDS.md, Running it), each failure one line on stderr saying what to do:
+0 after a clean stop (SIGINT/SIGTERM), 2 when a setting is wrong or the database cannot be
+used (the file is left as it was), 3 when Discord refuses the token, 4 when Discord cannot be
+reached.
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ import contextlib
 import logging
 import os
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 
+import aiohttp
 import discord
 from dotenv import load_dotenv
 
@@ -27,8 +31,14 @@ __all__ = ["main", "run"]
 log = logging.getLogger("bot")
 
 EXIT_OK = 0
-EXIT_LOGIN_FAILED = 1
 EXIT_BAD_SETTINGS = 2
+EXIT_LOGIN_FAILED = 3
+EXIT_UNREACHABLE = 4
+
+
+def say(message: str) -> None:
+    """One line on stderr, for a problem the person starting the bot must fix."""
+    print(f"salud: {message}", file=sys.stderr, flush=True)
 
 
 async def run(settings: Settings) -> int:
@@ -36,15 +46,32 @@ async def run(settings: Settings) -> int:
     # Imported here so that a settings error is reported before the heavier imports run.
     from bot.app import SaludBot
     from bot.rng import production_roller
-    from bot.storage import Storage
+    from bot.storage import MigrationError, Storage
+    from bot.storage.file_check import DatabaseFileError
 
-    async with await Storage.open(settings.database_path) as storage:
+    try:
+        storage = await Storage.open(settings.database_path)
+    except DatabaseFileError as error:
+        say(f"the database {error}.")
+        return EXIT_BAD_SETTINGS
+    except (OSError, sqlite3.Error, MigrationError) as error:
+        say(
+            f"cannot use the database {settings.database_path} ({error}). "
+            "Check DATABASE_PATH and the permissions of its folder."
+        )
+        return EXIT_BAD_SETTINGS
+    async with storage:
         bot = SaludBot(storage=storage, settings=settings, roller=production_roller())
         stop = asyncio.Event()
+
+        def on_signal() -> None:
+            bot.stop_taking_commands()  # at once: what arrives from now on is refused
+            stop.set()
+
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):  # Windows has no add_signal_handler
-                loop.add_signal_handler(signum, stop.set)
+                loop.add_signal_handler(signum, on_signal)
         async with bot:
             runner = asyncio.create_task(bot.start(settings.token), name="salud-bot")
             stopper = asyncio.create_task(stop.wait(), name="salud-stop")
@@ -57,11 +84,17 @@ async def run(settings: Settings) -> int:
             try:
                 await runner
             except discord.LoginFailure:
-                log.error(
+                say(
                     "Discord refused the token. Check DISCORD_TOKEN in .env "
                     "(Developer Portal -> your app -> Bot -> Reset Token)."
                 )
                 return EXIT_LOGIN_FAILED
+            except (aiohttp.ClientError, OSError, discord.DiscordServerError) as error:
+                say(
+                    f"Discord cannot be reached ({type(error).__name__}: {error}). "
+                    "Check the network connection and try again."
+                )
+                return EXIT_UNREACHABLE
             except asyncio.CancelledError:
                 pass
     log.info("Stopped")
@@ -76,7 +109,7 @@ def main() -> int:
     try:
         settings = load_settings(os.environ)
     except SettingsError as error:
-        print(f"salud: {error}", file=sys.stderr)
+        say(str(error))
         return EXIT_BAD_SETTINGS
     discord.utils.setup_logging(level=settings.log_level, root=True)
     logging.getLogger("discord.http").setLevel(logging.WARNING)

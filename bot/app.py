@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Sequence
 
@@ -10,6 +9,7 @@ import discord
 from discord.ext import commands
 
 from bot.i18n import SaludTranslator
+from bot.intake import Intake
 from bot.rng import Roller
 from bot.settings import Settings
 from bot.storage import Storage
@@ -32,10 +32,10 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.welcome",
 )
 
-#: Names discord.py gives the tasks that run a slash command or a button press.
-INTERACTION_TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-")
 #: Longest wait at shutdown for answers still in flight.
 DRAIN_SECONDS = 5.0
+#: Then, once the storage is closed, for the replies of what committed last.
+LAST_REPLIES_SECONDS = 1.0
 
 #: What the bot needs in a channel: read it, answer, show embeds.
 INVITE_PERMISSIONS = discord.Permissions(
@@ -90,6 +90,7 @@ class SaludBot(commands.Bot):
         self.roller = roller
         self._extensions = tuple(extensions)
         self.synced_commands = False
+        self.intake = Intake(self)
 
     async def setup_hook(self) -> None:
         for name in self._extensions:
@@ -113,25 +114,21 @@ class SaludBot(commands.Bot):
         log.info("Synced %d commands with Discord", len(synced))
         return True
 
-    async def close(self) -> None:
-        """Let the answers in flight finish (each is one committed transaction whose user
-        deserves the reply), then disconnect."""
-        await self.drain_interactions(DRAIN_SECONDS)
-        await super().close()
+    def stop_taking_commands(self) -> None:
+        """From now on every new interaction is answered "restarting" and changes nothing."""
+        self.intake.stop()
 
-    async def drain_interactions(self, seconds: float) -> None:
-        """Wait up to ``seconds`` for the running command and button handlers."""
-        current = asyncio.current_task()
-        running = [
-            task
-            for task in asyncio.all_tasks()
-            if task is not current
-            and not task.done()
-            and task.get_name().startswith(INTERACTION_TASK_PREFIXES)
-        ]
-        if running:
-            log.info("Waiting for %d interaction(s) in flight before closing", len(running))
-            await asyncio.wait(running, timeout=seconds)
+    async def close(self) -> None:
+        """Take no more commands, let those in flight finish (each is one committed
+        transaction whose user deserves the reply), then disconnect.
+
+        Past ``DRAIN_SECONDS`` the storage is closed first, so that nothing still running
+        can commit a change whose reply could no longer be sent."""
+        self.stop_taking_commands()
+        if not await self.intake.drain(DRAIN_SECONDS):
+            await self.storage.close()
+            await self.intake.drain(LAST_REPLIES_SECONDS)
+        await super().close()
 
     async def on_ready(self) -> None:
         log.info("%s", ready_line(self.user, len(self.guilds), self.application_id))

@@ -29,7 +29,7 @@ from discord import app_commands
 
 from bot import permissions
 from bot.i18n import Language, public_language, text, user_language
-from bot.storage import GuildSettings, StoredCharacter, Transaction
+from bot.storage import GuildSettings, StoredCharacter, Transaction, current_ticket
 from rules.character import CharacterHealth
 from rules.names import MAX_NAME_LENGTH
 from rules.state import HealthState
@@ -49,6 +49,7 @@ __all__ = [
     "check_range",
     "defer",
     "private_language",
+    "public_placeholder",
     "resolve_character",
     "send_change",
     "send_private",
@@ -66,6 +67,9 @@ _DEFER_AFTER = 2.0
 
 #: Where ``Here.of`` keeps the interaction's ``Here`` in ``interaction.extras``.
 _HERE_KEY = "salud.here"
+#: In ``interaction.extras``: the deferral was ephemeral / a followup filled the placeholder.
+_EPHEMERAL_DEFERRAL = "salud.ephemeral_deferral"
+_PLACEHOLDER_FILLED = "salud.placeholder_filled"
 
 
 class UserFacingError(app_commands.AppCommandError):
@@ -190,6 +194,7 @@ class Here:
             return
         if time.time() - interaction.created_at.timestamp() < _DEFER_AFTER:
             return
+        _acknowledged()
         if interaction.type is discord.InteractionType.application_command:
             await interaction.response.defer(thinking=True)
         else:
@@ -358,7 +363,27 @@ async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = Fals
         return
     age = time.time() - interaction.created_at.timestamp()
     if age >= _DEFER_AFTER:
+        _acknowledged()
+        interaction.extras[_EPHEMERAL_DEFERRAL] = ephemeral
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
+
+def _acknowledged() -> None:
+    """A deferred interaction may take its time: its storage calls no longer give up at
+    Discord's 3 seconds (``bot.storage.fair_lock``)."""
+    ticket = current_ticket.get()
+    if ticket is not None:
+        ticket.deadline = None
+
+
+def public_placeholder(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction's response is a public "thinking…" that nothing filled yet:
+    an error must not fill it (COMMANDS.md, Errors)."""
+    return (
+        interaction.response.type is discord.InteractionResponseType.deferred_channel_message
+        and not interaction.extras.get(_EPHEMERAL_DEFERRAL, False)
+        and not interaction.extras.get(_PLACEHOLDER_FILLED, False)
+    )
 
 
 async def _send(
@@ -380,6 +405,7 @@ async def _send(
         kwargs["view"] = view
     if interaction.response.is_done():
         await interaction.followup.send(**kwargs)
+        interaction.extras[_PLACEHOLDER_FILLED] = True
     else:
         await interaction.response.send_message(**kwargs)
 

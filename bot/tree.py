@@ -22,9 +22,17 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.context import UserFacingError, private_language, send_private
+from bot.context import (
+    NO_MENTIONS,
+    UserFacingError,
+    private_language,
+    public_placeholder,
+    send_private,
+)
 from bot.i18n import Language, catalog, text
-from bot.storage.errors import AlreadyApplied, CharacterNotFound, DuplicateName
+from bot.option_types import check_option_types
+from bot.storage.errors import AlreadyApplied, CharacterNotFound, DuplicateName, StorageClosed
+from bot.storage.fair_lock import LockDeadline
 from rules.errors import RuleError
 
 if TYPE_CHECKING:
@@ -90,6 +98,10 @@ def error_message(language: Language, error: BaseException) -> str | None:
         return text(language, "error.character_gone")
     if isinstance(error, AlreadyApplied):
         return text(language, "error.already_applied")
+    if isinstance(error, LockDeadline):
+        return text(language, "lifecycle.busy")
+    if isinstance(error, StorageClosed):
+        return text(language, "lifecycle.restarting")
     if isinstance(error, app_commands.NoPrivateMessage):
         return text(language, "error.guild_only")
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
@@ -142,9 +154,28 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
     else:
         log.debug("refused %s: %r", interaction.id, error)
     try:
-        await send_private(interaction, message)
-    except discord.HTTPException:
+        if public_placeholder(interaction):
+            await _replace_placeholder(interaction, message)
+        else:
+            await send_private(interaction, message)
+    except discord.HTTPException as failure:
+        if _expired(failure):
+            log.warning(
+                "interaction %s in guild %s expired before its error reply was sent",
+                interaction.id,
+                interaction.guild_id,
+            )
+            return
         log.exception("could not send the error reply for interaction %s", interaction.id)
+
+
+async def _replace_placeholder(interaction: discord.Interaction[Any], message: str) -> None:
+    """An error after a public deferral: delete the public "thinking…" and say it privately."""
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException as error:
+        log.warning("could not delete the placeholder of interaction %s: %s", interaction.id, error)
+    await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 class SaludTree(app_commands.CommandTree["SaludBot"]):
@@ -152,6 +183,8 @@ class SaludTree(app_commands.CommandTree["SaludBot"]):
 
     async def interaction_check(self, interaction: discord.Interaction[SaludBot]) -> bool:
         if interaction.guild_id is not None:
+            if interaction.type is discord.InteractionType.application_command:
+                check_option_types(self, interaction.data)
             return True
         if interaction.type is discord.InteractionType.autocomplete:
             await interaction.response.autocomplete([])

@@ -11,9 +11,11 @@ from bot.storage.errors import (
     CharacterNotFound,
     DuplicateName,
     MigrationError,
+    StorageClosed,
     StorageError,
     TransactionStateError,
 )
+from bot.storage.fair_lock import LockDeadline, Ticket, current_ticket
 from bot.storage.models import (
     CharacterSuggestion,
     GuildSettings,
@@ -36,15 +38,19 @@ __all__ = [
     "GuildSettings",
     "HistoryCharacter",
     "HistoryEntry",
+    "LockDeadline",
     "MigrationError",
     "Reader",
     "Storage",
+    "StorageClosed",
     "StorageError",
     "StoredCharacter",
+    "Ticket",
     "Transaction",
     "TransactionStateError",
     "UndoResult",
     "Unset",
+    "current_ticket",
     "name_key",
     "utc_now",
 ]

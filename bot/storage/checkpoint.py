@@ -18,11 +18,17 @@ under a load without pauses.
 
 Nothing is less durable: a commit is in the WAL file either way (``synchronous = NORMAL``),
 and a crash between checkpoints only leaves a longer WAL for SQLite to recover on opening.
+
+The main file alone must still be a complete database soon after the commands stop (someone
+copies it as a backup; SQLITE-NOTES.md): so a round also runs once no commit came for
+``QUIET_SECONDS``, and ``Storage.close`` truncates the WAL. A quiet round delays no command:
+it runs when there is none, and ``PASSIVE`` never blocks the writer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
@@ -30,7 +36,7 @@ from pathlib import Path
 
 import aiosqlite
 
-__all__ = ["COMMITS_PER_CHECKPOINT", "WAL_LIMIT_FRAMES", "Checkpointer"]
+__all__ = ["COMMITS_PER_CHECKPOINT", "QUIET_SECONDS", "WAL_LIMIT_FRAMES", "Checkpointer"]
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +44,8 @@ log = logging.getLogger(__name__)
 COMMITS_PER_CHECKPOINT = 100
 #: Frames (pages) left in the WAL after a round that make the next round hold the lock: 16 MB.
 WAL_LIMIT_FRAMES = 4000
+#: Seconds without a commit after which the WAL is copied into the main file.
+QUIET_SECONDS = 1.0
 
 
 class Checkpointer:
@@ -52,6 +60,7 @@ class Checkpointer:
         *,
         every: int = COMMITS_PER_CHECKPOINT,
         wal_limit: int = WAL_LIMIT_FRAMES,
+        quiet: float | None = QUIET_SECONDS,
     ) -> None:
         self._path = path
         self._exclusive = exclusive
@@ -61,20 +70,46 @@ class Checkpointer:
         self._conn: aiosqlite.Connection | None = None
         self._running: asyncio.Task[None] | None = None
         self._closed = False
+        self._quiet = quiet
+        self._quiet_timer: asyncio.TimerHandle | None = None
         self.completed = 0  # rounds run (the tests read them)
         self.exclusive_rounds = 0
+        self.quiet_rounds = 0
 
     def committed(self) -> None:
-        """Count a commit; start a checkpoint when enough have piled up and none runs."""
+        """Count a commit; start a checkpoint when enough have piled up and none runs, or
+        once no other commit follows for ``quiet`` seconds."""
         self._pending += 1
-        if self._pending < self._every or self._closed:
+        if self._closed:
             return
+        if self._quiet is not None:
+            if self._quiet_timer is not None:
+                self._quiet_timer.cancel()
+            self._quiet_timer = asyncio.get_running_loop().call_later(
+                self._quiet, self._on_quiet, context=contextvars.Context()
+            )
+        if self._pending >= self._every:
+            self._start()
+
+    def _on_quiet(self) -> None:
+        self._quiet_timer = None
+        if self._pending and not self._closed:
+            if self._start():
+                self.quiet_rounds += 1
+            elif self._quiet is not None:  # a round is running: look again later
+                self._quiet_timer = asyncio.get_running_loop().call_later(
+                    self._quiet, self._on_quiet, context=contextvars.Context()
+                )
+
+    def _start(self) -> bool:
         if self._running is not None and not self._running.done():
-            return
+            return False
         self._pending = 0
+        # A context of its own: not the one of the command whose commit started it.
         self._running = asyncio.get_running_loop().create_task(
-            self._checkpoint(), name="salud-wal-checkpoint"
+            self._checkpoint(), name="salud-wal-checkpoint", context=contextvars.Context()
         )
+        return True
 
     async def _round(self) -> int:
         """One PASSIVE checkpoint; returns the frames in the WAL (all copied but those
@@ -107,6 +142,9 @@ class Checkpointer:
     async def close(self) -> None:
         """Let a checkpoint in progress finish, then close its connection."""
         self._closed = True
+        if self._quiet_timer is not None:
+            self._quiet_timer.cancel()
+            self._quiet_timer = None
         await self.wait()
         if self._conn is not None:
             conn, self._conn = self._conn, None

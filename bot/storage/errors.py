@@ -7,6 +7,7 @@ __all__ = [
     "CharacterNotFound",
     "DuplicateName",
     "MigrationError",
+    "StorageClosed",
     "StorageError",
     "TransactionStateError",
 ]
@@ -48,3 +49,7 @@ class MigrationError(StorageError):
 
 class TransactionStateError(StorageError, RuntimeError):
     """A transaction was misused: nested, used after it ended, or left unrecorded changes."""
+
+
+class StorageClosed(TransactionStateError):
+    """The storage was closed (the bot is stopping): nothing was done."""

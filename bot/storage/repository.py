@@ -51,9 +51,11 @@ from bot.storage.snapshot import (
     ability_from_row,
     ability_to_row,
     character_from_snapshot,
+    dump_after,
     dump_json,
     health_from_row,
     health_to_row,
+    load_after,
     load_snapshot,
     make_snapshot,
 )
@@ -322,7 +324,7 @@ class Reader:
             ids,
         ):
             before = load_snapshot(item["before"])
-            after = load_snapshot(item["after"])
+            after = load_after(before, item["after"])
             if befores is not None:
                 befores[int(item["character_id"])] = before
             touched[int(item["history_id"])].append(
@@ -1001,7 +1003,8 @@ class Transaction(Reader):
             before, after = change.before, change.after
             shown = after if after is not None else before
             name = "" if shown is None else str(shown["name"])
-            rows.append((entry_id, change.id, name, change.before_json, change.after_json))
+            stored_after = dump_after(before, after)
+            rows.append((entry_id, change.id, name, change.before_json, stored_after))
             characters.append(
                 HistoryCharacter(
                     character_id=change.id,

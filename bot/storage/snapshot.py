@@ -2,6 +2,10 @@
 
 A snapshot is the whole stored character (row + abilities) as a JSON object; history keeps
 one before and one after each change, and ``/undo`` writes a ``before`` back verbatim.
+
+The ``after`` is stored as what changed from the ``before`` (``dump_after``/``load_after``):
+a ``/time`` over thousands of characters changes a few numbers of each, and whole copies of
+everything else doubled its history entry (issue 13).
 """
 
 from __future__ import annotations
@@ -21,9 +25,11 @@ __all__ = [
     "ability_from_row",
     "ability_to_row",
     "character_from_snapshot",
+    "dump_after",
     "dump_json",
     "health_from_row",
     "health_to_row",
+    "load_after",
     "load_snapshot",
     "make_snapshot",
 ]
@@ -157,3 +163,64 @@ def load_snapshot(text: str | None) -> Snapshot | None:
     if not isinstance(value, dict) or value.get("v") != SNAPSHOT_VERSION:
         raise ValueError(f"unsupported character snapshot: {text[:80]!r}")
     return value
+
+
+#: The ``v`` of an ``after`` stored as its changes from ``before`` (whole snapshots have 1).
+CHANGES_VERSION = "changes"
+
+
+def _changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """What to set on ``before`` to get ``after`` (objects recursively, anything else
+    whole); None when a key of ``before`` is gone (then the whole ``after`` is kept)."""
+    if not before.keys() <= after.keys():
+        return None
+    found: dict[str, Any] = {}
+    for key, value in after.items():
+        old = before.get(key, _ABSENT)
+        if old == value and type(old) is type(value):
+            continue
+        if isinstance(old, dict) and isinstance(value, dict):
+            inner = _changes(old, value)
+            if inner is None:
+                return None
+            found[key] = {"$set": inner}
+        else:
+            found[key] = value
+    return found
+
+
+def _applied(before: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    result = dict(before)
+    for key, value in changes.items():
+        if isinstance(value, dict) and "$set" in value and isinstance(result.get(key), dict):
+            result[key] = _applied(result[key], value["$set"])
+        else:
+            result[key] = value
+    return result
+
+
+_ABSENT = object()
+
+
+def dump_after(before: Snapshot | None, after: Snapshot | None) -> str | None:
+    """The ``after`` column: the changes from ``before`` when there is one, else whole."""
+    if after is None:
+        return None
+    if before is None:
+        return dump_json(after)
+    changes = _changes(before, after)
+    if changes is None:
+        return dump_json(after)
+    return dump_json({"v": CHANGES_VERSION, "set": changes})
+
+
+def load_after(before: Snapshot | None, text: str | None) -> Snapshot | None:
+    """The whole ``after`` snapshot from its column (changes, or whole as before issue 13)."""
+    if text is None:
+        return None
+    value = json.loads(text)
+    if isinstance(value, dict) and value.get("v") == CHANGES_VERSION:
+        if before is None or not isinstance(value.get("set"), dict):
+            raise ValueError(f"character changes without a before: {text[:80]!r}")
+        return _applied(before, value["set"])
+    return load_snapshot(text)

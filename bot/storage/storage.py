@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -12,8 +13,10 @@ from types import TracebackType
 import aiosqlite
 
 from bot.storage.checkpoint import Checkpointer
-from bot.storage.database import apply_migrations, connect
-from bot.storage.errors import TransactionStateError
+from bot.storage.database import apply_migrations, connect, latest_version
+from bot.storage.errors import StorageClosed, TransactionStateError
+from bot.storage.fair_lock import FairLock, current_ticket
+from bot.storage.file_check import check_database_file
 from bot.storage.memory import RecentInteractions, SettingsCache
 from bot.storage.models import GuildSettings
 from bot.storage.repository import Clock, Reader, Transaction, utc_now
@@ -24,17 +27,19 @@ log = logging.getLogger(__name__)
 
 
 class Storage:
-    """The bot's database: one aiosqlite connection shared through an ``asyncio.Lock``.
+    """The bot's database: one aiosqlite connection shared through a ``FairLock``.
 
-    One connection means one transaction at a time; the lock queues the others (FIFO)
-    instead of letting SQLite answer "database is locked".
+    One connection means one transaction at a time; the lock queues the others instead of
+    letting SQLite answer "database is locked", each server's in its own queue, served in
+    turn; one that cannot have its turn before its interaction's deadline gets
+    ``LockDeadline`` and has done nothing.
     """
 
     def __init__(self, conn: aiosqlite.Connection, path: Path, clock: Clock) -> None:
         self._conn = conn
         self._path = path
         self._clock = clock
-        self._lock = asyncio.Lock()
+        self._lock = FairLock()  # per-server queues served in turn (fair_lock.py)
         self._holder: asyncio.Task[object] | None = None
         self._closed = False
         self.checkpointer = Checkpointer(path, self.exclusive)
@@ -43,11 +48,15 @@ class Storage:
 
     @classmethod
     async def open(cls, path: str | Path, *, clock: Clock | None = None) -> Storage:
-        """Open (or create) the file, set the pragmas and apply pending migrations."""
+        """Check the file read-only (``DatabaseFileError`` for one that cannot be used, left
+        untouched), open (or create) it, set the pragmas and apply pending migrations."""
         target = Path(path)
+        await asyncio.to_thread(check_database_file, target, latest_version())
         conn = await connect(target)
         try:
             await apply_migrations(conn)
+            # The schema in the main file from the start, not only in the WAL.
+            await conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
             # Checkpoints run in the background (``Checkpointer``), never inside a COMMIT.
             await conn.execute("PRAGMA wal_autocheckpoint = 0")
         except BaseException:
@@ -66,11 +75,18 @@ class Storage:
         # The checkpointer first, outside the lock (its last round may need the lock), and
         # its connection closed: the last connection to close folds the WAL back.
         await self.checkpointer.close()
-        async with self._lock:
+        await self._lock.acquire()
+        try:
             if self._closed:
                 return
             self._closed = True
+            try:  # the main file alone then holds everything (a copy of it is complete)
+                await self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as error:
+                log.warning("could not fold the WAL back into %s: %s", self._path, error)
             await self._conn.close()
+        finally:
+            self._lock.release()
 
     async def __aenter__(self) -> Storage:
         return self
@@ -83,17 +99,17 @@ class Storage:
     ) -> None:
         await self.close()
 
-    async def _acquire(self) -> None:
+    async def _acquire(self, *, background: bool = False) -> None:
         task = asyncio.current_task()
         if task is not None and task is self._holder:
             # asyncio.Lock is not reentrant: waiting here would wait forever.
             raise TransactionStateError("nested storage.transaction()/read() in one task")
         if self._closed:
-            raise TransactionStateError("storage is closed")
-        await self._lock.acquire()
+            raise StorageClosed("storage is closed")
+        await self._lock.acquire(None if background else current_ticket.get())
         if self._closed:
             self._lock.release()
-            raise TransactionStateError("storage is closed")
+            raise StorageClosed("storage is closed")
         self._holder = task
 
     def _release(self) -> None:
@@ -103,8 +119,8 @@ class Storage:
     @asynccontextmanager
     async def exclusive(self) -> AsyncIterator[None]:
         """Hold the lock without using the connection: no transaction or read of this
-        process runs meanwhile (``Checkpointer``'s catch-up round)."""
-        await self._acquire()
+        process runs meanwhile (``Checkpointer``'s catch-up round), however long it waits."""
+        await self._acquire(background=True)
         try:
             yield
         finally:
@@ -161,6 +177,10 @@ class Storage:
             return cached
         async with self.read() as reader:
             return await reader.get_settings(guild_id)
+
+    def settings_in_memory(self, guild_id: int | None) -> GuildSettings | None:
+        """The guild's ``/config`` if it is in memory, without waiting for anything."""
+        return None if guild_id is None else self._settings.get(guild_id)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Reader]:

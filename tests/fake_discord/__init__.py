@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .models import FakeChannel, FakeGuild, FakeMember, FakeRole
 from .replies import Reply, embed_text, message_text
-from .server import FakeDiscord
+from .server import FakeDiscord, Raw
 from .validation import Violation
 
 __all__ = [
@@ -17,6 +17,7 @@ __all__ = [
     "FakeGuild",
     "FakeMember",
     "FakeRole",
+    "Raw",
     "Reply",
     "Violation",
     "embed_text",

@@ -109,6 +109,14 @@ class _Session:
     buffer: list[dict[str, Any]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Raw:
+    """An option value sent exactly as given, whatever the option's type: a payload Discord
+    should never send (``Raw(True)`` for an integer, ``Raw("notanid")`` for a user)."""
+
+    value: Any
+
+
 class FakeError(Exception):
     """Raised by a handler: a Discord-style JSON error answer."""
 
@@ -173,6 +181,7 @@ class FakeDiscord:
         self._invalidate_next_resume = False
         self._injections: list[Injection] = []
         self.forbidden_channels: set[str] = set()
+        self.refuse_token = False  # answer 401 to every REST call, as Discord to a bad token
         self.diagnostics: list[Callable[[], str]] = []  # extra text for timeout errors
 
         self._changed = asyncio.Condition()
@@ -794,6 +803,8 @@ class FakeDiscord:
             return self._unmatched(request)
         parts = path[len("/api/v10/") :].split("/")
         method = request.method
+        if self.refuse_token:
+            raise FakeError(401, 0, "401: Unauthorized")
         body = request[RECORD_KEY].body
         match (method, parts):
             case ("GET", ["users", "@me"]):
@@ -1374,6 +1385,8 @@ def _option_value(
     option_type: int, value: Any, guild: FakeGuild, resolved: dict[str, dict[str, Any]]
 ) -> Any:
     """An option value as Discord sends it, adding users/members/roles/channels to `resolved`."""
+    if isinstance(value, Raw):
+        return value.value
     if option_type == 3:
         return str(value)
     if option_type == 4:

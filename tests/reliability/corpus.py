@@ -17,9 +17,11 @@ are played against is set up by ``test_bad_input.py``:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from tests.fake_discord import Raw
 
 #: Who sends an entry: a member of the table (see the module docstring).
 Actor = str
@@ -386,6 +388,85 @@ def _permissions() -> Iterator[Bad]:
     yield Bad("bea", "character create", {"name": "Nuevo", "health": 9, "player": "ana"}, "GM")
 
 
+def _odd_payloads() -> Iterator[Bad]:
+    """Values of the wrong JSON type that Discord should never send (issue 13)."""
+    yield Bad("gm", "character create", {"name": "Nueva", "health": Raw(True)}, "bool health")
+    yield Bad("gm", "character create", {"name": "Nueva", "health": Raw(9.5)}, "float health")
+    yield Bad("gm", "character create", {"name": "Nueva", "health": Raw("9")}, "text health")
+    yield Bad("gm", "character create", {"name": Raw(5), "health": 9}, "number as a name")
+    yield Bad(
+        "gm", "character create", {"name": "Nueva", "health": 9, "player": Raw("notanid")}, "id"
+    )
+    yield Bad("ana", "hurt", {"character": "Ana", "amount": Raw(5)}, "number as an amount")
+    yield Bad("ana", "hurt", {"character": "Ana", "amount": Raw(None)}, "null amount")
+    yield Bad("ana", "hurt", {"character": Raw(["Ana"]), "amount": "1"}, "list as a name")
+    yield Bad("gm", "character set", {"character": "Ana", "conscious": Raw("no")}, "text bool")
+
+
+#: Wrong values for each option type (Discord's numbers: 3 string, 4 integer, 5 boolean,
+#: 6 user, 7 channel, 8 role, 9 mentionable, 10 number).
+WRONG_VALUES: Mapping[int, tuple[Any, ...]] = {
+    3: (5, None, True, {"a": 1}),
+    4: ("5", True, 9.5, None),
+    5: ("yes", 1, None),
+    6: ("notanid", 5, None),
+    7: ("notanid", None),
+    8: ("notanid", None),
+    9: ("notanid",),
+    10: ("5", True, None),
+}
+#: A well-typed value for the other required options of the command.
+GOOD_STRINGS: Mapping[str, str] = {"amount": "1", "name": "Nueva", "ability": "Athletics"}
+
+
+def _good_value(option: Mapping[str, Any]) -> Any:
+    kind = int(option["type"])
+    if kind == 3:
+        choices = option.get("choices") or []
+        if choices:
+            return choices[0]["value"]
+        return GOOD_STRINGS.get(str(option["name"]), "Ana")
+    if kind == 4:
+        return int(option.get("min_value") or 1)
+    if kind == 5:
+        return False
+    return None  # users, roles, channels: optional in every command
+
+
+def wrong_types(definitions: Sequence[Mapping[str, Any]]) -> list[Bad]:
+    """For every option of every command the bot registered, each wrong type of value, the
+    command's other required options well typed: each must get the "invalid value" error."""
+    entries: list[Bad] = []
+
+    def leaves(
+        prefix: str, options: Sequence[Mapping[str, Any]]
+    ) -> Iterator[tuple[str, Sequence[Mapping[str, Any]]]]:
+        nested = [o for o in options if o.get("type") in (1, 2)]
+        if not nested:
+            yield prefix, options
+        for option in nested:
+            yield from leaves(f"{prefix} {option['name']}", option.get("options") or [])
+
+    for definition in definitions:
+        for command, options in leaves(str(definition["name"]), definition.get("options") or []):
+            for option in options:
+                others = {
+                    o["name"]: _good_value(o)
+                    for o in options
+                    if o.get("required") and o["name"] != option["name"]
+                }
+                for value in WRONG_VALUES.get(int(option["type"]), ()):
+                    entries.append(
+                        Bad(
+                            "gm",
+                            command,
+                            {**others, option["name"]: Raw(value)},
+                            f"{option['name']} of type {option['type']} given {value!r}",
+                        )
+                    )
+    return entries
+
+
 def corpus() -> list[Bad]:
     """Every entry, in a stable order."""
     return [
@@ -396,4 +477,5 @@ def corpus() -> list[Bad]:
         *_abilities(),
         *_rules(),
         *_permissions(),
+        *_odd_payloads(),
     ]

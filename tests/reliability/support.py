@@ -13,13 +13,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.storage.snapshot import load_after
 from tests.e2e import conftest as e2e
 from tests.e2e.harness import BotProcess
 from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 
 EPHEMERAL = 1 << 6
 #: ``error.unexpected`` in English: the reply to an exception nobody expected.
-UNEXPECTED = "Something went wrong on our side"
+UNEXPECTED = "something went wrong on our side"  # "Sorry, something went wrong…"
+#: ``lifecycle.busy`` in English: a command that could not be served in time, unchanged.
+BUSY = "Salud has too many commands from this server at once"
+#: ``lifecycle.restarting`` in English: a command that arrived while the bot was stopping.
+RESTARTING = "Salud is restarting and did nothing with this command"
 
 
 @asynccontextmanager
@@ -153,7 +158,10 @@ def entries_of(path: Path, character_id: int) -> list[Entry]:
             command=str(row["command"]),
             details=json.loads(row["details"]),
             before=None if row["before"] is None else json.loads(row["before"]),
-            after=None if row["after"] is None else json.loads(row["after"]),
+            # Stored as its changes from ``before``: made whole as the bot reads it.
+            after=load_after(
+                None if row["before"] is None else json.loads(row["before"]), row["after"]
+            ),
         )
         for row in rows
     ]

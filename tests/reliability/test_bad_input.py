@@ -19,8 +19,8 @@ import pytest
 
 from tests.e2e.harness import BotProcess
 from tests.e2e.health_support import create, gm_set
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
-from tests.reliability.corpus import Bad, corpus
+from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Raw, Reply
+from tests.reliability.corpus import Bad, corpus, wrong_types
 from tests.reliability.support import UNEXPECTED, burst, dump, wait_all
 
 BATCH = 25
@@ -77,7 +77,7 @@ async def set_up_table(
 def resolve(entry: Bad, guild: FakeGuild, members: dict[str, FakeMember]) -> dict[str, Any]:
     """The entry's options with members and roles named by key made real."""
     options = dict(entry.options)
-    if "player" in options:
+    if "player" in options and not isinstance(options["player"], Raw):
         options["player"] = members[str(options["player"])]
     if options.get("role") == "everyone":
         options["role"] = guild.everyone
@@ -146,6 +146,9 @@ async def test_every_bad_input_is_refused_ephemerally_and_changes_nothing(
             stacklevel=1,
         )
     assert len(playable) >= 300, f"only {len(playable)} playable entries"
+    odd = wrong_types(fake.commands)
+    assert len(odd) >= 100, f"only {len(odd)} wrong-type payloads"
+    playable += odd
     violations = len(fake.violations)
     before = dump(bot.database_path)
 

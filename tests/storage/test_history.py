@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -14,6 +15,7 @@ from bot.storage import (
     StoredCharacter,
     TransactionStateError,
 )
+from bot.storage.snapshot import dump_after, load_after
 from rules.character import CharacterHealth, Hospital
 
 from .conftest import (
@@ -393,3 +395,54 @@ async def test_undo_must_be_alone(storage: Storage, next_id: Interactions) -> No
         async with storage.transaction() as tx:
             await tx.save_health(ann, replace(ann.health, health=1))
             await tx.undo_latest(GUILD_A, next_id(), GM)
+
+
+# --- the after column holds what changed (issue 13) -----------------------------------------
+
+
+def test_an_after_is_stored_as_its_changes_and_read_back_whole() -> None:
+    before = {
+        "v": 1,
+        "id": 7,
+        "name": "Ann",
+        "health": {"health": 9, "bleed_minutes": 0, "conscious": 1},
+        "abilities": [{"name": "Athletics", "pool": 2}],
+    }
+    after = {**before, "health": {**before["health"], "health": -3, "bleed_minutes": 10}}
+    stored = dump_after(before, after)
+    assert stored is not None
+    assert json.loads(stored) == {
+        "v": "changes",
+        "set": {"health": {"$set": {"health": -3, "bleed_minutes": 10}}},
+    }
+    assert load_after(before, stored) == after
+    renamed = {**after, "name": "Anne", "abilities": []}
+    assert load_after(before, dump_after(before, renamed)) == renamed
+    assert load_after(None, dump_after(None, after)) == after  # created: stored whole
+    assert dump_after(before, None) is None  # deleted
+    assert load_after(before, json.dumps(after)) == after  # rows written before issue 13
+
+
+def test_a_key_gone_from_the_after_keeps_the_after_whole() -> None:
+    before = {"v": 1, "id": 7, "old": 1}
+    after = {"v": 1, "id": 7}
+    stored = dump_after(before, after)
+    assert stored is not None and json.loads(stored) == after
+    assert load_after(before, stored) == after
+
+
+async def test_a_change_of_health_stores_no_second_copy_of_the_character(
+    storage: Storage, next_id: Interactions
+) -> None:
+    ann = await create(storage, next_id, "Ann Abernathy-Weatherby")
+    saved, entry = await hurt(storage, next_id, ann, 3)
+    assert entry is not None
+    async with storage.read() as reader:
+        rows = await reader._fetchall(
+            "SELECT before, after FROM history_characters WHERE history_id = ?", (entry.id,)
+        )
+    before, after = rows[0]["before"], rows[0]["after"]
+    assert "Abernathy" in before and "Athletics" in before  # whole, for /undo
+    assert "Abernathy" not in after and "Athletics" not in after  # only what changed
+    assert len(after) * 4 < len(before)
+    assert entry.characters[0].after == saved  # read back whole

@@ -16,7 +16,9 @@ from bot.storage.database import (
     latest_version,
     load_migrations,
     schema_version,
+    split_statements,
 )
+from bot.storage.file_check import DatabaseFileError
 
 EXPECTED_TABLES = {
     "guild_settings",
@@ -31,6 +33,10 @@ EXPECTED_TABLES = {
 def user_version(path: Path) -> int:
     with sqlite3.connect(path) as conn:
         return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def file_bytes(path: Path) -> bytes:
+    return path.read_bytes()
 
 
 def tables(path: Path) -> set[str]:
@@ -65,15 +71,15 @@ async def test_reopening_does_not_reapply(db_path: Path) -> None:
     assert user_version(db_path) == latest_version()
 
 
-async def test_older_file_is_upgraded(db_path: Path) -> None:
+async def test_a_version_0_file_with_other_tables_is_refused_untouched(db_path: Path) -> None:
     db_path.parent.mkdir(parents=True)
-    with sqlite3.connect(db_path) as conn:  # a version-0 file that already holds something
+    with sqlite3.connect(db_path) as conn:  # another program's database
         conn.execute("CREATE TABLE unrelated (x INTEGER)")
-    assert user_version(db_path) == 0
-    async with await Storage.open(db_path):
-        pass
-    assert user_version(db_path) == latest_version()
-    assert tables(db_path) == EXPECTED_TABLES | {"unrelated"}
+    before = file_bytes(db_path)
+    with pytest.raises(DatabaseFileError, match="another program"):
+        await Storage.open(db_path)
+    assert file_bytes(db_path) == before
+    assert tables(db_path) == {"unrelated"}
 
 
 async def test_each_step_applies_once_in_order(tmp_path: Path) -> None:
@@ -100,6 +106,7 @@ async def test_failed_migration_leaves_previous_version(tmp_path: Path) -> None:
     )
     conn = await connect(path)
     try:
+        assert await apply_migrations(conn, [first]) == 1
         with pytest.raises(sqlite3.OperationalError):
             await apply_migrations(conn, [first, broken])
         assert await schema_version(conn) == 1
@@ -109,12 +116,56 @@ async def test_failed_migration_leaves_previous_version(tmp_path: Path) -> None:
     assert tables(path) == {"a"}  # b's CREATE TABLE was rolled back with the failed step
 
 
-async def test_database_newer_than_code_is_refused(db_path: Path) -> None:
+async def test_one_run_of_migrations_is_one_transaction(tmp_path: Path) -> None:
+    path = tmp_path / "all_or_nothing.sqlite3"
+    first = Migration(1, "0001_a.sql", "CREATE TABLE a (x INTEGER);")
+    broken = Migration(2, "0002_b.sql", "INSERT INTO nowhere VALUES (1);")
+    conn = await connect(path)
+    try:
+        with pytest.raises(sqlite3.OperationalError):
+            await apply_migrations(conn, [first, broken])
+        assert await schema_version(conn) == 0
+    finally:
+        await conn.close()
+    assert tables(path) == set()
+
+
+def test_statements_split_as_sqlite_reads_them() -> None:
+    sql = (
+        "CREATE TABLE t (x TEXT DEFAULT 'a;b');\n"
+        "-- a comment; with a semicolon\n"
+        "CREATE TRIGGER r AFTER INSERT ON t BEGIN UPDATE t SET x = 'c'; END;\n"
+        ";\n"
+    )
+    statements = split_statements(sql)
+    assert len(statements) == 2
+    assert statements[0].startswith("CREATE TABLE") and "'a;b'" in statements[0]
+    assert statements[1].endswith("END;")
+
+
+async def test_database_newer_than_code_is_refused_untouched(db_path: Path) -> None:
     db_path.parent.mkdir(parents=True)
     with sqlite3.connect(db_path) as conn:
         conn.execute(f"PRAGMA user_version = {latest_version() + 1}")
-    with pytest.raises(MigrationError):
+    before = file_bytes(db_path)
+    with pytest.raises(DatabaseFileError, match="newer version"):
         await Storage.open(db_path)
+    assert file_bytes(db_path) == before
+
+
+async def test_a_newer_schema_met_while_migrating_is_refused(tmp_path: Path) -> None:
+    """The version is read again inside the migration's transaction (a race with a newer
+    process that migrated after the file check)."""
+    path = tmp_path / "raced.sqlite3"
+    conn = await connect(path)
+    try:
+        await conn.execute("PRAGMA user_version = 9")
+        with pytest.raises(MigrationError):
+            await apply_migrations(conn, [Migration(1, "0001_a.sql", "CREATE TABLE a (x);")])
+        assert not conn.in_transaction
+    finally:
+        await conn.close()
+    assert tables(path) == set()
 
 
 def test_gap_in_numbering_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -17,7 +17,7 @@ import pytest
 
 from bot.storage import CharacterNotFound, Storage, StoredCharacter
 from bot.storage.pipeline import Batch
-from bot.storage.snapshot import dump_json
+from bot.storage.snapshot import dump_json, load_after, load_snapshot
 
 from .conftest import ALICE, BOB, GM, GUILD_A, Interactions, general, health, investigative
 
@@ -63,13 +63,18 @@ async def create(
 
 
 async def stored_after(storage: Storage, entry_id: int) -> dict[int, str | None]:
-    """The ``after`` snapshots a history entry stored, as JSON text, by character id."""
+    """The ``after`` snapshots a history entry stored, as JSON text, by character id (made
+    whole from the changes stored, as the bot reads them)."""
     async with storage.read() as reader:
         rows = await reader._fetchall(
-            "SELECT character_id, after FROM history_characters WHERE history_id = ?",
+            "SELECT character_id, before, after FROM history_characters WHERE history_id = ?",
             (entry_id,),
         )
-    return {int(row["character_id"]): row["after"] for row in rows}
+    wholes = {
+        int(row["character_id"]): load_after(load_snapshot(row["before"]), row["after"])
+        for row in rows
+    }
+    return {key: None if after is None else dump_json(after) for key, after in wholes.items()}
 
 
 async def read_back(storage: Storage, character_id: int) -> str | None:

@@ -1,0 +1,133 @@
+"""A flood of commands from one server must not make another server's commands wait
+(COMMANDS.md, Busy servers): the storage serves each server's queue in turn. A flooded
+command that can no longer be answered within Discord's 3 s gets the ephemeral "busy" answer
+and changes nothing; none is stored without its reply, none twice."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.health_support import create
+from tests.fake_discord import FakeDiscord, FakeGuild, Reply
+from tests.reliability.support import BUSY, interaction_ids, isolated_bot
+
+FLOOD_CHARACTERS = 25
+QUIET_EVERY = 0.1
+ANSWERED_WITHIN = 1.0
+DEADLINE = 3.0  # Discord's, for a first answer
+
+
+async def _quiet_server(
+    fake: FakeDiscord, guild: FakeGuild, stop: asyncio.Event, sent: list[Reply]
+) -> None:
+    """One /hurt every 100 ms until told to stop."""
+    while not stop.is_set():
+        sent.append(
+            await fake.slash(
+                guild, guild.owner, "hurt", {"character": "Quiet", "amount": "1"}, wait="none"
+            )
+        )
+        await asyncio.sleep(QUIET_EVERY)
+
+
+async def _flood(tmp_path: Path, flood: int) -> None:
+    async with isolated_bot(tmp_path, name="busy") as (fake, bot):
+        loud, quiet = await fake.create_guild(), await fake.create_guild()
+        names = [f"Loud {number}" for number in range(FLOOD_CHARACTERS)]
+        for name in names:
+            await create(fake, loud, loud.owner, name, 99)
+        await create(fake, quiet, quiet.owner, "Quiet", 99)
+
+        stop = asyncio.Event()
+        calm: list[Reply] = []
+        sender = asyncio.create_task(_quiet_server(fake, quiet, stop, calm))
+        await asyncio.sleep(0.3)
+        started = asyncio.get_running_loop().time()
+        flooded = [
+            await fake.slash(
+                loud,
+                loud.owner,
+                "hurt",
+                {"character": names[number % FLOOD_CHARACTERS], "amount": "1"},
+                wait="none",
+            )
+            for number in range(flood)
+        ]
+        sending = asyncio.get_running_loop().time() - started
+        assert sending < 1.0, f"the flood took {sending:.2f} s to send"
+        # Each is answered, or refused by the fake for coming late, or left unanswered by the
+        # bot when even a refusal could no longer arrive in time: 3 s after the last.
+        for _ in range(int((sending + DEADLINE + 1.0) / 0.1)):
+            if all(r.is_complete() or r.record.errors for r in flooded):
+                break
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(0.5)
+        stop.set()
+        await sender
+        await fake.wait_until(lambda: all(r.is_complete() for r in calm), 10, what="quiet replies")
+
+        slow = [f"{r.latency:.2f} s" for r in calm if (r.latency or 99) > ANSWERED_WITHIN]
+        assert not slow, f"{len(slow)} of {len(calm)} quiet /hurt answered late: {slow}"
+        assert all(not r.ephemeral for r in calm), [r.text for r in calm if r.ephemeral][:3]
+
+        ids = interaction_ids(bot.database_path)
+        assert len(ids) == len(set(ids)), "an interaction was stored twice"
+        stored = set(ids)
+        assert all(int(r.record.id) in stored for r in calm), "a quiet /hurt was lost"
+        answered = [r for r in flooded if r.is_complete() and not r.ephemeral]
+        busy = [r for r in flooded if r.is_complete() and r.ephemeral]
+        assert all(int(r.record.id) in stored for r in answered), "answered but not stored"
+        assert not [r for r in flooded if int(r.record.id) in stored and r not in answered]
+        assert all(BUSY in r.text for r in busy), [r.text for r in busy if BUSY not in r.text][:3]
+        print(
+            f"flood of {flood} sent in {sending:.2f} s: {len(answered)} stored and answered,"
+            f" {len(busy)} busy, {flood - len(answered) - len(busy)} expired unanswered;"
+            f" {len(calm)} quiet /hurt, slowest {max(r.latency or 0 for r in calm):.2f} s"
+        )
+
+
+async def test_a_flood_from_one_server_does_not_delay_another(tmp_path: Path) -> None:
+    await _flood(tmp_path, flood=2000)
+
+
+@pytest.mark.stress
+async def test_stress_floods_of_five_thousand(tmp_path: Path) -> None:
+    await _flood(tmp_path, flood=5000)
+
+
+async def test_commands_that_cannot_have_their_turn_in_time_answer_busy(tmp_path: Path) -> None:
+    """Another process holds SQLite's write lock for 2.8 s: the command that took the
+    storage's turn waits for it, the others cannot be served within Discord's 3 s."""
+    async with isolated_bot(tmp_path, name="held") as (fake, bot):
+        guild = await fake.create_guild()
+        await create(fake, guild, guild.owner, "Ana", 99)
+        holder = sqlite3.connect(bot.database_path, timeout=10, isolation_level=None)
+        try:
+            holder.execute("BEGIN IMMEDIATE")
+            replies = [
+                await fake.slash(
+                    guild, guild.owner, "hurt", {"character": "Ana", "amount": "1"}, wait="none"
+                )
+                for _ in range(10)
+            ]
+            await asyncio.sleep(2.8)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        await fake.wait_until(
+            lambda: all(r.is_complete() or r.record.errors for r in replies), 10, what="replies"
+        )
+        stored = set(interaction_ids(bot.database_path))
+        busy = [r for r in replies if r.is_complete() and r.ephemeral and BUSY in r.text]
+        for reply in replies:
+            if int(reply.record.id) in stored:
+                assert reply.is_complete() and not reply.ephemeral, reply.record.summary()
+            else:
+                assert not reply.is_complete() or reply.ephemeral, reply.record.summary()
+        assert len(busy) >= 8, [r.record.summary() for r in replies]
+        after = await fake.slash(guild, guild.owner, "hurt", {"character": "Ana", "amount": "1"})
+        assert not after.ephemeral, after.text

@@ -1,0 +1,69 @@
+"""An error after a public deferral stays private (COMMANDS.md, Errors): the public
+"thinking…" placeholder is deleted and the error sent as an ephemeral followup.
+
+The commit is made to fail for real, in the real bot process: the interaction is dated 2.3 s
+in the past, so the bot defers it publicly just before committing, and the process's file-size
+limit (``RLIMIT_FSIZE``, set from outside with ``prlimit``) is lowered below the first frame
+of SQLite's write-ahead log, so that the commit's write fails as on a full disk. CPython
+ignores SIGXFSZ, so the write returns EFBIG and SQLite answers "disk I/O error".
+"""
+
+from __future__ import annotations
+
+import resource
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.harness import BotProcess
+from tests.e2e.health_support import create
+from tests.e2e.test_late_interactions import interactions_created_late
+from tests.reliability.support import UNEXPECTED, character_row, integrity, isolated_bot
+
+#: Below a WAL frame (24 + 4096 bytes after a 32-byte header): the commit's first write fails.
+FILE_SIZE_LIMIT = 4096
+
+
+@contextmanager
+def writes_fail(bot: BotProcess) -> Iterator[None]:
+    assert bot.pid is not None
+    soft, hard = resource.prlimit(bot.pid, resource.RLIMIT_FSIZE)
+    resource.prlimit(bot.pid, resource.RLIMIT_FSIZE, (FILE_SIZE_LIMIT, hard))
+    try:
+        yield
+    finally:
+        resource.prlimit(bot.pid, resource.RLIMIT_FSIZE, (soft, hard))
+
+
+async def test_a_commit_failing_after_a_public_deferral_is_answered_privately(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with isolated_bot(tmp_path, name="late-error") as (fake, bot):
+        guild = await fake.create_guild()
+        gm = guild.owner
+        await create(fake, guild, gm, "Ana", 9)
+        with writes_fail(bot), interactions_created_late(monkeypatch):
+            reply = await fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "4"})
+            followups = await reply.wait_followups(1, timeout=10)
+        bot.forget_log()  # the unexpected error is logged with its traceback, on purpose
+
+        assert reply.deferred, "the late command was not deferred: the test proves nothing"
+        assert not reply.record.callback_body or not (
+            reply.record.callback_body.get("data") or {}
+        ).get("flags"), "the deferral was public"
+        assert reply.message is None, "the public placeholder is still there"
+        assert len(followups) == 1
+        error = followups[0]
+        assert error.get("flags", 0) & 64, "the error was sent publicly"
+        assert UNEXPECTED in (error.get("content") or "")
+        public = fake.channel_messages(guild.channel.id, include_interactions=True)
+        assert not [m for m in public if UNEXPECTED in (m.get("content") or "")]
+        assert character_row(bot.database_path, guild, "Ana")["health"] == 9
+
+        # Writes work again: the bot goes on.
+        again = await fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "4"})
+        assert not again.ephemeral, again.text
+        assert character_row(bot.database_path, guild, "Ana")["health"] == 5
+        assert integrity(bot.database_path) == ["ok"]
