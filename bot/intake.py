@@ -89,7 +89,8 @@ class Intake:
         """From now on, interactions are answered "restarting" (safe to call twice)."""
         if not self.stopping:
             self.stopping = True
-            log.info("Taking no more commands: each new one is answered 'restarting'")
+            if self._bot.is_ready():  # before that there were no commands to stop taking
+                log.info("Taking no more commands: each new one is answered 'restarting'")
 
     def _guarded(self, event: str, parser: Callable[[Any], None]) -> Callable[[Any], None]:
         interaction = event == "INTERACTION_CREATE"

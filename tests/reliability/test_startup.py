@@ -55,6 +55,7 @@ def assert_one_line(result: subprocess.CompletedProcess[str], code: int, *words:
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     problems = [line for line in lines if line.startswith("salud: ")]
     assert len(problems) == 1, lines
+    assert lines == problems, f"more than the one line on stderr: {lines}"
     for word in words:
         assert word in problems[0], problems[0]
     return problems[0]
