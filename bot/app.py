@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -16,7 +17,7 @@ from bot.storage import Storage
 from bot.sync import SYNC_HASH_KEY, command_hash
 from bot.tree import SaludTree
 
-__all__ = ["EXTENSIONS", "INVITE_PERMISSIONS", "SaludBot", "invite_url"]
+__all__ = ["EXTENSIONS", "INVITE_PERMISSIONS", "SaludBot", "gateway_intents", "invite_url"]
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +46,14 @@ INVITE_PERMISSIONS = discord.Permissions(
 )
 
 
+def gateway_intents() -> discord.Intents:
+    """``GUILDS`` only: slash commands and buttons arrive as interactions whatever the
+    intents, and the guilds intent gives the servers, channels and roles. Every other intent
+    would make Discord send events (messages, typing, reactions, voice) the bot never reads,
+    each one costing CPU and memory in every server the bot is in."""
+    return discord.Intents(guilds=True)
+
+
 def invite_url(application_id: int) -> str:
     """The link a server owner opens to add the bot, with the minimal permissions."""
     return discord.utils.oauth_url(
@@ -54,10 +63,16 @@ def invite_url(application_id: int) -> str:
     )
 
 
-class SaludBot(commands.Bot):
+class SaludBot(commands.AutoShardedBot):
     """The bot. Cogs reach their dependencies as ``self.bot.storage``, ``.settings``,
     ``.roller``; nothing is global, so tests build it with a temporary database and
-    scripted dice."""
+    scripted dice.
+
+    Sharded from the start: as many shards as Discord recommends (about one per 1,000
+    servers; Discord refuses a connection with more than 2,500), or ``SHARD_COUNT`` with
+    ``SHARD_IDS`` to split them between processes on one database. Nothing is cached that a
+    slash command does not need: no messages, no members beyond the bot itself, no chunking.
+    """
 
     tree: SaludTree
 
@@ -72,14 +87,16 @@ class SaludBot(commands.Bot):
         # A text-only bot: silence the start-up warnings about voice libraries.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
-        intents = discord.Intents.default()
-        # No privileged intents: slash commands need none; guilds gives channels and roles.
-        intents.members = False
-        intents.presences = False
-        intents.message_content = False
+        shards: dict[str, Any] = {"shard_count": settings.shard_count}
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=intents,
+            intents=gateway_intents(),
+            **shards,
+            max_messages=None,
+            chunk_guilds_at_startup=False,
+            member_cache_flags=discord.MemberCacheFlags.none(),
             tree_cls=SaludTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
@@ -137,8 +154,10 @@ class SaludBot(commands.Bot):
     async def on_ready(self) -> None:
         user = self.user
         log.info(
-            "Ready as %s (id %s) in %d servers",
+            "Ready as %s (id %s) in %d servers, shards %s of %s",
             user,
             user.id if user else "?",
             len(self.guilds),
+            ",".join(str(shard) for shard in sorted(self.shards)) or "?",
+            self.shard_count,
         )
