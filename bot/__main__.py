@@ -1,7 +1,8 @@
 """``python -m bot`` and the ``salud`` script: check settings, open storage, run the bot.
 
 Exit codes: 0 after a clean stop (SIGINT/SIGTERM), 2 when a setting is wrong (the message
-says what to put in ``.env``), 1 when Discord refuses the token.
+says what to put in ``.env``; also when Discord refuses the shards of SHARD_COUNT/SHARD_IDS),
+1 when Discord refuses the token.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ log = logging.getLogger("bot")
 EXIT_OK = 0
 EXIT_LOGIN_FAILED = 1
 EXIT_BAD_SETTINGS = 2
+#: Gateway close codes that mean SHARD_COUNT / SHARD_IDS do not fit the bot's servers.
+CLOSE_INVALID_SHARD = 4010
+CLOSE_SHARDING_REQUIRED = 4011
 
 
 async def run(settings: Settings) -> int:
@@ -59,6 +63,21 @@ async def run(settings: Settings) -> int:
                     "(Developer Portal -> your app -> Bot -> Reset Token)."
                 )
                 return EXIT_LOGIN_FAILED
+            except discord.ConnectionClosed as error:
+                if error.code == CLOSE_SHARDING_REQUIRED:
+                    log.error(
+                        "Discord refused the connection: a shard would carry more than 2,500 "
+                        "servers. Remove SHARD_COUNT and SHARD_IDS from .env (Discord then "
+                        "picks the count) or raise SHARD_COUNT."
+                    )
+                    return EXIT_BAD_SETTINGS
+                if error.code == CLOSE_INVALID_SHARD:
+                    log.error(
+                        "Discord refused the shard numbers. Check SHARD_COUNT and SHARD_IDS "
+                        "in .env (each SHARD_IDS number below SHARD_COUNT)."
+                    )
+                    return EXIT_BAD_SETTINGS
+                raise
             except asyncio.CancelledError:
                 pass
     log.info("Stopped")

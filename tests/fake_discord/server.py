@@ -12,6 +12,7 @@ import copy
 import json
 import logging
 import secrets
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -99,6 +100,9 @@ class _Session:
     intents: int
     shard: list[int] | None
     seq: int = 0
+    conn: _Connection | None = None
+    buffer: list[dict[str, Any]] = field(default_factory=list)
+    delivered: Counter[str] = field(default_factory=Counter)  # events sent, by name
 
     @property
     def shard_id(self) -> int:
@@ -113,9 +117,6 @@ class _Session:
         if guild_id is None:
             return self.shard_id == 0
         return sharding.shard_of(guild_id, self.shard_count) == self.shard_id
-
-    conn: _Connection | None = None
-    buffer: list[dict[str, Any]] = field(default_factory=list)
 
 
 class FakeError(Exception):
@@ -309,6 +310,14 @@ class FakeDiscord:
         """Shard id -> shard count of every session IDENTIFYed (live or not)."""
         return {shard: session.shard_count for shard, session in self._sessions.items()}
 
+    def delivered(self, event: str) -> dict[int, int]:
+        """Shard id -> how many ``event`` dispatches each session was sent."""
+        return {shard: session.delivered[event] for shard, session in self._sessions.items()}
+
+    def session_intents(self) -> dict[int, int]:
+        """Shard id -> the intents its IDENTIFY asked for."""
+        return {shard: session.intents for shard, session in self._sessions.items()}
+
     def guilds_of_shard(self, shard_id: int, shard_count: int) -> list[FakeGuild]:
         """The servers that shard carries."""
         return [g for g in self.guilds.values() if sharding.shard_of(g.id, shard_count) == shard_id]
@@ -396,6 +405,7 @@ class FakeDiscord:
     def _send_event(self, session: _Session, event: str, data: dict[str, Any]) -> None:
         if not sharding.wanted(event, session.intents):
             return
+        session.delivered[event] += 1
         session.seq += 1
         payload = {"op": 0, "t": event, "s": session.seq, "d": data}
         session.buffer.append(payload)
