@@ -56,6 +56,15 @@ from bench.populate import (
     populate,
     reset_characters,
 )
+from bench.scale import (
+    DEFAULT_SIZES,
+    ScaleConfig,
+    ScaleRun,
+    Workload,
+    run_scale,
+    scale_failed,
+    scale_report,
+)
 from rules.character import CharacterHealth
 from rules.correction import correct
 from tests.e2e.harness import FLOOR_COMMAND, SALUD_COMMAND, BotProcess
@@ -158,6 +167,8 @@ class Config:
     inline_sqlite: bool
     floor_sqlite: bool
     keep: bool
+    scale: tuple[int, ...] = DEFAULT_SIZES  # joined servers of the scale part (empty: skipped)
+    scale_count: int = 200
 
 
 @dataclass
@@ -194,6 +205,7 @@ class Run:
     started: float = field(default_factory=time.time)
     elapsed: float = 0.0
     load_before: str = ""
+    scale: ScaleRun | None = None
 
     def cell(self, command: str, servers: int, in_flight: int) -> Cell | None:
         for cell in self.cells:
@@ -590,6 +602,9 @@ def report(run: Run, *, detailed: bool = True) -> str:
             f" {fake_share:.0%} of a core and the floor bot at most {floor_share:.0%}."
         )
     lines += sqlite_table(run)
+    lines += storage_limit_table(run)
+    if run.scale is not None:
+        lines += ["", *scale_report(run.scale)]
     if len(config.servers) >= 2:
         small, large = min(config.servers), max(config.servers)
         lines += [
@@ -699,6 +714,46 @@ def sqlite_table(run: Run) -> list[str]:
         f"Its history holds {run.floor_sqlite_stored:,} rows for {sent:,} commands sent"
         f" (warm-up included); it added {run.floor_sqlite_seconds:.0f} s to the run.",
     ]
+    return lines
+
+
+#: Issue 14: a change's CPU per reply against the floor + SQLite (what storing it costs at
+#: least), a display's against the floor.
+TARGET_LIMIT = 1.25
+CHANGING = ("hurt", "conscious", "firstaid")
+
+
+def storage_limit_table(run: Run) -> list[str]:
+    """CPU per reply of each command against its limit: the floor + SQLite's for a change
+    (its /hurt cells stand for any change: it answers every command alike), the floor's for
+    /character show; at the smallest database (empty when the floor + SQLite did not run)."""
+    limits = {c.in_flight: c for c in run.floor_sqlite if c.result.count}
+    if not limits or not run.cells:
+        return []
+    smallest = min(c.servers for c in run.cells)
+    lines = [
+        "",
+        f"Against the storage limit (CPU per reply; target ≤ {TARGET_LIMIT}): a change against"
+        " the floor + SQLite, /character show against the floor;"
+        f" {smallest:,} servers stored:",
+        "",
+        "| command | in flight | Salud CPU ms/reply | limit | limit CPU ms/reply | ratio |",
+        "| --- | ---: | ---: | --- | ---: | ---: |",
+    ]
+    for cell in run.cells:
+        if cell.servers != smallest or not cell.salud.count:
+            continue
+        if cell.command in CHANGING:
+            limit = limits.get(cell.in_flight)
+            if limit is None:
+                continue
+            name, value = "floor + SQLite", limit.result.cpu_per_reply
+        else:
+            name, value = "floor", cell.floor.cpu_per_reply
+        lines.append(
+            f"| /{cell.command} | {cell.in_flight} | {ms(cell.salud.cpu_per_reply)} | {name} |"
+            f" {ms(value)} | {mark(ratio(cell.salud.cpu_per_reply, value), TARGET_LIMIT)} |"
+        )
     return lines
 
 
@@ -824,6 +879,10 @@ def command_line(config: Config) -> str:
         parts.append("--servers " + ",".join(map(str, config.servers)))
     if config.commands != COMMANDS:
         parts.append("--commands " + ",".join(c.replace(" ", "-") for c in config.commands))
+    if config.scale != DEFAULT_SIZES:
+        parts.append("--scale " + (",".join(map(str, config.scale)) or "''"))
+    if config.scale_count != DEFAULT_SCALE_COUNT:
+        parts.append(f"--scale-count {config.scale_count}")
     if config.validate:
         parts.append("--validate")
     if config.inline_sqlite:
@@ -863,6 +922,7 @@ def update_readme(text: str) -> None:
 DEFAULT_COUNT = 600
 DEFAULT_CONCURRENCY = (1, 50, 200)
 DEFAULT_SERVERS = (10, 10_000)
+DEFAULT_SCALE_COUNT = 200
 
 
 def _ints(text: str) -> tuple[int, ...]:
@@ -923,6 +983,18 @@ def parse(argv: Sequence[str]) -> Config:
         action="store_false",
         help="skip the floor + SQLite's /hurt cells (the floor storing each command)",
     )
+    parser.add_argument(
+        "--scale",
+        type=_ints,
+        default=_ints(env.get("SALUD_BENCH_SCALE", ",".join(map(str, DEFAULT_SIZES)))),
+        help="servers joined in the scale part, comma-separated ('' skips it; SALUD_BENCH_SCALE)",
+    )
+    parser.add_argument(
+        "--scale-count",
+        type=int,
+        default=DEFAULT_SCALE_COUNT,
+        help="interactions per command cell of the scale part (default %(default)s)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the databases and logs")
     args = parser.parse_args(argv)
     commands = tuple(c.strip().replace("-", " ") for c in args.commands.split(",") if c.strip())
@@ -931,6 +1003,8 @@ def parse(argv: Sequence[str]) -> Config:
         parser.error(f"unknown commands {sorted(unknown)}")
     if any(s < ACTIVE_SERVERS for s in args.servers):
         parser.error(f"--servers: at least {ACTIVE_SERVERS} (the servers the requests use)")
+    if any(s < ACTIVE_SERVERS for s in args.scale):
+        parser.error(f"--scale: at least {ACTIVE_SERVERS} (the servers the requests use)")
     return Config(
         count=args.count,
         concurrency=args.concurrency,
@@ -944,6 +1018,41 @@ def parse(argv: Sequence[str]) -> Config:
         inline_sqlite=args.inline_sqlite,
         floor_sqlite=args.floor_sqlite,
         keep=args.keep,
+        scale=args.scale,
+        scale_count=args.scale_count,
+    )
+
+
+def scale_config(config: Config) -> ScaleConfig:
+    """The scale part's settings from the command line (commands and warm-up shared)."""
+    return ScaleConfig(
+        sizes=config.scale,
+        count=config.scale_count,
+        commands=config.commands,
+        warmup=min(config.warmup, 20),
+    )
+
+
+def workload() -> Workload:
+    """This module's tables, requests, resets and budgets, for the scale part."""
+
+    async def table(fake: BenchFake, servers: int) -> object:
+        return await make_table(fake, servers)
+
+    def requests(command: str, table: object, count: int) -> list[Request]:
+        assert isinstance(table, Table)
+        return requests_for(command, table, count)
+
+    def reset(database: Path, guild_ids: Sequence[int], command: str) -> None:
+        reset_characters(database, guild_ids, state_for(command))
+
+    return Workload(
+        make_table=table,
+        requests_for=requests,
+        measure=measure,
+        reset=reset,
+        budget_for=budget_for,
+        active_servers=ACTIVE_SERVERS,
     )
 
 
@@ -953,6 +1062,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with lightweight_validation(not config.validate):
             run = asyncio.run(bench(config, workdir))
+            if config.scale:
+                run.scale = asyncio.run(run_scale(scale_config(config), workload(), workdir))
+                run.elapsed = time.time() - run.started
     finally:
         if not config.keep:
             for path in workdir.iterdir():
@@ -972,6 +1084,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         any(c.salud.refused or c.salud.timeouts or c.floor.timeouts for c in run.cells)
         or any(c.result.refused or c.result.timeouts for c in run.floor_sqlite)
         or bool(run.tracebacks)
+        or (run.scale is not None and scale_failed(run.scale))
     )
     return 1 if failed else 0
 

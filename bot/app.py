@@ -11,6 +11,7 @@ import discord
 from discord.ext import commands
 
 from bot.i18n import SaludTranslator
+from bot.lean_state import LeanConnectionState
 from bot.rng import Roller
 from bot.settings import Settings
 from bot.storage import Storage
@@ -71,7 +72,8 @@ class SaludBot(commands.AutoShardedBot):
     Sharded from the start: as many shards as Discord recommends (about one per 1,000
     servers; Discord refuses a connection with more than 2,500), or ``SHARD_COUNT`` with
     ``SHARD_IDS`` to split them between processes on one database. Nothing is cached that a
-    slash command does not need: no messages, no members beyond the bot itself, no chunking.
+    slash command does not need: no messages, no members beyond the bot itself, no chunking,
+    no channels, emojis or stickers of the servers it is in (``bot.lean_state``).
     """
 
     tree: SaludTree
@@ -106,6 +108,16 @@ class SaludBot(commands.AutoShardedBot):
         self.roller = roller
         self._extensions = tuple(extensions)
         self.synced_commands = False
+
+    def _get_state(self, **options: Any) -> LeanConnectionState:
+        """discord.py's sharded state, keeping less of each server (``bot.lean_state``)."""
+        return LeanConnectionState(
+            dispatch=self.dispatch,
+            handlers=self._handlers,
+            hooks=self._hooks,
+            http=self.http,
+            **options,
+        )
 
     async def setup_hook(self) -> None:
         for name in self._extensions:

@@ -129,3 +129,50 @@ def test_a_bad_shard_setting_exits_2_with_one_line(tmp_path: Path) -> None:
     assert result.stderr.count("\n") == 1
     assert result.stderr.startswith("salud: SHARD_IDS='5': shard 5 does not exist")
     assert "Traceback" not in result.stderr
+
+
+# --- what is kept of each server (bot.lean_state) -----------------------------------------
+def guild_payload(guild_id: int) -> dict[str, object]:
+    """A GUILD_CREATE as Discord sends it to a bot with the GUILDS intent (trimmed)."""
+    return {
+        "id": str(guild_id),
+        "name": "A server",
+        "owner_id": "1",
+        "unavailable": False,
+        "preferred_locale": "es-ES",
+        "roles": [
+            {"id": str(guild_id), "name": "@everyone", "permissions": "1024", "position": 0},
+            {"id": "77", "name": "GM", "permissions": "32", "position": 1},
+        ],
+        "channels": [
+            {"id": str(guild_id + n), "type": 0, "name": f"c{n}", "position": n}
+            for n in range(1, 21)
+        ],
+        "threads": [],
+        "emojis": [{"id": "5", "name": "dado", "roles": [], "require_colons": True}],
+        "stickers": [],
+        "members": [],
+        "member_count": 2,
+    }
+
+
+async def test_servers_online_at_start_keep_no_channels_or_emojis(
+    storage: Storage, environ: dict[str, str]
+) -> None:
+    from bot.lean_state import LeanConnectionState
+
+    bot = make_bot(storage, load_settings(environ))
+    state = bot._connection
+    assert isinstance(state, LeanConnectionState)
+    # In READY's list (unavailable), then its GUILD_CREATE: channels and emojis not kept.
+    state._add_guild_from_data({"id": "1000", "unavailable": True})  # type: ignore[typeddict-item]
+    state.parse_guild_create(guild_payload(1000))
+    at_start = bot.get_guild(1000)
+    assert at_start is not None and not at_start.unavailable
+    assert list(at_start.channels) == [] and list(at_start.emojis) == []
+    assert [role.name for role in at_start.roles] == ["@everyone", "GM"]
+    assert at_start.preferred_locale is discord.Locale.spain_spanish
+    # Joined while running: its channels are kept (for whatever greets a new server).
+    state.parse_guild_create(guild_payload(5000))
+    joined = bot.get_guild(5000)
+    assert joined is not None and len(joined.channels) == 20 and list(joined.emojis) == []
