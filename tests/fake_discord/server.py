@@ -301,11 +301,6 @@ class FakeDiscord:
         return bool(sessions) and all(session.conn is not None for session in sessions)
 
     @property
-    def _session(self) -> _Session | None:
-        """The session of shard 0 (the only one of an unsharded bot)."""
-        return self._sessions.get(0) or next(iter(self._sessions.values()), None)
-
-    @property
     def shards(self) -> dict[int, int]:
         """Shard id -> shard count of every session IDENTIFYed (live or not)."""
         return {shard: session.shard_count for shard, session in self._sessions.items()}
