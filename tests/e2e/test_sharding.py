@@ -211,3 +211,34 @@ async def test_guilds_intent_only_no_background_event_reaches_salud(
             assert floor_fake.delivered(event)[floor_shard] == 0, event
     finally:
         await stopped_cleanly(bot)
+
+
+async def test_gateway_bot_recommends_one_shard_per_thousand_servers(
+    own_fake: FakeDiscord,
+) -> None:
+    import aiohttp
+
+    async def recommended() -> int:
+        async with (
+            aiohttp.ClientSession() as http,
+            http.get(
+                f"{own_fake.api_url}/gateway/bot", headers={"Authorization": "Bot t"}
+            ) as response,
+        ):
+            assert response.status == 200
+            return int((await response.json())["shards"])
+
+    assert await recommended() == 1  # no server yet
+    for target, shards in ((1_000, 1), (1_001, 2), (2_600, 3)):
+        while len(own_fake.guilds) < target:
+            await own_fake.create_guild()
+        assert await recommended() == shards, target
+    # The ids spread over the shards as real ones do: none is near Discord's 2,500 limit.
+    counts = [len(own_fake.guilds_of_shard(shard, 3)) for shard in range(3)]
+    assert sum(counts) == 2_600 and max(counts) - min(counts) <= 1
+
+
+def test_servers_split_by_the_timestamp_bits_of_their_id() -> None:
+    base = 1_000_000 << 22
+    assert [shard_of(base + (n << 22) + 12345, 4) for n in range(5)] == [0, 1, 2, 3, 0]
+    assert shard_of(str(base), 1) == 0
