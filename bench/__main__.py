@@ -442,7 +442,7 @@ async def bench(config: Config, workdir: Path) -> Run:
 
 
 #: Replies of each breakdown cell (at 1 in flight: a couple of seconds of samples).
-BREAKDOWN_COUNT = 2000
+BREAKDOWN_COUNT = 3000
 
 
 async def break_down(run: Run, subject: Subject, workdir: Path) -> None:

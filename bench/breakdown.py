@@ -107,7 +107,7 @@ async def sample(pid: int, output: Path) -> AsyncIterator[None]:
     """py-spy recording the bot's busy samples (every thread) while the block runs."""
     spy = await asyncio.create_subprocess_exec(
         str(Path(sys.executable).with_name("py-spy")),
-        *("record", "--pid", str(pid), "--rate", "500", "--format", "raw", "--threads"),
+        *("record", "--pid", str(pid), "--rate", "1000", "--format", "raw", "--threads"),
         *("--nonblocking", "--output", str(output)),
         stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.DEVNULL,
