@@ -11,6 +11,7 @@ import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Literal
 
 import pytest
 import pytest_asyncio
@@ -242,3 +243,32 @@ def test_servers_split_by_the_timestamp_bits_of_their_id() -> None:
     base = 1_000_000 << 22
     assert [shard_of(base + (n << 22) + 12345, 4) for n in range(5)] == [0, 1, 2, 3, 0]
     assert shard_of(str(base), 1) == 0
+
+
+@pytest.mark.parametrize("mode", ["resume", "invalidate"])
+async def test_one_shard_dropped_comes_back_and_the_other_never_left(
+    own_fake: FakeDiscord, tmp_path: Path, mode: Literal["resume", "invalidate"]
+) -> None:
+    fake = own_fake
+    zero, one = await guild_on(fake, 0, 2), await guild_on(fake, 1, 2)
+    bot = salud(fake, tmp_path, "bot", shards=2, extra_env={"SHARD_COUNT": "2"})
+    await bot.start()
+    try:
+        await bot.wait_for_log("in 2 servers, shards 0,1 of 2", 10)
+        for guild in (zero, one):
+            public(
+                await fake.slash(
+                    guild, guild.owner, "character create", {"name": "Ana", "health": 9}
+                ),
+                "Ana",
+            )
+        handshakes, identifies = fake.handshakes, fake.identifies
+        await fake.drop_gateway(mode, shard=1)
+        public(await fake.slash(zero, zero.owner, "hurt", {"character": "Ana", "amount": "1"}))
+        await fake.wait_for_handshake(handshakes, timeout=15)
+        assert fake.identifies == identifies + (1 if mode == "invalidate" else 0)
+        assert fake.connected
+        reply = await fake.slash(one, one.owner, "hurt", {"character": "Ana", "amount": "2"})
+        public(reply, "7 / 9")
+    finally:
+        await stopped_cleanly(bot)
