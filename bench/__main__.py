@@ -41,6 +41,7 @@ from pathlib import Path
 
 import discord
 
+from bench.breakdown import PARTS, Breakdown, parse_samples, sample, spy_available
 from bench.loadgen import (
     BenchFake,
     CellResult,
@@ -56,6 +57,15 @@ from bench.populate import (
     populate,
     reset_characters,
 )
+from bench.scale import (
+    DEFAULT_SIZES,
+    ScaleConfig,
+    ScaleRun,
+    Workload,
+    run_scale,
+    scale_failed,
+    scale_report,
+)
 from rules.character import CharacterHealth
 from rules.correction import correct
 from tests.e2e.harness import FLOOR_COMMAND, SALUD_COMMAND, BotProcess
@@ -64,6 +74,7 @@ from tests.fake_discord import FakeGuild, FakeMember
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).resolve().parent / "results"
 README = ROOT / "README.md"
+BENCHMARK = ROOT / "docs" / "BENCHMARK.md"
 COMMANDS = ("hurt", "conscious", "firstaid", "character show")
 ACTIVE_SERVERS = 10
 
@@ -158,6 +169,9 @@ class Config:
     inline_sqlite: bool
     floor_sqlite: bool
     keep: bool
+    scale: tuple[int, ...] = DEFAULT_SIZES  # joined servers of the scale part (empty: skipped)
+    breakdown: bool = True  # py-spy's parts of the CPU per reply (bench/breakdown.py)
+    scale_count: int = 200
 
 
 @dataclass
@@ -194,6 +208,8 @@ class Run:
     started: float = field(default_factory=time.time)
     elapsed: float = 0.0
     load_before: str = ""
+    scale: ScaleRun | None = None
+    breakdowns: list[Breakdown] = field(default_factory=list)
 
     def cell(self, command: str, servers: int, in_flight: int) -> Cell | None:
         for cell in self.cells:
@@ -398,6 +414,8 @@ async def bench(config: Config, workdir: Path) -> Run:
                     cell = Cell(name, subject.servers, in_flight, result, floor_result)
                     run.cells.append(cell)
                     log(progress_line(cell))
+        if config.breakdown and config.py_spy is None and spy_available() and subjects:
+            await break_down(run, min(subjects, key=lambda s: s.servers), workdir)
         for subject in subjects:
             run.salud_memory[subject.servers] = memory_kib(subject.bot.pid)
         run.floor_memory = memory_kib(floor.pid)
@@ -421,6 +439,66 @@ async def bench(config: Config, workdir: Path) -> Run:
         await floor_fake.stop()
     run.elapsed = time.time() - run.started
     return run
+
+
+#: Replies of each breakdown cell (at 1 in flight: a couple of seconds of samples).
+BREAKDOWN_COUNT = 3000
+
+
+async def break_down(run: Run, subject: Subject, workdir: Path) -> None:
+    """One more cell of each command at 1 in flight, sampled by py-spy (bench/breakdown.py)."""
+    config = run.config
+    for name in config.commands:
+        output = workdir / f"spy-{name.replace(' ', '-')}.txt"
+        assert subject.bot.pid is not None
+        async with sample(subject.bot.pid, output):
+            result = await measure(
+                subject.fake,
+                subject.bot,
+                requests_for(name, subject.table, max(config.count, BREAKDOWN_COUNT)),
+                1,
+                functools.partial(subject.reset, name),
+                budget_for(name, len(subject.table.characters)),
+            )
+        if not output.exists():
+            log(f"/{name}: py-spy wrote no samples (may it attach to a process?)")
+            continue
+        samples = parse_samples(output.read_text(encoding="utf-8"))
+        run.breakdowns.append(Breakdown(name, result.cpu_per_reply, samples))
+        log(f"/{name}: CPU per reply broken down ({sum(samples.values())} samples)")
+
+
+def breakdown_table(run: Run) -> list[str]:
+    """The parts of each command's CPU per reply, with its limit (empty without samples)."""
+    measured = [b for b in run.breakdowns if b.total]
+    if not measured:
+        return []
+    limit = next((c.result for c in run.floor_sqlite if c.in_flight == 1), None)
+    floor = next((c.floor for c in run.cells if c.in_flight == 1), None)
+    lines = [
+        "",
+        "Where the CPU per reply goes (one more cell of each command at 1 in flight, sampled by"
+        " py-spy on every thread of the bot; each part's share of the samples × that cell's CPU"
+        " per reply), in ms:",
+        "",
+        "| part | " + " | ".join(f"/{b.command}" for b in measured) + " |",
+        "| --- |" + " ---: |" * len(measured),
+    ]
+    for part, _marks in PARTS:
+        lines.append(f"| {part} | " + " | ".join(f"{b.ms(part):.2f}" for b in measured) + " |")
+    lines.append(
+        "| **CPU per reply** | "
+        + " | ".join(f"**{b.cpu_per_reply * 1000:.2f}**" for b in measured)
+        + " |"
+    )
+    limits = []
+    for b in measured:
+        value = limit if b.command in CHANGING else floor
+        limits.append(f"{value.cpu_per_reply * 1000:.2f}" if value is not None else "—")
+    lines.append(
+        "| its limit (a change: floor + SQLite; a display: floor) | " + " | ".join(limits) + " |"
+    )
+    return lines
 
 
 def stored(database: Path, interaction_ids: Sequence[str]) -> int:
@@ -590,6 +668,10 @@ def report(run: Run, *, detailed: bool = True) -> str:
             f" {fake_share:.0%} of a core and the floor bot at most {floor_share:.0%}."
         )
     lines += sqlite_table(run)
+    lines += storage_limit_table(run)
+    lines += breakdown_table(run)
+    if run.scale is not None:
+        lines += ["", *scale_report(run.scale)]
     if len(config.servers) >= 2:
         small, large = min(config.servers), max(config.servers)
         lines += [
@@ -702,6 +784,47 @@ def sqlite_table(run: Run) -> list[str]:
     return lines
 
 
+#: Issue 14: a change's CPU per reply against the floor + SQLite (what storing it costs at
+#: least), a display's against the floor.
+TARGET_LIMIT = 1.25
+CHANGING = ("hurt", "conscious", "firstaid")
+
+
+def storage_limit_table(run: Run) -> list[str]:
+    """CPU per reply of each command against its limit: the floor + SQLite's for a change
+    (its /hurt cells stand for any change: it answers every command alike), the floor's for
+    /character show; at the smallest database (empty when the floor + SQLite did not run)."""
+    limits = {c.in_flight: c for c in run.floor_sqlite if c.result.count}
+    if not limits or not run.cells:
+        return []
+    smallest = min(c.servers for c in run.cells)
+    lines = [
+        "",
+        f"Against the storage limit (CPU per reply; target ≤ {TARGET_LIMIT}): a change against"
+        " the floor + SQLite, /character show against the floor;"
+        f" {smallest:,} servers stored:",
+        "",
+        "| command | in flight | Salud CPU ms/reply | limit | limit CPU ms/reply | ratio |",
+        "| --- | ---: | ---: | --- | ---: | ---: |",
+    ]
+    for cell in run.cells:
+        if cell.servers != smallest or not cell.salud.count:
+            continue
+        if cell.command in CHANGING:
+            limit = limits.get(cell.in_flight)
+            if limit is None:
+                continue
+            name, value = "floor + SQLite", limit.result.cpu_per_reply
+        else:
+            name, value = "floor", cell.floor.cpu_per_reply
+        lines.append(
+            f"| /{cell.command} | {cell.in_flight} | {cell.salud.cpu_per_reply * 1000:.2f} |"
+            f" {name} | {value * 1000:.2f} |"
+            f" {mark(ratio(cell.salud.cpu_per_reply, value), TARGET_LIMIT)} |"
+        )
+    return lines
+
+
 def span(values: Sequence[float]) -> str:
     """``1.52–2.10×`` (or ``1.52×`` when they round alike)."""
     low, high = f"{min(values):.2f}", f"{max(values):.2f}"
@@ -773,8 +896,9 @@ def summary(run: Run) -> list[str]:
         f"- Salud used {ms(min(salud))}–{ms(max(salud))} ms of CPU per reply, the floor"
         f" {ms(min(floor))}–{ms(max(floor))} ms. Profiled (`python -m bench --py-spy DIR`,"
         " `--profile`), Salud's extra is its round trips to aiosqlite's worker thread (a"
-        " queue put, a thread switch and a wake-up of the event loop each: 4 for a /hurt, 6"
-        " for a /firstaid, 1 for a /character show, down from 16, 24 and 6 when first"
+        " queue put, a thread switch and a wake-up of the event loop each: 3 for a /hurt (the"
+        " character option, then BEGIN with the read and the writes with COMMIT), 4 for a"
+        " /firstaid (two options), 1 for a /character show, down from 16, 24 and 6 when first"
         " measured; `tests/storage/test_round_trips.py` pins them), discord.py building,"
         " sending and parsing back a richer reply (status embeds with fields, buttons), and"
         " the history's JSON snapshots and their parsing; the rules themselves are under 0.1"
@@ -824,38 +948,106 @@ def command_line(config: Config) -> str:
         parts.append("--servers " + ",".join(map(str, config.servers)))
     if config.commands != COMMANDS:
         parts.append("--commands " + ",".join(c.replace(" ", "-") for c in config.commands))
+    if config.scale != DEFAULT_SIZES:
+        parts.append("--scale " + (",".join(map(str, config.scale)) or "''"))
+    if config.scale_count != DEFAULT_SCALE_COUNT:
+        parts.append(f"--scale-count {config.scale_count}")
     if config.validate:
         parts.append("--validate")
     if config.inline_sqlite:
         parts.append("--inline-sqlite")
     if not config.floor_sqlite:
         parts.append("--no-floor-sqlite")
+    if not config.breakdown:
+        parts.append("--no-breakdown")
     return " ".join(parts) if len(parts) > 1 else "make bench"
 
 
-def update_readme(text: str) -> None:
-    """Replaces the body of README.md's "## Benchmark" section with ``text``."""
+BENCHMARK_INTRO = (
+    "# Benchmark\n\n"
+    "`make bench` drives the real bot and a bare discord.py bot (the floor:"
+    " `bench/floor_bot.py`, which answers the same commands at once with a fixed embed)"
+    " through the fake Discord of the tests, and measures every reply from the interaction"
+    " sent to the complete reply received. The ratios to the floor are what count: the fake"
+    " and the machine cost both bots the same. In the first table Salud runs on a database of"
+    " 10 servers and one of 10,000 servers × 5 characters, joined to the 10 servers the"
+    " commands go to. A third subject, the floor + SQLite (`bench/floor_bot.py --sqlite`), is"
+    " the floor storing every command in one minimal SQLite transaction through aiosqlite:"
+    " what a change costs before any of Salud's own work, the limit a changing command is"
+    " held to. The scale part (`bench/scale.py`) joins both bots to 10, 1,000 and 10,000"
+    " servers under a background stream of events. Every command sent is legal (the"
+    " characters are reset between cells), so every figure is a successful change or"
+    " display. Written by `python -m bench --update-readme`; the run's full report, with the"
+    " CPU use of each process, is also in `bench/results/latest.md`.\n\n"
+)
+
+
+def readme_summary(run: Run) -> list[str]:
+    """The few lines the README gives: the scale targets and the storage limit."""
+    lines = [
+        f"`{command_line(run.config)}` ({run.elapsed / 60:.0f} min, load average before"
+        f" {run.load_before}; full tables in [`docs/BENCHMARK.md`](docs/BENCHMARK.md)):",
+        "",
+    ]
+    scale = run.scale
+    if scale is not None and scale.sizes:
+        top = max(scale.sizes, key=lambda size: size.servers)
+        s, f = top.salud, top.floor
+        lines.append(
+            f"- In {top.servers:,} servers ({s.shards} shards): ready in {s.ready_seconds:.1f} s"
+            f" (floor {f.ready_seconds:.1f} s, {mark_ok(s.ready_seconds, f.ready_seconds, 1.25)}),"
+            f" peak memory {s.peak_kib / 1024:.0f} MiB (floor {f.peak_kib / 1024:.0f},"
+            f" {mark_ok(s.peak_kib, f.peak_kib, 1.0)}), CPU under 500 events/s"
+            f" {s.stream_cpu_per_second:.1%} of a core (floor {f.stream_cpu_per_second:.1%},"
+            f" {mark_ok(s.stream_cpu_per_second, f.stream_cpu_per_second, 1.0)})."
+        )
+    limits = {c.in_flight: c.result.cpu_per_reply for c in run.floor_sqlite if c.result.count}
+    parts = []
+    smallest = min((c.servers for c in run.cells), default=0)
+    for name in run.config.commands:
+        cells = [c for c in run.cells if c.command == name and c.servers == smallest]
+        shown = []
+        for cell in cells:
+            if cell.in_flight not in (1, 50) or not cell.salud.count:
+                continue
+            limit = limits.get(cell.in_flight) if name in CHANGING else cell.floor.cpu_per_reply
+            if not limit:
+                continue
+            value = ratio(cell.salud.cpu_per_reply, limit)
+            shown.append(f"{value:.2f}{'' if round(value, 2) <= TARGET_LIMIT else ' ✗'}")
+        if shown:
+            parts.append(f"/{name} {' / '.join(shown)}")
+    if parts:
+        lines.append(
+            f"- CPU per reply against the storage limit (a change: the floor + SQLite; /character"
+            f" show: the floor; at 1 / 50 in flight; target ≤ {TARGET_LIMIT}): "
+            + "; ".join(parts)
+            + "."
+        )
+    return lines
+
+
+def mark_ok(value: float, reference: float, target: float) -> str:
+    """``0.62× ✓`` against a target ratio."""
+    share = ratio(value, reference)
+    return f"{share:.2f}× " + ("✓" if round(share, 2) <= target else "✗")
+
+
+def update_readme(run: Run) -> None:
+    """Writes docs/BENCHMARK.md (the full tables) and the short summary of README.md's
+    "## Benchmark" section."""
+    BENCHMARK.write_text(BENCHMARK_INTRO + report(run, detailed=False), encoding="utf-8")
     readme = README.read_text(encoding="utf-8")
     match = re.search(r"^## Benchmark\n(.*?)(?=^## |\Z)", readme, flags=re.S | re.M)
     if match is None:
         raise SystemExit("README.md has no '## Benchmark' section")
     intro = (
-        "\n`make bench` (about 2 minutes; `python -m bench --help` for smaller runs) drives the"
-        " real bot and a bare discord.py bot (the floor: `bench/floor_bot.py`, which answers the"
-        " same commands at once with a fixed embed) through the fake Discord of the tests, and"
-        " measures every reply from the interaction sent to the complete reply received. The"
-        " ratios to the floor are what count: the fake and the machine cost both bots the same."
-        " Salud runs twice, side by side, on a database of 10 servers and one of 10,000 servers"
-        " × 5 characters (written with SQL before it starts); the commands go to 10 of them,"
-        " the servers the bot is in. Every command sent is legal (the characters are reset"
-        " between cells), so every figure is a successful change or display. A third subject,"
-        " the floor + SQLite (`bench/floor_bot.py --sqlite`), is the floor storing every"
-        " command in one minimal SQLite transaction through aiosqlite: what a change costs"
-        " before any of Salud's own work. The full report,"
-        " with the CPU use of each process, is written to `bench/results/latest.md`.\n\n"
-        "Latest figures:\n\n"
+        "\n`make bench` (a few minutes; `python -m bench --help` for smaller runs) measures Salud"
+        " against a bare discord.py bot (the floor) on the fake Discord of the tests: command"
+        " latency and CPU per reply, and, joined to up to 10,000 servers, start-up time, memory"
+        " and CPU under a stream of events. Latest figures:\n\n"
     )
-    body = intro + text + "\n"
+    body = intro + "\n".join(readme_summary(run)) + "\n\n"
     README.write_text(readme[: match.start(1)] + body + readme[match.end(1) :], encoding="utf-8")
 
 
@@ -863,6 +1055,7 @@ def update_readme(text: str) -> None:
 DEFAULT_COUNT = 600
 DEFAULT_CONCURRENCY = (1, 50, 200)
 DEFAULT_SERVERS = (10, 10_000)
+DEFAULT_SCALE_COUNT = 200
 
 
 def _ints(text: str) -> tuple[int, ...]:
@@ -923,6 +1116,24 @@ def parse(argv: Sequence[str]) -> Config:
         action="store_false",
         help="skip the floor + SQLite's /hurt cells (the floor storing each command)",
     )
+    parser.add_argument(
+        "--scale",
+        type=_ints,
+        default=_ints(env.get("SALUD_BENCH_SCALE", ",".join(map(str, DEFAULT_SIZES)))),
+        help="servers joined in the scale part, comma-separated ('' skips it; SALUD_BENCH_SCALE)",
+    )
+    parser.add_argument(
+        "--scale-count",
+        type=int,
+        default=DEFAULT_SCALE_COUNT,
+        help="interactions per command cell of the scale part (default %(default)s)",
+    )
+    parser.add_argument(
+        "--no-breakdown",
+        dest="breakdown",
+        action="store_false",
+        help="skip the py-spy breakdown of the CPU per reply (bench/breakdown.py)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the databases and logs")
     args = parser.parse_args(argv)
     commands = tuple(c.strip().replace("-", " ") for c in args.commands.split(",") if c.strip())
@@ -931,6 +1142,8 @@ def parse(argv: Sequence[str]) -> Config:
         parser.error(f"unknown commands {sorted(unknown)}")
     if any(s < ACTIVE_SERVERS for s in args.servers):
         parser.error(f"--servers: at least {ACTIVE_SERVERS} (the servers the requests use)")
+    if any(s < ACTIVE_SERVERS for s in args.scale):
+        parser.error(f"--scale: at least {ACTIVE_SERVERS} (the servers the requests use)")
     return Config(
         count=args.count,
         concurrency=args.concurrency,
@@ -944,6 +1157,42 @@ def parse(argv: Sequence[str]) -> Config:
         inline_sqlite=args.inline_sqlite,
         floor_sqlite=args.floor_sqlite,
         keep=args.keep,
+        scale=args.scale,
+        scale_count=args.scale_count,
+        breakdown=args.breakdown,
+    )
+
+
+def scale_config(config: Config) -> ScaleConfig:
+    """The scale part's settings from the command line (commands and warm-up shared)."""
+    return ScaleConfig(
+        sizes=config.scale,
+        count=config.scale_count,
+        commands=config.commands,
+        warmup=min(config.warmup, 20),
+    )
+
+
+def workload() -> Workload:
+    """This module's tables, requests, resets and budgets, for the scale part."""
+
+    async def table(fake: BenchFake, servers: int) -> object:
+        return await make_table(fake, servers)
+
+    def requests(command: str, table: object, count: int) -> list[Request]:
+        assert isinstance(table, Table)
+        return requests_for(command, table, count)
+
+    def reset(database: Path, guild_ids: Sequence[int], command: str) -> None:
+        reset_characters(database, guild_ids, state_for(command))
+
+    return Workload(
+        make_table=table,
+        requests_for=requests,
+        measure=measure,
+        reset=reset,
+        budget_for=budget_for,
+        active_servers=ACTIVE_SERVERS,
     )
 
 
@@ -953,6 +1202,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with lightweight_validation(not config.validate):
             run = asyncio.run(bench(config, workdir))
+            if config.scale:
+                run.scale = asyncio.run(run_scale(scale_config(config), workload(), workdir))
+                run.elapsed = time.time() - run.started
     finally:
         if not config.keep:
             for path in workdir.iterdir():
@@ -966,12 +1218,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     (RESULTS / "latest.md").write_text(text, encoding="utf-8")
     log(f"written to {RESULTS / 'latest.md'}")
     if config.update_readme:
-        update_readme(report(run, detailed=False))
-        log("README.md's Benchmark section updated")
+        update_readme(run)
+        log("README.md's Benchmark section and docs/BENCHMARK.md updated")
     failed = (
         any(c.salud.refused or c.salud.timeouts or c.floor.timeouts for c in run.cells)
         or any(c.result.refused or c.result.timeouts for c in run.floor_sqlite)
         or bool(run.tracebacks)
+        or (run.scale is not None and scale_failed(run.scale))
     )
     return 1 if failed else 0
 

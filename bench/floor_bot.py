@@ -147,12 +147,14 @@ class FloorTree(app_commands.CommandTree["FloorBot"]):
 
 class FloorBot(discord.Client):
     """A client with a command tree; commands answer at once (after storing themselves, with
-    ``sqlite``)."""
+    ``sqlite``). It keeps discord.py's defaults, as a typical bot does: ``Intents.default()``
+    (messages, typing, reactions… without the privileged ones), the message cache, one
+    shard (``ShardedFloorBot`` when Discord requires more)."""
 
     def __init__(self, sqlite: Path | None = None) -> None:
-        intents = discord.Intents.none()
-        intents.guilds = True  # the usual minimum of a slash-command bot
-        super().__init__(intents=intents, allowed_mentions=discord.AllowedMentions.none())
+        super().__init__(
+            intents=discord.Intents.default(), allowed_mentions=discord.AllowedMentions.none()
+        )
         self.tree = FloorTree(self)
         self.sqlite = sqlite
 
@@ -176,6 +178,11 @@ class FloorBot(discord.Client):
         durable, self.tree.durable = self.tree.durable, None
         if durable is not None:
             await durable.conn.close()
+
+
+class ShardedFloorBot(FloorBot, discord.AutoShardedClient):
+    """The floor with as many shards as Discord recommends (``--sharded``): what a typical
+    bot switches to once Discord refuses one connection for all its servers."""
 
 
 class PingView(discord.ui.View):
@@ -289,12 +296,19 @@ def main() -> None:
         default=os.environ.get("FLOOR_SQLITE") or None,
         help="store every slash command in this SQLite file first (FLOOR_SQLITE)",
     )
+    parser.add_argument(
+        "--sharded",
+        action="store_true",
+        default=bool(os.environ.get("FLOOR_SHARDED")),
+        help="AutoShardedClient with Discord's recommended shard count (FLOOR_SHARDED)",
+    )
     args = parser.parse_args()
     logging.basicConfig(
         level=os.environ.get("LOG_LEVEL", "INFO"),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    FloorBot(args.sqlite).run(os.environ["DISCORD_TOKEN"], log_handler=None)
+    bot_class = ShardedFloorBot if args.sharded else FloorBot
+    bot_class(args.sqlite).run(os.environ["DISCORD_TOKEN"], log_handler=None)
 
 
 if __name__ == "__main__":

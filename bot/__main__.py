@@ -3,9 +3,9 @@
 ``salud backup PATH`` and ``salud check`` are the database tools of ``bot/operate.py``.
 
 Exit codes (COMMANDS.md, Running it), each failure one line on stderr saying what to do:
-0 after a clean stop (SIGINT/SIGTERM), 2 when a setting is wrong or the database cannot be
-used (the file is left as it was), 3 when Discord refuses the token, 4 when Discord cannot be
-reached.
+0 after a clean stop (SIGINT/SIGTERM); 2 when a setting is wrong (also when Discord refuses
+the shards of SHARD_COUNT/SHARD_IDS) or the database cannot be used (the file is left as it
+was); 3 when Discord refuses the token; 4 when Discord cannot be reached.
 """
 
 from __future__ import annotations
@@ -34,6 +34,9 @@ EXIT_OK = 0
 EXIT_BAD_SETTINGS = 2
 EXIT_LOGIN_FAILED = 3
 EXIT_UNREACHABLE = 4
+#: Gateway close codes that mean SHARD_COUNT / SHARD_IDS do not fit the bot's servers.
+CLOSE_INVALID_SHARD = 4010
+CLOSE_SHARDING_REQUIRED = 4011
 
 
 def say(message: str) -> None:
@@ -89,6 +92,22 @@ async def run(settings: Settings) -> int:
                     "(Developer Portal -> your app -> Bot -> Reset Token)."
                 )
                 return EXIT_LOGIN_FAILED
+            except discord.ConnectionClosed as error:
+                if error.code == CLOSE_SHARDING_REQUIRED:
+                    say(
+                        "Discord refused the connection: a shard would carry more than 2,500 "
+                        "servers. Remove SHARD_COUNT and SHARD_IDS from .env (Discord then "
+                        "picks the count) or raise SHARD_COUNT."
+                    )
+                    return EXIT_BAD_SETTINGS
+                if error.code == CLOSE_INVALID_SHARD:
+                    say(
+                        "Discord refused the shard numbers. Check SHARD_COUNT and SHARD_IDS "
+                        "in .env (each SHARD_IDS number below SHARD_COUNT)."
+                    )
+                    return EXIT_BAD_SETTINGS
+                say(f"Discord closed the connection (code {error.code}). Try again later.")
+                return EXIT_UNREACHABLE
             except (aiohttp.ClientError, OSError, discord.DiscordServerError) as error:
                 say(
                     f"Discord cannot be reached ({type(error).__name__}: {error}). "

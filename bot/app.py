@@ -4,19 +4,28 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.i18n import SaludTranslator
 from bot.intake import Intake
+from bot.lean_state import LeanConnectionState
 from bot.rng import Roller
 from bot.settings import Settings
 from bot.storage import Storage
 from bot.sync import SYNC_HASH_KEY, command_hash
 from bot.tree import SaludTree
 
-__all__ = ["EXTENSIONS", "INVITE_PERMISSIONS", "SaludBot", "invite_url", "ready_line"]
+__all__ = [
+    "EXTENSIONS",
+    "INVITE_PERMISSIONS",
+    "SaludBot",
+    "gateway_intents",
+    "invite_url",
+    "ready_line",
+]
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +55,14 @@ INVITE_PERMISSIONS = discord.Permissions(
 )
 
 
+def gateway_intents() -> discord.Intents:
+    """``GUILDS`` only: slash commands and buttons arrive as interactions whatever the
+    intents, and the guilds intent gives the servers, channels and roles. Every other intent
+    would make Discord send events (messages, typing, reactions, voice) the bot never reads,
+    each one costing CPU and memory in every server the bot is in."""
+    return discord.Intents(guilds=True)
+
+
 def invite_url(application_id: int) -> str:
     """The link a server owner opens to add the bot, with the minimal permissions."""
     return discord.utils.oauth_url(
@@ -55,10 +72,17 @@ def invite_url(application_id: int) -> str:
     )
 
 
-class SaludBot(commands.Bot):
+class SaludBot(commands.AutoShardedBot):
     """The bot. Cogs reach their dependencies as ``self.bot.storage``, ``.settings``,
     ``.roller``; nothing is global, so tests build it with a temporary database and
-    scripted dice."""
+    scripted dice.
+
+    Sharded from the start: as many shards as Discord recommends (about one per 1,000
+    servers; Discord refuses a connection with more than 2,500), or ``SHARD_COUNT`` with
+    ``SHARD_IDS`` to split them between processes on one database. Nothing is cached that a
+    slash command does not need: no messages, no members beyond the bot itself, no chunking,
+    no channels, emojis or stickers of the servers it is in (``bot.lean_state``).
+    """
 
     tree: SaludTree
 
@@ -73,14 +97,16 @@ class SaludBot(commands.Bot):
         # A text-only bot: silence the start-up warnings about voice libraries.
         discord.VoiceClient.warn_nacl = False
         discord.VoiceClient.warn_dave = False
-        intents = discord.Intents.default()
-        # No privileged intents: slash commands need none; guilds gives channels and roles.
-        intents.members = False
-        intents.presences = False
-        intents.message_content = False
+        shards: dict[str, Any] = {"shard_count": settings.shard_count}
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=intents,
+            intents=gateway_intents(),
+            **shards,
+            max_messages=None,
+            chunk_guilds_at_startup=False,
+            member_cache_flags=discord.MemberCacheFlags.none(),
             tree_cls=SaludTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
@@ -91,6 +117,16 @@ class SaludBot(commands.Bot):
         self._extensions = tuple(extensions)
         self.synced_commands = False
         self.intake = Intake(self)
+
+    def _get_state(self, **options: Any) -> LeanConnectionState:
+        """discord.py's sharded state, keeping less of each server (``bot.lean_state``)."""
+        return LeanConnectionState(
+            dispatch=self.dispatch,
+            handlers=self._handlers,
+            hooks=self._hooks,
+            http=self.http,
+            **options,
+        )
 
     async def setup_hook(self) -> None:
         for name in self._extensions:
@@ -131,17 +167,30 @@ class SaludBot(commands.Bot):
         await super().close()
 
     async def on_ready(self) -> None:
-        log.info("%s", ready_line(self.user, len(self.guilds), self.application_id))
+        shards = sorted(self.shards) if (self.shard_count or 1) > 1 else []
+        log.info(
+            "%s",
+            ready_line(self.user, len(self.guilds), self.application_id, shards, self.shard_count),
+        )
 
     async def on_resumed(self) -> None:
         log.info("Reconnected to Discord")
 
 
-def ready_line(user: object, servers: int, application_id: int | None) -> str:
+def ready_line(
+    user: object,
+    servers: int,
+    application_id: int | None,
+    shards: Sequence[int] = (),
+    shard_count: int | None = None,
+) -> str:
     """``Ready as Salud#1234 in 3 servers. Invite it to a server: <URL>``: the one line a
-    self-hoster looks for after starting the bot."""
+    self-hoster looks for after starting the bot (with the shards run here, when several)."""
     count = "1 server" if servers == 1 else f"{servers} servers"
-    line = f"Ready as {user} in {count}."
+    line = f"Ready as {user} in {count}"
+    if shards:
+        line += f", shards {','.join(str(shard) for shard in shards)} of {shard_count}"
+    line += "."
     if application_id is not None:
         line += f" Invite it to a server: {invite_url(application_id)}"
     return line

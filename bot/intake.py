@@ -179,7 +179,7 @@ class Intake:
             if time.time() > created_at(int(data["id"])) + DISCORD_DEADLINE:
                 continue
             bot = self._bot
-            interaction: discord.Interaction[SaludBot] = discord.Interaction(
+            interaction: discord.Interaction[discord.Client] = discord.Interaction(
                 data=data, state=bot._connection
             )
             try:

@@ -16,6 +16,7 @@ from pathlib import Path
 __all__ = [
     "DEFAULT_DATABASE_PATH",
     "DEFAULT_LOG_LEVEL",
+    "MAX_SHARD_COUNT",
     "Settings",
     "SettingsError",
     "load_settings",
@@ -24,6 +25,8 @@ __all__ = [
 DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
 DEFAULT_LOG_LEVEL = "INFO"
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: A sanity bound on SHARD_COUNT: one shard per 1,000 servers is already ten million servers.
+MAX_SHARD_COUNT = 10_000
 
 
 class SettingsError(Exception):
@@ -37,11 +40,16 @@ class Settings:
     token: str
     database_path: Path
     log_level: int
+    #: Shards of the whole bot (None: as many as Discord recommends).
+    shard_count: int | None = None
+    #: Shards this process runs (None: all of them).
+    shard_ids: tuple[int, ...] | None = None
 
     def __repr__(self) -> str:
         return (
             f"Settings(token='***', database_path={str(self.database_path)!r}, "
-            f"log_level={logging.getLevelName(self.log_level)!r})"
+            f"log_level={logging.getLevelName(self.log_level)!r}, "
+            f"shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r})"
         )
 
 
@@ -59,11 +67,61 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
             "DISCORD_TOKEN contains spaces. Put the bot token alone on its line in .env: "
             "DISCORD_TOKEN=<your bot token>"
         )
+    shard_count = _shard_count(environ.get("SHARD_COUNT", "").strip())
     return Settings(
         token=token,
         database_path=_database_path(environ.get("DATABASE_PATH", "").strip()),
         log_level=_log_level(environ.get("LOG_LEVEL", "").strip()),
+        shard_count=shard_count,
+        shard_ids=_shard_ids(environ.get("SHARD_IDS", "").strip(), shard_count),
     )
+
+
+def _shard_count(raw: str) -> int | None:
+    """SHARD_COUNT: empty for Discord's recommendation, else a whole number of shards."""
+    if not raw:
+        return None
+    fix = (
+        f"Set SHARD_COUNT in .env to a whole number from 1 to {MAX_SHARD_COUNT:,} (the shards "
+        "of the whole bot), or remove the line to use as many as Discord recommends."
+    )
+    if not raw.isascii() or not raw.isdigit():
+        raise SettingsError(f"SHARD_COUNT={raw!r} is not a whole number. {fix}")
+    count = int(raw)
+    if not 1 <= count <= MAX_SHARD_COUNT:
+        raise SettingsError(f"SHARD_COUNT={raw!r} is out of range. {fix}")
+    return count
+
+
+def _shard_ids(raw: str, shard_count: int | None) -> tuple[int, ...] | None:
+    """SHARD_IDS: the shards this process runs (e.g. ``0,1``), each below SHARD_COUNT."""
+    if not raw:
+        return None
+    if shard_count is None:
+        raise SettingsError(
+            f"SHARD_IDS={raw!r} needs SHARD_COUNT: set SHARD_COUNT in .env to the shards of "
+            "the whole bot (e.g. SHARD_COUNT=4 with SHARD_IDS=0,1 here and SHARD_IDS=2,3 in "
+            "the other process), or remove SHARD_IDS to run every shard in this process."
+        )
+    fix = (
+        f"Set SHARD_IDS in .env to shard numbers from 0 to {shard_count - 1}, separated by "
+        f"commas (e.g. SHARD_IDS=0,1), or remove the line to run all {shard_count} shards here."
+    )
+    ids: list[int] = []
+    for part in raw.split(","):
+        text = part.strip()
+        if not text.isascii() or not text.isdigit():
+            raise SettingsError(f"SHARD_IDS={raw!r}: {text!r} is not a shard number. {fix}")
+        shard = int(text)
+        if shard >= shard_count:
+            raise SettingsError(
+                f"SHARD_IDS={raw!r}: shard {shard} does not exist with "
+                f"SHARD_COUNT={shard_count}. {fix}"
+            )
+        if shard in ids:
+            raise SettingsError(f"SHARD_IDS={raw!r}: shard {shard} is listed twice. {fix}")
+        ids.append(shard)
+    return tuple(sorted(ids))
 
 
 def _log_level(raw: str) -> int:

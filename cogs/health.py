@@ -254,8 +254,8 @@ class HealthCog(commands.Cog):
         check_range("points", points, 1, MAX_FIRST_AID_POINTS)
         async with here.storage.transaction() as tx:
             await here.refuse_repeated(tx)
-            medic_now = await tx.get_character(here.guild_id, medic.id)
-            patient_now = await tx.get_character(here.guild_id, patient.id)
+            both = await tx.get_characters(here.guild_id, (medic.id, patient.id))
+            medic_now, patient_now = both.get(medic.id), both.get(patient.id)
             if medic_now is None:
                 raise CharacterNotFound(here.guild_id, medic.id)
             if patient_now is None:

@@ -5,7 +5,10 @@ event loop. The benchmark of issue 6 measured 0.2–0.25 ms of CPU per trip on a
 machine — most of a command's own cost. Inside a transaction most statements return nothing
 anybody waits for (``BEGIN``, the UPDATE of a character, the rows of its history entry), so a
 ``Pipeline`` queues them and sends them with the next statement whose result is needed, or with
-the ``COMMIT``: a ``/hurt`` is three trips instead of six.
+the ``COMMIT``: a ``/hurt`` is two trips instead of six. A queued statement can also be a
+``probe``: a one-value query whose answer is kept when its trip returns (the transaction asks
+for the next history id this way, with ``BEGIN``, so that the history entry need not be sent
+on its own to learn its id).
 
 A queued statement that fails raises from the call that sends it (the statements after it are
 not run); the transaction then rolls back, as for any error. Statements whose errors mean
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import aiosqlite
@@ -34,11 +37,13 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Statement:
-    """One SQL statement with its parameters (``many``: one parameter tuple per row)."""
+    """One SQL statement with its parameters (``many``: one parameter tuple per row;
+    ``probe``: a query whose first value is kept under that name)."""
 
     sql: str
     params: Sequence[Any] | Sequence[Sequence[Any]] = ()
     many: bool = False
+    probe: str | None = None
 
     def run(self, conn: sqlite3.Connection) -> sqlite3.Cursor:
         if self.many:
@@ -53,6 +58,7 @@ class Batch:
     statements: tuple[Statement, ...]
     last: Statement
     read: Callable[[sqlite3.Cursor], Any]
+    probed: dict[str, Any] = field(default_factory=dict)  # filled in aiosqlite's thread
 
     def describe(self) -> list[str]:
         """The first words of each statement (what the round-trip tests compare)."""
@@ -60,7 +66,10 @@ class Batch:
 
     def __call__(self, conn: sqlite3.Connection) -> Any:
         for statement in self.statements:
-            statement.run(conn)
+            cursor = statement.run(conn)
+            if statement.probe is not None:
+                row = cursor.fetchone()
+                self.probed[statement.probe] = None if row is None else row[0]
         return self.read(self.last.run(conn))
 
 
@@ -82,6 +91,7 @@ class Pipeline:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
         self._queued: list[Statement] = []
+        self.probed: dict[str, Any] = {}  # the answers of the probes sent so far
 
     @property
     def queued(self) -> int:
@@ -90,6 +100,11 @@ class Pipeline:
     def queue(self, sql: str, params: Sequence[Any] = ()) -> None:
         """Run ``sql`` with the next trip."""
         self._queued.append(Statement(sql, tuple(params)))
+
+    def probe(self, name: str, sql: str, params: Sequence[Any] = ()) -> None:
+        """Run the one-value query ``sql`` with the next trip; its value is then
+        ``probed[name]`` (not there before that trip, or when it failed)."""
+        self._queued.append(Statement(sql, tuple(params), probe=name))
 
     def queue_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Run ``sql`` once per row with the next trip (nothing when there is no row)."""
@@ -106,7 +121,9 @@ class Pipeline:
         self._queued.clear()
         # aiosqlite's own queue to its thread, which calls batch(connection) there.
         execute: Callable[..., Awaitable[T]] = self._conn._execute
-        return await execute(batch, self._conn._conn)
+        result = await execute(batch, self._conn._conn)
+        self.probed.update(batch.probed)
+        return result
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         """The queued statements, then this query's rows: one trip."""

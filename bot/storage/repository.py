@@ -99,6 +99,13 @@ _UPSERT_ABILITY = (
 _DELETE_ABILITY = "DELETE FROM abilities WHERE character_id = ? AND name_key = ?"
 #: Ids per ``IN (…)`` list: under SQLite's oldest limit of 999 parameters.
 _IDS_PER_QUERY = 900
+#: The id the next history entry gets (AUTOINCREMENT: above every id ever given), asked
+#: with ``BEGIN IMMEDIATE``, after which no other connection can write until the COMMIT.
+_NEXT_HISTORY_ID = "next_history_id"
+_SELECT_NEXT_HISTORY_ID = (
+    "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'history'), 0),"
+    " coalesce((SELECT max(id) FROM history), 0)) + 1"
+)
 
 
 #: A character's abilities as one JSON column of its row, so that a character is read in one
@@ -507,13 +514,18 @@ class Transaction(Reader):
     again when needed.
 
     Statements nobody waits for are queued and sent with the next one that is waited for, or
-    with the ``COMMIT`` (``Pipeline``), ``BEGIN IMMEDIATE`` included.
+    with the ``COMMIT`` (``Pipeline``), ``BEGIN IMMEDIATE`` included. With ``BEGIN`` goes a
+    probe of the next history id (SQLite's write lock is held from then on, so no other
+    connection can take it): the history entry and its characters' rows are then written
+    with the ``COMMIT`` instead of in a trip of their own. A /hurt is two trips: ``BEGIN``
+    with the read of the character, the writes with ``COMMIT``.
     """
 
     def __init__(self, conn: aiosqlite.Connection, clock: Clock, settings: SettingsCache) -> None:
         super().__init__(conn, clock, settings)
         self._pipe = Pipeline(conn)
         self._pipe.queue("BEGIN IMMEDIATE")  # sent with the first statement that is
+        self._pipe.probe(_NEXT_HISTORY_ID, _SELECT_NEXT_HISTORY_ID)
         self.settings_written: set[int] = set()  # guilds whose cached settings end with this
         self.recorded_interaction: int | None = None  # the interaction of the history entry
         self._touched: dict[int, _Touched] = {}
@@ -564,8 +576,15 @@ class Transaction(Reader):
             raise
 
     async def _commit(self) -> None:
-        """The queued statements and ``COMMIT``: one trip."""
-        await self._execute("COMMIT", ())
+        """The queued statements and ``COMMIT``: one trip. The history entry may be among
+        them: a repeated interaction fails here (the unique index), as ``AlreadyApplied``."""
+        try:
+            await self._execute("COMMIT", ())
+        except sqlite3.IntegrityError as error:
+            recorded = self.recorded_interaction
+            if recorded is not None and _is_unique_violation(error, "history.interaction_id"):
+                raise AlreadyApplied(recorded) from error
+            raise
 
     def _discard(self) -> None:
         """Before a rollback: what was not sent is forgotten."""
@@ -606,6 +625,21 @@ class Transaction(Reader):
             stored = self._known_in(guild_id, character_id)
             return None if stored is None else stored.character()
         return await super().get_character(guild_id, character_id)
+
+    async def get_characters(
+        self, guild_id: int, character_ids: Iterable[int]
+    ) -> dict[int, StoredCharacter]:
+        """The characters of this guild among ``character_ids``, by id, read in one query
+        (those already known here: none); a missing one is simply absent."""
+        self._check_open()
+        wanted = list(character_ids)
+        await self._load(guild_id, wanted)
+        found: dict[int, StoredCharacter] = {}
+        for character_id in wanted:
+            stored = self._known_in(guild_id, character_id) if character_id in self._known else None
+            if stored is not None:
+                found[character_id] = stored.character()
+        return found
 
     async def interaction_seen(self, interaction_id: int) -> bool:
         self._check_open()
@@ -987,16 +1021,29 @@ class Transaction(Reader):
             return None
         created_at = self._now()
         self._unseen.discard(interaction_id)
-        try:
-            entry_id = await self._insert(
-                "INSERT INTO history (guild_id, interaction_id, actor_id, command, details,"
-                " created_at, undo_of) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (guild_id, interaction_id, actor_id, command, details_json, created_at, undo_of),
+        values = (guild_id, interaction_id, actor_id, command, details_json, created_at, undo_of)
+        next_id = self._pipe.probed.get(_NEXT_HISTORY_ID)
+        if next_id is not None:
+            # Its id is known (probed with BEGIN): written with the COMMIT, where a repeated
+            # interaction fails as AlreadyApplied (``_commit``).
+            entry_id = int(next_id)
+            self._pipe.probed[_NEXT_HISTORY_ID] = entry_id + 1
+            self._pipe.queue(
+                "INSERT INTO history (id, guild_id, interaction_id, actor_id, command, details,"
+                " created_at, undo_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (entry_id, *values),
             )
-        except sqlite3.IntegrityError as error:
-            if _is_unique_violation(error, "history.interaction_id"):
-                raise AlreadyApplied(interaction_id) from error
-            raise
+        else:  # nothing was sent yet in this transaction: sent now, for its id
+            try:
+                entry_id = await self._insert(
+                    "INSERT INTO history (guild_id, interaction_id, actor_id, command, details,"
+                    " created_at, undo_of) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    values,
+                )
+            except sqlite3.IntegrityError as error:
+                if _is_unique_violation(error, "history.interaction_id"):
+                    raise AlreadyApplied(interaction_id) from error
+                raise
         rows = []
         characters = []
         for change in changes:

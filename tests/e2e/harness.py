@@ -27,7 +27,8 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")  # discord.py's coloured log format
 class BotProcess:
     """One bot subprocess bound to one FakeDiscord.
 
-    `start()` returns once the bot has IDENTIFYed (READY sent) and, when the fake has no
+    `start()` returns once the bot has IDENTIFYed (READY sent; `shards` IDENTIFYs for a bot
+    that runs several shards) and, when the fake has no
     commands yet, once the first command sync (PUT) arrived; then it waits `settle` seconds
     of grace for a sync that a restart may still do. Interactions dispatched after that are
     processed in order after the GUILD_CREATEs, so tests need no other wait.
@@ -45,6 +46,7 @@ class BotProcess:
         expect_sync: bool = True,
         start_timeout: float = 20.0,
         settle: float = 0.2,
+        shards: int = 1,
     ) -> None:
         self.fake = fake
         self.command = list(command)
@@ -55,6 +57,7 @@ class BotProcess:
         self.expect_sync = expect_sync
         self.start_timeout = start_timeout
         self.settle = settle
+        self.shards = shards
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
         self._log_checked = 0  # offset up to which the log was checked for tracebacks
@@ -114,7 +117,7 @@ class BotProcess:
         self.starts += 1
         deadline = time.monotonic() + timeout
         while True:
-            ready = self.fake.identifies > identifies and (
+            ready = self.fake.identifies >= identifies + self.shards and (
                 not need_sync or len(self.fake.command_puts) > puts
             )
             if ready:

@@ -12,13 +12,14 @@ import copy
 import json
 import logging
 import secrets
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from aiohttp import WSMsgType, web
 
-from . import validation
+from . import sharding, validation
 from .ids import iso_now, snowflake
 from .models import (
     BOT_PERMISSIONS,
@@ -37,12 +38,8 @@ log = logging.getLogger(__name__)
 
 HOST = "127.0.0.1"
 HEARTBEAT_INTERVAL_MS = 41250
-INTENT_GUILDS = 1 << 0
-INTENT_GUILD_MEMBERS = 1 << 1
-# Events Discord sends only to a session with the GUILDS intent.
-GUILDS_INTENT_EVENTS = frozenset(
-    {"GUILD_CREATE", "GUILD_DELETE", "GUILD_ROLE_CREATE", "CHANNEL_CREATE", "GUILD_UPDATE"}
-)
+INTENT_GUILDS = sharding.INTENTS["GUILDS"]
+INTENT_GUILD_MEMBERS = sharding.INTENTS["GUILD_MEMBERS"]
 OPTION_TYPES = {
     3: "string",
     4: "integer",
@@ -107,6 +104,21 @@ class _Session:
     seq: int = 0
     conn: _Connection | None = None
     buffer: list[dict[str, Any]] = field(default_factory=list)
+    delivered: Counter[str] = field(default_factory=Counter)  # events sent, by name
+
+    @property
+    def shard_id(self) -> int:
+        return int(self.shard[0]) if self.shard else 0
+
+    @property
+    def shard_count(self) -> int:
+        return int(self.shard[1]) if self.shard else 1
+
+    def carries(self, guild_id: str | None) -> bool:
+        """Whether this session's shard is the one of that server (None: DMs, shard 0)."""
+        if guild_id is None:
+            return self.shard_id == 0
+        return sharding.shard_of(guild_id, self.shard_count) == self.shard_id
 
 
 @dataclass(frozen=True)
@@ -177,7 +189,7 @@ class FakeDiscord:
         self.identifies = 0
         self.resumes = 0
         self.handshakes = 0  # successful IDENTIFY (READY sent) or RESUME (RESUMED sent)
-        self._session: _Session | None = None
+        self._sessions: dict[int, _Session] = {}  # by shard id
         self._invalidate_next_resume = False
         self._injections: list[Injection] = []
         self.forbidden_channels: set[str] = set()
@@ -222,10 +234,10 @@ class FakeDiscord:
 
     async def stop(self) -> None:
         """Closes the gateway and the HTTP server."""
-        session = self._session
-        if session is not None and session.conn is not None:
-            session.conn.send(None)
-            await session.conn.ws.close(code=1001)
+        for session in list(self._sessions.values()):
+            if session.conn is not None:
+                session.conn.send(None)
+                await session.conn.ws.close(code=1001)
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -260,7 +272,7 @@ class FakeDiscord:
                 lines.append(
                     f"Original message now: {self.messages.get(record.original_id)!r:.600}"
                 )
-        connected = self._session is not None and self._session.conn is not None
+        connected = self.connected
         lines.append(
             f"Gateway: connected={connected} identifies={self.identifies} resumes={self.resumes} "
             f"log tail={self.gateway_log[-6:]}"
@@ -296,7 +308,25 @@ class FakeDiscord:
     @property
     def connected(self) -> bool:
         """Whether a gateway session is live right now."""
-        return self._session is not None and self._session.conn is not None
+        sessions = list(self._sessions.values())
+        return bool(sessions) and all(session.conn is not None for session in sessions)
+
+    @property
+    def shards(self) -> dict[int, int]:
+        """Shard id -> shard count of every session IDENTIFYed (live or not)."""
+        return {shard: session.shard_count for shard, session in self._sessions.items()}
+
+    def delivered(self, event: str) -> dict[int, int]:
+        """Shard id -> how many ``event`` dispatches each session was sent."""
+        return {shard: session.delivered[event] for shard, session in self._sessions.items()}
+
+    def session_intents(self) -> dict[int, int]:
+        """Shard id -> the intents its IDENTIFY asked for."""
+        return {shard: session.intents for shard, session in self._sessions.items()}
+
+    def guilds_of_shard(self, shard_id: int, shard_count: int) -> list[FakeGuild]:
+        """The servers that shard carries."""
+        return [g for g in self.guilds.values() if sharding.shard_of(g.id, shard_count) == shard_id]
 
     # --- failure injection --------------------------------------------------------------------
     def inject_failure(
@@ -345,7 +375,7 @@ class FakeDiscord:
         )
 
     async def drop_gateway(
-        self, mode: Literal["resume", "invalidate", "reconnect"] = "resume"
+        self, mode: Literal["resume", "invalidate", "reconnect"] = "resume", *, shard: int = 0
     ) -> None:
         """Ends the bot's gateway connection so that it must come back.
 
@@ -353,8 +383,9 @@ class FakeDiscord:
         "invalidate": same close, but the RESUME is answered INVALID_SESSION(false): the bot
         IDENTIFYs again and gets a new READY and every GUILD_CREATE.
         "reconnect": send op 7 RECONNECT (the bot closes and resumes).
+        `shard`: which shard's connection (0, the only one of an unsharded bot, by default).
         """
-        session = self._session
+        session = self._sessions.get(shard)
         if session is None or session.conn is None:
             raise AssertionError("drop_gateway: the bot is not connected")
         self._invalidate_next_resume = mode == "invalidate"
@@ -370,12 +401,17 @@ class FakeDiscord:
 
     # --- gateway ------------------------------------------------------------------------------
     def _dispatch(self, event: str, data: dict[str, Any]) -> None:
-        """Sends a DISPATCH to the current session (buffered while it is disconnected)."""
-        session = self._session
-        if session is None:
+        """Sends a DISPATCH to the session of the server's shard (DMs: shard 0), if it asked
+        for the event's intent; buffered while that session is disconnected."""
+        guild_id = sharding.guild_of(event, data)
+        for session in self._sessions.values():
+            if session.carries(guild_id):
+                self._send_event(session, event, data)
+
+    def _send_event(self, session: _Session, event: str, data: dict[str, Any]) -> None:
+        if not sharding.wanted(event, session.intents):
             return
-        if event in GUILDS_INTENT_EVENTS and not session.intents & INTENT_GUILDS:
-            return
+        session.delivered[event] += 1
         session.seq += 1
         payload = {"op": 0, "t": event, "s": session.seq, "d": data}
         session.buffer.append(payload)
@@ -408,10 +444,10 @@ class FakeDiscord:
                 elif msg.type is WSMsgType.ERROR:
                     break
         finally:
-            session = self._session
-            if session is not None and session.conn is conn:
-                session.conn = None
-                self.gateway_log.append(f"disconnected {ws.close_code}")
+            for session in self._sessions.values():
+                if session.conn is conn:
+                    session.conn = None
+                    self.gateway_log.append(f"disconnected {ws.close_code}")
             conn.send(None)
             await asyncio.wait([writer], timeout=1)
             await self._notify()
@@ -435,13 +471,23 @@ class FakeDiscord:
 
     def _identify(self, conn: _Connection, data: dict[str, Any]) -> None:
         self.identifies += 1
-        self.gateway_log.append("IDENTIFY")
-        old = self._session
+        session = _Session(secrets.token_hex(16), int(data.get("intents") or 0), data.get("shard"))
+        self.gateway_log.append(
+            "IDENTIFY" if session.shard is None else f"IDENTIFY shard {session.shard}"
+        )
+        refusal = self._shard_refusal(session)
+        if refusal is not None:
+            code, reason = refusal
+            self.gateway_log.append(f"closed {code} ({reason})")
+            conn.send(None)
+            closing = conn.ws.close(code=code, message=reason.encode())
+            asyncio.get_running_loop().create_task(closing)
+            return
+        old = self._sessions.get(session.shard_id)
         if old is not None and old.conn is not None and old.conn is not conn:
             old.conn.send(None)
             asyncio.get_running_loop().create_task(old.conn.ws.close(code=4000))
-        session = _Session(secrets.token_hex(16), int(data.get("intents") or 0), data.get("shard"))
-        self._session = session
+        self._sessions[session.shard_id] = session
         session.conn = conn
         ready: dict[str, Any] = {
             "v": 10,
@@ -450,7 +496,6 @@ class FakeDiscord:
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": f"ws://{HOST}:{self.port}/resume",
-            "guilds": [{"id": gid, "unavailable": True} for gid in self.guilds],
             "private_channels": [],
             "relationships": [],
             "presences": [],
@@ -460,18 +505,30 @@ class FakeDiscord:
             "application": {"id": self.application_id, "flags": 0},
             "_trace": ["fake-gateway"],
         }
+        carried = self.guilds_of_shard(session.shard_id, session.shard_count)
+        ready["guilds"] = [{"id": guild.id, "unavailable": True} for guild in carried]
         if session.shard is not None:
             ready["shard"] = session.shard
-        self._dispatch("READY", ready)
-        for guild in self.guilds.values():
-            self._dispatch("GUILD_CREATE", guild.payload(members=self._members_intent))
+        self._send_event(session, "READY", ready)
+        members = bool(session.intents & INTENT_GUILD_MEMBERS)
+        for guild in carried:
+            self._send_event(session, "GUILD_CREATE", guild.payload(members=members))
         self.handshakes += 1
+
+    def _shard_refusal(self, session: _Session) -> tuple[int, str] | None:
+        """Discord's close code and reason for an IDENTIFY it refuses, if it does."""
+        if not 0 <= session.shard_id < session.shard_count:
+            return sharding.CLOSE_INVALID_SHARD, "Invalid shard."
+        carried = len(self.guilds_of_shard(session.shard_id, session.shard_count))
+        if carried > sharding.MAX_GUILDS_PER_SHARD:
+            return sharding.CLOSE_SHARDING_REQUIRED, "Sharding required."
+        return None
 
     def _resume(self, conn: _Connection, data: dict[str, Any]) -> None:
         self.resumes += 1
         self.gateway_log.append("RESUME")
-        session = self._session
-        if self._invalidate_next_resume or session is None or data.get("session_id") != session.id:
+        session = next((s for s in self._sessions.values() if s.id == data.get("session_id")), None)
+        if self._invalidate_next_resume or session is None:
             self._invalidate_next_resume = False
             self.gateway_log.append("INVALID_SESSION")
             conn.send({"op": 9, "d": False})
@@ -483,7 +540,7 @@ class FakeDiscord:
             if payload["s"] > seq:
                 conn.send(payload)
         session.conn = conn
-        self._dispatch("RESUMED", {"_trace": ["fake-gateway"]})
+        self._send_event(session, "RESUMED", {"_trace": ["fake-gateway"]})
         self.gateway_log.append("RESUMED")
         self.handshakes += 1
 
@@ -513,8 +570,7 @@ class FakeDiscord:
 
     @property
     def _members_intent(self) -> bool:
-        session = self._session
-        return session is not None and bool(session.intents & INTENT_GUILD_MEMBERS)
+        return any(s.intents & INTENT_GUILD_MEMBERS for s in self._sessions.values())
 
     def _member_added(self, member: FakeMember) -> None:
         if self._members_intent:
@@ -540,7 +596,7 @@ class FakeDiscord:
         `system_channel`: #general is the server's system channel, where the bot's role is
         denied `system_channel_denies` (flag names, as for members).
         """
-        guild_id = snowflake()
+        guild_id = sharding.guild_snowflake()
         owner = snowflake()
         guild = FakeGuild(self, guild_id, name or f"Test server {guild_id[-5:]}", locale, owner)
         guild.roles[guild_id] = FakeRole(
@@ -817,7 +873,7 @@ class FakeDiscord:
                 return _json(
                     {
                         "url": f"ws://{HOST}:{self.port}/gateway",
-                        "shards": 1,
+                        "shards": sharding.recommended_shards(len(self.guilds)),
                         "session_start_limit": {
                             "total": 1000,
                             "remaining": 999,
@@ -1132,8 +1188,11 @@ class FakeDiscord:
     def _send_interaction(
         self, payload: dict[str, Any], label: str, source: str | None = None
     ) -> Reply:
-        if self._session is None:
-            raise AssertionError(f"cannot send {label}: the bot never connected to the gateway")
+        guild_id = payload.get("guild_id")
+        if not any(s.carries(guild_id) for s in self._sessions.values()):
+            raise AssertionError(
+                f"cannot send {label}: no gateway session carries server {guild_id}"
+            )
         record = InteractionRecord(
             id=payload["id"],
             token=f"{payload['id']}.{secrets.token_urlsafe(24)}",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,9 @@ from bot.storage.pipeline import Batch
 from bot.storage.snapshot import dump_json, load_after, load_snapshot
 
 from .conftest import ALICE, BOB, GM, GUILD_A, Interactions, general, health, investigative
+
+#: What goes with every transaction's ``BEGIN``: the probe of the next history id.
+BEGIN = "BEGIN IMMEDIATE + SELECT max(coalesce((SELECT seq"
 
 
 class Trips:
@@ -97,10 +101,10 @@ async def test_a_read_is_one_trip_per_query(
     assert len(trips.take()) == 1
 
 
-async def test_hurt_is_three_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
+async def test_hurt_is_two_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
     """What /hurt does in its transaction: read, save, record (the interaction is checked in
     memory, ``Storage.applied_recently``); the statements nothing waits for go with the next
-    trip (``Pipeline``)."""
+    trip (``Pipeline``), the history entry too (its id was probed with ``BEGIN``)."""
     ann = await create(storage, next_id, "Ann")
     trips.take()
     interaction = next_id()
@@ -113,34 +117,32 @@ async def test_hurt_is_three_trips(storage: Storage, next_id: Interactions, trip
         )
     calls = trips.take()
     assert calls == [
-        "BEGIN IMMEDIATE + SELECT c.id, c.guild_id,",  # get_character
-        "UPDATE characters SET + INSERT INTO history",  # the entry's id is needed
-        "INSERT INTO history_characters + COMMIT",
+        f"{BEGIN} + SELECT c.id, c.guild_id,",  # get_character
+        "UPDATE characters SET + INSERT INTO history + INSERT INTO history_characters + COMMIT",
     ], calls
     assert entry is not None and entry.characters[0].after == saved
     assert (await stored_after(storage, entry.id))[ann.id] == await read_back(storage, ann.id)
 
 
-async def test_firstaid_is_four_trips(
-    storage: Storage, next_id: Interactions, trips: Trips
-) -> None:
+async def test_firstaid_is_two_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
+    """Both characters in one query (``get_characters``), the writes with the COMMIT."""
     medic = await create(storage, next_id, "Medic")
     patient = await create(storage, next_id, "Patient", BOB)
     trips.take()
     interaction = next_id()
     async with storage.transaction() as tx:
-        medic_now = await tx.get_character(GUILD_A, medic.id)
-        patient_now = await tx.get_character(GUILD_A, patient.id)
-        assert medic_now is not None and patient_now is not None
+        both = await tx.get_characters(GUILD_A, (medic.id, patient.id, medic.id + 1000))
+        assert set(both) == {medic.id, patient.id}  # one not there: absent
+        medic_now, patient_now = both[medic.id], both[patient.id]
+        assert medic_now == medic and patient_now == patient
         await tx.save_health(medic_now, replace(medic_now.health, first_aid_pool=1))
         await tx.save_health(patient_now, replace(patient_now.health, first_aid_received=2))
         await tx.record(guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="fa")
     calls = trips.take()
     assert calls == [
-        "BEGIN IMMEDIATE + SELECT c.id, c.guild_id,",
-        "SELECT c.id, c.guild_id,",
-        "UPDATE characters SET + UPDATE characters SET + INSERT INTO history",
-        "INSERT INTO history_characters + COMMIT",
+        f"{BEGIN} + SELECT c.id, c.guild_id,",
+        "UPDATE characters SET + UPDATE characters SET + INSERT INTO history"
+        " + INSERT INTO history_characters + COMMIT",
     ], calls
 
 
@@ -160,7 +162,7 @@ async def test_many_characters_saved_in_one_trip(
         entry = await tx.record(
             guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="scene new"
         )
-    assert len(trips.take()) == 3
+    assert len(trips.take()) == 2
     assert entry is not None and [c.after for c in entry.characters] == saved
     for character in everyone:
         assert (await stored_after(storage, entry.id))[character.id] == await read_back(
@@ -168,7 +170,7 @@ async def test_many_characters_saved_in_one_trip(
         )
 
 
-async def test_create_is_four_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
+async def test_create_is_three_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
     """/character create: look for the name, insert (no abilities), record."""
     interaction = next_id()
     async with storage.transaction() as tx:
@@ -177,14 +179,13 @@ async def test_create_is_four_trips(storage: Storage, next_id: Interactions, tri
         await tx.record(guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="c")
     calls = trips.take()
     assert calls == [
-        "BEGIN IMMEDIATE + SELECT c.id, c.guild_id,",  # the name is free
+        f"{BEGIN} + SELECT c.id, c.guild_id,",  # the name is free
         "INSERT INTO characters",  # its id is needed
-        "INSERT INTO history",
-        "INSERT INTO history_characters + COMMIT",
+        "INSERT INTO history + INSERT INTO history_characters + COMMIT",
     ], calls
 
 
-async def test_undo_of_a_hurt_is_seven_trips(
+async def test_undo_of_a_hurt_is_six_trips(
     storage: Storage, next_id: Interactions, trips: Trips
 ) -> None:
     ann = await create(storage, next_id, "Ann")
@@ -197,13 +198,13 @@ async def test_undo_of_a_hurt_is_seven_trips(
         result = await tx.undo_latest(GUILD_A, interaction, GM)
     calls = trips.take()
     assert calls == [
-        "BEGIN IMMEDIATE + SELECT h.id, h.guild_id,",  # the entry to undo
+        f"{BEGIN} + SELECT h.id, h.guild_id,",  # the entry to undo
         "SELECT history_id, character_id,",  # its characters
         "SELECT 1 FROM",  # the interaction, not applied yet
         "SELECT c.id, c.guild_id,",  # the character now
         "UPDATE characters SET",  # its row back (a name taken meanwhile is refused)
-        "INSERT INTO history",  # the undo entry
-        "INSERT INTO history_characters + UPDATE history SET + COMMIT",  # undone_by
+        # the undo entry, its rows and undone_by, with the COMMIT
+        "INSERT INTO history + INSERT INTO history_characters + UPDATE history SET + COMMIT",
     ], calls
     assert result is not None and result.restored == (ann,)
     after = (await stored_after(storage, result.undo_entry.id))[ann.id]
@@ -310,3 +311,54 @@ async def test_a_failed_write_is_read_again(
         assert await tx.get_character(GUILD_A, ann.id) == ann
         assert not await tx.has_changes()
         assert await tx.record(guild_id=GUILD_A, interaction_id=1, actor_id=GM, command="x") is None
+
+
+# --- the history id probed with BEGIN ---------------------------------------------------------
+
+
+async def test_history_ids_probed_with_begin_never_repeat_a_deleted_one(
+    storage: Storage, next_id: Interactions
+) -> None:
+    """AUTOINCREMENT's promise kept: an id once given is never given again."""
+    ann = await create(storage, next_id, "Ann")
+    bob = await create(storage, next_id, "Bob", BOB)
+    async with storage.read() as reader:
+        (latest,) = await reader._fetchall("SELECT max(id) AS id FROM history")
+    await storage._conn.execute("DELETE FROM history WHERE id = ?", (latest["id"],))
+    async with storage.transaction() as tx:
+        await tx.save_health(ann, replace(ann.health, health=4))
+        entry = await tx.record(
+            guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="h"
+        )
+    assert entry is not None and entry.id == latest["id"] + 1
+    assert (await stored_after(storage, entry.id)).keys() == {ann.id}
+    assert bob.id != ann.id
+
+
+async def test_two_connections_on_one_file_interleave_history_ids(
+    db_path: Path, next_id: Interactions
+) -> None:
+    """Two processes (each some shards of one bot) on one database: each transaction learns
+    the next id under SQLite's write lock, so their entries never collide."""
+    async with (
+        await Storage.open(db_path) as first,
+        await Storage.open(db_path) as second,
+    ):
+        ann = await create(first, next_id, "Ann")
+        ids = []
+        for turn in range(6):
+            storage = (first, second)[turn % 2]
+            async with storage.transaction() as tx:
+                current = await tx.get_character(GUILD_A, ann.id)
+                assert current is not None
+                await tx.save_health(current, replace(current.health, health=9 - turn))
+                entry = await tx.record(
+                    guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="h"
+                )
+            assert entry is not None
+            ids.append(entry.id)
+            snapshot = (await stored_after(second, entry.id))[ann.id]
+            assert snapshot is not None and f'"health":{9 - turn}' in snapshot.replace(" ", "")
+        assert ids == sorted(set(ids)) and len(ids) == 6
+        async with second.read() as reader:
+            assert [e.id for e in await reader.history(GUILD_A, limit=6)] == ids[::-1]

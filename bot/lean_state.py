@@ -1,0 +1,47 @@
+"""What discord.py keeps of each server: only what slash commands and buttons use.
+
+A bot in 10,000 servers holds every one in memory. With the ``GUILDS`` intent discord.py builds,
+for each server, its channels (about 5 KiB for 20 text channels, more than half of what a
+server costs it), roles, emojis and stickers. Salud reads none of the channels, emojis or
+stickers from that cache: an interaction carries its channel, the member with its role ids and
+permissions; announcements go through ``get_partial_messageable``. So ``LeanConnectionState``
+drops them from ``GUILD_CREATE`` before discord.py builds the server:
+
+- emojis, stickers and soundboard sounds always;
+- channels and threads of the servers that come online at start-up (the READY list): a server
+  joined while running keeps them (whatever greets it may look for a channel to post in).
+
+Roles stay: ``Member.guild_permissions`` needs the @everyone role. ``bench/scale.py`` measures
+the memory this saves; ``tests/unit/test_gateway.py`` fails if discord.py stops calling the
+hook.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord.state import AutoShardedConnectionState
+
+__all__ = ["LeanConnectionState"]
+
+#: Lists of a GUILD_CREATE that Salud never reads, emptied for every server.
+ALWAYS_DROPPED = ("emojis", "stickers", "soundboard_sounds")
+#: Emptied for the servers that come online at start-up.
+DROPPED_AT_START = ("channels", "threads")
+
+
+class LeanConnectionState(AutoShardedConnectionState[Any]):
+    """discord.py's sharded state, building each server from a slimmer ``GUILD_CREATE``."""
+
+    def _get_create_guild(self, data: Any) -> discord.Guild:
+        slim = dict(data)
+        for key in ALWAYS_DROPPED:
+            if key in slim:
+                slim[key] = []
+        # Known already: listed (unavailable) in READY, so coming online, not a new server.
+        if self._get_guild(int(data["id"])) is not None:
+            for key in DROPPED_AT_START:
+                if key in slim:
+                    slim[key] = []
+        return super()._get_create_guild(slim)
