@@ -29,6 +29,7 @@ from discord import app_commands
 
 from bot import permissions
 from bot.i18n import Language, public_language, text, user_language
+from bot.names import rank_choices, resolve_name
 from bot.storage import GuildSettings, StoredCharacter, Transaction
 from rules.character import CharacterHealth
 from rules.names import MAX_NAME_LENGTH
@@ -241,10 +242,7 @@ async def resolve_character(here: Here, name: str | None) -> StoredCharacter:
         raise UserFacingError("error.invalid_name.control", max_length=MAX_NAME_LENGTH)
     async with here.storage.read() as reader:
         if name is not None:
-            found = await reader.find_character(here.guild_id, _typed_name(name))
-            if found is None:
-                raise UserFacingError("error.character_not_found", name=_shown(name))
-            return found
+            return await _find_by_name(here, reader, name)
         own = await reader.characters_of_owner(here.guild_id, here.user_id)
     if not own:
         raise UserFacingError("error.no_character")
@@ -254,6 +252,41 @@ async def resolve_character(here: Here, name: str | None) -> StoredCharacter:
             names += ", …"
         raise UserFacingError("error.several_characters", names=names)
     return own[0]
+
+
+async def _find_by_name(here: Here, reader: Reader, name: str) -> StoredCharacter:
+    """COMMANDS.md Finding a character by name: the stored name wins (one query); else the
+    same name ignoring case, accents and width, or a unique word start; else close names."""
+    typed = _typed_name(name)
+    found = await reader.find_character(here.guild_id, typed)
+    if found is not None:
+        return found
+    resolution = resolve_name(typed, await reader.name_entries(here.guild_id))
+    if resolution.found is not None:
+        match = await reader.get_character(here.guild_id, resolution.found.id)
+        if match is not None:
+            return match
+    if resolution.ambiguous:
+        raise UserFacingError(
+            "error.character_ambiguous",
+            name=_shown(name),
+            names=_quoted(here, [entry.name for entry in resolution.ambiguous]),
+        )
+    if resolution.suggestions:
+        raise UserFacingError(
+            "error.character_not_found_suggest",
+            name=_shown(name),
+            names=_quoted(here, resolution.suggestions),
+        )
+    raise UserFacingError("error.character_not_found", name=_shown(name))
+
+
+def _quoted(here: Here, names: Sequence[str]) -> str:
+    """``**Ana**, **Ana Bel** or **Anabel**``: names for a refusal, markdown escaped."""
+    shown = [f"**{discord.utils.escape_markdown(name)}**" for name in names]
+    if len(shown) < 2:
+        return "".join(shown)
+    return ", ".join(shown[:-1]) + text(here.private_language, "names.or") + shown[-1]
 
 
 #: Unicode categories no name may contain: control and invisible format characters.
@@ -302,14 +335,16 @@ class CharacterTransformer(app_commands.Transformer):
 async def character_choices(
     interaction: discord.Interaction[Any], typed: str
 ) -> list[app_commands.Choice[str]]:
-    """Up to 25 of the server's characters containing ``typed``, the user's own first."""
+    """Up to 25 of the server's characters matching ``typed`` as a typed name is matched
+    (accents ignored: ``bot.names.rank_choices``), the user's own first."""
     if interaction.guild_id is None:
         return []
     async with bot_of(interaction).storage.read() as reader:
-        found = await reader.suggest_characters(
-            interaction.guild_id, _typed_name(typed)[:100], interaction.user.id, limit=25
-        )
-    return [app_commands.Choice(name=item.name[:100], value=item.name[:100]) for item in found]
+        entries = await reader.name_entries(interaction.guild_id)
+    ranked = rank_choices(_typed_name(typed)[:100], entries, interaction.user.id)
+    return [
+        app_commands.Choice(name=item.name[:100], value=item.name[:100]) for item in ranked[:25]
+    ]
 
 
 class TextChannelTransformer(app_commands.Transformer):

@@ -25,6 +25,8 @@ from bot.context import (
     update_message,
 )
 from bot.i18n import Language, text
+from bot.name_checks import refuse_taken_name
+from bot.names import NameEntry, lookalike_groups
 from bot.render import (
     death_embed,
     describe_events,
@@ -58,12 +60,15 @@ MIN_SET_HEALTH, MAX_SET_HEALTH = -99, 99
 LIST_DESCRIPTION_LIMIT = 2800
 LIST_EMBEDS_PER_MESSAGE = 2
 LIST_COLOUR = discord.Colour(0x5865F2)
+#: Marks the names that look like another's in /character list (kept from older databases).
+LOOKALIKE_MARK = "⚠️"
 
 
-def list_line(character: StoredCharacter, language: Language) -> str:
-    """``🟡 **Ana** — Health 0 / 9 — Hurt — <@owner>`` (the mention pings nobody in an embed)."""
+def list_line(character: StoredCharacter, language: Language, *, lookalike: bool = False) -> str:
+    """``🟡 **Ana** — Health 0 / 9 — Hurt — <@owner>`` (the mention pings nobody in an embed);
+    ``lookalike``: marked as a name that another character's looks like (older databases)."""
     health = character.health
-    return text(
+    line = text(
         language,
         "character.list.line",
         emoji=state_emoji(health.state),
@@ -73,6 +78,7 @@ def list_line(character: StoredCharacter, language: Language) -> str:
         state=state_label(health.state, language),
         owner=mention(character.owner_id),
     )
+    return f"{line} {LOOKALIKE_MARK}" if lookalike else line
 
 
 def list_messages(
@@ -83,11 +89,14 @@ def list_messages(
         return [
             [discord.Embed(description=text(language, "character.list.empty"), colour=LIST_COLOUR)]
         ]
+    alike = lookalike_groups(NameEntry(c.id, c.name, c.owner_id) for c in characters)
+    lines = [list_line(c, language, lookalike=c.id in alike) for c in characters]
+    if alike:
+        lines.append(text(language, "character.list.lookalikes", mark=LOOKALIKE_MARK))
     descriptions: list[str] = []
     current: list[str] = []
     size = 0
-    for character in characters:
-        line = list_line(character, language)
+    for line in lines:
         if current and size + len(line) + 1 > LIST_DESCRIPTION_LIMIT:
             descriptions.append("\n".join(current))
             current, size = [], 0
@@ -243,9 +252,7 @@ class CharacterCog(
             details["player"] = mention(owner_id)
         async with here.storage.transaction() as tx:
             await here.refuse_repeated(tx)
-            existing = await tx.find_character(here.guild_id, clean)
-            if existing is not None:
-                raise UserFacingError("error.duplicate_name", name=safe(existing.name))
+            await refuse_taken_name(tx, here.guild_id, clean)
             created = await tx.create_character(
                 here.guild_id, clean, owner_id, CharacterHealth.new(health, first_aid)
             )
@@ -360,6 +367,48 @@ class CharacterCog(
             content=_clip("\n".join(sentences)),
             # G2 may make a Consciousness roll fall due: the reply carries its buttons.
             view=consciousness_view([saved], language) if rolls_due(outcome) else None,
+        )
+
+    @app_commands.command(
+        name="rename", description=_("Give a character a new name", key="cmd.character.rename")
+    )
+    @app_commands.describe(
+        character=_("The character to rename", key="cmd.character.rename.character"),
+        name=_("Its new name (1–40 characters)", key="cmd.character.rename.name"),
+    )
+    async def rename(
+        self,
+        interaction: discord.Interaction[SaludBot],
+        character: Character,
+        name: app_commands.Range[str, 1, 40],
+    ) -> None:
+        here = await Here.of(interaction)
+        here.require_owner_or_gm(character, "action.rename")
+        clean = clean_name(name)
+        async with here.storage.transaction() as tx:
+            await here.refuse_repeated(tx)
+            current = await tx.get_character(here.guild_id, character.id)
+            if current is None:
+                raise CharacterNotFound(here.guild_id, character.id)
+            if current.name == clean:
+                raise UserFacingError("error.rename_same", name=safe(current.name))
+            await refuse_taken_name(tx, here.guild_id, clean, renaming=current.id)
+            renamed = await tx.rename_character(current, clean)
+            details = {"name": current.name, "new_name": clean}
+            await tx.record(**here.history("character rename", details))
+        language = here.public_language
+        await send_change(
+            interaction,
+            [status_embed(renamed, language)],
+            announce=False,
+            here=here,
+            content=text(
+                language,
+                "character.renamed",
+                old=safe(current.name),
+                name=safe(renamed.name),
+                actor=mention(here.user_id),
+            ),
         )
 
     @app_commands.command(

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot.names import look_key
 from bot.storage.errors import MigrationError
 
 __all__ = [
@@ -108,6 +109,8 @@ async def connect(path: str | Path) -> aiosqlite.Connection:
     conn = await aiosqlite.connect(target, isolation_level=None)
     conn.row_factory = aiosqlite.Row
     try:
+        # Used by migration 0002 (names); deterministic, so SQLite may use it in indexes.
+        await conn.create_function("salud_look_key", 1, look_key, deterministic=True)
         async with conn.execute("PRAGMA journal_mode = WAL") as cursor:
             row = await cursor.fetchone()
         if row is None or str(row[0]).lower() != "wal":

@@ -32,6 +32,10 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
         ("max_first_aid", INTEGER, False, 0, 99),
         ("conscious", BOOLEAN, False, None, None),
     ],
+    "character rename": [
+        ("character", STRING, True, None, None),
+        ("name", STRING, True, None, None),
+    ],
     "character delete": [("character", STRING, True, None, None)],
     "hurt": [
         ("character", STRING, True, None, None),
