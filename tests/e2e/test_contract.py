@@ -41,6 +41,9 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
         ("character", STRING, True, None, None),
         ("amount", STRING, True, None, None),
         ("reason", STRING, False, None, None),
+        ("character2", STRING, False, None, None),
+        ("character3", STRING, False, None, None),
+        ("character4", STRING, False, None, None),
     ],
     "conscious": [
         ("character", STRING, False, None, None),
@@ -91,7 +94,16 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
     ],
 }
 
-AUTOCOMPLETED = {"character", "medic", "patient", "amount", "ability"}
+AUTOCOMPLETED = {
+    "character",
+    "character2",
+    "character3",
+    "character4",
+    "medic",
+    "patient",
+    "amount",
+    "ability",
+}
 
 
 def _synced(fake: FakeDiscord) -> dict[str, dict[str, Any]]:

@@ -331,7 +331,7 @@ async def test_the_health_commands_are_synced_with_english_names_and_spanish_des
     fake: FakeDiscord, guild: FakeGuild
 ) -> None:
     expected = {
-        "hurt": ["character", "amount", "reason"],
+        "hurt": ["character", "amount", "reason", "character2", "character3", "character4"],
         "conscious": ["character", "spend"],
         "firstaid": ["medic", "patient", "points"],
         "rest": ["character", "days", "hospital"],
