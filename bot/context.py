@@ -28,6 +28,7 @@ import discord
 from discord import app_commands
 
 from bot import permissions
+from bot.calling import call_content, call_mentions
 from bot.i18n import Language, public_language, text, user_language
 from bot.names import rank_choices, resolve_name
 from bot.storage import GuildSettings, StoredCharacter, Transaction
@@ -403,13 +404,14 @@ async def _send(
     embeds: Sequence[discord.Embed],
     view: discord.ui.View | None,
     ephemeral: bool,
+    allowed_mentions: discord.AllowedMentions = NO_MENTIONS,
 ) -> None:
     """Answer the interaction, or follow up when it was already answered or deferred."""
     kwargs: dict[str, Any] = {
         "content": content,
         "embeds": list(embeds),
         "ephemeral": ephemeral,
-        "allowed_mentions": NO_MENTIONS,
+        "allowed_mentions": allowed_mentions,
     }
     if view is not None:
         kwargs["view"] = view
@@ -436,9 +438,18 @@ async def send_public(
     *,
     embeds: Sequence[discord.Embed] = (),
     view: discord.ui.View | None = None,
+    allowed_mentions: discord.AllowedMentions = NO_MENTIONS,
 ) -> None:
-    """A public reply in the channel (a followup when the response was already sent)."""
-    await _send(interaction, content, embeds=embeds, view=view, ephemeral=False)
+    """A public reply in the channel (a followup when the response was already sent);
+    mentions nobody unless ``allowed_mentions`` says whom (``bot.calling``)."""
+    await _send(
+        interaction,
+        content,
+        embeds=embeds,
+        view=view,
+        ephemeral=False,
+        allowed_mentions=allowed_mentions,
+    )
 
 
 async def update_message(interaction: discord.Interaction[Any], content: str) -> None:
@@ -463,15 +474,25 @@ async def send_change(
     content: str | None = None,
     view: discord.ui.View | None = None,
     more: Sequence[Sequence[discord.Embed]] = (),
+    call: Sequence[int] = (),
 ) -> None:
     """The public reply to a change, also posted in the announcement channel when
     ``announce`` (state changed, knocked out, died) and the command was used elsewhere.
+
+    ``call``: the owners whose character's Consciousness roll fell due; the reply (not its
+    copy in the announcement channel) mentions them, and only them (``bot.calling``).
 
     ``more``: the embeds of further messages, when one message cannot hold an embed per
     character touched; they follow the reply (and its announcement). A failure to post the
     announcement (channel deleted, no permission) is logged and does not affect the reply.
     """
-    await send_public(interaction, content, embeds=embeds, view=view)
+    await send_public(
+        interaction,
+        call_content(call, content),
+        embeds=embeds,
+        view=view,
+        allowed_mentions=call_mentions(call) if call else NO_MENTIONS,
+    )
     for extra in more:
         await send_public(interaction, embeds=extra)
     if not announce:

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.calling import owners_to_call
 from bot.consciousness_buttons import consciousness_view
 from bot.context import (
     CharacterTransformer,
@@ -367,6 +368,7 @@ class CharacterCog(
             content=_clip("\n".join(sentences)),
             # G2 may make a Consciousness roll fall due: the reply carries its buttons.
             view=consciousness_view([saved], language) if rolls_due(outcome) else None,
+            call=owners_to_call([(saved, outcome)]),
         )
 
     @app_commands.command(

@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.calling import owners_to_call
 from bot.change import MESSAGE_EMBED_LIMIT, change_embeds, should_announce
 from bot.consciousness_buttons import (
     consciousness_view,
@@ -249,6 +250,7 @@ class HealthCog(commands.Cog):
             announce=should_announce([outcome for _, outcome, _ in hits]),
             here=here,
             view=consciousness_view([saved for saved, _, _ in hits], language),
+            call=owners_to_call((saved, outcome) for saved, outcome, _ in hits),
         )
 
     @hurt.autocomplete("amount")

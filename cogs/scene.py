@@ -21,6 +21,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.calling import owners_to_call
 from bot.change import Field, change_embeds, died, should_announce
 from bot.consciousness_buttons import ConsciousnessButton, consciousness_view
 from bot.context import (
@@ -486,6 +487,7 @@ class TimeCog(commands.Cog):
             content=content,
             view=consciousness_view(due, language),
             more=more,
+            call=owners_to_call((item.after, item.outcome) for item in touched),
         )
 
     @app_commands.command(

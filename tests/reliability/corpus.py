@@ -159,7 +159,7 @@ BAD_NAMES: tuple[str, ...] = (
 )
 
 #: Names of no character of this server (the typed name is trimmed, then compared ignoring
-#: case, so these must differ from every name here by more than that).
+#: case, accents and width, or as the start of a word: these must differ by more than that).
 UNKNOWN: tuple[str, ...] = (
     "Nobody",
     "",
@@ -184,7 +184,7 @@ UNKNOWN: tuple[str, ...] = (
     "Ana\x00",
     "\x1b[31mAna",
     "Zed",
-    "ＡＮＡ",
+    "ＺＥＤ",  # full width of an unknown name (ＡＮＡ now names Ana: COMMANDS.md Names)
     "١",
     "💀",
     LONG,
