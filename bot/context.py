@@ -405,8 +405,9 @@ async def _send(
     view: discord.ui.View | None,
     ephemeral: bool,
     allowed_mentions: discord.AllowedMentions = NO_MENTIONS,
-) -> None:
-    """Answer the interaction, or follow up when it was already answered or deferred."""
+) -> int | None:
+    """Answer the interaction, or follow up when it was already answered or deferred;
+    returns the id of the message sent (None when Discord did not say)."""
     kwargs: dict[str, Any] = {
         "content": content,
         "embeds": list(embeds),
@@ -416,9 +417,10 @@ async def _send(
     if view is not None:
         kwargs["view"] = view
     if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
-    else:
-        await interaction.response.send_message(**kwargs)
+        sent = await interaction.followup.send(wait=True, **kwargs)
+        return sent.id
+    response = await interaction.response.send_message(**kwargs)
+    return response.message_id
 
 
 async def send_private(
@@ -439,10 +441,11 @@ async def send_public(
     embeds: Sequence[discord.Embed] = (),
     view: discord.ui.View | None = None,
     allowed_mentions: discord.AllowedMentions = NO_MENTIONS,
-) -> None:
+) -> int | None:
     """A public reply in the channel (a followup when the response was already sent);
-    mentions nobody unless ``allowed_mentions`` says whom (``bot.calling``)."""
-    await _send(
+    mentions nobody unless ``allowed_mentions`` says whom (``bot.calling``). Returns the
+    message's id."""
+    return await _send(
         interaction,
         content,
         embeds=embeds,
@@ -475,18 +478,19 @@ async def send_change(
     view: discord.ui.View | None = None,
     more: Sequence[Sequence[discord.Embed]] = (),
     call: Sequence[int] = (),
-) -> None:
+) -> int | None:
     """The public reply to a change, also posted in the announcement channel when
     ``announce`` (state changed, knocked out, died) and the command was used elsewhere.
 
     ``call``: the owners whose character's Consciousness roll fell due; the reply (not its
     copy in the announcement channel) mentions them, and only them (``bot.calling``).
+    Returns the id of the reply's (first) message, for the roll buttons it may carry.
 
     ``more``: the embeds of further messages, when one message cannot hold an embed per
     character touched; they follow the reply (and its announcement). A failure to post the
     announcement (channel deleted, no permission) is logged and does not affect the reply.
     """
-    await send_public(
+    message_id = await send_public(
         interaction,
         call_content(call, content),
         embeds=embeds,
@@ -496,12 +500,12 @@ async def send_change(
     for extra in more:
         await send_public(interaction, embeds=extra)
     if not announce:
-        return
+        return message_id
     if here is None:
         here = await Here.of(interaction)
     channel_id = here.settings.channel_id
     if channel_id is None or channel_id == interaction.channel_id:
-        return
+        return message_id
     bot = bot_of(interaction)
     channel = bot.get_partial_messageable(channel_id, guild_id=here.guild_id)
     try:
@@ -512,3 +516,4 @@ async def send_change(
         log.warning(
             "could not announce in channel %s of guild %s: %s", channel_id, here.guild_id, error
         )
+    return message_id

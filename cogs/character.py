@@ -37,6 +37,7 @@ from bot.render import (
     state_label,
     status_embed,
 )
+from bot.roll_buttons import number_due_rolls, remember_roll_buttons
 from bot.storage import CharacterNotFound, StoredCharacter
 from bot.tree import report_error
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth
@@ -346,8 +347,11 @@ class CharacterCog(
                 conscious=conscious,
             )
             saved = current
+            rolls: dict[int, int] = {}
             if outcome.changed:
                 saved = await tx.save_health(current, outcome.after)
+                if rolls_due(outcome):
+                    rolls = await number_due_rolls(tx, here.guild_id, [(saved, outcome)])
                 details = {key: value for key, value in given.items() if value is not None}
                 await tx.record(**here.history("character set", details))
         language = here.public_language
@@ -360,15 +364,18 @@ class CharacterCog(
         )
         if died:
             embeds.append(death_embed(saved, language))
-        await send_change(
+        message_id = await send_change(
             interaction,
             embeds,
             announce=outcome.changed and announce_worthy(outcome.before, outcome.after),
             here=here,
             content=_clip("\n".join(sentences)),
             # G2 may make a Consciousness roll fall due: the reply carries its buttons.
-            view=consciousness_view([saved], language) if rolls_due(outcome) else None,
+            view=consciousness_view([saved], language, rolls) if rolls_due(outcome) else None,
             call=owners_to_call([(saved, outcome)]),
+        )
+        await remember_roll_buttons(
+            here.storage, here.guild_id, interaction.channel_id, message_id, rolls
         )
 
     @app_commands.command(

@@ -38,6 +38,7 @@ from bot.context import (
 )
 from bot.i18n import Language, text
 from bot.render import damage_roll_text, safe
+from bot.roll_buttons import RollButtonKeeper, number_due_rolls, remember_roll_buttons
 from bot.storage import CharacterNotFound, StoredCharacter
 from rules.consciousness import MAX_SPEND
 from rules.damage import apply_damage
@@ -187,9 +188,12 @@ class HealthCog(commands.Cog):
 
     async def cog_load(self) -> None:
         register_consciousness_buttons(self.bot)
+        self.roll_buttons = RollButtonKeeper(self.bot)
+        self.roll_buttons.start()
 
     async def cog_unload(self) -> None:
         unregister_consciousness_buttons(self.bot)
+        await self.roll_buttons.close()
 
     # --- /hurt ------------------------------------------------------------------------------
 
@@ -229,6 +233,7 @@ class HealthCog(commands.Cog):
                     raise CharacterNotFound(here.guild_id, target.id)
                 outcome = apply_damage(current.health, roll.dealt)
                 hits.append((await tx.save_health(current, outcome.after), outcome, roll))
+            numbers = await number_due_rolls(tx, here.guild_id, [(c, o) for c, o, _ in hits])
             await tx.record(**here.history("hurt", hurt_details(amount, shown_reason, hits)))
         language = here.public_language
         budget = MESSAGE_EMBED_LIMIT // len(hits)
@@ -244,13 +249,16 @@ class HealthCog(commands.Cog):
                 extra_fields=[(text(language, "health.hurt.damage_field"), damage)],
                 budget=budget,
             )
-        await send_change(
+        message_id = await send_change(
             interaction,
             embeds,
             announce=should_announce([outcome for _, outcome, _ in hits]),
             here=here,
-            view=consciousness_view([saved for saved, _, _ in hits], language),
+            view=consciousness_view([saved for saved, _, _ in hits], language, numbers),
             call=owners_to_call((saved, outcome) for saved, outcome, _ in hits),
+        )
+        await remember_roll_buttons(
+            here.storage, here.guild_id, interaction.channel_id, message_id, numbers
         )
 
     @hurt.autocomplete("amount")

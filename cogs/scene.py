@@ -41,6 +41,7 @@ from bot.render import (
     state_emoji,
     state_label,
 )
+from bot.roll_buttons import number_due_rolls, remember_roll_buttons
 from bot.storage import CharacterNotFound, StoredCharacter, Transaction
 from bot.tree import report_error
 from rules.abilities import refresh_ability
@@ -462,6 +463,9 @@ class TimeCog(commands.Cog):
             living = await tx.list_characters(here.guild_id, living_only=True)
             changed = [(c, pass_time(c.health, minutes)) for c in living]
             touched = await _save_all(tx, [(c, o) for c, o in changed if o.changed])
+            rolls = await number_due_rolls(
+                tx, here.guild_id, [(item.after, item.outcome) for item in touched]
+            )
             await tx.record(**here.history("time", {"minutes": minutes}))
         language = here.public_language
         header = plural(language, "scene.time.passed", minutes, minutes=minutes)
@@ -479,15 +483,19 @@ class TimeCog(commands.Cog):
             and item.outcome is not None
             and any(isinstance(event, RollDue) for event in item.outcome.events)
         ]
-        await send_change(
+        message_id = await send_change(
             interaction,
             embeds,
             announce=_announce(touched),
             here=here,
             content=content,
-            view=consciousness_view(due, language),
+            view=consciousness_view(due, language, rolls),
             more=more,
             call=owners_to_call((item.after, item.outcome) for item in touched),
+        )
+        shown = {item.id: rolls[item.id] for item in due if item.id in rolls}
+        await remember_roll_buttons(
+            here.storage, here.guild_id, interaction.channel_id, message_id, shown
         )
 
     @app_commands.command(

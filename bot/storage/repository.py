@@ -555,6 +555,16 @@ class Transaction(Reader):
     def _recorded(self) -> bool:
         return self.recorded_interaction is not None
 
+    @property
+    def changed_guild(self) -> int | None:
+        """The guild whose characters this transaction wrote (None: none written)."""
+        return self._guild_id
+
+    @property
+    def touched_ids(self) -> tuple[int, ...]:
+        """The ids of the characters this transaction wrote (created and deleted included)."""
+        return tuple(sorted(self._touched))
+
     # --- statements: queued when nothing waits for their result (``Pipeline``) --------------
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:

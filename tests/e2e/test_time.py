@@ -185,15 +185,15 @@ async def test_T2_bleeding_makes_a_roll_due_with_buttons_that_roll(
     state = rows(bot, guild)["Ana"]
     assert state["health"] == -7 and state["roll_pending"] == 1
     assert "Consciousness roll (Difficulty 7)" in reply.text
-    character_id = state["id"]
+    character_id, roll = state["id"], state["roll_seq"]
     ids = reply.custom_ids
-    assert f"salud:cons:{character_id}:0" in ids
-    assert f"salud:cons:{character_id}:1" in ids  # -8: a legal spend (C4)
+    assert f"salud:cons:{character_id}:0:{roll}" in ids
+    assert f"salud:cons:{character_id}:1:{roll}" in ids  # -8: a legal spend (C4)
     # Only the owner or a GM may press.
-    refused = await fake.click(guild, other, reply, f"salud:cons:{character_id}:0")
+    refused = await fake.click(guild, other, reply, f"salud:cons:{character_id}:0:{roll}")
     assert refused.ephemeral and "owner or a GM" in refused.text
     assert rows(bot, guild)["Ana"] == state
-    rolled = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:1")
+    rolled = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:1:{roll}")
     assert not rolled.ephemeral
     match = ROLL.search(rolled.text)
     assert match, rolled.text
@@ -206,7 +206,7 @@ async def test_T2_bleeding_makes_a_roll_due_with_buttons_that_roll(
     else:
         assert "Failure" in rolled.text and after["conscious"] == 0
     # An old button never rolls twice.
-    twice = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:0")
+    twice = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:0:{roll}")
     assert twice.ephemeral
     assert rows(bot, guild)["Ana"] == after
 

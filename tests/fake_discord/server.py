@@ -621,6 +621,10 @@ class FakeDiscord:
             return None
         return self.messages.get(message_id)
 
+    def delete_message(self, message_id: str) -> None:
+        """Someone deleted the message in Discord (the bot's later GET/PATCH get 404)."""
+        self._deleted.add(message_id)
+
     def channel_messages(
         self, channel_id: str, *, include_interactions: bool = False
     ) -> list[dict[str, Any]]:
