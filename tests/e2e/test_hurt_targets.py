@@ -20,6 +20,7 @@ from tests.e2e.health_support import (
     last_details,
     stored,
 )
+from tests.e2e.undo_support import undo as confirmed_undo
 from tests.fake_discord import FakeDiscord, FakeGuild
 
 
@@ -61,10 +62,7 @@ async def test_each_target_rolls_its_own_damage_in_one_change(
     assert details["amount"] == "2d6+1" and details["reason"] == "explosion"
     assert fake.violations == []
 
-    undo = await fake.slash(guild, gm, "undo")
-    confirm = [c for c in undo.custom_ids if c.endswith(":yes")]
-    if confirm:
-        undo = await fake.click(guild, gm, undo, confirm[0])
+    assert not (await confirmed_undo(fake, guild, gm)).ephemeral
     assert all(stored(bot, guild, name)["health"] == 30 for name in names)
 
 

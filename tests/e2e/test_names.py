@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.names import look_key
 from tests.e2e.harness import BotProcess
+from tests.e2e.undo_support import undo as confirmed_undo
 from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 
 EPHEMERAL = 1 << 6
@@ -232,22 +233,14 @@ async def test_rename_is_a_change_with_history_and_undo(
     assert names_in_db(bot, guild) == ["Amelia Ríos", "Bruno"]
     history = await fake.slash(guild, ana, "history", {"character": "Amelia Ríos"})
     assert "/character rename" in history.text
-    undone = await _undo(fake, guild, gm)
-    assert not undone.ephemeral or "Amelia" in undone.text
+    undone = await confirmed_undo(fake, guild, gm)
+    assert not undone.ephemeral
+    assert "**Amelia Rios**: Health 9 / 9 → 9 / 9 · name Amelia Ríos → Amelia Rios" in undone.text
     assert names_in_db(bot, guild) == ["Amelia Rios", "Bruno"]
     # The GM may rename anyone's character.
     by_gm = await fake.slash(guild, gm, "character rename", {"character": "bruno", "name": "Bruna"})
     assert not by_gm.ephemeral and gm.mention in by_gm.content
     assert names_in_db(bot, guild) == ["Amelia Rios", "Bruna"]
-
-
-async def _undo(fake: FakeDiscord, guild: FakeGuild, gm: FakeMember) -> Reply:
-    """``/undo``, confirmed when it asks first."""
-    reply = await fake.slash(guild, gm, "undo")
-    confirm = [c for c in reply.custom_ids if c.endswith(":yes")]
-    if confirm:
-        return await fake.click(guild, gm, reply, confirm[0])
-    return reply
 
 
 async def test_rename_refuses_bad_taken_and_lookalike_names_changing_nothing(

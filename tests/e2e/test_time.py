@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from tests.e2e.harness import BotProcess
+from tests.e2e.health_support import stored
 from tests.e2e.test_scene import (
     _insert_characters,
     assert_refused,
@@ -16,6 +17,7 @@ from tests.e2e.test_scene import (
     history_count,
     rows,
 )
+from tests.e2e.undo_support import undo as confirmed_undo
 from tests.fake_discord import FakeDiscord, FakeGuild
 
 ROLL = re.compile(r"(\d+) \+ (\d+) = (\d+) vs (\d+)")
@@ -76,7 +78,7 @@ async def test_T1_time_with_nobody_bleeding_is_answered_but_no_change(
     assert rows(bot, guild) == before_rows
     assert history_count(bot, guild) == before
     # And /undo does not see it: nothing of /time to revert, the correction is undone instead.
-    undo = await fake.slash(guild, gm, "undo")
+    undo = await confirmed_undo(fake, guild, gm)
     assert "/character set" in undo.content
 
 
@@ -185,7 +187,7 @@ async def test_T2_bleeding_makes_a_roll_due_with_buttons_that_roll(
     state = rows(bot, guild)["Ana"]
     assert state["health"] == -7 and state["roll_pending"] == 1
     assert "Consciousness roll (Difficulty 7)" in reply.text
-    character_id, roll = state["id"], state["roll_seq"]
+    character_id, roll = state["id"], stored(bot, guild, "Ana")["roll_seq"]
     ids = reply.custom_ids
     assert f"salud:cons:{character_id}:0:{roll}" in ids
     assert f"salud:cons:{character_id}:1:{roll}" in ids  # -8: a legal spend (C4)
@@ -246,7 +248,7 @@ async def test_time_with_40_bleeding_characters_summarizes_within_limits(
     assert f"{names[0]} has died" in reply.text
     assert 0 < len(reply.buttons) <= 25
     assert fake.violations == []
-    undo = await fake.slash(guild, gm, "undo")
+    undo = await confirmed_undo(fake, guild, gm)
     fits_discord(undo)
     assert all(rows(bot, guild)[name]["health"] == -7 for name in names[1:])
 
