@@ -33,6 +33,18 @@ def called(reply: Reply, *members: FakeMember) -> None:
     assert reply.message["mention_roles"] == [] and reply.message["mention_everyone"] is False
 
 
+def mark(fake: FakeDiscord) -> int:
+    """A place in the fake's request log (which keeps the latest 5000) to read on from."""
+    return id(fake.requests[-1])
+
+
+def bodies_since(fake: FakeDiscord, marker: int) -> list[dict[str, Any]]:
+    """Every message payload the bot sent after ``marker`` (``mark``)."""
+    ids = [id(request) for request in fake.requests]
+    assert marker in ids, "the request log moved past the mark"
+    return message_bodies(fake, ids.index(marker) + 1)
+
+
 def pinging(bodies: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [body for body in bodies if pings_of(body).anyone]
 
@@ -42,7 +54,7 @@ async def test_the_owner_is_called_when_a_roll_falls_due_and_only_then(
 ) -> None:
     gm = guild.member("Gm", permissions=["manage_guild"])
     ana = guild.member("Ana")
-    mark = len(fake.requests)
+    since = mark(fake)
     await create(fake, guild, gm, "Amelia Ríos", 9, 2)
     await fake.slash(guild, gm, "character create", {"name": "Ana", "health": 9, "player": ana})
     await fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "3"})  # 6: no roll due
@@ -58,7 +70,7 @@ async def test_the_owner_is_called_when_a_roll_falls_due_and_only_then(
     for command in ("character list", "scene status", "history", "help"):
         await fake.slash(guild, gm, command)
     await fake.slash(guild, ana, "character show", {"character": "Ana"})
-    bodies = message_bodies(fake, mark)
+    bodies = bodies_since(fake, since)
     assert len(bodies) >= 9
     assert pinging(bodies) == [(due.body or {})["data"]]
 
@@ -74,7 +86,7 @@ async def test_a_name_that_looks_like_a_mention_pings_nobody_but_the_owner(
         )
         assert not reply.ephemeral, reply.text
         assert not pings_of((reply.body or {})["data"]).anyone
-    mark = len(fake.requests)
+    since = mark(fake)
     hurt = await fake.slash(
         guild,
         gm,
@@ -90,7 +102,7 @@ async def test_a_name_that_looks_like_a_mention_pings_nobody_but_the_owner(
     assert hurt.content.strip() == bea.mention
     listed = await fake.slash(guild, gm, "character list")
     assert not pings_of((listed.body or {})["data"]).anyone
-    assert pinging(message_bodies(fake, mark)) == [(hurt.body or {})["data"]]
+    assert pinging(bodies_since(fake, since)) == [(hurt.body or {})["data"]]
 
 
 async def test_several_owners_are_each_called_once_and_the_announcement_calls_nobody(

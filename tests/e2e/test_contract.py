@@ -61,6 +61,7 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
     ],
     "scene new": [],
     "scene status": [],
+    "scene tracker": [],
     "time": [("minutes", INTEGER, True, 1, 1440)],
     "refresh": [("character", STRING, False, None, None)],
     "history": [("character", STRING, False, None, None)],

@@ -105,7 +105,11 @@ async def test_commands_are_guild_only_english_named_with_spanish_descriptions(
         assert command["dm_permission"] is False, name
         assert command["default_member_permissions"] is None, "GM checks are the bot's own"
         assert command["description_localizations"]["es-ES"], name
-    assert [option["name"] for option in defined["scene"]["options"]] == ["new", "status"]
+    assert [option["name"] for option in defined["scene"]["options"]] == [
+        "new",
+        "status",
+        "tracker",
+    ]
     minutes = defined["time"]["options"][0]
     assert (minutes["name"], minutes["min_value"], minutes["max_value"]) == ("minutes", 1, 1440)
     assert defined["refresh"]["options"][0]["autocomplete"] is True

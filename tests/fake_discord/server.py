@@ -12,6 +12,7 @@ import copy
 import json
 import logging
 import secrets
+import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -64,6 +65,7 @@ class RecordedRequest:
     query: dict[str, str]
     body: Any
     status: int = 0
+    at: float = field(default_factory=time.monotonic)  # when it arrived
 
 
 RECORD_KEY = web.RequestKey("fake_discord_record", RecordedRequest)
