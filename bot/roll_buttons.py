@@ -15,15 +15,19 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.storage import Storage, StoredCharacter, Transaction
+from bot.context import Here, bot_of
+from bot.storage import StoredCharacter, Transaction
+from bot.storage.memory import Lru
 from bot.storage.roll_messages import (
     RollMessage,
     forget_roll_messages,
+    has_roll_messages,
     number_rolls,
     remember_roll_messages,
     stale_roll_messages,
@@ -41,6 +45,8 @@ log = logging.getLogger(__name__)
 _CUSTOM_ID = re.compile(r"salud:cons:(?P<character_id>[0-9]+):[0-9]+(?::(?P<roll>[0-9]+))?")
 #: Discord error codes meaning "this message can never be edited by the bot again".
 _GONE_CODES = frozenset({10003, 10008, 50001, 50005, 50013})
+#: How many servers without roll-button messages are remembered.
+_NO_MESSAGES_MEMORY = 4096
 
 
 async def number_due_rolls(
@@ -63,25 +69,28 @@ async def number_due_rolls(
 
 
 async def remember_roll_buttons(
-    storage: Storage,
-    guild_id: int,
-    channel_id: int | None,
-    message_id: int | None,
-    rolls: Mapping[int, int],
+    here: Here, message_id: int | None, rolls: Mapping[int, int]
 ) -> None:
-    """Keep the message that carries these characters' roll buttons (after it was sent)."""
+    """Keep the reply that carries these characters' roll buttons (after it was sent)."""
+    channel_id = here.interaction.channel_id
     if channel_id is None or message_id is None or not rolls:
         return
     messages = [
-        RollMessage(guild_id, character_id, roll, channel_id, message_id)
+        RollMessage(here.guild_id, character_id, roll, channel_id, message_id)
         for character_id, roll in rolls.items()
     ]
     try:
-        async with storage.transaction(require_record=False) as tx:
+        async with here.storage.transaction(require_record=False) as tx:
             await remember_roll_messages(tx, messages)
     except Exception:
         # The reply was sent; only the later disabling of its buttons is lost.
-        log.exception("could not keep the roll-button message %s of guild %s", message_id, guild_id)
+        log.exception(
+            "could not keep the roll-button message %s of guild %s", message_id, here.guild_id
+        )
+        return
+    keeper = _KEEPERS.get(bot_of(here.interaction))
+    if keeper is not None:
+        keeper.kept(here.guild_id)
 
 
 def _disabled_components(
@@ -109,6 +118,10 @@ def _disabled_components(
     return rows, changed
 
 
+#: The keeper of each running bot (one), found by ``remember_roll_buttons``.
+_KEEPERS: weakref.WeakKeyDictionary[SaludBot, RollButtonKeeper] = weakref.WeakKeyDictionary()
+
+
 class RollButtonKeeper:
     """Disables the buttons of rolls that are no longer due, after every change."""
 
@@ -117,12 +130,19 @@ class RollButtonKeeper:
         self._tasks: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()  # one sweep at a time: two never edit one message at once
         self._closed = False
+        # Servers known to keep no roll-button message: their changes cost no read.
+        self._without: Lru[int, bool] = Lru(_NO_MESSAGES_MEMORY)
+
+    def kept(self, guild_id: int) -> None:
+        """A message of this server was just kept: its changes must be swept again."""
+        self._without.forget(guild_id)
 
     def start(self) -> None:
         self._bot.storage.on_change(self._changed)
+        _KEEPERS[self._bot] = self
 
     def _changed(self, guild_id: int, character_ids: tuple[int, ...]) -> None:
-        if self._closed or not character_ids:
+        if self._closed or not character_ids or guild_id in self._without:
             return
         task = asyncio.get_running_loop().create_task(self._sweep(guild_id, character_ids))
         self._tasks.add(task)
@@ -141,6 +161,9 @@ class RollButtonKeeper:
             async with self._lock:
                 storage = self._bot.storage
                 async with storage.read() as reader:
+                    if not await has_roll_messages(reader, guild_id):
+                        self._without.put(guild_id, True)
+                        return
                     stale = await stale_roll_messages(reader, guild_id, character_ids)
                 by_message: dict[tuple[int, int], list[RollMessage]] = {}
                 for item in stale:

@@ -374,9 +374,7 @@ class CharacterCog(
             view=consciousness_view([saved], language, rolls) if rolls_due(outcome) else None,
             call=owners_to_call([(saved, outcome)]),
         )
-        await remember_roll_buttons(
-            here.storage, here.guild_id, interaction.channel_id, message_id, rolls
-        )
+        await remember_roll_buttons(here, message_id, rolls)
 
     @app_commands.command(
         name="rename", description=_("Give a character a new name", key="cmd.character.rename")

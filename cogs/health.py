@@ -257,9 +257,7 @@ class HealthCog(commands.Cog):
             view=consciousness_view([saved for saved, _, _ in hits], language, numbers),
             call=owners_to_call((saved, outcome) for saved, outcome, _ in hits),
         )
-        await remember_roll_buttons(
-            here.storage, here.guild_id, interaction.channel_id, message_id, numbers
-        )
+        await remember_roll_buttons(here, message_id, numbers)
 
     @hurt.autocomplete("amount")
     async def amount_autocomplete(

@@ -550,9 +550,7 @@ class TimeCog(commands.Cog):
             call=owners_to_call((item.after, item.outcome) for item in touched),
         )
         shown = {item.id: rolls[item.id] for item in due if item.id in rolls}
-        await remember_roll_buttons(
-            here.storage, here.guild_id, interaction.channel_id, message_id, shown
-        )
+        await remember_roll_buttons(here, message_id, shown)
 
     @app_commands.command(
         name="refresh", description=_("GM: pools back to their ratings", key="cmd.refresh")

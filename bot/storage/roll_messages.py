@@ -15,6 +15,7 @@ __all__ = [
     "MESSAGES_PER_CHARACTER",
     "RollMessage",
     "forget_roll_messages",
+    "has_roll_messages",
     "number_rolls",
     "remember_roll_messages",
     "roll_number",
@@ -87,6 +88,14 @@ async def remember_roll_messages(tx: Transaction, messages: Iterable[RollMessage
         " ORDER BY message_id DESC LIMIT ?)",
         [(g, c, g, c, MESSAGES_PER_CHARACTER) for g, c in {(r[0], r[1]) for r in rows}],
     )
+
+
+async def has_roll_messages(reader: Reader, guild_id: int) -> bool:
+    """Whether the guild keeps any roll-button message (most keep none most of the time)."""
+    row = await reader._fetchone(
+        "SELECT 1 FROM roll_messages WHERE guild_id = ? LIMIT 1", (guild_id,)
+    )
+    return row is not None
 
 
 async def stale_roll_messages(
