@@ -186,6 +186,10 @@ async def test_T2_bleeding_makes_a_roll_due_with_buttons_that_roll(
 
     state = rows(bot, guild)["Ana"]
     assert state["health"] == -7 and state["roll_pending"] == 1
+    # The roll fell due in this reply: it calls the owner, and only the owner.
+    assert reply.content.startswith(owner.mention) and reply.content.count(owner.mention) == 1
+    allowed = (reply.body or {})["data"]["allowed_mentions"]
+    assert allowed["parse"] == [] and [str(u) for u in allowed["users"]] == [owner.id]
     assert "Consciousness roll (Difficulty 7)" in reply.text
     character_id, roll = state["id"], stored(bot, guild, "Ana")["roll_seq"]
     ids = reply.custom_ids

@@ -32,6 +32,14 @@ def tracker_row(bot: BotProcess, guild: FakeGuild) -> tuple[int, int] | None:
     return None if row is None else (int(row[0]), int(row[1]))
 
 
+async def row_soon(bot: BotProcess, guild: FakeGuild, expected: tuple[int, int] | None) -> None:
+    """Waits until the stored tracker is ``expected`` (stored just after its reply is sent)."""
+    deadline = time.monotonic() + 5.0
+    while tracker_row(bot, guild) != expected:
+        assert time.monotonic() < deadline, f"tracker {tracker_row(bot, guild)}, not {expected}"
+        await asyncio.sleep(0.02)
+
+
 def edits_of(fake: FakeDiscord, message_id: str) -> list[Any]:
     """The bot's PATCH requests to one message (the fake's request log)."""
     return [
@@ -69,7 +77,7 @@ async def test_the_tracker_follows_every_change_within_five_seconds(
     assert "**Amelia Ríos** — Salud 9 / 9" in tracker.text
     assert "Actualizado a las <t:" in tracker.text
     message_id = str(tracker.message_id)
-    assert tracker_row(bot, guild) == (int(guild.channel.id), int(message_id))
+    await row_soon(bot, guild, (int(guild.channel.id), int(message_id)))
 
     hurt = await fake.slash(guild, gm, "hurt", {"character": "Amelia", "amount": "4"})
     assert not hurt.ephemeral
@@ -145,7 +153,7 @@ async def test_a_new_tracker_replaces_the_old_which_says_it_moved(
     moved = fake.message(old_id)
     assert moved is not None and moved["embeds"] == []
     assert f"/channels/{guild.id}/{guild.announcements.id}/{new_id}" in moved["content"]
-    assert tracker_row(bot, guild) == (int(guild.announcements.id), int(new_id))
+    await row_soon(bot, guild, (int(guild.announcements.id), int(new_id)))
     await fake.slash(guild, gm, "hurt", {"character": "Carla", "amount": "2"})
     await shows(fake, new_id, "**Carla** — Health 7 / 9")
     assert "Carla" not in message_text(fake.message(old_id))
@@ -171,13 +179,27 @@ async def test_a_deleted_tracker_stops_quietly_for_good(
     message_id = str(tracker.message_id)
     fake.delete_message(message_id)
     await fake.slash(guild, gm, "hurt", {"character": "Elena", "amount": "1"})
-    deadline = time.monotonic() + 5.0
-    while tracker_row(bot, guild) is not None:
-        assert time.monotonic() < deadline, "the tracker was not forgotten"
-        await asyncio.sleep(0.05)
+    await row_soon(bot, guild, None)
     await bot.wait_for_log("can no longer be edited")
     tried = len(edits_of(fake, message_id))
     await fake.slash(guild, gm, "hurt", {"character": "Elena", "amount": "1"})
     await asyncio.sleep(2.5)
     assert len(edits_of(fake, message_id)) == tried == 1
     assert re.search(r"Traceback", bot.log_tail(30)) is None
+
+
+async def test_a_tracker_the_bot_may_no_longer_edit_stops_for_good(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await create(fake, guild, gm, "Fabia", 9)
+    tracker = await post_tracker(fake, guild, gm)
+    message_id = str(tracker.message_id)
+    await asyncio.sleep(2.1)  # the next edit is due at once
+    fake.inject_failure("channel_message", status=403)  # permissions taken away
+    await fake.slash(guild, gm, "hurt", {"character": "Fabia", "amount": "1"})
+    await row_soon(bot, guild, None)
+    await fake.slash(guild, gm, "hurt", {"character": "Fabia", "amount": "1"})
+    await asyncio.sleep(2.5)
+    assert "Fabia** — Health 9 / 9" in message_text(fake.message(message_id))  # never edited
+    assert len(edits_of(fake, message_id)) == 1  # the refused one only

@@ -25,6 +25,8 @@ EXPECTED_TABLES = {
     "history",
     "history_characters",
     "meta",
+    "roll_messages",  # 0003: the messages carrying roll buttons
+    "trackers",  # 0004: the live trackers
 }
 
 
