@@ -30,7 +30,7 @@ from discord import app_commands
 from bot import permissions
 from bot.calling import call_content, call_mentions
 from bot.i18n import Language, public_language, text, user_language
-from bot.names import rank_choices, resolve_name
+from bot.names import Resolution, rank_choices, resolve_name
 from bot.storage import GuildSettings, StoredCharacter, Transaction
 from rules.character import CharacterHealth
 from rules.names import MAX_NAME_LENGTH
@@ -50,6 +50,7 @@ __all__ = [
     "bot_of",
     "check_range",
     "defer",
+    "find_typed_character",
     "private_language",
     "resolve_character",
     "send_change",
@@ -255,18 +256,26 @@ async def resolve_character(here: Here, name: str | None) -> StoredCharacter:
     return own[0]
 
 
-async def _find_by_name(here: Here, reader: Reader, name: str) -> StoredCharacter:
+async def find_typed_character(
+    reader: Reader, guild_id: int, typed: str
+) -> tuple[StoredCharacter | None, Resolution]:
     """COMMANDS.md Finding a character by name: the stored name wins (one query); else the
-    same name ignoring case, accents and width, or a unique word start; else close names."""
-    typed = _typed_name(name)
-    found = await reader.find_character(here.guild_id, typed)
+    same name ignoring case, accents and width, or a unique word start (``bot.names``). The
+    resolution says, on a miss, which names were alike or close."""
+    found = await reader.find_character(guild_id, typed)
+    if found is not None:
+        return found, Resolution()
+    resolution = resolve_name(typed, await reader.name_entries(guild_id))
+    if resolution.found is not None:
+        return await reader.get_character(guild_id, resolution.found.id), resolution
+    return None, resolution
+
+
+async def _find_by_name(here: Here, reader: Reader, name: str) -> StoredCharacter:
+    """The character a typed name names, or a refusal that says what was close."""
+    found, resolution = await find_typed_character(reader, here.guild_id, _typed_name(name))
     if found is not None:
         return found
-    resolution = resolve_name(typed, await reader.name_entries(here.guild_id))
-    if resolution.found is not None:
-        match = await reader.get_character(here.guild_id, resolution.found.id)
-        if match is not None:
-            return match
     if resolution.ambiguous:
         raise UserFacingError(
             "error.character_ambiguous",

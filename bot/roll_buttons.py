@@ -149,12 +149,16 @@ class RollButtonKeeper:
         task.add_done_callback(self._tasks.discard)
 
     async def close(self) -> None:
-        """Let the sweeps under way finish (each is a couple of requests), at most 3 s."""
+        """Let the sweeps under way finish (each is a couple of requests), at most 1 s: a
+        message left undone is swept with its character's next change."""
         self._closed = True
         if self._tasks:
-            await asyncio.wait(set(self._tasks), timeout=3.0)
-        for task in set(self._tasks):
+            await asyncio.wait(set(self._tasks), timeout=1.0)
+        left = set(self._tasks)
+        for task in left:
             task.cancel()
+        if left:
+            await asyncio.wait(left, timeout=1.0)
 
     async def _sweep(self, guild_id: int, character_ids: Sequence[int]) -> None:
         try:

@@ -61,13 +61,14 @@ class LiveTracker:
         self._bot.storage.on_change(self._changed)
 
     async def close(self) -> None:
-        """Stop following changes; let an edit under way finish (at most 3 s)."""
+        """Stop following changes at once (shutdown must not wait out the 2-s spacing): the
+        tracker shows the latest state again with the next change after the restart."""
         self._closed = True
         tasks = set(self._tasks.values())
-        if tasks:
-            await asyncio.wait(tasks, timeout=3.0)
         for task in tasks:
             task.cancel()
+        if tasks:
+            await asyncio.wait(tasks, timeout=1.0)
 
     def lock(self, guild_id: int) -> asyncio.Lock:
         """Held while the server's tracker is edited or replaced: never both at once."""

@@ -268,3 +268,19 @@ async def test_rename_refuses_bad_taken_and_lookalike_names_changing_nothing(
     fixed = await rename("Pablo", "PABLO")
     assert not fixed.ephemeral and "el nombre de **Pablo**: ahora es **PABLO**" in fixed.content
     assert names_in_db(bot, guild) == ["Olga", "PABLO"]
+
+
+async def test_the_ability_autocomplete_finds_the_character_as_typed(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    await create(fake, guild, gm, "Padre Tomás")
+    added = await fake.slash(
+        guild, gm, "ability set", {"character": "tomas", "ability": "Theology", "rating": 3}
+    )
+    assert not added.ephemeral, added.text
+    choices = await fake.autocomplete(
+        guild, gm, "spend", {"character": "tomas", "ability": "the"}, focused="ability"
+    )
+    assert choices and choices[0]["value"] == "Theology"
+    assert "3/3" in choices[0]["name"]
