@@ -401,7 +401,7 @@ class CharacterCog(
                 raise UserFacingError("error.rename_same", name=safe(current.name))
             await refuse_taken_name(tx, here.guild_id, clean, renaming=current.id)
             renamed = await tx.rename_character(current, clean)
-            details = {"name": current.name, "new_name": clean}
+            details = {"from": current.name, "to": clean}
             await tx.record(**here.history("character rename", details))
         language = here.public_language
         await send_change(

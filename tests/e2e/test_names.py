@@ -232,7 +232,7 @@ async def test_rename_is_a_change_with_history_and_undo(
     assert reply.embed["title"] == "Amelia Ríos"
     assert names_in_db(bot, guild) == ["Amelia Ríos", "Bruno"]
     history = await fake.slash(guild, ana, "history", {"character": "Amelia Ríos"})
-    assert "/character rename" in history.text
+    assert "/character rename from: Amelia Rios, to: Amelia Ríos" in history.text
     undone = await confirmed_undo(fake, guild, gm)
     assert not undone.ephemeral
     assert "**Amelia Rios**: Health 9 / 9 → 9 / 9 · name Amelia Ríos → Amelia Rios" in undone.text
