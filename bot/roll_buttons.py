@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.context import Here, bot_of
+from bot.message_edits import edit_message, is_gone
 from bot.storage import StoredCharacter, Transaction
 from bot.storage.memory import Lru
 from bot.storage.roll_messages import (
@@ -43,8 +44,6 @@ __all__ = ["RollButtonKeeper", "number_due_rolls", "remember_roll_buttons"]
 log = logging.getLogger(__name__)
 
 _CUSTOM_ID = re.compile(r"salud:cons:(?P<character_id>[0-9]+):[0-9]+(?::(?P<roll>[0-9]+))?")
-#: Discord error codes meaning "this message can never be edited by the bot again".
-_GONE_CODES = frozenset({10003, 10008, 50001, 50005, 50013})
 #: How many servers without roll-button messages are remembered.
 _NO_MESSAGES_MEMORY = 4096
 
@@ -192,15 +191,9 @@ class RollButtonKeeper:
                 {(item.character_id, item.roll_seq) for item in items},
             )
             if changed:
-                route = discord.http.Route(
-                    "PATCH",
-                    "/channels/{channel_id}/messages/{message_id}",
-                    channel_id=channel_id,
-                    message_id=message_id,
-                )
-                await http.request(route, json={"components": components})
+                await edit_message(http, channel_id, message_id, {"components": components})
         except discord.HTTPException as error:
-            if error.status in (403, 404) or error.code in _GONE_CODES:
+            if is_gone(error):
                 log.info(
                     "roll buttons of message %s can no longer be edited: forgotten", message_id
                 )

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import Language, public_language
+from bot.message_edits import edit_message, is_gone
 from bot.storage import StoredCharacter
 from bot.storage.memory import Lru
 from bot.storage.trackers import TrackerMessage, forget_tracker, get_tracker, set_tracker
@@ -35,8 +36,6 @@ log = logging.getLogger(__name__)
 
 #: At most one edit of a tracker every this many seconds (COMMANDS.md).
 EDIT_INTERVAL = 2.0
-#: Discord errors meaning the message can never be edited by the bot again.
-_GONE_CODES = frozenset({10003, 10008, 50001, 50005, 50013})
 #: Servers known to have no tracker, kept so that their changes cost no read.
 _NO_TRACKER_MEMORY = 4096
 
@@ -132,16 +131,10 @@ class LiveTracker:
     async def _edit(self, tracker: TrackerMessage, body: dict[str, object]) -> bool:
         """PATCH the tracker's message; a tracker that can no longer be edited is forgotten.
         Returns whether the edit went through."""
-        route = discord.http.Route(
-            "PATCH",
-            "/channels/{channel_id}/messages/{message_id}",
-            channel_id=tracker.channel_id,
-            message_id=tracker.message_id,
-        )
         try:
-            await self._bot.http.request(route, json={**body, "allowed_mentions": {"parse": []}})
+            await edit_message(self._bot.http, tracker.channel_id, tracker.message_id, body)
         except discord.HTTPException as error:
-            if error.status in (403, 404) or error.code in _GONE_CODES:
+            if is_gone(error):
                 log.info(
                     "the live tracker of guild %s can no longer be edited (%s): stopped",
                     tracker.guild_id,
@@ -168,14 +161,8 @@ class LiveTracker:
                 await self._edit_moved(old, moved_text)
 
     async def _edit_moved(self, old: TrackerMessage, moved_text: str) -> None:
-        route = discord.http.Route(
-            "PATCH",
-            "/channels/{channel_id}/messages/{message_id}",
-            channel_id=old.channel_id,
-            message_id=old.message_id,
-        )
-        body = {"content": moved_text, "embeds": [], "allowed_mentions": {"parse": []}}
+        body = {"content": moved_text, "embeds": []}
         try:
-            await self._bot.http.request(route, json=body)
+            await edit_message(self._bot.http, old.channel_id, old.message_id, body)
         except discord.HTTPException as error:  # gone already: nothing to say there
             log.info("the old tracker of guild %s was not edited: %s", old.guild_id, error)
