@@ -195,3 +195,22 @@ async def test_a_message_that_is_gone_is_forgotten_quietly(
     await fake.slash(guild, ana, "conscious", {"character": "Dario"})
     await kept_soon(bot, guild, 0)
     await bot.wait_for_log("can no longer be edited")
+
+
+async def test_an_old_rolls_button_is_refused_in_spanish(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]]
+) -> None:
+    guild = await make_guild(locale="es-ES")
+    ana = guild.member("Ana", locale="es-ES")
+    await create(fake, guild, ana, "Pilar", 9)
+    first = await hurt(fake, guild, ana, "Pilar", 10)
+    character_id = stored(bot, guild, "Pilar")["id"]
+    old_id = roll_ids(first, character_id)[0]
+    await hurt(fake, guild, ana, "Pilar", 1)
+    refused = await fake.click(guild, ana, first, old_id)
+    assert_refused(
+        refused,
+        "Ese botón era para una Tirada de Consciencia anterior de **Pilar**",
+        "/conscious",
+    )
+    assert stored(bot, guild, "Pilar")["roll_pending"] == 1
