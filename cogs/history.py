@@ -33,6 +33,7 @@ from bot.context import (
 from bot.i18n import Language, text
 from bot.render import history_lines, mention
 from bot.storage import HistoryEntry, StoredCharacter, UndoResult
+from bot.storage.roll_messages import renumber_rolls
 from bot.tree import report_error
 from bot.undo_preview import preview_embed, reversal_lines
 from cogs.scene import CONTENT_LIMIT, Touched, change_reply, clip_lines
@@ -264,6 +265,8 @@ class UndoButton(
                 result = await tx.undo_latest(here.guild_id, here.interaction.id, here.user_id)
                 if result is None:  # pragma: no cover - the entry was just read in this tx
                     raise _Superseded(None)
+                pending = [c.id for c in result.restored if c.health.roll_pending]
+                await renumber_rolls(tx, here.guild_id, pending)
         except _Superseded as moved:
             if moved.latest is None:
                 await _replace_question(interaction, text(language, "history.undo.nothing"))

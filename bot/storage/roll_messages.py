@@ -18,6 +18,7 @@ __all__ = [
     "has_roll_messages",
     "number_rolls",
     "remember_roll_messages",
+    "renumber_rolls",
     "roll_number",
     "stale_roll_messages",
 ]
@@ -61,6 +62,20 @@ async def number_rolls(
         (guild_id, *wanted),
     )
     return {int(row["id"]): int(row["roll_seq"]) for row in rows}
+
+
+async def renumber_rolls(tx: Transaction, guild_id: int, character_ids: Sequence[int]) -> None:
+    """New numbers for rolls that an undo made pending again: no button posted before
+    answers them (a later roll's button would otherwise roll the earlier one). Allowed after
+    ``record``: roll numbers are not in the history."""
+    ids = sorted(set(character_ids))
+    if ids:
+        tx._check_open()
+        tx._pipe.queue(
+            "UPDATE characters SET roll_seq = roll_seq + 1"
+            f" WHERE guild_id = ? AND id IN ({_marks(len(ids))})",
+            (guild_id, *ids),
+        )
 
 
 async def roll_number(reader: Reader, guild_id: int, character_id: int) -> int | None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from tests.e2e.harness import BotProcess
 from tests.e2e.health_support import assert_refused, create, history_count, stored
+from tests.e2e.undo_support import undo as confirmed_undo
 from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from tests.fake_discord.replies import flatten_components
 
@@ -214,3 +215,22 @@ async def test_an_old_rolls_button_is_refused_in_spanish(
         "/conscious",
     )
     assert stored(bot, guild, "Pilar")["roll_pending"] == 1
+
+
+async def test_an_undo_that_brings_an_earlier_roll_back_retires_every_button(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    await create(fake, guild, gm, "Quique", 9)
+    await hurt(fake, guild, gm, "Quique", 10)  # -1: the roll of Difficulty 1
+    later = await hurt(fake, guild, gm, "Quique", 2)  # -3: a later roll, Difficulty 3
+    character_id = stored(bot, guild, "Quique")["id"]
+    later_id = roll_ids(later, character_id)[0]
+    undone = await confirmed_undo(fake, guild, gm)  # Difficulty 1 is pending again
+    assert not undone.ephemeral
+    assert stored(bot, guild, "Quique")["roll_pending"] == 1
+    await wait_disabled(fake, later, character_id)
+    refused = await fake.click(guild, gm, later, later_id)
+    assert_refused(refused, "earlier Consciousness roll of **Quique**")
+    rolled = await fake.slash(guild, gm, "conscious", {"character": "Quique"})
+    assert not rolled.ephemeral and " vs 1" in rolled.text
