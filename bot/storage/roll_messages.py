@@ -42,21 +42,36 @@ def _marks(count: int) -> str:
     return ", ".join("?" * count)
 
 
+#: Roll numbers come from one counter for the whole database (``meta``), so that a number
+#: is never given twice, not even to a character deleted and brought back by an undo.
+_NEXT_NUMBER = (
+    "INSERT INTO meta (key, value) VALUES ('roll_seq', '1') ON CONFLICT (key)"
+    " DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)"
+)
+_TAKE_NUMBER = (
+    "UPDATE characters SET roll_seq = (SELECT CAST(value AS INTEGER) FROM meta"
+    " WHERE key = 'roll_seq') WHERE guild_id = ? AND id = ?"
+)
+
+
+def _queue_new_numbers(tx: Transaction, guild_id: int, character_ids: Sequence[int]) -> None:
+    for character_id in sorted(set(character_ids)):
+        tx._pipe.queue(_NEXT_NUMBER)
+        tx._pipe.queue(_TAKE_NUMBER, (guild_id, character_id))
+
+
 async def number_rolls(
     tx: Transaction, guild_id: int, due: Sequence[int], pending: Sequence[int]
 ) -> dict[int, int]:
-    """Give each character of ``due`` (a roll fell due in this change) a new roll number and
-    return the current number of every character of ``due`` and ``pending`` (one trip)."""
+    """Give each character of ``due`` (a roll fell due in this change) a new roll number, the
+    next of the database's counter, and return the current number of every character of
+    ``due`` and ``pending`` (one trip)."""
     wanted = sorted({*due, *pending})
     if not wanted:
         return {}
     if due:
         tx._check_writable()
-        tx._pipe.queue(
-            "UPDATE characters SET roll_seq = roll_seq + 1"
-            f" WHERE guild_id = ? AND id IN ({_marks(len(set(due)))})",
-            (guild_id, *sorted(set(due))),
-        )
+        _queue_new_numbers(tx, guild_id, due)
     rows = await tx._fetchall(
         f"SELECT id, roll_seq FROM characters WHERE guild_id = ? AND id IN ({_marks(len(wanted))})",
         (guild_id, *wanted),
@@ -68,14 +83,9 @@ async def renumber_rolls(tx: Transaction, guild_id: int, character_ids: Sequence
     """New numbers for rolls that an undo made pending again: no button posted before
     answers them (a later roll's button would otherwise roll the earlier one). Allowed after
     ``record``: roll numbers are not in the history."""
-    ids = sorted(set(character_ids))
-    if ids:
+    if character_ids:
         tx._check_open()
-        tx._pipe.queue(
-            "UPDATE characters SET roll_seq = roll_seq + 1"
-            f" WHERE guild_id = ? AND id IN ({_marks(len(ids))})",
-            (guild_id, *ids),
-        )
+        _queue_new_numbers(tx, guild_id, character_ids)
 
 
 async def roll_number(reader: Reader, guild_id: int, character_id: int) -> int | None:

@@ -12,6 +12,7 @@ from bot.storage.roll_messages import (
     forget_roll_messages,
     number_rolls,
     remember_roll_messages,
+    renumber_rolls,
     roll_number,
     stale_roll_messages,
 )
@@ -33,10 +34,29 @@ async def test_a_roll_falling_due_gets_the_next_number_in_its_guild_only(storage
     async with storage.transaction(require_record=False) as tx:
         assert await number_rolls(tx, GUILD_A, [ana], []) == {ana: 1}
         assert await number_rolls(tx, GUILD_A, [ana, bea], [ana]) == {ana: 2}  # not Bea: B's
+        # One counter for the whole file: Bea's number is past every number given before.
+        (bea_roll,) = (await number_rolls(tx, GUILD_B, [bea], [])).values()
+        assert bea_roll > 2
     async with storage.read() as reader:
         assert await roll_number(reader, GUILD_A, ana) == 2
         assert await roll_number(reader, GUILD_A, bea) is None
-        assert await roll_number(reader, GUILD_B, bea) == 0
+        assert await roll_number(reader, GUILD_B, bea) == bea_roll
+
+
+async def test_a_number_is_never_given_twice_not_even_after_a_deletion_undone(
+    storage: Storage,
+) -> None:
+    ana = await _character(storage, "Ana")
+    async with storage.transaction(require_record=False) as tx:
+        assert await number_rolls(tx, GUILD_A, [ana], []) == {ana: 1}
+    async with storage.transaction() as tx:
+        await tx.delete_character(GUILD_A, ana)
+        await tx.record(guild_id=GUILD_A, interaction_id=5, actor_id=ALICE, command="delete")
+    async with storage.transaction() as tx:
+        assert await tx.undo_latest(GUILD_A, 6, ALICE) is not None
+        await renumber_rolls(tx, GUILD_A, [ana])
+    async with storage.read() as reader:
+        assert await roll_number(reader, GUILD_A, ana) == 2
 
 
 async def test_stale_messages_follow_the_pending_roll_and_are_bounded(storage: Storage) -> None:

@@ -1,8 +1,9 @@
--- Buttons that know their roll (issue 12). roll_seq numbers a character's Consciousness
--- rolls: it goes up each time a roll falls due, and a button carries the number of the roll
--- it was posted for (salud:cons:<id>:<spend>:<roll_seq>), so it is refused once that roll is
--- made or replaced by a later one. Not part of the history's snapshots: an undo never makes
--- an old number current again.
+-- Buttons that know their roll (issue 12). roll_seq is the number of a character's latest
+-- Consciousness roll: each roll that falls due takes the next number of one counter for the
+-- whole file (meta key 'roll_seq'), and a button carries the number of the roll it was
+-- posted for (salud:cons:<id>:<spend>:<roll_seq>), so it is refused once that roll is made
+-- or replaced by a later one. Not part of the history's snapshots: an undo never makes an
+-- old number current again.
 ALTER TABLE characters ADD COLUMN roll_seq INTEGER NOT NULL DEFAULT 0;
 
 -- The public messages that carry a character's roll buttons, so that the bot can disable
