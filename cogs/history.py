@@ -261,6 +261,9 @@ class UndoButton(
                 await here.refuse_repeated(tx)
                 latest = await tx.latest_undoable(here.guild_id)
                 if latest is None or latest.id != self.entry_id:
+                    previewed = await tx.get_history_entry(here.guild_id, self.entry_id)
+                    if previewed is not None and previewed.undone:  # pressed twice
+                        raise UserFacingError("undo.error.already", entry=self.entry_id)
                     raise _Superseded(latest)
                 result = await tx.undo_latest(here.guild_id, here.interaction.id, here.user_id)
                 if result is None:  # pragma: no cover - the entry was just read in this tx

@@ -6,6 +6,7 @@ preview); the public reply has the same detail. Real bot, fake Discord, both lan
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Awaitable, Callable
 
 from tests.e2e.harness import BotProcess
@@ -180,3 +181,30 @@ async def test_the_confirmation_works_after_a_restart(
     await click.wait_edit(1)
     assert stored(bot, guild, "Carla")["health"] == 9
     assert "**Carla**: Health 5 / 9 → 9 / 9" in click.followups[0]["content"]
+
+
+async def test_confirming_twice_reverts_once(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = gm_of(guild)
+    await create(fake, guild, gm, "Gala", 9)
+    await fake.slash(guild, gm, "hurt", {"character": "Gala", "amount": "4"})
+    await fake.slash(guild, gm, "hurt", {"character": "Gala", "amount": "1"})
+    preview = await fake.slash(guild, gm, "undo")
+    confirm = str(confirm_id(preview))
+    as_shown = copy.deepcopy(preview.message)  # the GM's screen before the first press lands
+    first = await fake.click(guild, gm, preview, confirm)
+    await first.wait_edit(1)
+    assert stored(bot, guild, "Gala")["health"] == 5
+    entries = history_count(bot, guild)
+    # The second press of a double click, from the screen as it was (a private fake API,
+    # as tests/e2e/test_character.py's send_twice uses).
+    payload = fake._base_interaction(3, guild, gm, None, None)
+    payload["message"] = as_shown
+    payload["data"] = {"custom_id": confirm, "component_type": 2}
+    second = fake._send_interaction(payload, "click again", source=str(preview.message_id))
+    await second.wait_complete(5)
+    (refusal,) = second.followups  # acknowledged first, then refused privately
+    assert refusal["flags"] & (1 << 6) and "Change #" in refusal["content"]
+    assert "is already undone" in refusal["content"]
+    assert stored(bot, guild, "Gala")["health"] == 5 and history_count(bot, guild) == entries
