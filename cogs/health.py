@@ -50,6 +50,7 @@ from rules.dice import (
     parse_amount,
     roll_amount,
 )
+from rules.errors import CharacterDead
 from rules.first_aid import MAX_FIRST_AID_POINTS, give_first_aid
 from rules.outcome import Outcome
 from rules.rest import MAX_DAYS
@@ -231,7 +232,14 @@ class HealthCog(commands.Cog):
                 current = await tx.get_character(here.guild_id, target.id)
                 if current is None:
                     raise CharacterNotFound(here.guild_id, target.id)
-                outcome = apply_damage(current.health, roll.dealt)
+                try:
+                    outcome = apply_damage(current.health, roll.dealt)
+                except CharacterDead as dead:
+                    if len(targets) == 1:
+                        raise
+                    # Several targets: say which one stops the blow.
+                    name = safe(current.name)
+                    raise UserFacingError("health.error.target_dead", name=name) from dead
                 hits.append((await tx.save_health(current, outcome.after), outcome, roll))
             numbers = await number_due_rolls(tx, here.guild_id, [(c, o) for c, o, _ in hits])
             await tx.record(**here.history("hurt", hurt_details(amount, shown_reason, hits)))

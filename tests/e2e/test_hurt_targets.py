@@ -117,6 +117,14 @@ async def test_a_duplicate_or_forbidden_target_refuses_the_whole_blow(
         locale="en-US",
     )
     assert_refused(english, "**Olga** is named twice in this /hurt")
+    await fake.slash(guild, ana, "character create", {"name": "Rufo", "health": 2})
+    killed = await fake.slash(guild, ana, "hurt", {"character": "Rufo", "amount": "20"})
+    assert not killed.ephemeral
+    dead = await fake.slash(
+        guild, ana, "hurt", {"character": "Olga", "amount": "1", "character2": "Rufo"}
+    )
+    assert_refused(dead, "**Rufo** ha muerto", "Nombra solo objetivos vivos")
+    entries = history_count(bot, guild)
     assert history_count(bot, guild) == entries
     assert all(stored(bot, guild, n)["health"] == 9 for n in ("Amelia Ríos", "Olga", "Bruno"))
 
