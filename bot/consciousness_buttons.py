@@ -2,19 +2,20 @@
 
 A reply in which a roll falls due (``/hurt``, ``/time`` bleeding) carries a "Roll
 Consciousness" button, and "Spend 1/2/3 Health" buttons where C4 allows that spend. Their
-custom ids describe themselves (``salud:cons:<character_id>:<spend>``), so they keep working
+custom ids describe themselves (``salud:cons:<character_id>:<spend>:<roll>``, ``roll`` being
+the number of the roll they were posted for, ``bot.roll_buttons``), so they keep working
 after a restart (``discord.ui.DynamicItem``, registered with ``bot.add_dynamic_items``).
 
 A press rolls only while the roll is still pending: the check and the roll happen in one
 transaction, so an old button (the roll was made, the character was healed, knocked out or
-killed) gets an ephemeral refusal and never rolls twice.
+killed, or a later roll fell due) gets an ephemeral refusal and never rolls twice.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -24,6 +25,7 @@ from bot.context import Here, UserFacingError, bot_of, send_change
 from bot.i18n import Language, text
 from bot.render import consciousness_roll_field, safe
 from bot.storage import CharacterNotFound, StoredCharacter
+from bot.storage.roll_messages import roll_number
 from bot.tree import report_error
 from rules.consciousness import ConsciousnessRoll, legal_spends, roll_consciousness
 
@@ -52,20 +54,23 @@ _PER_ROW = 5
 _LABEL_LIMIT = 80
 
 
-def consciousness_custom_id(character_id: int, spend: int) -> str:
-    """``salud:cons:<character_id>:<spend>`` (DESIGN.md, Discord specifics)."""
-    return f"salud:cons:{character_id}:{spend}"
+def consciousness_custom_id(character_id: int, spend: int, roll: int | None = None) -> str:
+    """``salud:cons:<character_id>:<spend>:<roll>``: ``roll`` is the number of the roll the
+    button was posted for (``bot.roll_buttons``); ids from before it have no ``:<roll>``."""
+    base = f"salud:cons:{character_id}:{spend}"
+    return base if roll is None else f"{base}:{roll}"
 
 
 async def perform_consciousness_roll(
-    here: Here, character_id: int, spend: int, *, require_pending: bool
+    here: Here, character_id: int, spend: int, *, require_pending: bool, roll: int | None = None
 ) -> tuple[StoredCharacter, ConsciousnessRoll]:
     """Roll for the character with the bot's dice, in one transaction recorded in the history
     (under this interaction's id: a repeated interaction applies once).
 
     Only the owner or a GM may roll. ``require_pending`` (a button) refuses when no roll is
-    pending any more, before any die is rolled. The rules refuse the rest (C4, C6, H5). A roll
-    that changes nothing (success, no spend, none pending) stores nothing.
+    pending any more, before any die is rolled, and, given ``roll`` (the button's roll
+    number), when the pending roll is a later one. The rules refuse the rest (C4, C6, H5). A
+    roll that changes nothing (success, no spend, none pending) stores nothing.
     """
     roller = bot_of(here.interaction).roller
     async with here.storage.transaction() as tx:
@@ -76,16 +81,18 @@ async def perform_consciousness_roll(
         here.require_owner_or_gm(current, "action.conscious")
         if require_pending:
             _require_pending(current)
-        roll = roll_consciousness(current.health, spend, roller)
+            if roll is not None and await roll_number(tx, here.guild_id, character_id) != roll:
+                raise UserFacingError("health.error.button_old_roll", name=safe(current.name))
+        made = roll_consciousness(current.health, spend, roller)
         saved = current
-        if roll.outcome.changed:
-            saved = await tx.save_health(current, roll.outcome.after)
+        if made.outcome.changed:
+            saved = await tx.save_health(current, made.outcome.after)
             details = {
-                "roll": f"{roll.die} + {roll.spend} = {roll.total} vs {roll.difficulty}",
-                "success": roll.success,
+                "roll": f"{made.die} + {made.spend} = {made.total} vs {made.difficulty}",
+                "success": made.success,
             }
             await tx.record(**here.history("conscious", details))
-    return saved, roll
+    return saved, made
 
 
 def _require_pending(character: StoredCharacter) -> None:
@@ -132,24 +139,32 @@ async def send_roll_reply(
 
 class ConsciousnessButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"salud:cons:(?P<character_id>[0-9]{1,20}):(?P<spend>[0-9]{1,2})",
+    template=r"salud:cons:(?P<character_id>[0-9]{1,20}):(?P<spend>[0-9]{1,2})(?::(?P<roll>[0-9]{1,20}))?",
 ):
-    """Roll Consciousness for one character, spending ``spend`` Health (0: a plain roll)."""
+    """Roll Consciousness for one character, spending ``spend`` Health (0: a plain roll), for
+    its roll number ``roll`` only (None: a button posted before rolls were numbered)."""
 
     def __init__(
-        self, character_id: int, spend: int, label: str = "", *, row: int | None = None
+        self,
+        character_id: int,
+        spend: int,
+        label: str = "",
+        *,
+        row: int | None = None,
+        roll: int | None = None,
     ) -> None:
         style = discord.ButtonStyle.primary if spend == 0 else discord.ButtonStyle.secondary
         super().__init__(
             discord.ui.Button(
                 label=(label or str(spend))[:_LABEL_LIMIT],
                 style=style,
-                custom_id=consciousness_custom_id(character_id, spend),
+                custom_id=consciousness_custom_id(character_id, spend, roll),
             ),
             row=row,
         )
         self.character_id = character_id
         self.spend = spend
+        self.roll = roll
 
     @classmethod
     async def from_custom_id(
@@ -160,13 +175,14 @@ class ConsciousnessButton(
         /,
     ) -> ConsciousnessButton:
         label = item.label if isinstance(item, discord.ui.Button) else None
-        return cls(int(match["character_id"]), int(match["spend"]), label or "")
+        roll = None if match["roll"] is None else int(match["roll"])
+        return cls(int(match["character_id"]), int(match["spend"]), label or "", roll=roll)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
             here = await Here.of(interaction)
             saved, roll = await perform_consciousness_roll(
-                here, self.character_id, self.spend, require_pending=True
+                here, self.character_id, self.spend, require_pending=True, roll=self.roll
             )
             await send_roll_reply(interaction, here, saved, roll)
         except Exception as error:
@@ -181,15 +197,20 @@ def _label(language: Language, key: str, name: str | None, **params: object) -> 
 
 
 def consciousness_view(
-    characters: Sequence[StoredCharacter], language: Language
+    characters: Sequence[StoredCharacter],
+    language: Language,
+    rolls: Mapping[int, int] | None = None,
 ) -> discord.ui.View | None:
     """Buttons for every character of ``characters`` that has a roll pending, or None when
     none has.
 
     One character: "Roll Consciousness" and "Spend N Health" for each legal N of 1–3. Several:
     the same with the name in the roll button's label, a row each, for up to 5 characters;
-    beyond 5, only the roll buttons (up to 25; the others use ``/conscious``).
+    beyond 5, only the roll buttons (up to 25; the others use ``/conscious``). ``rolls``: each
+    character's current roll number (``bot.roll_buttons.number_due_rolls``), which its
+    buttons carry.
     """
+    numbers = rolls or {}
     pending = [c for c in characters if c.health.roll_pending and not c.health.is_dead]
     if not pending:
         return None
@@ -199,9 +220,10 @@ def consciousness_view(
     for index, character in enumerate(pending[: _ROWS * _PER_ROW]):
         row = index if with_spends else index // _PER_ROW
         name = character.name if several else None
+        roll = numbers.get(character.id)
         view.add_item(
             ConsciousnessButton(
-                character.id, 0, _label(language, "health.button.roll", name), row=row
+                character.id, 0, _label(language, "health.button.roll", name), row=row, roll=roll
             )
         )
         if not with_spends:
@@ -210,7 +232,7 @@ def consciousness_view(
         for spend in BUTTON_SPENDS:
             if spend in allowed:
                 label = _label(language, "health.button.spend", None, points=spend)
-                view.add_item(ConsciousnessButton(character.id, spend, label, row=row))
+                view.add_item(ConsciousnessButton(character.id, spend, label, row=row, roll=roll))
     return view
 
 

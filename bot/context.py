@@ -28,7 +28,9 @@ import discord
 from discord import app_commands
 
 from bot import permissions
+from bot.calling import call_content, call_mentions
 from bot.i18n import Language, public_language, text, user_language
+from bot.names import Resolution, rank_choices, resolve_name
 from bot.storage import GuildSettings, StoredCharacter, Transaction, current_ticket
 from rules.character import CharacterHealth
 from rules.names import MAX_NAME_LENGTH
@@ -48,6 +50,7 @@ __all__ = [
     "bot_of",
     "check_range",
     "defer",
+    "find_typed_character",
     "private_language",
     "public_placeholder",
     "resolve_character",
@@ -246,10 +249,7 @@ async def resolve_character(here: Here, name: str | None) -> StoredCharacter:
         raise UserFacingError("error.invalid_name.control", max_length=MAX_NAME_LENGTH)
     async with here.storage.read() as reader:
         if name is not None:
-            found = await reader.find_character(here.guild_id, _typed_name(name))
-            if found is None:
-                raise UserFacingError("error.character_not_found", name=_shown(name))
-            return found
+            return await _find_by_name(here, reader, name)
         own = await reader.characters_of_owner(here.guild_id, here.user_id)
     if not own:
         raise UserFacingError("error.no_character")
@@ -259,6 +259,49 @@ async def resolve_character(here: Here, name: str | None) -> StoredCharacter:
             names += ", …"
         raise UserFacingError("error.several_characters", names=names)
     return own[0]
+
+
+async def find_typed_character(
+    reader: Reader, guild_id: int, typed: str
+) -> tuple[StoredCharacter | None, Resolution]:
+    """COMMANDS.md Finding a character by name: the stored name wins (one query); else the
+    same name ignoring case, accents and width, or a unique word start (``bot.names``). The
+    resolution says, on a miss, which names were alike or close."""
+    found = await reader.find_character(guild_id, typed)
+    if found is not None:
+        return found, Resolution()
+    resolution = resolve_name(typed, await reader.name_entries(guild_id))
+    if resolution.found is not None:
+        return await reader.get_character(guild_id, resolution.found.id), resolution
+    return None, resolution
+
+
+async def _find_by_name(here: Here, reader: Reader, name: str) -> StoredCharacter:
+    """The character a typed name names, or a refusal that says what was close."""
+    found, resolution = await find_typed_character(reader, here.guild_id, _typed_name(name))
+    if found is not None:
+        return found
+    if resolution.ambiguous:
+        raise UserFacingError(
+            "error.character_ambiguous",
+            name=_shown(name),
+            names=_quoted(here, [entry.name for entry in resolution.ambiguous]),
+        )
+    if resolution.suggestions:
+        raise UserFacingError(
+            "error.character_not_found_suggest",
+            name=_shown(name),
+            names=_quoted(here, resolution.suggestions),
+        )
+    raise UserFacingError("error.character_not_found", name=_shown(name))
+
+
+def _quoted(here: Here, names: Sequence[str]) -> str:
+    """``**Ana**, **Ana Bel** or **Anabel**``: names for a refusal, markdown escaped."""
+    shown = [f"**{discord.utils.escape_markdown(name)}**" for name in names]
+    if len(shown) < 2:
+        return "".join(shown)
+    return ", ".join(shown[:-1]) + text(here.private_language, "names.or") + shown[-1]
 
 
 #: Unicode categories no name may contain: control and invisible format characters.
@@ -307,14 +350,16 @@ class CharacterTransformer(app_commands.Transformer):
 async def character_choices(
     interaction: discord.Interaction[Any], typed: str
 ) -> list[app_commands.Choice[str]]:
-    """Up to 25 of the server's characters containing ``typed``, the user's own first."""
+    """Up to 25 of the server's characters matching ``typed`` as a typed name is matched
+    (accents ignored: ``bot.names.rank_choices``), the user's own first."""
     if interaction.guild_id is None:
         return []
     async with bot_of(interaction).storage.read() as reader:
-        found = await reader.suggest_characters(
-            interaction.guild_id, _typed_name(typed)[:100], interaction.user.id, limit=25
-        )
-    return [app_commands.Choice(name=item.name[:100], value=item.name[:100]) for item in found]
+        entries = await reader.name_entries(interaction.guild_id)
+    ranked = rank_choices(_typed_name(typed)[:100], entries, interaction.user.id)
+    return [
+        app_commands.Choice(name=item.name[:100], value=item.name[:100]) for item in ranked[:25]
+    ]
 
 
 class TextChannelTransformer(app_commands.Transformer):
@@ -393,21 +438,24 @@ async def _send(
     embeds: Sequence[discord.Embed],
     view: discord.ui.View | None,
     ephemeral: bool,
-) -> None:
-    """Answer the interaction, or follow up when it was already answered or deferred."""
+    allowed_mentions: discord.AllowedMentions = NO_MENTIONS,
+) -> int | None:
+    """Answer the interaction, or follow up when it was already answered or deferred;
+    returns the id of the message sent (None when Discord did not say)."""
     kwargs: dict[str, Any] = {
         "content": content,
         "embeds": list(embeds),
         "ephemeral": ephemeral,
-        "allowed_mentions": NO_MENTIONS,
+        "allowed_mentions": allowed_mentions,
     }
     if view is not None:
         kwargs["view"] = view
     if interaction.response.is_done():
-        await interaction.followup.send(**kwargs)
+        sent = await interaction.followup.send(wait=True, **kwargs)
         interaction.extras[_PLACEHOLDER_FILLED] = True
-    else:
-        await interaction.response.send_message(**kwargs)
+        return sent.id
+    response = await interaction.response.send_message(**kwargs)
+    return response.message_id
 
 
 async def send_private(
@@ -427,9 +475,19 @@ async def send_public(
     *,
     embeds: Sequence[discord.Embed] = (),
     view: discord.ui.View | None = None,
-) -> None:
-    """A public reply in the channel (a followup when the response was already sent)."""
-    await _send(interaction, content, embeds=embeds, view=view, ephemeral=False)
+    allowed_mentions: discord.AllowedMentions = NO_MENTIONS,
+) -> int | None:
+    """A public reply in the channel (a followup when the response was already sent);
+    mentions nobody unless ``allowed_mentions`` says whom (``bot.calling``). Returns the
+    message's id."""
+    return await _send(
+        interaction,
+        content,
+        embeds=embeds,
+        view=view,
+        ephemeral=False,
+        allowed_mentions=allowed_mentions,
+    )
 
 
 async def update_message(interaction: discord.Interaction[Any], content: str) -> None:
@@ -454,24 +512,35 @@ async def send_change(
     content: str | None = None,
     view: discord.ui.View | None = None,
     more: Sequence[Sequence[discord.Embed]] = (),
-) -> None:
+    call: Sequence[int] = (),
+) -> int | None:
     """The public reply to a change, also posted in the announcement channel when
     ``announce`` (state changed, knocked out, died) and the command was used elsewhere.
+
+    ``call``: the owners whose character's Consciousness roll fell due; the reply (not its
+    copy in the announcement channel) mentions them, and only them (``bot.calling``).
+    Returns the id of the reply's (first) message, for the roll buttons it may carry.
 
     ``more``: the embeds of further messages, when one message cannot hold an embed per
     character touched; they follow the reply (and its announcement). A failure to post the
     announcement (channel deleted, no permission) is logged and does not affect the reply.
     """
-    await send_public(interaction, content, embeds=embeds, view=view)
+    message_id = await send_public(
+        interaction,
+        call_content(call, content),
+        embeds=embeds,
+        view=view,
+        allowed_mentions=call_mentions(call) if call else NO_MENTIONS,
+    )
     for extra in more:
         await send_public(interaction, embeds=extra)
     if not announce:
-        return
+        return message_id
     if here is None:
         here = await Here.of(interaction)
     channel_id = here.settings.channel_id
     if channel_id is None or channel_id == interaction.channel_id:
-        return
+        return message_id
     bot = bot_of(interaction)
     channel = bot.get_partial_messageable(channel_id, guild_id=here.guild_id)
     try:
@@ -482,3 +551,4 @@ async def send_change(
         log.warning(
             "could not announce in channel %s of guild %s: %s", channel_id, here.guild_id, error
         )
+    return message_id

@@ -25,6 +25,7 @@ from bot.context import (
     UserFacingError,
     bot_of,
     check_range,
+    find_typed_character,
     send_change,
     send_public,
 )
@@ -224,8 +225,8 @@ async def complete_ability(
         settings = await reader.get_settings(interaction.guild_id)
         character = None
         if isinstance(typed_character, str) and typed_character.strip():
-            character = await reader.find_character(
-                interaction.guild_id, typed_character.strip()[:CHOICE_LENGTH]
+            character, _ = await find_typed_character(
+                reader, interaction.guild_id, typed_character.strip()[:CHOICE_LENGTH]
             )
     language = user_language(interaction.locale, settings.language, interaction.guild_locale)
     return ability_choices(

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.calling import owners_to_call
 from bot.consciousness_buttons import consciousness_view
 from bot.context import (
     CharacterTransformer,
@@ -25,6 +26,8 @@ from bot.context import (
     update_message,
 )
 from bot.i18n import Language, text
+from bot.name_checks import refuse_taken_name
+from bot.names import NameEntry, lookalike_groups
 from bot.render import (
     death_embed,
     describe_events,
@@ -34,6 +37,7 @@ from bot.render import (
     state_label,
     status_embed,
 )
+from bot.roll_buttons import number_due_rolls, remember_roll_buttons
 from bot.storage import CharacterNotFound, StoredCharacter
 from bot.tree import report_error
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth
@@ -58,12 +62,15 @@ MIN_SET_HEALTH, MAX_SET_HEALTH = -99, 99
 LIST_DESCRIPTION_LIMIT = 2800
 LIST_EMBEDS_PER_MESSAGE = 2
 LIST_COLOUR = discord.Colour(0x5865F2)
+#: Marks the names that look like another's in /character list (kept from older databases).
+LOOKALIKE_MARK = "⚠️"
 
 
-def list_line(character: StoredCharacter, language: Language) -> str:
-    """``🟡 **Ana** — Health 0 / 9 — Hurt — <@owner>`` (the mention pings nobody in an embed)."""
+def list_line(character: StoredCharacter, language: Language, *, lookalike: bool = False) -> str:
+    """``🟡 **Ana** — Health 0 / 9 — Hurt — <@owner>`` (the mention pings nobody in an embed);
+    ``lookalike``: marked as a name that another character's looks like (older databases)."""
     health = character.health
-    return text(
+    line = text(
         language,
         "character.list.line",
         emoji=state_emoji(health.state),
@@ -73,6 +80,7 @@ def list_line(character: StoredCharacter, language: Language) -> str:
         state=state_label(health.state, language),
         owner=mention(character.owner_id),
     )
+    return f"{line} {LOOKALIKE_MARK}" if lookalike else line
 
 
 def list_messages(
@@ -83,11 +91,14 @@ def list_messages(
         return [
             [discord.Embed(description=text(language, "character.list.empty"), colour=LIST_COLOUR)]
         ]
+    alike = lookalike_groups(NameEntry(c.id, c.name, c.owner_id) for c in characters)
+    lines = [list_line(c, language, lookalike=c.id in alike) for c in characters]
+    if alike:
+        lines.append(text(language, "character.list.lookalikes", mark=LOOKALIKE_MARK))
     descriptions: list[str] = []
     current: list[str] = []
     size = 0
-    for character in characters:
-        line = list_line(character, language)
+    for line in lines:
         if current and size + len(line) + 1 > LIST_DESCRIPTION_LIMIT:
             descriptions.append("\n".join(current))
             current, size = [], 0
@@ -243,9 +254,7 @@ class CharacterCog(
             details["player"] = mention(owner_id)
         async with here.storage.transaction() as tx:
             await here.refuse_repeated(tx)
-            existing = await tx.find_character(here.guild_id, clean)
-            if existing is not None:
-                raise UserFacingError("error.duplicate_name", name=safe(existing.name))
+            await refuse_taken_name(tx, here.guild_id, clean)
             created = await tx.create_character(
                 here.guild_id, clean, owner_id, CharacterHealth.new(health, first_aid)
             )
@@ -338,8 +347,11 @@ class CharacterCog(
                 conscious=conscious,
             )
             saved = current
+            rolls: dict[int, int] = {}
             if outcome.changed:
                 saved = await tx.save_health(current, outcome.after)
+                if rolls_due(outcome):
+                    rolls = await number_due_rolls(tx, here.guild_id, [(saved, outcome)])
                 details = {key: value for key, value in given.items() if value is not None}
                 await tx.record(**here.history("character set", details))
         language = here.public_language
@@ -352,14 +364,58 @@ class CharacterCog(
         )
         if died:
             embeds.append(death_embed(saved, language))
-        await send_change(
+        message_id = await send_change(
             interaction,
             embeds,
             announce=outcome.changed and announce_worthy(outcome.before, outcome.after),
             here=here,
             content=_clip("\n".join(sentences)),
             # G2 may make a Consciousness roll fall due: the reply carries its buttons.
-            view=consciousness_view([saved], language) if rolls_due(outcome) else None,
+            view=consciousness_view([saved], language, rolls) if rolls_due(outcome) else None,
+            call=owners_to_call([(saved, outcome)]),
+        )
+        await remember_roll_buttons(here, message_id, rolls)
+
+    @app_commands.command(
+        name="rename", description=_("Give a character a new name", key="cmd.character.rename")
+    )
+    @app_commands.describe(
+        character=_("The character to rename", key="cmd.character.rename.character"),
+        name=_("Its new name (1–40 characters)", key="cmd.character.rename.name"),
+    )
+    async def rename(
+        self,
+        interaction: discord.Interaction[SaludBot],
+        character: Character,
+        name: app_commands.Range[str, 1, 40],
+    ) -> None:
+        here = await Here.of(interaction)
+        here.require_owner_or_gm(character, "action.rename")
+        clean = clean_name(name)
+        async with here.storage.transaction() as tx:
+            await here.refuse_repeated(tx)
+            current = await tx.get_character(here.guild_id, character.id)
+            if current is None:
+                raise CharacterNotFound(here.guild_id, character.id)
+            if current.name == clean:
+                raise UserFacingError("error.rename_same", name=safe(current.name))
+            await refuse_taken_name(tx, here.guild_id, clean, renaming=current.id)
+            renamed = await tx.rename_character(current, clean)
+            details = {"from": current.name, "to": clean}
+            await tx.record(**here.history("character rename", details))
+        language = here.public_language
+        await send_change(
+            interaction,
+            [status_embed(renamed, language)],
+            announce=False,
+            here=here,
+            content=text(
+                language,
+                "character.renamed",
+                old=safe(current.name),
+                name=safe(renamed.name),
+                actor=mention(here.user_id),
+            ),
         )
 
     @app_commands.command(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.calling import owners_to_call
 from bot.change import MESSAGE_EMBED_LIMIT, change_embeds, should_announce
 from bot.consciousness_buttons import (
     consciousness_view,
@@ -36,11 +38,21 @@ from bot.context import (
 )
 from bot.i18n import Language, text
 from bot.render import damage_roll_text, safe
+from bot.roll_buttons import RollButtonKeeper, number_due_rolls, remember_roll_buttons
 from bot.storage import CharacterNotFound, StoredCharacter
 from rules.consciousness import MAX_SPEND
 from rules.damage import apply_damage
-from rules.dice import DiceExpression, DiceOutOfRange, FixedAmount, parse_amount, roll_amount
+from rules.dice import (
+    DamageRoll,
+    DiceExpression,
+    DiceOutOfRange,
+    FixedAmount,
+    parse_amount,
+    roll_amount,
+)
+from rules.errors import CharacterDead
 from rules.first_aid import MAX_FIRST_AID_POINTS, give_first_aid
+from rules.outcome import Outcome
 from rules.rest import MAX_DAYS
 from rules.rest import rest as rest_days
 
@@ -133,6 +145,42 @@ def weapon_choices(typed: str, language: Language) -> list[app_commands.Choice[s
     return choices[:25]
 
 
+def hurt_targets(chosen: Sequence[StoredCharacter | None]) -> list[StoredCharacter]:
+    """The characters one ``/hurt`` hits, in option order; a character named twice refuses
+    the whole command (each target rolls its own damage: twice would be two blows)."""
+    targets: list[StoredCharacter] = []
+    for character in chosen:
+        if character is None:
+            continue
+        if any(target.id == character.id for target in targets):
+            raise UserFacingError("health.error.hurt_twice", name=safe(character.name))
+        targets.append(character)
+    return targets
+
+
+def hurt_details(
+    amount: str,
+    reason: str | None,
+    hits: Sequence[tuple[StoredCharacter, Outcome, DamageRoll]],
+) -> dict[str, Any]:
+    """The history details of a ``/hurt``: the amount and, per target, the damage rolled
+    (one target keeps the shape of a single blow: ``dealt`` and ``dice``)."""
+    details: dict[str, Any] = {"amount": amount.strip()}
+    per_target = []
+    for saved, _outcome, roll in hits:
+        item: dict[str, Any] = {"name": saved.name, "dealt": roll.dealt}
+        if roll.dice:
+            item["dice"] = list(roll.dice)
+        per_target.append(item)
+    if len(per_target) == 1:
+        details.update({key: value for key, value in per_target[0].items() if key != "name"})
+    else:
+        details["targets"] = per_target
+    if reason:
+        details["reason"] = reason
+    return details
+
+
 class HealthCog(commands.Cog):
     """Damage, the Consciousness roll, First Aid and rest."""
 
@@ -141,9 +189,12 @@ class HealthCog(commands.Cog):
 
     async def cog_load(self) -> None:
         register_consciousness_buttons(self.bot)
+        self.roll_buttons = RollButtonKeeper(self.bot)
+        self.roll_buttons.start()
 
     async def cog_unload(self) -> None:
         unregister_consciousness_buttons(self.bot)
+        await self.roll_buttons.close()
 
     # --- /hurt ------------------------------------------------------------------------------
 
@@ -153,6 +204,9 @@ class HealthCog(commands.Cog):
         character=_("The character hit", key="cmd.hurt.character"),
         amount=_("Damage: a number (5) or dice (1d6+1)", key="cmd.hurt.amount"),
         reason=_("What hit it (optional, up to 100 characters)", key="cmd.hurt.reason"),
+        character2=_("Another character hit (rolls its own damage)", key="cmd.hurt.character2"),
+        character3=_("Another character hit (rolls its own damage)", key="cmd.hurt.character2"),
+        character4=_("Another character hit (rolls its own damage)", key="cmd.hurt.character2"),
     )
     async def hurt(
         self,
@@ -160,42 +214,58 @@ class HealthCog(commands.Cog):
         character: Character,
         amount: app_commands.Range[str, 1, MAX_AMOUNT_LENGTH],
         reason: app_commands.Range[str, 1, MAX_REASON_LENGTH] | None = None,
+        character2: Character | None = None,
+        character3: Character | None = None,
+        character4: Character | None = None,
     ) -> None:
         here = await Here.of(interaction)
-        here.require_owner_or_gm(character, "action.hurt")
+        targets = hurt_targets([character, character2, character3, character4])
+        for target in targets:
+            here.require_owner_or_gm(target, "action.hurt")
         expression = _parse_amount(amount)
         shown_reason = clean_reason(reason)
-        roll = roll_amount(expression, self.bot.roller)
+        rolls = [roll_amount(expression, self.bot.roller) for _ in targets]
         async with here.storage.transaction() as tx:
             await here.refuse_repeated(tx)
-            current = await tx.get_character(here.guild_id, character.id)
-            if current is None:
-                raise CharacterNotFound(here.guild_id, character.id)
-            outcome = apply_damage(current.health, roll.dealt)
-            saved = await tx.save_health(current, outcome.after)
-            details: dict[str, Any] = {"amount": amount.strip(), "dealt": roll.dealt}
-            if roll.dice:
-                details["dice"] = list(roll.dice)
-            if shown_reason:
-                details["reason"] = shown_reason
-            await tx.record(**here.history("hurt", details))
+            hits = []
+            for target, roll in zip(targets, rolls, strict=True):
+                current = await tx.get_character(here.guild_id, target.id)
+                if current is None:
+                    raise CharacterNotFound(here.guild_id, target.id)
+                try:
+                    outcome = apply_damage(current.health, roll.dealt)
+                except CharacterDead as dead:
+                    if len(targets) == 1:
+                        raise
+                    # Several targets: say which one stops the blow.
+                    name = safe(current.name)
+                    raise UserFacingError("health.error.target_dead", name=name) from dead
+                hits.append((await tx.save_health(current, outcome.after), outcome, roll))
+            numbers = await number_due_rolls(tx, here.guild_id, [(c, o) for c, o, _ in hits])
+            await tx.record(**here.history("hurt", hurt_details(amount, shown_reason, hits)))
         language = here.public_language
-        damage = damage_roll_text(roll, language, expression)
-        if shown_reason:
-            damage += "\n" + text(language, "health.hurt.reason", reason=safe(shown_reason))
-        embeds = change_embeds(
-            saved,
-            outcome,
-            language,
-            extra_fields=[(text(language, "health.hurt.damage_field"), damage)],
-        )
-        await send_change(
+        budget = MESSAGE_EMBED_LIMIT // len(hits)
+        embeds = []
+        for saved, outcome, roll in hits:
+            damage = damage_roll_text(roll, language, expression)
+            if shown_reason:
+                damage += "\n" + text(language, "health.hurt.reason", reason=safe(shown_reason))
+            embeds += change_embeds(
+                saved,
+                outcome,
+                language,
+                extra_fields=[(text(language, "health.hurt.damage_field"), damage)],
+                budget=budget,
+            )
+        message_id = await send_change(
             interaction,
             embeds,
-            announce=should_announce([outcome]),
+            announce=should_announce([outcome for _, outcome, _ in hits]),
             here=here,
-            view=consciousness_view([saved], language),
+            view=consciousness_view([saved for saved, _, _ in hits], language, numbers),
+            call=owners_to_call((saved, outcome) for saved, outcome, _ in hits),
         )
+        await remember_roll_buttons(here, message_id, numbers)
 
     @hurt.autocomplete("amount")
     async def amount_autocomplete(

@@ -11,8 +11,9 @@ not in the history, so it is never undone.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -21,16 +22,21 @@ from discord.ext import commands
 
 from bot.change import should_announce
 from bot.context import (
+    NO_MENTIONS,
     CharacterTransformer,
     Here,
     UserFacingError,
     send_change,
+    send_private,
     send_public,
 )
 from bot.i18n import Language, text
-from bot.render import history_lines, mention, safe
+from bot.render import history_lines, mention
 from bot.storage import HistoryEntry, StoredCharacter, UndoResult
-from cogs.scene import Touched, acknowledge, change_reply
+from bot.storage.roll_messages import renumber_rolls
+from bot.tree import report_error
+from bot.undo_preview import preview_embed, reversal_lines
+from cogs.scene import CONTENT_LIMIT, Touched, change_reply, clip_lines
 from rules.outcome import Outcome
 
 if TYPE_CHECKING:
@@ -66,10 +72,6 @@ def history_embed(
     return embed
 
 
-def _health(character: StoredCharacter) -> str:
-    return f"{character.health.health} / {character.health.max_health}"
-
-
 def undo_reply(
     result: UndoResult, language: Language
 ) -> tuple[str, list[discord.Embed], list[list[discord.Embed]], bool]:
@@ -92,27 +94,19 @@ def undo_reply(
     for change in reverted.characters:
         now = change.after  # as the reverted change left it: what the undo starts from
         back = restored.get(change.character_id)
+        # Every value that changes back, said once in the content (``bot.undo_preview``, as
+        # the GM saw it before confirming); the embeds show the characters as they are now.
         if back is None:
-            name = safe(change.name if now is None else now.name)
-            touched.append(
-                Touched(now, None, None, note=text(language, "history.undo.removed", name=name))
-            )
+            touched.append(Touched(now, None, None))
         elif now is None:
-            note = text(
-                language, "history.undo.recreated", name=safe(back.name), health=_health(back)
-            )
             outcome = Outcome(before=back.health, after=back.health, events=())
-            touched.append(Touched(None, back, outcome, note=note))
+            touched.append(Touched(None, back, outcome))
         else:
-            note = text(
-                language,
-                "history.undo.health",
-                name=safe(back.name),
-                now=_health(now),
-                restored=_health(back),
-            )
             outcome = Outcome(before=now.health, after=back.health, events=())
-            touched.append(Touched(now, back, outcome, note=note))
+            touched.append(Touched(now, back, outcome))
+    header += "\n" + clip_lines(
+        reversal_lines(reverted, language), language, CONTENT_LIMIT - len(header) - 1
+    )
     content, embeds, more = change_reply(header, touched, language)
     # Announced like any change: a death undone, or a character knocked out again.
     announce = should_announce(
@@ -127,6 +121,12 @@ class HistoryCog(commands.Cog):
     def __init__(self, bot: SaludBot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(UndoButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(UndoButton)
 
     @app_commands.command(
         name="history",
@@ -154,22 +154,138 @@ class HistoryCog(commands.Cog):
     )
     @app_commands.guild_only()
     async def undo(self, interaction: discord.Interaction[SaludBot]) -> None:
+        """Shows privately what it would revert and asks to confirm (``UndoButton``)."""
         here = await Here.of(interaction)
         here.require_gm("history.action.undo")
         async with here.storage.read() as reader:
             latest = await reader.latest_undoable(here.guild_id)
         if latest is None:
             raise UserFacingError("history.undo.nothing")
-        await acknowledge(interaction, len(latest.characters))
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
-            result = await tx.undo_latest(here.guild_id, here.interaction.id, here.user_id)
-            if result is None:
-                raise UserFacingError("history.undo.nothing")
+        language = here.private_language
+        await send_private(
+            interaction,
+            embeds=[preview_embed(latest, language)],
+            view=undo_view(latest.id, here.user_id, language),
+        )
+
+
+def undo_view(entry_id: int, gm_id: int, language: Language) -> discord.ui.View:
+    """Confirm / Cancel for one previewed entry, for the GM who asked only."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(UndoButton(entry_id, gm_id, "yes", text(language, "undo.button.confirm")))
+    view.add_item(UndoButton(entry_id, gm_id, "no", text(language, "undo.button.cancel")))
+    return view
+
+
+class _Superseded(Exception):
+    """Another change came in after the preview: ``latest`` is what an undo reverts now."""
+
+    def __init__(self, latest: HistoryEntry | None) -> None:
+        super().__init__("superseded")
+        self.latest = latest
+
+
+async def _replace_question(
+    interaction: discord.Interaction[Any],
+    content: str | None,
+    embeds: Sequence[discord.Embed] = (),
+    view: discord.ui.View | None = None,
+) -> None:
+    """Edit the private question whose button was pressed (also after a deferral)."""
+    kwargs: dict[str, Any] = {
+        "content": content,
+        "embeds": list(embeds),
+        "view": view,
+        "allowed_mentions": NO_MENTIONS,
+    }
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.response.edit_message(**kwargs)
+
+
+class UndoButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"salud:undo:(?P<entry_id>[0-9]{1,20}):(?P<gm_id>[0-9]{1,20}):(?P<answer>yes|no)",
+):
+    """Confirm or cancel the ``/undo`` of one previewed entry; for the GM who asked only.
+
+    Confirming reverts that entry only: if another change came in since, the question is
+    replaced by the new preview (to confirm again), and nothing is reverted.
+    """
+
+    def __init__(self, entry_id: int, gm_id: int, answer: str, label: str = "") -> None:
+        style = discord.ButtonStyle.danger if answer == "yes" else discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(
+                label=(label or answer)[:80],
+                style=style,
+                custom_id=f"salud:undo:{entry_id}:{gm_id}:{answer}",
+            )
+        )
+        self.entry_id = entry_id
+        self.gm_id = gm_id
+        self.answer = answer
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> UndoButton:
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(int(match["entry_id"]), int(match["gm_id"]), match["answer"], label or "")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await self._answer(interaction)
+        except Exception as error:
+            await report_error(interaction, error)
+
+    async def _answer(self, interaction: discord.Interaction[Any]) -> None:
+        here = await Here.of(interaction)
+        if here.user_id != self.gm_id:
+            raise UserFacingError("undo.error.not_yours", gm=mention(self.gm_id))
+        here.require_gm("history.action.undo")
+        language = here.private_language
+        if self.answer != "yes":
+            await _replace_question(interaction, text(language, "undo.cancelled"))
+            return
+        # Acknowledged without a message: the public reply follows up, then the question
+        # says it is done (so the GM's screen ends with the answer in place).
+        await interaction.response.defer()
+        try:
+            async with here.storage.transaction() as tx:
+                await here.refuse_repeated(tx)
+                latest = await tx.latest_undoable(here.guild_id)
+                if latest is None or latest.id != self.entry_id:
+                    previewed = await tx.get_history_entry(here.guild_id, self.entry_id)
+                    if previewed is not None and previewed.undone:  # pressed twice
+                        raise UserFacingError("undo.error.already", entry=self.entry_id)
+                    raise _Superseded(latest)
+                result = await tx.undo_latest(here.guild_id, here.interaction.id, here.user_id)
+                if result is None:  # pragma: no cover - the entry was just read in this tx
+                    raise _Superseded(None)
+                pending = [c.id for c in result.restored if c.health.roll_pending]
+                await renumber_rolls(tx, here.guild_id, pending)
+        except _Superseded as moved:
+            if moved.latest is None:
+                await _replace_question(interaction, text(language, "history.undo.nothing"))
+                return
+            await _replace_question(
+                interaction,
+                None,
+                [preview_embed(moved.latest, language, changed=True)],
+                undo_view(moved.latest.id, self.gm_id, language),
+            )
+            return
         content, embeds, more, announce = undo_reply(result, here.public_language)
         await send_change(
             interaction, embeds, announce=announce, here=here, content=content, more=more
         )
+        await _replace_question(interaction, text(language, "undo.confirmed", entry=self.entry_id))
 
 
 async def setup(bot: SaludBot) -> None:

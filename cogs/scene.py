@@ -14,6 +14,7 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -21,12 +22,14 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.calling import owners_to_call
 from bot.change import Field, change_embeds, died, should_announce
 from bot.consciousness_buttons import ConsciousnessButton, consciousness_view
 from bot.context import (
     NO_MENTIONS,
     CharacterTransformer,
     Here,
+    UserFacingError,
     check_range,
     defer,
     send_change,
@@ -40,7 +43,10 @@ from bot.render import (
     state_emoji,
     state_label,
 )
+from bot.roll_buttons import number_due_rolls, remember_roll_buttons
 from bot.storage import CharacterNotFound, StoredCharacter, Transaction
+from bot.storage.trackers import TrackerMessage
+from bot.tracker import LiveTracker
 from bot.tree import report_error
 from rules.abilities import refresh_ability
 from rules.events import RollDue
@@ -72,6 +78,8 @@ Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
 
 #: ``/scene status``: characters of one page packed into one embed description (under 4096).
 STATUS_PAGE_LIMIT = 3800
+#: The live tracker's one embed description (Discord: 4096).
+TRACKER_LIMIT = 4000
 #: ``/scene status``: at most this many characters a page, so that a page reads at a glance.
 STATUS_PAGE_LINES = 40
 STATUS_COLOUR = discord.Colour(0x5865F2)
@@ -329,6 +337,29 @@ def status_message(
     return embed, view
 
 
+def tracker_embeds(
+    characters: Sequence[StoredCharacter], language: Language, updated_at: datetime
+) -> list[discord.Embed]:
+    """The live tracker: every living character as ``/scene status`` shows it, the dead on
+    one closing line, and the time of this update (one embed, within Discord's limits)."""
+    living = [c for c in characters if not c.health.is_dead]
+    dead = [c for c in characters if c.health.is_dead]
+    closing = [text(language, "tracker.updated", time=discord.utils.format_dt(updated_at, "T"))]
+    if dead:
+        names = ", ".join(safe(c.name) for c in dead)
+        closing.insert(0, clip_lines([text(language, "tracker.dead", names=names)], language, 400))
+    room = TRACKER_LIMIT - sum(len(line) + 1 for line in closing)
+    lines = [status_line(c, language) for c in living] or [text(language, "scene.status.empty")]
+    description = clip_lines(lines, language, room) + "\n\n" + "\n".join(closing)
+    embed = discord.Embed(
+        title=plural(language, "tracker.title", len(living)),
+        description=description,
+        colour=STATUS_COLOUR,
+        timestamp=updated_at,
+    )
+    return [embed]
+
+
 class StatusPageButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"salud:page:status:(?P<page>[0-9]{1,4})",
@@ -388,9 +419,12 @@ class SceneCog(
 
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(StatusPageButton)
+        self.live = LiveTracker(self.bot, tracker_embeds)
+        self.live.start()
 
     async def cog_unload(self) -> None:
         self.bot.remove_dynamic_items(StatusPageButton)
+        await self.live.close()
 
     @app_commands.command(
         name="new", description=_("GM: start a new scene for every character", key="cmd.scene.new")
@@ -428,6 +462,30 @@ class SceneCog(
         embed, view = status_message(characters, here.public_language, 1)
         await send_public(interaction, embeds=[embed], view=view)
 
+    @app_commands.command(
+        name="tracker",
+        description=_("GM: post the live tracker here (kept up to date)", key="cmd.scene.tracker"),
+    )
+    async def tracker(self, interaction: discord.Interaction[SaludBot]) -> None:
+        """Posts the server's live tracker in this channel; a tracker posted before is
+        edited to say that it moved (``bot.tracker``)."""
+        here = await Here.of(interaction)
+        here.require_gm("tracker.action")
+        if interaction.channel_id is None:  # pragma: no cover - commands come from a channel
+            raise UserFacingError("tracker.error.no_channel")
+        async with here.storage.read() as reader:
+            characters = await reader.list_characters(here.guild_id)
+        language = here.public_language
+        embeds = tracker_embeds(characters, language, datetime.now(UTC))
+        message_id = await send_public(interaction, embeds=embeds)
+        if message_id is None:  # pragma: no cover - Discord always says
+            return
+        link = f"https://discord.com/channels/{here.guild_id}/{interaction.channel_id}/{message_id}"
+        await self.live.replace(
+            TrackerMessage(here.guild_id, interaction.channel_id, message_id),
+            text(language, "tracker.moved", channel=f"<#{interaction.channel_id}>", link=link),
+        )
+
 
 class TimeCog(commands.Cog):
     """Game time (T1, T2) and pools (P1) for every character of a server."""
@@ -461,6 +519,9 @@ class TimeCog(commands.Cog):
             living = await tx.list_characters(here.guild_id, living_only=True)
             changed = [(c, pass_time(c.health, minutes)) for c in living]
             touched = await _save_all(tx, [(c, o) for c, o in changed if o.changed])
+            rolls = await number_due_rolls(
+                tx, here.guild_id, [(item.after, item.outcome) for item in touched]
+            )
             await tx.record(**here.history("time", {"minutes": minutes}))
         language = here.public_language
         header = plural(language, "scene.time.passed", minutes, minutes=minutes)
@@ -478,15 +539,18 @@ class TimeCog(commands.Cog):
             and item.outcome is not None
             and any(isinstance(event, RollDue) for event in item.outcome.events)
         ]
-        await send_change(
+        message_id = await send_change(
             interaction,
             embeds,
             announce=_announce(touched),
             here=here,
             content=content,
-            view=consciousness_view(due, language),
+            view=consciousness_view(due, language, rolls),
             more=more,
+            call=owners_to_call((item.after, item.outcome) for item in touched),
         )
+        shown = {item.id: rolls[item.id] for item in due if item.id in rolls}
+        await remember_roll_buttons(here, message_id, shown)
 
     @app_commands.command(
         name="refresh", description=_("GM: pools back to their ratings", key="cmd.refresh")

@@ -96,7 +96,14 @@ from rules.first_aid import (
     first_aid_room,
     give_first_aid,
 )
-from rules.names import MAX_NAME_LENGTH, InvalidName, clean_name, name_key
+from rules.names import (
+    MAX_NAME_LENGTH,
+    InvalidName,
+    clean_name,
+    fold_name,
+    name_key,
+    starts_a_word,
+)
 from rules.outcome import Outcome
 from rules.pools import refresh
 from rules.rest import MAX_DAYS, NeedsHospital, discharge_health, rest
@@ -184,6 +191,7 @@ __all__ = [
     "discharge_health",
     "first_aid_cap",
     "first_aid_room",
+    "fold_name",
     "give_first_aid",
     "inconsistencies",
     "is_reserved_ability_name",
@@ -202,5 +210,6 @@ __all__ = [
     "set_ability",
     "spend_ability",
     "start_scene",
+    "starts_a_word",
     "state_of",
 ]

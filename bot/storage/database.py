@@ -11,6 +11,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot.names import look_key
 from bot.storage.errors import MigrationError
 
 __all__ = [
@@ -146,6 +147,8 @@ async def connect(path: str | Path) -> aiosqlite.Connection:
     conn.row_factory = aiosqlite.Row
     try:
         # busy_timeout first: every later statement may meet another process's lock.
+        # Used by migration 0003 (names); deterministic, so SQLite may use it in indexes.
+        await conn.create_function("salud_look_key", 1, look_key, deterministic=True)
         await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         await _switch_to_wal(conn, target)
         await conn.execute("PRAGMA foreign_keys = ON")

@@ -26,6 +26,7 @@ from typing import Any, Final
 
 import aiosqlite
 
+from bot.names import NameEntry, look_key
 from bot.storage.errors import (
     AlreadyApplied,
     CharacterNotFound,
@@ -253,6 +254,30 @@ class Reader:
         """By name, compared as ``name.strip().casefold()``."""
         found = await self._characters(
             "c.guild_id = ? AND c.name_key = ?", (guild_id, name_key(name))
+        )
+        return found[0] if found else None
+
+    async def name_entries(self, guild_id: int) -> list[NameEntry]:
+        """Every character of the guild as name matching needs it (id, name, owner): read
+        only when a typed name is not a stored one (``bot.names.resolve_name``)."""
+        rows = await self._fetchall(
+            "SELECT id, name, owner_id FROM characters WHERE guild_id = ? ORDER BY name_key, id",
+            (guild_id,),
+        )
+        return [
+            NameEntry(id=int(row["id"]), name=str(row["name"]), owner_id=int(row["owner_id"]))
+            for row in rows
+        ]
+
+    async def find_lookalike(
+        self, guild_id: int, name: str, *, other_than: int | None = None
+    ) -> StoredCharacter | None:
+        """A character of the guild (other than ``other_than``) whose name is the same as, or
+        looks like, ``name`` (``bot.names.look_key``): create and rename refuse it."""
+        found = await self._characters(
+            "c.guild_id = ? AND c.look_key = ? AND c.id != ?",
+            (guild_id, look_key(name), -1 if other_than is None else other_than),
+            "ORDER BY c.id LIMIT 1",
         )
         return found[0] if found else None
 
@@ -544,6 +569,16 @@ class Transaction(Reader):
     def _recorded(self) -> bool:
         return self.recorded_interaction is not None
 
+    @property
+    def changed_guild(self) -> int | None:
+        """The guild whose characters this transaction wrote (None: none written)."""
+        return self._guild_id
+
+    @property
+    def touched_ids(self) -> tuple[int, ...]:
+        """The ids of the characters this transaction wrote (created and deleted included)."""
+        return tuple(sorted(self._touched))
+
     # --- statements: queued when nothing waits for their result (``Pipeline``) --------------
 
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
@@ -780,8 +815,9 @@ class Transaction(Reader):
         created_at: str,
         health: Mapping[str, Any],
     ) -> int:
-        columns = ["guild_id", "name", "name_key", "owner_id", "created_at", *HEALTH_COLUMNS]
-        values: list[Any] = [guild_id, name, name_key(name), owner_id, created_at]
+        columns = ["guild_id", "name", "name_key", "look_key", "owner_id", "created_at"]
+        columns += HEALTH_COLUMNS
+        values: list[Any] = [guild_id, name, name_key(name), look_key(name), owner_id, created_at]
         values += [health[column] for column in HEALTH_COLUMNS]
         if character_id is not None:
             columns.insert(0, "id")
@@ -905,6 +941,24 @@ class Transaction(Reader):
         rows = _abilities_by_key(abilities)
         return (await self._store_abilities(current, rows)).character()
 
+    async def rename_character(self, character: StoredCharacter, name: str) -> StoredCharacter:
+        """Give the character a new name (stored as given: clean it first). Raises
+        ``CharacterNotFound``, and ``DuplicateName`` when the exact name is taken."""
+        current = await self._require(character.guild_id, character.id)
+        try:
+            await self._execute(
+                "UPDATE characters SET name = ?, name_key = ?, look_key = ?"
+                " WHERE id = ? AND guild_id = ?",
+                (name, name_key(name), look_key(name), character.id, character.guild_id),
+            )
+        except sqlite3.IntegrityError as error:
+            if _is_unique_violation(error, "characters.name_key"):
+                raise DuplicateName(character.guild_id, name) from error
+            raise
+        renamed = _Stored({**current.snapshot, "name": name}, current.keys)
+        self._known[character.id] = renamed
+        return renamed.character()
+
     async def delete_character(self, guild_id: int, character_id: int) -> StoredCharacter | None:
         """Delete it with its abilities; returns what was deleted, None if not in this guild."""
         current = await self._touch(guild_id, character_id)
@@ -942,10 +996,11 @@ class Transaction(Reader):
                 health=health,
             )
         else:
-            columns = ("name", "name_key", "owner_id", "created_at", *HEALTH_COLUMNS)
+            columns = ("name", "name_key", "look_key", "owner_id", "created_at", *HEALTH_COLUMNS)
             values = [
                 fields["name"],
                 name_key(fields["name"]),
+                look_key(fields["name"]),
                 fields["owner_id"],
                 fields["created_at"],
                 *(health[column] for column in HEALTH_COLUMNS),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import TracebackType
@@ -21,7 +21,10 @@ from bot.storage.memory import RecentInteractions, SettingsCache
 from bot.storage.models import GuildSettings
 from bot.storage.repository import Clock, Reader, Transaction, utc_now
 
-__all__ = ["Storage"]
+__all__ = ["ChangeListener", "Storage"]
+
+#: ``listener(guild_id, ids of the characters the change touched)``, after its commit.
+ChangeListener = Callable[[int, tuple[int, ...]], None]
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +48,7 @@ class Storage:
         self.checkpointer = Checkpointer(path, self.exclusive)
         self._settings = SettingsCache()
         self._applied = RecentInteractions()
+        self._change_listeners: list[ChangeListener] = []
 
     @classmethod
     async def open(cls, path: str | Path, *, clock: Clock | None = None) -> Storage:
@@ -162,7 +166,25 @@ class Storage:
             self._release()
         if tx.recorded_interaction is not None:
             self._applied.add(tx.recorded_interaction)
+            self._tell_listeners(tx)
         self.checkpointer.committed()
+
+    def on_change(self, listener: ChangeListener) -> None:
+        """Call ``listener(guild_id, character_ids)`` after each committed change (a recorded
+        transaction): the live tracker and the roll buttons follow the server's state so.
+        A listener must return at once (schedule its own work); its errors are logged."""
+        self._change_listeners.append(listener)
+
+    def _tell_listeners(self, tx: Transaction) -> None:
+        guild_id = tx.changed_guild
+        if guild_id is None:
+            return
+        touched = tx.touched_ids
+        for listener in self._change_listeners:
+            try:
+                listener(guild_id, touched)
+            except Exception:
+                log.exception("a change listener failed (guild %s)", guild_id)
 
     def applied_recently(self, interaction_id: int) -> bool:
         """Whether a transaction of this process committed a change for this interaction

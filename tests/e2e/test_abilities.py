@@ -20,6 +20,7 @@ import pytest
 
 from bot.i18n import Language, text
 from tests.e2e.harness import BotProcess
+from tests.e2e.undo_support import undo as confirmed_undo
 from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 
 pytestmark = pytest.mark.e2e
@@ -908,7 +909,7 @@ async def test_each_change_is_one_history_entry_and_undo_reverts_it(table: Table
         {},  # undo add
     ]
     for state in expected:
-        await table.ok(table.gm, "undo")
+        assert not (await confirmed_undo(table.fake, table.guild, table.gm)).ephemeral
         assert abilities(table.bot, table.guild, "Ana") == state
 
 
@@ -932,5 +933,5 @@ async def test_deleting_a_character_removes_its_abilities_and_undo_brings_them_b
     )
     if not command_exists(table.fake, "undo"):
         pytest.skip("/undo (cogs/history.py) is not there yet")
-    await table.ok(table.gm, "undo")
+    assert not (await confirmed_undo(table.fake, table.guild, table.gm)).ephemeral
     assert abilities(table.bot, table.guild, "Ana") == before

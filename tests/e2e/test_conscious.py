@@ -221,15 +221,15 @@ async def test_C1_the_button_rolls_once_and_an_old_button_is_refused(
 ) -> None:
     ana = guild.member("Ana")
     hurt = await wounded(fake, guild, ana, "Ana", -1)
-    character_id = stored(bot, guild, "Ana")["id"]
-    pressed = await fake.click(guild, ana, hurt, f"salud:cons:{character_id}:0")
+    character_id, roll = stored(bot, guild, "Ana")["id"], stored(bot, guild, "Ana")["roll_seq"]
+    pressed = await fake.click(guild, ana, hurt, f"salud:cons:{character_id}:0:{roll}")
     assert not pressed.ephemeral
     assert pressed.message_id != hurt.message_id, "the roll is a new public message"
     check_roll_result(bot, guild, pressed, "Ana", -1)
     assert history_commands(bot, guild)[-1] == ("conscious", int(pressed.record.id))
 
     entries = history_count(bot, guild)
-    for custom_id in (f"salud:cons:{character_id}:0", f"salud:cons:{character_id}:1"):
+    for custom_id in (f"salud:cons:{character_id}:0:{roll}", f"salud:cons:{character_id}:1:{roll}"):
         old = await fake.click(guild, ana, hurt, custom_id)
         assert_refused(old, "no Consciousness roll pending")
     assert history_count(bot, guild) == entries

@@ -32,11 +32,18 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
         ("max_first_aid", INTEGER, False, 0, 99),
         ("conscious", BOOLEAN, False, None, None),
     ],
+    "character rename": [
+        ("character", STRING, True, None, None),
+        ("name", STRING, True, None, None),
+    ],
     "character delete": [("character", STRING, True, None, None)],
     "hurt": [
         ("character", STRING, True, None, None),
         ("amount", STRING, True, None, None),
         ("reason", STRING, False, None, None),
+        ("character2", STRING, False, None, None),
+        ("character3", STRING, False, None, None),
+        ("character4", STRING, False, None, None),
     ],
     "conscious": [
         ("character", STRING, False, None, None),
@@ -54,6 +61,7 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
     ],
     "scene new": [],
     "scene status": [],
+    "scene tracker": [],
     "time": [("minutes", INTEGER, True, 1, 1440)],
     "refresh": [("character", STRING, False, None, None)],
     "history": [("character", STRING, False, None, None)],
@@ -87,7 +95,16 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
     ],
 }
 
-AUTOCOMPLETED = {"character", "medic", "patient", "amount", "ability"}
+AUTOCOMPLETED = {
+    "character",
+    "character2",
+    "character3",
+    "character4",
+    "medic",
+    "patient",
+    "amount",
+    "ability",
+}
 
 
 def _synced(fake: FakeDiscord) -> dict[str, dict[str, Any]]:

@@ -18,6 +18,7 @@ from tests.e2e.test_scene import (
     history_count,
     rows,
 )
+from tests.e2e.undo_support import undo as confirmed_undo
 from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 
 Step = Callable[[FakeDiscord, FakeGuild, FakeMember], Awaitable[Any]]
@@ -124,7 +125,7 @@ async def test_undo_reverts_each_kind_of_change_exactly(
     assert changed != before, f"{case}: the change changed nothing"
     assert history_count(bot, guild) == entries + 1, f"{case}: one history entry"
 
-    undo = await fake.slash(guild, gm, "undo")
+    undo = await confirmed_undo(fake, guild, gm)
 
     assert not undo.ephemeral, undo.text
     assert rows(bot, guild) == before, f"{case}: not restored exactly"
@@ -159,7 +160,7 @@ async def test_undo_of_firstaid_restores_both_medic_and_patient(
     changed = rows(bot, guild)
     assert changed["Bea"]["first_aid_pool"] < before["Bea"]["first_aid_pool"]
     assert changed["Ana"]["health"] > before["Ana"]["health"]
-    undo = await fake.slash(guild, gm, "undo")
+    undo = await confirmed_undo(fake, guild, gm)
     assert rows(bot, guild) == before
     assert {embed["title"] for embed in undo.embeds} == {"Ana", "Bea"}
 
@@ -172,7 +173,7 @@ async def test_undo_of_delete_brings_back_the_character_with_its_abilities_and_i
     before = rows(bot, guild)["Ana"]
     await _delete(fake, guild, gm)
     assert "Ana" not in rows(bot, guild)
-    undo = await fake.slash(guild, gm, "undo")
+    undo = await confirmed_undo(fake, guild, gm)
     assert rows(bot, guild)["Ana"] == before
     assert len(before["abilities"]) == 2
     assert "**Ana** is back: Health 2 / 9" in undo.text
@@ -186,7 +187,7 @@ async def test_undo_of_create_removes_the_character(
 ) -> None:
     gm = gm_of(guild)
     await create(fake, guild, gm, "Ana", 9)
-    undo = await fake.slash(guild, gm, "undo")
+    undo = await confirmed_undo(fake, guild, gm)
     assert rows(bot, guild) == {}
     assert "**Ana** no longer exists" in undo.content
     assert undo.embeds == []
@@ -202,19 +203,19 @@ async def test_undo_twice_reverts_two_changes_then_nothing_is_left(
     after_hurt = rows(bot, guild)
     await correct(fake, guild, gm, "Ana", health=-9)
 
-    first = await fake.slash(guild, gm, "undo")
+    first = await confirmed_undo(fake, guild, gm)
     assert "`/character set`" in first.content
     assert "**Ana**: Health -9 / 9 → 4 / 9" in first.text
     assert rows(bot, guild) == after_hurt
-    second = await fake.slash(guild, gm, "undo")
+    second = await confirmed_undo(fake, guild, gm)
     assert "`/hurt`" in second.content
     assert rows(bot, guild) == start
-    third = await fake.slash(guild, gm, "undo")
+    third = await confirmed_undo(fake, guild, gm)
     assert "`/character create`" in third.content
     assert rows(bot, guild) == {}
     entries = history_count(bot, guild)
     # An undo is not itself undone: nothing is left.
-    nothing = await fake.slash(guild, gm, "undo")
+    nothing = await confirmed_undo(fake, guild, gm)
     assert_refused(nothing, "nothing to undo")
     assert history_count(bot, guild) == entries
 
@@ -225,11 +226,11 @@ async def test_undo_with_no_history_and_config_is_never_undone(
     gm = gm_of(guild)
     role = guild.role("Keeper")
     await fake.slash(guild, gm, "config gm-role", {"role": role})
-    assert_refused(await fake.slash(guild, gm, "undo"), "nothing to undo", "/config")
+    assert_refused(await confirmed_undo(fake, guild, gm), "nothing to undo", "/config")
     keeper = guild.member("Keeper", roles=[role])
     await create(fake, guild, keeper, "Ana", 9)
     # The GM role still works (the config was not undone), and may undo.
-    undone = await fake.slash(guild, keeper, "undo")
+    undone = await confirmed_undo(fake, guild, keeper)
     assert not undone.ephemeral and rows(bot, guild) == {}
 
 
@@ -243,7 +244,7 @@ async def test_undo_is_gm_only_and_history_is_for_anyone(
     await _ok(fake.slash(guild, owner, "hurt", {"character": "Ana", "amount": "3"}))
     before, entries = rows(bot, guild), history_count(bot, guild)
     for member in (owner, other):
-        assert_refused(await fake.slash(guild, member, "undo"), "Only a GM", "/undo")
+        assert_refused(await confirmed_undo(fake, guild, member), "Only a GM", "/undo")
     assert rows(bot, guild) == before and history_count(bot, guild) == entries
     for member in (owner, other, gm):
         for options in ({}, {"character": "Ana"}):
@@ -252,7 +253,7 @@ async def test_undo_is_gm_only_and_history_is_for_anyone(
     role = guild.role("Keeper")
     await fake.slash(guild, gm, "config gm-role", {"role": role})
     keeper = guild.member("Keeper", roles=[role])
-    assert not (await fake.slash(guild, keeper, "undo")).ephemeral
+    assert not (await confirmed_undo(fake, guild, keeper)).ephemeral
     assert rows(bot, guild)["Ana"]["health"] == 9
 
 
@@ -265,7 +266,7 @@ async def test_history_of_the_server_and_of_a_character_shows_15_newest_first(
     for health in range(8, -9, -1):  # 17 corrections of Ana
         await correct(fake, guild, gm, "Ana", health=health)
     await correct(fake, guild, gm, "Bea", health=3)
-    await fake.slash(guild, gm, "undo")  # undoes Bea's correction
+    await confirmed_undo(fake, guild, gm)  # undoes Bea's correction
 
     server = await fake.slash(guild, guild.member("Player"), "history")
     assert not server.ephemeral
@@ -303,14 +304,14 @@ async def test_history_empty_unknown_character_and_spanish(
     await correct(fake, guild, gm, "Ana", health=1)
     looked = await fake.slash(guild, member, "history", {"character": "Ana"})
     assert looked.embed["title"] == "Historial de Ana"
-    undo = await fake.slash(guild, gm, "undo")
+    undo = await confirmed_undo(fake, guild, gm)
     assert "deshizo `/character set`" in undo.content
     assert "**Ana**: Salud 1 / 9 → 9 / 9" in undo.text
     looked = await fake.slash(guild, member, "history")
     assert "(deshecho)" in looked.text
-    assert_refused(await fake.slash(guild, member, "undo"), "Solo un DJ")
-    await fake.slash(guild, gm, "undo")
-    assert_refused(await fake.slash(guild, gm, "undo"), "No hay nada que deshacer")
+    assert_refused(await confirmed_undo(fake, guild, member), "Solo un DJ")
+    await confirmed_undo(fake, guild, gm)
+    assert_refused(await confirmed_undo(fake, guild, gm), "No hay nada que deshacer")
 
 
 async def test_undo_in_one_server_never_touches_another(
@@ -324,12 +325,12 @@ async def test_undo_in_one_server_never_touches_another(
     await correct(fake, other, gm_b, "Ana", health=5)
     await correct(fake, other, gm_b, "Ana", health=4)  # B's latest change, after A's
     b_before = rows(bot, other)
-    await fake.slash(guild, gm_a, "undo")
+    await confirmed_undo(fake, guild, gm_a)
     assert rows(bot, guild)["Ana"]["health"] == 9
     assert rows(bot, other) == b_before
     history = await fake.slash(other, gm_b, "history")
     assert "(undone)" not in history.embed["description"]
-    await fake.slash(other, gm_b, "undo")
+    await confirmed_undo(fake, other, gm_b)
     assert rows(bot, other)["Ana"]["health"] == 5
     assert rows(bot, guild)["Ana"]["health"] == 9
 
@@ -342,7 +343,7 @@ async def test_undo_of_a_death_is_announced(
     await create(fake, guild, gm, "Ana", 9)
     await _ok(fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "30"}))
     posted = len(await fake.wait_channel_messages(guild.announcements.id, 1))
-    undo = await fake.slash(guild, gm, "undo")
+    undo = await confirmed_undo(fake, guild, gm)
     assert "**Ana**: Health -21 / 9 → 9 / 9" in undo.text
     messages = await fake.wait_channel_messages(guild.announcements.id, posted + 1)
     assert "undid" in (messages[-1].get("content") or "")

@@ -95,8 +95,8 @@ async def test_D3_C1_below_zero_a_roll_falls_due_with_its_buttons(
         "Ana is now Hurt.",
         "Ana must make a Consciousness roll (Difficulty 2).",
     ]
-    character_id = stored(bot, guild, "Ana")["id"]
-    assert reply.custom_ids == [f"salud:cons:{character_id}:{spend}" for spend in range(4)]
+    character_id, roll = stored(bot, guild, "Ana")["id"], stored(bot, guild, "Ana")["roll_seq"]
+    assert reply.custom_ids == [f"salud:cons:{character_id}:{spend}:{roll}" for spend in range(4)]
     assert [b["label"] for b in reply.buttons] == [
         "Roll Consciousness",
         "Spend 1 Health",
@@ -331,7 +331,7 @@ async def test_the_health_commands_are_synced_with_english_names_and_spanish_des
     fake: FakeDiscord, guild: FakeGuild
 ) -> None:
     expected = {
-        "hurt": ["character", "amount", "reason"],
+        "hurt": ["character", "amount", "reason", "character2", "character3", "character4"],
         "conscious": ["character", "spend"],
         "firstaid": ["medic", "patient", "points"],
         "rest": ["character", "days", "hospital"],

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from tests.e2e.harness import BotProcess
+from tests.e2e.health_support import stored
 from tests.e2e.test_scene import (
     _insert_characters,
     assert_refused,
@@ -16,6 +17,7 @@ from tests.e2e.test_scene import (
     history_count,
     rows,
 )
+from tests.e2e.undo_support import undo as confirmed_undo
 from tests.fake_discord import FakeDiscord, FakeGuild
 
 ROLL = re.compile(r"(\d+) \+ (\d+) = (\d+) vs (\d+)")
@@ -76,7 +78,7 @@ async def test_T1_time_with_nobody_bleeding_is_answered_but_no_change(
     assert rows(bot, guild) == before_rows
     assert history_count(bot, guild) == before
     # And /undo does not see it: nothing of /time to revert, the correction is undone instead.
-    undo = await fake.slash(guild, gm, "undo")
+    undo = await confirmed_undo(fake, guild, gm)
     assert "/character set" in undo.content
 
 
@@ -184,16 +186,20 @@ async def test_T2_bleeding_makes_a_roll_due_with_buttons_that_roll(
 
     state = rows(bot, guild)["Ana"]
     assert state["health"] == -7 and state["roll_pending"] == 1
+    # The roll fell due in this reply: it calls the owner, and only the owner.
+    assert reply.content.startswith(owner.mention) and reply.content.count(owner.mention) == 1
+    allowed = (reply.body or {})["data"]["allowed_mentions"]
+    assert allowed["parse"] == [] and [str(u) for u in allowed["users"]] == [owner.id]
     assert "Consciousness roll (Difficulty 7)" in reply.text
-    character_id = state["id"]
+    character_id, roll = state["id"], stored(bot, guild, "Ana")["roll_seq"]
     ids = reply.custom_ids
-    assert f"salud:cons:{character_id}:0" in ids
-    assert f"salud:cons:{character_id}:1" in ids  # -8: a legal spend (C4)
+    assert f"salud:cons:{character_id}:0:{roll}" in ids
+    assert f"salud:cons:{character_id}:1:{roll}" in ids  # -8: a legal spend (C4)
     # Only the owner or a GM may press.
-    refused = await fake.click(guild, other, reply, f"salud:cons:{character_id}:0")
+    refused = await fake.click(guild, other, reply, f"salud:cons:{character_id}:0:{roll}")
     assert refused.ephemeral and "owner or a GM" in refused.text
     assert rows(bot, guild)["Ana"] == state
-    rolled = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:1")
+    rolled = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:1:{roll}")
     assert not rolled.ephemeral
     match = ROLL.search(rolled.text)
     assert match, rolled.text
@@ -206,7 +212,7 @@ async def test_T2_bleeding_makes_a_roll_due_with_buttons_that_roll(
     else:
         assert "Failure" in rolled.text and after["conscious"] == 0
     # An old button never rolls twice.
-    twice = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:0")
+    twice = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:0:{roll}")
     assert twice.ephemeral
     assert rows(bot, guild)["Ana"] == after
 
@@ -246,7 +252,7 @@ async def test_time_with_40_bleeding_characters_summarizes_within_limits(
     assert f"{names[0]} has died" in reply.text
     assert 0 < len(reply.buttons) <= 25
     assert fake.violations == []
-    undo = await fake.slash(guild, gm, "undo")
+    undo = await confirmed_undo(fake, guild, gm)
     fits_discord(undo)
     assert all(rows(bot, guild)[name]["health"] == -7 for name in names[1:])
 

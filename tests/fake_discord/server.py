@@ -12,6 +12,7 @@ import copy
 import json
 import logging
 import secrets
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ from aiohttp import WSMsgType, web
 
 from . import sharding, validation
 from .ids import iso_now, snowflake
+from .mentions import Pings, pings_of
 from .models import (
     BOT_PERMISSIONS,
     EVERYONE_PERMISSIONS,
@@ -62,6 +64,7 @@ class RecordedRequest:
     query: dict[str, str]
     body: Any
     status: int = 0
+    at: float = field(default_factory=time.monotonic)  # when it arrived
 
 
 RECORD_KEY = web.RequestKey("fake_discord_record", RecordedRequest)
@@ -703,6 +706,10 @@ class FakeDiscord:
             return None
         return self.messages.get(message_id)
 
+    def delete_message(self, message_id: str) -> None:
+        """Someone deleted the message in Discord (the bot's later GET/PATCH get 404)."""
+        self._deleted.add(message_id)
+
     def channel_messages(
         self, channel_id: str, *, include_interactions: bool = False
     ) -> list[dict[str, Any]]:
@@ -751,9 +758,7 @@ class FakeDiscord:
             "timestamp": iso_now(),
             "edited_timestamp": None,
             "tts": bool(payload.get("tts")),
-            "mention_everyone": False,
-            "mentions": [],
-            "mention_roles": [],
+            **_mention_fields(self._guild_member_users(channel_id), pings_of(payload)),
             "attachments": [],
             "embeds": [_stored_embed(e) for e in payload.get("embeds") or []],
             "components": payload.get("components") or [],
@@ -788,10 +793,20 @@ class FakeDiscord:
         self._message_edits[message["id"]] = 0
         return message
 
+    def _guild_member_users(self, channel_id: str) -> dict[str, dict[str, Any]]:
+        """The user objects of the members of the channel's server, by id."""
+        channel = self._channel(channel_id)
+        guild = self.guilds.get(channel.guild_id) if channel is not None else None
+        if guild is None:
+            return {}
+        return {uid: member.user_payload() for uid, member in guild.members.items()}
+
     def _edit_message(self, message_id: str, payload: dict[str, Any]) -> dict[str, Any]:
         message = self.messages[message_id]
         if "content" in payload:
             message["content"] = payload["content"] or ""
+            users = self._guild_member_users(str(message["channel_id"]))
+            message.update(_mention_fields(users, pings_of(payload)))
         if "embeds" in payload:
             message["embeds"] = [_stored_embed(e) for e in payload["embeds"] or []]
         if "components" in payload:
@@ -1430,6 +1445,15 @@ class FakeDiscord:
                 "unmatched": [f"{r.method} {r.path}" for r in self.unmatched],
             }
         )
+
+
+def _mention_fields(users: dict[str, dict[str, Any]], pings: Pings) -> dict[str, Any]:
+    """A message's ``mentions``, ``mention_roles`` and ``mention_everyone``: who it pinged."""
+    return {
+        "mentions": [users.get(uid) or {"id": uid} for uid in pings.users],
+        "mention_roles": list(pings.roles),
+        "mention_everyone": pings.everyone,
+    }
 
 
 def _stored_embed(embed: dict[str, Any]) -> dict[str, Any]:

@@ -158,10 +158,14 @@ BAD_NAMES: tuple[str, ...] = (
     "a\u00adb",
     "\U000e0041",
     "\u180e",
+    "ÁNA",  # the same name as Ana ignoring accents, ＡＮＡ ignoring width
+    "ＡＮＡ",
+    "\u0410na",  # looks like Ana (a Cyrillic А): UTS #39
+    "B\u0435a",  # looks like Bea (a Cyrillic е)
 )
 
 #: Names of no character of this server (the typed name is trimmed, then compared ignoring
-#: case, so these must differ from every name here by more than that).
+#: case, accents and width, or as the start of a word: these must differ by more than that).
 UNKNOWN: tuple[str, ...] = (
     "Nobody",
     "",
@@ -186,7 +190,7 @@ UNKNOWN: tuple[str, ...] = (
     "Ana\x00",
     "\x1b[31mAna",
     "Zed",
-    "ＡＮＡ",
+    "ＺＥＤ",  # full width of an unknown name (ＡＮＡ now names Ana: COMMANDS.md Names)
     "١",
     "💀",
     LONG,
@@ -227,6 +231,13 @@ def _unknown_references() -> Iterator[Bad]:
             "ana", "spend", {"character": name, "ability": "Athletics", "points": 1}, "unknown"
         )
         yield Bad("ana", "check", {"character": name, "ability": "Athletics"}, "unknown")
+        yield Bad(
+            "ana", "character rename", {"character": name, "name": "Nuevo"}, "unknown character"
+        )
+        for extra in ("character2", "character3", "character4"):
+            yield Bad(
+                "ana", "hurt", {"character": "Ana", "amount": "1", extra: name}, "unknown target"
+            )
 
 
 def _amounts() -> Iterator[Bad]:
@@ -241,6 +252,10 @@ def _amounts() -> Iterator[Bad]:
 def _names() -> Iterator[Bad]:
     for name in BAD_NAMES:
         yield Bad("cid", "character create", {"name": name, "health": 9}, "bad name")
+        # Bea renamed to BEA, or to B\u0435a, is a new spelling of its own name, not bad input.
+        if name.strip().casefold() != "bea" and name != "B\u0435a":
+            yield Bad("bea", "character rename", {"character": "Bea", "name": name}, "bad name")
+    yield Bad("bea", "character rename", {"character": "Bea", "name": "Bea"}, "the same name")
     for health in (0, -1, 100, 10**9, -(2**53), 2**53):
         yield Bad("cid", "character create", {"name": "Nuevo", "health": health}, "health range")
     for first_aid in (-1, 100, 10**12):
@@ -386,6 +401,22 @@ def _permissions() -> Iterator[Bad]:
     yield Bad("bea", "spend", {"character": "Ana", "ability": "Athletics", "points": 1}, "owner")
     yield Bad("bea", "check", {"character": "Ana", "ability": "Athletics"}, "not the owner")
     yield Bad("bea", "character create", {"name": "Nuevo", "health": 9, "player": "ana"}, "GM")
+    yield Bad("bea", "character rename", {"character": "Ana", "name": "Nuevo"}, "not the owner")
+    for actor in ("ana", "bea", "cid"):
+        yield Bad(actor, "scene tracker", {}, "GM only")
+    yield Bad(
+        "bea",
+        "hurt",
+        {"character": "Bea", "amount": "1", "character2": "Ana"},
+        "not the owner of every target",
+    )
+    yield Bad(
+        "ana",
+        "hurt",
+        {"character": "Ana", "amount": "1", "character2": "Low", "character4": "ANA"},
+        "a target twice",
+    )
+    yield Bad("gm", "hurt", {"character": "Ana", "amount": "0", "character2": "Bea"}, "amount")
 
 
 def _odd_payloads() -> Iterator[Bad]:

@@ -189,7 +189,10 @@ async def test_cli_prints_one_line_and_exits_by_outcome(
     checked = run_cli("check", database=path, cwd=tmp_path)
     assert checked.returncode == 0, checked.stderr
     assert checked.stdout.count("\n") == 1 and not checked.stderr
-    assert "integrity ok" in checked.stdout and "schema version 1 (current)" in checked.stdout
+    assert (
+        "integrity ok" in checked.stdout
+        and f"schema version {latest_version()} (current)" in checked.stdout
+    )
     assert "6 characters in 2 servers" in checked.stdout
 
     saved = run_cli("backup", "copy.sqlite3", database=path, cwd=tmp_path)

@@ -1,0 +1,32 @@
+"""Editing a message the bot posted earlier, without a message cache (the roll buttons and
+the live tracker): one PATCH, and whether a failure means the message is gone for good."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+__all__ = ["GONE_CODES", "edit_message", "is_gone"]
+
+#: Discord's codes for "this message can never be edited by the bot again": unknown channel
+#: or message, missing access, another author's message, missing permissions.
+GONE_CODES = frozenset({10003, 10008, 50001, 50005, 50013})
+
+
+def is_gone(error: discord.HTTPException) -> bool:
+    """Whether ``error`` means the message (or its channel, or the bot's access) is gone."""
+    return error.status in (403, 404) or error.code in GONE_CODES
+
+
+async def edit_message(
+    http: discord.http.HTTPClient, channel_id: int, message_id: int, body: dict[str, Any]
+) -> None:
+    """``PATCH /channels/{channel}/messages/{message}`` with ``body``, pinging nobody."""
+    route = discord.http.Route(
+        "PATCH",
+        "/channels/{channel_id}/messages/{message_id}",
+        channel_id=channel_id,
+        message_id=message_id,
+    )
+    await http.request(route, json={**body, "allowed_mentions": {"parse": []}})

@@ -1,0 +1,286 @@
+"""Names as people type them, end to end (COMMANDS.md Names, Finding a character by name):
+the same name ignoring case, accents, width and spaces; a unique word start; "Did you mean";
+autocomplete that ignores accents; lookalikes refused; older databases' colliding names kept
+and marked. The real bot process against the fake Discord, in English and Spanish.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot.names import look_key
+from tests.e2e.harness import BotProcess
+from tests.e2e.undo_support import undo as confirmed_undo
+from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+
+EPHEMERAL = 1 << 6
+
+
+async def create(
+    fake: FakeDiscord, guild: FakeGuild, member: FakeMember, name: str, health: int = 9
+) -> Reply:
+    return await fake.slash(guild, member, "character create", {"name": name, "health": health})
+
+
+def refused(reply: Reply, *fragments: str) -> None:
+    """An ephemeral refusal containing every fragment."""
+    assert reply.type == 4, reply
+    assert reply.ephemeral, f"a refusal must be ephemeral: {reply.text!r}"
+    for fragment in fragments:
+        assert fragment in reply.text, f"{fragment!r} not in {reply.text!r}"
+
+
+def names_in_db(bot: BotProcess, guild: FakeGuild) -> list[str]:
+    connection = sqlite3.connect(f"file:{bot.database_path}?mode=ro", uri=True, timeout=5)
+    try:
+        rows = connection.execute(
+            "SELECT name FROM characters WHERE guild_id = ? ORDER BY id", (int(guild.id),)
+        ).fetchall()
+    finally:
+        connection.close()
+    return [str(row[0]) for row in rows]
+
+
+async def shown_title(fake: FakeDiscord, guild: FakeGuild, member: FakeMember, typed: str) -> str:
+    reply = await fake.slash(guild, member, "character show", {"character": typed})
+    assert reply.type == 4 and not reply.ephemeral, reply.text
+    return str(reply.embed["title"])
+
+
+async def test_the_same_name_ignoring_case_accents_width_and_spaces(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    await create(fake, guild, gm, "Amelia Ríos")
+    await create(fake, guild, gm, "Ana Bel")
+    for typed in ("Amelia Rios", "AMELIA RÍOS", "Ａｍｅｌｉａ Ríos", "amelia   rios"):
+        assert await shown_title(fake, guild, gm, typed) == "Amelia Ríos", typed
+    for typed in ("Ana\u00a0Bel", "ana  bel", "ＡＮＡ ＢＥＬ"):
+        assert await shown_title(fake, guild, gm, typed) == "Ana Bel", typed
+    hurt = await fake.slash(guild, gm, "hurt", {"character": "amelia rios", "amount": "2"})
+    assert not hurt.ephemeral and hurt.embed["title"] == "Amelia Ríos"
+
+
+async def test_a_unique_word_start_resolves_and_several_are_named(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    for name in ("Amelia Ríos", "Jack O'Malley", "Ana Bel", "Ana Cruz"):
+        await create(fake, guild, gm, name)
+    assert await shown_title(fake, guild, gm, "amelia") == "Amelia Ríos"
+    assert await shown_title(fake, guild, gm, "rios") == "Amelia Ríos"
+    assert await shown_title(fake, guild, gm, "jack") == "Jack O'Malley"
+    assert await shown_title(fake, guild, gm, "malley") == "Jack O'Malley"
+    assert await shown_title(fake, guild, gm, "ana c") == "Ana Cruz"
+    both = await fake.slash(guild, gm, "character show", {"character": "ana"})
+    refused(both, "“ana” could be **Ana Bel** or **Ana Cruz**", "whole name")
+    # Not a word start: "elia" is inside a word only.
+    refused(await fake.slash(guild, gm, "character show", {"character": "elia"}), "“elia”")
+
+
+async def test_a_miss_suggests_close_names_in_both_languages(
+    fake: FakeDiscord, make_guild: Callable[..., Awaitable[FakeGuild]]
+) -> None:
+    guild = await make_guild(locale="es-ES")
+    gm = guild.member("Dj", permissions=["manage_guild"], locale="es-ES")
+    for name in ("Amelia Ríos", "Padre Tomás", "Renée Pennington", "Sgt. O'Malley"):
+        await create(fake, guild, gm, name)
+    before = len(await _listed(fake, guild, gm))
+    spanish = await fake.slash(guild, gm, "hurt", {"character": "Amelai Rois", "amount": "3"})
+    refused(
+        spanish, "No hay ningún personaje llamado «Amelai Rois»", "¿Querías decir", "Amelia Ríos"
+    )
+    english = await fake.slash(
+        guild, gm, "hurt", {"character": "Tomas Padre", "amount": "3"}, locale="en-US"
+    )
+    refused(english, "There is no character called “Tomas Padre”", "Did you mean", "Padre Tomás")
+    suggested = english.text.split("Did you mean", 1)[1]
+    assert suggested.count("**") // 2 <= 3
+    # Nothing close at all: the plain refusal, without "Did you mean".
+    far = await fake.slash(guild, gm, "character show", {"character": "Zzyzx"}, locale="en-US")
+    refused(far, "“Zzyzx”")
+    assert "Did you mean" not in far.text
+    assert len(await _listed(fake, guild, gm)) == before
+
+
+async def _listed(fake: FakeDiscord, guild: FakeGuild, member: FakeMember) -> list[str]:
+    listed = await fake.slash(guild, member, "character list")
+    return [line for embed in listed.embeds for line in embed["description"].splitlines()]
+
+
+async def test_autocomplete_ignores_accents_with_the_users_own_first(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    bea = guild.member("Bea")
+    await create(fake, guild, gm, "Padre Tomás")
+    await create(fake, guild, gm, "Renée Pennington")
+    await create(fake, guild, gm, "Tomasa Vidal")
+    await create(fake, guild, bea, "Tomás Bea")
+
+    async def choices(member: FakeMember, typed: str) -> list[str]:
+        found = await fake.autocomplete(
+            guild, member, "hurt", {"character": typed, "amount": "1"}, focused="character"
+        )
+        return [choice["value"] for choice in found]
+
+    assert await choices(gm, "renee") == ["Renée Pennington"]
+    assert await choices(gm, "tomas") == ["Padre Tomás", "Tomasa Vidal", "Tomás Bea"]
+    assert await choices(bea, "tomas") == ["Tomás Bea", "Padre Tomás", "Tomasa Vidal"]
+    # A typo still offers the close name.
+    assert await choices(gm, "Penington") == ["Renée Pennington"]
+
+
+async def test_the_same_or_a_lookalike_name_is_refused_at_create(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    await create(fake, guild, ana, "Ana")
+    await create(fake, guild, ana, "Ana Bel")
+    refused(await create(fake, guild, ana, "ＡＮＡ"), "already a character called **Ana**")
+    refused(await create(fake, guild, ana, "ÁNA"), "already a character called **Ana**")
+    refused(await create(fake, guild, ana, "\u0410na"), "looks too much like **Ana**")
+    refused(await create(fake, guild, ana, "Ana\u00a0Bel"), "already", "**Ana Bel**")
+    refused(await create(fake, guild, ana, "Ana  Bel"), "already", "**Ana Bel**")
+    assert names_in_db(bot, guild) == ["Ana", "Ana Bel"]
+
+
+async def test_a_lookalike_is_refused_in_spanish_too(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]]
+) -> None:
+    guild = await make_guild(locale="es-ES")
+    ana = guild.member("Ana", locale="es-ES")
+    await create(fake, guild, ana, "Olga")
+    refused(await create(fake, guild, ana, "\u041elga"), "se parece demasiado a **Olga**")
+    refused(await create(fake, guild, ana, "OLGA"), "Ya hay un personaje llamado **Olga**")
+    assert names_in_db(bot, guild) == ["Olga"]
+
+
+def _insert_legacy(bot: BotProcess, guild: FakeGuild, owner: FakeMember, names: list[str]) -> None:
+    """Rows as an older database holds them after the migration: names that collide under
+    the new rule, each with its own exact key (what migration 0002 keeps)."""
+    connection = sqlite3.connect(bot.database_path, timeout=10)
+    try:
+        with connection:
+            connection.executemany(
+                "INSERT INTO characters (guild_id, name, name_key, look_key, owner_id,"
+                " created_at, health, max_health, first_aid_pool, first_aid_rating,"
+                " scene_start_health, conscious, roll_pending, stabilized,"
+                " hospital_length_days, hospital_days_served, lowest_health,"
+                " first_aid_received, bleed_minutes, full_recovery_due)"
+                " VALUES (?, ?, ?, ?, ?, '2024-01-01T00:00:00.000000+00:00', 9, 9, 0, 0, 9,"
+                " 1, 0, 0, NULL, NULL, NULL, 0, 0, 0)",
+                [
+                    (int(guild.id), name, name.casefold(), look_key(name), int(owner.id))
+                    for name in names
+                ],
+            )
+    finally:
+        connection.close()
+
+
+async def test_colliding_names_of_an_older_database_are_kept_reachable_and_marked(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]]
+) -> None:
+    guild = await make_guild(locale="es-ES")
+    gm = guild.member("Dj", permissions=["manage_guild"], locale="es-ES")
+    _insert_legacy(bot, guild, gm, ["Ana", "ＡＮＡ", "\u0410na", "Bruno"])
+    assert await shown_title(fake, guild, gm, "Ana") == "Ana"
+    assert await shown_title(fake, guild, gm, "ＡＮＡ") == "ＡＮＡ"
+    assert await shown_title(fake, guild, gm, "\u0410na") == "\u0410na"
+    lines = await _listed(fake, guild, gm)
+    marked = [line for line in lines if line.endswith("⚠️")]
+    assert len(marked) == 3 and not any("Bruno" in line for line in marked)
+    assert "/character rename" in lines[-1] and "se confunden" in lines[-1]
+    # "ana" typed in another way is one of three: the refusal names them.
+    refused(
+        await fake.slash(guild, gm, "character show", {"character": "ána"}),
+        "puede ser",
+        "**Ana**",
+    )
+    # A GM renames one away: the mark goes from the two left only if they still collide.
+    renamed = await fake.slash(
+        guild, gm, "character rename", {"character": "ＡＮＡ", "name": "Anabel"}
+    )
+    assert not renamed.ephemeral, renamed.text
+    assert (
+        renamed.content == f"{gm.mention} ha cambiado el nombre de **ＡＮＡ**: ahora es **Anabel**."
+    )
+    lines = await _listed(fake, guild, gm)
+    assert sum(line.endswith("⚠️") for line in lines) == 2
+    assert not any("Anabel" in line and line.endswith("⚠️") for line in lines)
+
+
+async def test_rename_is_a_change_with_history_and_undo(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana, bea = guild.member("Ana"), guild.member("Bea")
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    await create(fake, guild, ana, "Amelia Rios")
+    await create(fake, guild, bea, "Bruno")
+    refused(
+        await fake.slash(guild, bea, "character rename", {"character": "Amelia", "name": "X"}),
+        "Only **Amelia Rios**'s owner or a GM can rename it.",
+    )
+    reply = await fake.slash(
+        guild, ana, "character rename", {"character": "Amelia", "name": "  Amelia   Ríos "}
+    )
+    assert not reply.ephemeral, reply.text
+    assert reply.content == f"{ana.mention} renamed **Amelia Rios**: now **Amelia Ríos**."
+    assert reply.embed["title"] == "Amelia Ríos"
+    assert names_in_db(bot, guild) == ["Amelia Ríos", "Bruno"]
+    history = await fake.slash(guild, ana, "history", {"character": "Amelia Ríos"})
+    assert "/character rename from: Amelia Rios, to: Amelia Ríos" in history.text
+    undone = await confirmed_undo(fake, guild, gm)
+    assert not undone.ephemeral
+    assert "**Amelia Rios**: Health 9 / 9 → 9 / 9 · name Amelia Ríos → Amelia Rios" in undone.text
+    assert names_in_db(bot, guild) == ["Amelia Rios", "Bruno"]
+    # The GM may rename anyone's character.
+    by_gm = await fake.slash(guild, gm, "character rename", {"character": "bruno", "name": "Bruna"})
+    assert not by_gm.ephemeral and gm.mention in by_gm.content
+    assert names_in_db(bot, guild) == ["Amelia Rios", "Bruna"]
+
+
+async def test_rename_refuses_bad_taken_and_lookalike_names_changing_nothing(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]]
+) -> None:
+    guild = await make_guild(locale="es-ES")
+    ana = guild.member("Ana", locale="es-ES")
+    await create(fake, guild, ana, "Olga")
+    await create(fake, guild, ana, "Pablo")
+
+    async def rename(character: str, name: str, **more: Any) -> Reply:
+        return await fake.slash(
+            guild, ana, "character rename", {"character": character, "name": name}, **more
+        )
+
+    refused(await rename("Pablo", "OLGA"), "Ya hay un personaje llamado **Olga**")
+    refused(await rename("Pablo", "\u041elga"), "se parece demasiado a **Olga**")
+    refused(await rename("Pablo", "Pab\u200blo"), "control")
+    refused(await rename("Pablo", "x" * 41), "40")
+    refused(await rename("Pablo", "Pablo"), "**Pablo** ya se llama así")
+    refused(await rename("Nadie", "Otro"), "«Nadie»")
+    refused(await rename("Pablo", "OLGA", locale="en-US"), "already a character called **Olga**")
+    assert names_in_db(bot, guild) == ["Olga", "Pablo"]
+    # Its own name in another case is a rename, not a clash with itself.
+    fixed = await rename("Pablo", "PABLO")
+    assert not fixed.ephemeral and "el nombre de **Pablo**: ahora es **PABLO**" in fixed.content
+    assert names_in_db(bot, guild) == ["Olga", "PABLO"]
+
+
+async def test_the_ability_autocomplete_finds_the_character_as_typed(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    await create(fake, guild, gm, "Padre Tomás")
+    added = await fake.slash(
+        guild, gm, "ability set", {"character": "tomas", "ability": "Theology", "rating": 3}
+    )
+    assert not added.ephemeral, added.text
+    choices = await fake.autocomplete(
+        guild, gm, "spend", {"character": "tomas", "ability": "the"}, focused="ability"
+    )
+    assert choices and choices[0]["value"] == "Theology"
+    assert "3/3" in choices[0]["name"]

@@ -1,0 +1,236 @@
+"""Buttons that know their roll (COMMANDS.md, The Consciousness button), end to end.
+
+A button carries the number of the roll it was posted for: once that roll is made (by a
+button or ``/conscious``), healed away, or replaced by a later roll, a press is refused, and
+the bot edits the message that carried it so that its buttons show disabled; after a
+restart too. A message that can no longer be edited is forgotten.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from tests.e2e.harness import BotProcess
+from tests.e2e.health_support import assert_refused, create, history_count, stored
+from tests.e2e.undo_support import undo as confirmed_undo
+from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from tests.fake_discord.replies import flatten_components
+
+
+def roll_ids(reply: Reply | dict[str, Any], character_id: int) -> list[str]:
+    """The roll buttons' custom ids of one character on a reply or stored message."""
+    message = (reply.message or {}) if isinstance(reply, Reply) else reply
+    return [
+        str(item["custom_id"])
+        for item in flatten_components(message.get("components"))
+        if str(item.get("custom_id") or "").startswith(f"salud:cons:{character_id}:")
+    ]
+
+
+def disabled(message: dict[str, Any] | None, character_id: int) -> list[bool]:
+    """Whether each roll button of the character on the message shows disabled."""
+    assert message is not None
+    return [
+        bool(item.get("disabled"))
+        for item in flatten_components(message.get("components"))
+        if str(item.get("custom_id") or "").startswith(f"salud:cons:{character_id}:")
+    ]
+
+
+async def wait_disabled(fake: FakeDiscord, reply: Reply, character_id: int) -> dict[str, Any]:
+    """Waits until every roll button of the character on the reply's message is disabled."""
+    message_id = reply.message_id
+    assert message_id is not None
+
+    def done() -> bool:
+        flags = disabled(fake.message(message_id), character_id)
+        return bool(flags) and all(flags)
+
+    await fake.wait_until(done, 5.0, what=f"the roll buttons of {message_id} disabled")
+    message = fake.message(message_id)
+    assert message is not None
+    return message
+
+
+def kept_messages(bot: BotProcess, guild: FakeGuild) -> list[tuple[int, int, int]]:
+    connection = sqlite3.connect(f"file:{bot.database_path}?mode=ro", uri=True, timeout=5)
+    try:
+        rows = connection.execute(
+            "SELECT character_id, roll_seq, message_id FROM roll_messages WHERE guild_id = ?"
+            " ORDER BY message_id",
+            (int(guild.id),),
+        ).fetchall()
+    finally:
+        connection.close()
+    return [(int(a), int(b), int(c)) for a, b, c in rows]
+
+
+async def kept_soon(bot: BotProcess, guild: FakeGuild, count: int) -> None:
+    """Waits until the bot keeps ``count`` roll-button messages of the server (it stores a
+    message just after sending it, and forgets it just after editing it)."""
+    deadline = time.monotonic() + 5.0
+    while len(kept_messages(bot, guild)) != count:
+        assert time.monotonic() < deadline, f"kept: {kept_messages(bot, guild)}, not {count}"
+        await asyncio.sleep(0.02)
+
+
+async def hurt(
+    fake: FakeDiscord, guild: FakeGuild, member: FakeMember, name: str, amount: int
+) -> Reply:
+    reply = await fake.slash(guild, member, "hurt", {"character": name, "amount": str(amount)})
+    assert not reply.ephemeral, reply.text
+    return reply
+
+
+async def test_an_old_button_is_refused_when_a_later_roll_is_pending_and_shows_disabled(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    await create(fake, guild, ana, "Ana", 9)
+    first = await hurt(fake, guild, ana, "Ana", 10)  # -1: Difficulty 1
+    character_id = stored(bot, guild, "Ana")["id"]
+    first_roll = stored(bot, guild, "Ana")["roll_seq"]
+    assert roll_ids(first, character_id)[0] == f"salud:cons:{character_id}:0:{first_roll}"
+    second = await hurt(fake, guild, ana, "Ana", 2)  # -3: a later roll, Difficulty 3
+    second_roll = stored(bot, guild, "Ana")["roll_seq"]
+    assert second_roll == first_roll + 1
+    assert stored(bot, guild, "Ana")["roll_pending"] == 1
+    await wait_disabled(fake, first, character_id)
+    assert not any(disabled(fake.message(str(second.message_id)), character_id))
+
+    entries = history_count(bot, guild)
+    old = await fake.click(guild, ana, first, f"salud:cons:{character_id}:0:{first_roll}")
+    assert_refused(old, "earlier Consciousness roll of **Ana**", "newest message", "/conscious")
+    assert history_count(bot, guild) == entries
+    assert stored(bot, guild, "Ana")["roll_pending"] == 1
+
+    made = await fake.click(guild, ana, second, f"salud:cons:{character_id}:0:{second_roll}")
+    assert not made.ephemeral and " vs 3" in made.text, made.text
+    await wait_disabled(fake, second, character_id)
+    await kept_soon(bot, guild, 0)
+
+
+async def test_a_roll_made_with_conscious_disables_the_buttons_in_spanish_too(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]]
+) -> None:
+    guild = await make_guild(locale="es-ES")
+    ana = guild.member("Ana", locale="es-ES")
+    await create(fake, guild, ana, "Olga", 9)
+    posted = await hurt(fake, guild, ana, "Olga", 11)
+    character_id = stored(bot, guild, "Olga")["id"]
+    roll = stored(bot, guild, "Olga")["roll_seq"]
+    await kept_soon(bot, guild, 1)
+    rolled = await fake.slash(guild, ana, "conscious", {"character": "Olga"})
+    assert not rolled.ephemeral
+    message = await wait_disabled(fake, posted, character_id)
+    assert message["embeds"] == posted.embeds  # only the buttons changed
+    late = await fake.click(guild, ana, posted, f"salud:cons:{character_id}:1:{roll}")
+    assert late.ephemeral
+    assert "Olga" in late.text
+
+
+async def test_healing_the_roll_away_disables_the_buttons(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    await create(fake, guild, gm, "Bruno", 9)
+    posted = await hurt(fake, guild, gm, "Bruno", 10)
+    character_id = stored(bot, guild, "Bruno")["id"]
+    healed = await fake.slash(guild, gm, "character set", {"character": "Bruno", "health": 3})
+    assert not healed.ephemeral
+    await wait_disabled(fake, posted, character_id)
+
+
+async def test_one_characters_roll_leaves_the_others_buttons_live(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    await create(fake, guild, gm, "Uno", 2)
+    await create(fake, guild, gm, "Dos", 2)
+    both = await fake.slash(
+        guild, gm, "hurt", {"character": "Uno", "amount": "3", "character2": "Dos"}
+    )
+    uno, dos = stored(bot, guild, "Uno")["id"], stored(bot, guild, "Dos")["id"]
+    await fake.slash(guild, gm, "conscious", {"character": "Uno"})
+    message = await wait_disabled(fake, both, uno)
+    live = disabled(message, dos)
+    assert live and not any(live)  # Dos's roll and spends are still live
+    pressed = await fake.click(guild, gm, message, roll_ids(message, dos)[0])
+    assert not pressed.ephemeral, pressed.text
+    await wait_disabled(fake, both, dos)
+
+
+async def test_buttons_keep_their_roll_across_a_restart(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    await create(fake, guild, ana, "Carla", 9)
+    first = await hurt(fake, guild, ana, "Carla", 10)
+    character_id = stored(bot, guild, "Carla")["id"]
+    first_roll = stored(bot, guild, "Carla")["roll_seq"]
+    await bot.restart()
+    second = await hurt(fake, guild, ana, "Carla", 1)
+    await wait_disabled(fake, first, character_id)
+    old = await fake.click(guild, ana, first, f"salud:cons:{character_id}:0:{first_roll}")
+    assert old.ephemeral and "earlier Consciousness roll" in old.text
+    await bot.restart()
+    current = roll_ids(second, character_id)[0]
+    made = await fake.click(guild, ana, second, current)
+    assert not made.ephemeral, made.text
+    await wait_disabled(fake, second, character_id)
+
+
+async def test_a_message_that_is_gone_is_forgotten_quietly(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    await create(fake, guild, ana, "Dario", 9)
+    posted = await hurt(fake, guild, ana, "Dario", 10)
+    await kept_soon(bot, guild, 1)
+    assert posted.message_id is not None
+    fake.delete_message(posted.message_id)
+    await fake.slash(guild, ana, "conscious", {"character": "Dario"})
+    await kept_soon(bot, guild, 0)
+    await bot.wait_for_log("can no longer be edited")
+
+
+async def test_an_old_rolls_button_is_refused_in_spanish(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]]
+) -> None:
+    guild = await make_guild(locale="es-ES")
+    ana = guild.member("Ana", locale="es-ES")
+    await create(fake, guild, ana, "Pilar", 9)
+    first = await hurt(fake, guild, ana, "Pilar", 10)
+    character_id = stored(bot, guild, "Pilar")["id"]
+    old_id = roll_ids(first, character_id)[0]
+    await hurt(fake, guild, ana, "Pilar", 1)
+    refused = await fake.click(guild, ana, first, old_id)
+    assert_refused(
+        refused,
+        "Ese botón era para una Tirada de Consciencia anterior de **Pilar**",
+        "/conscious",
+    )
+    assert stored(bot, guild, "Pilar")["roll_pending"] == 1
+
+
+async def test_an_undo_that_brings_an_earlier_roll_back_retires_every_button(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    await create(fake, guild, gm, "Quique", 9)
+    await hurt(fake, guild, gm, "Quique", 10)  # -1: the roll of Difficulty 1
+    later = await hurt(fake, guild, gm, "Quique", 2)  # -3: a later roll, Difficulty 3
+    character_id = stored(bot, guild, "Quique")["id"]
+    later_id = roll_ids(later, character_id)[0]
+    undone = await confirmed_undo(fake, guild, gm)  # Difficulty 1 is pending again
+    assert not undone.ephemeral
+    assert stored(bot, guild, "Quique")["roll_pending"] == 1
+    await wait_disabled(fake, later, character_id)
+    refused = await fake.click(guild, gm, later, later_id)
+    assert_refused(refused, "earlier Consciousness roll of **Quique**")
+    rolled = await fake.slash(guild, gm, "conscious", {"character": "Quique"})
+    assert not rolled.ephemeral and " vs 1" in rolled.text

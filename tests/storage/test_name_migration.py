@@ -1,0 +1,89 @@
+"""Migration 0002 (names): a version-1 file whose names collide under the new rule keeps them
+all, each reachable by its exact name; their look keys are filled in; new names are checked."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from bot.names import look_key
+from bot.storage import Storage
+from bot.storage.database import apply_migrations, connect, latest_version, load_migrations
+from tests.storage.conftest import ALICE, GUILD_A, GUILD_B, health
+
+COLLIDING = ["Ana", "ＡＮＡ", "\u0410na", "Ana Bel", "Ana  Bel", "Bruno"]
+
+
+async def _version_1_file(path: Path) -> None:
+    conn = await connect(path)
+    try:
+        assert await apply_migrations(conn, load_migrations()[:1]) == 1
+    finally:
+        await conn.close()
+    with sqlite3.connect(path) as raw:
+        raw.executemany(
+            "INSERT INTO characters (guild_id, name, name_key, owner_id, created_at, health,"
+            " max_health, first_aid_pool, first_aid_rating, scene_start_health, conscious,"
+            " roll_pending, stabilized, hospital_length_days, hospital_days_served,"
+            " lowest_health, first_aid_received, bleed_minutes, full_recovery_due)"
+            " VALUES (?, ?, ?, ?, '2024-01-01T00:00:00+00:00', 9, 9, 0, 0, 9, 1, 0, 0,"
+            " NULL, NULL, NULL, 0, 0, 0)",
+            [(GUILD_A, name, name.casefold(), ALICE) for name in COLLIDING],
+        )
+
+
+async def test_colliding_names_are_all_kept_and_reachable_by_exact_name(db_path: Path) -> None:
+    db_path.parent.mkdir(parents=True)
+    await _version_1_file(db_path)
+    async with await Storage.open(db_path) as storage, storage.read() as reader:
+        for name in COLLIDING:
+            found = await reader.find_character(GUILD_A, name)
+            assert found is not None and found.name == name
+        entries = await reader.name_entries(GUILD_A)
+        assert sorted(entry.name for entry in entries) == sorted(COLLIDING)
+        assert await reader.name_entries(GUILD_B) == []
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == latest_version()
+        rows = dict(raw.execute("SELECT name, look_key FROM characters").fetchall())
+    assert rows == {name: look_key(name) for name in COLLIDING}
+    assert rows["Ana"] == rows["ＡＮＡ"] == rows["\u0410na"] != rows["Bruno"]
+    assert rows["Ana Bel"] == rows["Ana  Bel"]
+
+
+async def test_a_lookalike_is_found_in_the_same_guild_only(storage: Storage) -> None:
+    async with storage.transaction() as tx:
+        ana = await tx.create_character(GUILD_A, "Ana", ALICE, health())
+        await tx.record(guild_id=GUILD_A, interaction_id=1, actor_id=ALICE, command="create")
+    async with storage.read() as reader:
+        for name in ("ＡＮＡ", "\u0410na", "ána", "ANA"):
+            found = await reader.find_lookalike(GUILD_A, name)
+            assert found is not None and found.id == ana.id, name
+        assert await reader.find_lookalike(GUILD_A, "Ana", other_than=ana.id) is None
+        assert await reader.find_lookalike(GUILD_B, "Ana") is None
+        assert await reader.find_lookalike(GUILD_A, "Anabel") is None
+
+
+async def test_rename_is_recorded_and_undone(storage: Storage) -> None:
+    async with storage.transaction() as tx:
+        ana = await tx.create_character(GUILD_A, "Ana", ALICE, health())
+        await tx.record(guild_id=GUILD_A, interaction_id=1, actor_id=ALICE, command="create")
+    async with storage.transaction() as tx:
+        renamed = await tx.rename_character(ana, "Anabel")
+        entry = await tx.record(
+            guild_id=GUILD_A, interaction_id=2, actor_id=ALICE, command="character rename"
+        )
+    assert renamed.name == "Anabel" and entry is not None
+    assert [(c.before and c.before.name, c.after and c.after.name) for c in entry.characters] == [
+        ("Ana", "Anabel")
+    ]
+    async with storage.read() as reader:
+        assert await reader.find_character(GUILD_A, "Ana") is None
+        assert await reader.find_lookalike(GUILD_A, "ANABEL") is not None
+    async with storage.transaction() as tx:
+        undone = await tx.undo_latest(GUILD_A, 3, ALICE)
+    assert undone is not None and [c.name for c in undone.restored] == ["Ana"]
+    async with storage.read() as reader:
+        found = await reader.find_character(GUILD_A, "ana")
+        assert found is not None and found.id == ana.id
+        assert await reader.find_lookalike(GUILD_A, "ANABEL") is None
+        assert await reader.find_lookalike(GUILD_A, "ＡＮＡ") is not None

@@ -1,0 +1,110 @@
+"""Roll numbers and the messages that carry roll buttons (migration 0003), on real files."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.roll_buttons import _disabled_components
+from bot.storage import Storage
+from bot.storage.roll_messages import (
+    MESSAGES_PER_CHARACTER,
+    RollMessage,
+    forget_roll_messages,
+    number_rolls,
+    remember_roll_messages,
+    renumber_rolls,
+    roll_number,
+    stale_roll_messages,
+)
+from tests.storage.conftest import ALICE, GUILD_A, GUILD_B, health
+
+
+async def _character(
+    storage: Storage, name: str, guild: int = GUILD_A, interaction: int = 1
+) -> int:
+    async with storage.transaction() as tx:
+        created = await tx.create_character(guild, name, ALICE, health())
+        await tx.record(guild_id=guild, interaction_id=interaction, actor_id=ALICE, command="c")
+    return created.id
+
+
+async def test_a_roll_falling_due_gets_the_next_number_in_its_guild_only(storage: Storage) -> None:
+    ana = await _character(storage, "Ana")
+    bea = await _character(storage, "Bea", GUILD_B, 2)
+    async with storage.transaction(require_record=False) as tx:
+        assert await number_rolls(tx, GUILD_A, [ana], []) == {ana: 1}
+        assert await number_rolls(tx, GUILD_A, [ana, bea], [ana]) == {ana: 2}  # not Bea: B's
+        # One counter for the whole file: Bea's number is past every number given before.
+        (bea_roll,) = (await number_rolls(tx, GUILD_B, [bea], [])).values()
+        assert bea_roll > 2
+    async with storage.read() as reader:
+        assert await roll_number(reader, GUILD_A, ana) == 2
+        assert await roll_number(reader, GUILD_A, bea) is None
+        assert await roll_number(reader, GUILD_B, bea) == bea_roll
+
+
+async def test_a_number_is_never_given_twice_not_even_after_a_deletion_undone(
+    storage: Storage,
+) -> None:
+    ana = await _character(storage, "Ana")
+    async with storage.transaction(require_record=False) as tx:
+        assert await number_rolls(tx, GUILD_A, [ana], []) == {ana: 1}
+    async with storage.transaction() as tx:
+        await tx.delete_character(GUILD_A, ana)
+        await tx.record(guild_id=GUILD_A, interaction_id=5, actor_id=ALICE, command="delete")
+    async with storage.transaction() as tx:
+        assert await tx.undo_latest(GUILD_A, 6, ALICE) is not None
+        await renumber_rolls(tx, GUILD_A, [ana])
+    async with storage.read() as reader:
+        assert await roll_number(reader, GUILD_A, ana) == 2
+
+
+async def test_stale_messages_follow_the_pending_roll_and_are_bounded(storage: Storage) -> None:
+    ana = await _character(storage, "Ana")
+    async with storage.transaction(require_record=False) as tx:
+        await number_rolls(tx, GUILD_A, [ana], [])
+        await remember_roll_messages(
+            tx,
+            [RollMessage(GUILD_A, ana, 1, 10, 100 + n) for n in range(MESSAGES_PER_CHARACTER + 2)],
+        )
+    async with storage.read() as reader:
+        # Nothing pending: every kept message is stale; only the newest five are kept.
+        stale = await stale_roll_messages(reader, GUILD_A, [ana])
+        assert [m.message_id for m in stale] == [102, 103, 104, 105, 106]
+        assert await stale_roll_messages(reader, GUILD_B, [ana]) == []
+    async with storage.transaction() as tx:
+        current = await tx.get_character(GUILD_A, ana)
+        assert current is not None
+        pending = replace(current.health, health=-1, roll_pending=True)
+        await tx.save_health(current, pending)
+        await tx.record(guild_id=GUILD_A, interaction_id=3, actor_id=ALICE, command="hurt")
+    async with storage.read() as reader:
+        assert await stale_roll_messages(reader, GUILD_A, [ana]) == []  # roll 1 pending
+    async with storage.transaction(require_record=False) as tx:
+        await number_rolls(tx, GUILD_A, [ana], [])  # a later roll: 2
+    async with storage.read() as reader:
+        stale = await stale_roll_messages(reader, GUILD_A, [ana])
+    assert len(stale) == 5
+    async with storage.transaction(require_record=False) as tx:
+        await forget_roll_messages(tx, stale[:4])
+    async with storage.read() as reader:
+        assert [m.message_id for m in await stale_roll_messages(reader, GUILD_A, [ana])] == [106]
+
+
+def test_only_the_stale_rolls_buttons_are_disabled() -> None:
+    components = [
+        {
+            "type": 1,
+            "components": [
+                {"type": 2, "custom_id": "salud:cons:7:0:2"},
+                {"type": 2, "custom_id": "salud:cons:7:1:2"},
+            ],
+        },
+        {"type": 1, "components": [{"type": 2, "custom_id": "salud:cons:8:0:5"}]},
+        {"type": 1, "components": [{"type": 2, "custom_id": "salud:cons:7:0"}]},
+    ]
+    edited, changed = _disabled_components(components, {(7, 2)})
+    assert changed
+    flags = [[bool(i.get("disabled")) for i in row["components"]] for row in edited]
+    assert flags == [[True, True], [False], [True]]
+    assert _disabled_components(components, {(8, 4)})[1] is False
