@@ -30,6 +30,7 @@ from discord import app_commands
 from bot import permissions
 from bot.i18n import Language, public_language, text, user_language
 from bot.storage import GuildSettings, StoredCharacter, Transaction
+from bot.subjects import note_options, note_subject
 from rules.character import CharacterHealth
 from rules.names import MAX_NAME_LENGTH
 from rules.state import HealthState
@@ -253,6 +254,7 @@ async def resolve_character(here: Here, name: str | None) -> StoredCharacter:
         if len(own) > 10:
             names += ", …"
         raise UserFacingError("error.several_characters", names=names)
+    note_subject(here.interaction, "character", own[0])
     return own[0]
 
 
@@ -291,7 +293,9 @@ class CharacterTransformer(app_commands.Transformer):
         self, interaction: discord.Interaction[Any], value: Any, /
     ) -> StoredCharacter:
         here = await Here.of(interaction)
-        return await resolve_character(here, str(value))
+        found = await resolve_character(here, str(value))
+        note_options(interaction, value, found)
+        return found
 
     async def autocomplete(  # type: ignore[override]
         self, interaction: discord.Interaction[Any], value: int | float | str, /

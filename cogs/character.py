@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.change import Field, change_embeds
 from bot.consciousness_buttons import consciousness_view
 from bot.context import (
     CharacterTransformer,
@@ -26,22 +27,19 @@ from bot.context import (
 )
 from bot.i18n import Language, text
 from bot.render import (
-    death_embed,
-    describe_events,
     mention,
     safe,
     state_emoji,
     state_label,
     status_embed,
 )
-from bot.storage import CharacterNotFound, StoredCharacter
+from bot.storage import CharacterNotFound, Gender, StoredCharacter
 from bot.tree import report_error
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth
 from rules.correction import correct
 from rules.events import RollDue
 from rules.names import clean_name
 from rules.outcome import Outcome
-from rules.state import HealthState
 
 if TYPE_CHECKING:
     from bot.app import SaludBot
@@ -58,6 +56,27 @@ MIN_SET_HEALTH, MAX_SET_HEALTH = -99, 99
 LIST_DESCRIPTION_LIMIT = 2800
 LIST_EMBEDS_PER_MESSAGE = 2
 LIST_COLOUR = discord.Colour(0x5865F2)
+
+#: ``gender`` of /character create: how replies speak of the character (COMMANDS.md Grammar).
+GENDER_CHOICES = [
+    app_commands.Choice(name=_("feminine", key="cmd.gender.feminine"), value="feminine"),
+    app_commands.Choice(name=_("masculine", key="cmd.gender.masculine"), value="masculine"),
+]
+#: ``gender`` of /character set: also ``none``, to take it back.
+SET_GENDER_CHOICES = [
+    *GENDER_CHOICES,
+    app_commands.Choice(name=_("none", key="cmd.gender.none"), value="none"),
+]
+
+
+def gender_of(choice: app_commands.Choice[str] | None) -> Gender | None:
+    """The stored gender of a ``gender`` choice (``none`` and no choice: None)."""
+    if choice is None or choice.value == "none":
+        return None
+    try:
+        return Gender(choice.value)
+    except ValueError:
+        raise UserFacingError("error.bad_option", value=safe(str(choice.value))) from None
 
 
 def list_line(character: StoredCharacter, language: Language) -> str:
@@ -216,10 +235,14 @@ class CharacterCog(
         health=_("Health rating, the maximum (1–99)", key="cmd.character.create.health"),
         first_aid=_("First Aid rating (0–99, default 0)", key="cmd.character.create.first_aid"),
         player=_(
-            "The player it belongs to (a GM's choice; default: you)",
+            "The player the character belongs to (a GM's choice; default: you)",
             key="cmd.character.create.player",
         ),
+        gender=_(
+            "How replies speak of the character (optional)", key="cmd.character.create.gender"
+        ),
     )
+    @app_commands.choices(gender=GENDER_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction[SaludBot],
@@ -227,9 +250,11 @@ class CharacterCog(
         health: app_commands.Range[int, 1, 99],
         first_aid: app_commands.Range[int, 0, 99] = 0,
         player: discord.Member | discord.User | None = None,
+        gender: app_commands.Choice[str] | None = None,
     ) -> None:
         here = await Here.of(interaction)
         check_range("health", health, 1, MAX_HEALTH_RATING)
+        chosen_gender = gender_of(gender)
         check_range("first_aid", first_aid, 0, MAX_POOL_RATING)
         clean = clean_name(name)
         owner_id = here.user_id
@@ -241,13 +266,19 @@ class CharacterCog(
         details: dict[str, Any] = {"name": clean, "health": health, "first_aid": first_aid}
         if owner_id != here.user_id:
             details["player"] = mention(owner_id)
+        if chosen_gender is not None:
+            details["gender"] = chosen_gender.value
         async with here.storage.transaction() as tx:
             await here.refuse_repeated(tx)
             existing = await tx.find_character(here.guild_id, clean)
             if existing is not None:
                 raise UserFacingError("error.duplicate_name", name=safe(existing.name))
             created = await tx.create_character(
-                here.guild_id, clean, owner_id, CharacterHealth.new(health, first_aid)
+                here.guild_id,
+                clean,
+                owner_id,
+                CharacterHealth.new(health, first_aid),
+                gender=chosen_gender,
             )
             await tx.record(**here.history("character create", details))
         language = here.public_language
@@ -294,7 +325,12 @@ class CharacterCog(
         first_aid=_("Current First Aid pool (0–99)", key="cmd.character.set.first_aid"),
         max_first_aid=_("First Aid rating (0–99)", key="cmd.character.set.max_first_aid"),
         conscious=_("Awake (true) or knocked out (false)", key="cmd.character.set.conscious"),
+        gender=_(
+            "How replies speak of the character (none: take it back)",
+            key="cmd.character.set.gender",
+        ),
     )
+    @app_commands.choices(gender=SET_GENDER_CHOICES)
     async def set_values(
         self,
         interaction: discord.Interaction[SaludBot],
@@ -304,15 +340,18 @@ class CharacterCog(
         first_aid: app_commands.Range[int, 0, 99] | None = None,
         max_first_aid: app_commands.Range[int, 0, 99] | None = None,
         conscious: bool | None = None,
+        gender: app_commands.Choice[str] | None = None,
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("action.character_set")
-        given = {
+        new_gender = gender_of(gender)
+        given: dict[str, int | bool | str | None] = {
             "health": health,
             "max_health": max_health,
             "first_aid": first_aid,
             "max_first_aid": max_first_aid,
             "conscious": conscious,
+            "gender": None if gender is None else gender.value,
         }
         if all(value is None for value in given.values()):
             raise UserFacingError("error.set_nothing")
@@ -338,26 +377,34 @@ class CharacterCog(
                 conscious=conscious,
             )
             saved = current
+            gender_changed = gender is not None and new_gender != current.gender
             if outcome.changed:
                 saved = await tx.save_health(current, outcome.after)
+            if gender_changed:
+                saved = await tx.set_gender(saved, new_gender)
+            if outcome.changed or gender_changed:
                 details = {key: value for key, value in given.items() if value is not None}
                 await tx.record(**here.history("character set", details))
         language = here.public_language
-        sentences = describe_events(saved.name, outcome.events, language)
-        if not outcome.changed:
-            sentences = [text(language, "character.set.unchanged", name=safe(saved.name))]
-        embeds = [status_embed(saved, language)]
-        died = (
-            outcome.after.state is HealthState.DEAD and outcome.before.state is not HealthState.DEAD
-        )
-        if died:
-            embeds.append(death_embed(saved, language))
+        if not (outcome.changed or gender_changed):
+            await send_public(
+                interaction, text(language, "character.set.unchanged", name=safe(saved.name))
+            )
+            return
+        extra: list[Field] = []
+        if gender_changed:
+            said = text(language, f"render.value.gender.{new_gender or 'none'}")
+            extra.append(
+                (
+                    text(language, "render.change.what"),
+                    text(language, "character.set.gender", name=safe(saved.name), gender=said),
+                )
+            )
         await send_change(
             interaction,
-            embeds,
+            change_embeds(saved, outcome, language, extra_fields=extra),
             announce=outcome.changed and announce_worthy(outcome.before, outcome.after),
             here=here,
-            content=_clip("\n".join(sentences)),
             # G2 may make a Consciousness roll fall due: the reply carries its buttons.
             view=consciousness_view([saved], language) if rolls_due(outcome) else None,
         )

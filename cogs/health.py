@@ -35,7 +35,7 @@ from bot.context import (
     send_change,
 )
 from bot.i18n import Language, text
-from bot.render import damage_roll_text, safe
+from bot.render import count_text, damage_roll_text, safe
 from bot.storage import CharacterNotFound, StoredCharacter
 from rules.consciousness import MAX_SPEND
 from rules.damage import apply_damage
@@ -278,32 +278,35 @@ class HealthCog(commands.Cog):
                 details["stabilized"] = True
             await tx.record(**here.history("firstaid", details))
         language = here.public_language
-        if result.stabilized:
-            summary = text(
-                language,
-                "health.firstaid.stabilized",
-                medic=safe(saved_medic.name),
-                patient=safe(saved_patient.name),
-                spent=result.spent,
-            )
-        else:
-            summary = text(
-                language,
-                "health.firstaid.healed",
-                medic=safe(saved_medic.name),
-                patient=safe(saved_patient.name),
-                spent=result.spent,
-                restored=result.restored,
-            )
+        first_aid = text(language, "render.status.first_aid")
+        given = text(
+            language,
+            "health.firstaid.stabilized" if result.stabilized else "health.firstaid.healed",
+            medic=safe(saved_medic.name),
+            points=count_text(language, "point", result.spent),
+            restored=result.restored,
+        )
+        pool = f"{result.medic.before.first_aid_pool} → {saved_medic.health.first_aid_pool}"
         share = MESSAGE_EMBED_LIMIT // 2
-        embeds = change_embeds(saved_patient, result.patient, language, budget=share)
-        embeds += change_embeds(saved_medic, result.medic, language, budget=share)
+        embeds = change_embeds(
+            saved_patient,
+            result.patient,
+            language,
+            extra_fields=[(first_aid, given)],
+            budget=share,
+        )
+        embeds += change_embeds(
+            saved_medic,
+            result.medic,
+            language,
+            extra_fields=[(first_aid, f"{pool} / {saved_medic.health.first_aid_rating}")],
+            budget=share,
+        )
         await send_change(
             interaction,
             embeds,
             announce=should_announce([result.patient, result.medic]),
             here=here,
-            content=summary,
         )
 
     # --- /rest ------------------------------------------------------------------------------

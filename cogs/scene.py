@@ -35,6 +35,7 @@ from bot.context import (
 from bot.i18n import Language, text
 from bot.render import (
     death_embed,
+    duration_text,
     flags_text,
     safe,
     state_emoji,
@@ -88,6 +89,8 @@ DEFER_ABOVE = 30
 # Discord's limits on one message.
 CONTENT_LIMIT = 2000
 EMBEDS_PER_MESSAGE = 10
+#: Discord: an embed footer holds at most 2048 characters.
+FOOTER_LIMIT = 2048
 EMBED_TOTAL_LIMIT = 6000
 
 
@@ -290,10 +293,50 @@ def status_pages(characters: Sequence[StoredCharacter], language: Language) -> l
     return pages
 
 
+def fallen_line(fallen: Sequence[StoredCharacter], language: Language) -> str | None:
+    """``💀 Fallen: Jack Malone, Renée Pennington``: the dead, on one closing line (COMMANDS.md
+    "The dead"), within a footer's 2048 characters; None when nobody has died."""
+    if not fallen:
+        return None
+    names = [character.name for character in fallen]
+    shown: list[str] = []
+    for index, name in enumerate(names):
+        rest = len(names) - index
+        candidate = ", ".join([*shown, name])
+        more = text(language, "scene.more", count=rest - 1) if rest > 1 else ""
+        if len(candidate) + len(more) + 40 > FOOTER_LIMIT:
+            shown.append(text(language, "scene.more", count=rest))
+            break
+        shown.append(name)
+    return text(language, "scene.status.fallen", names=", ".join(shown))
+
+
+def split_fallen(
+    characters: Sequence[StoredCharacter],
+) -> tuple[list[StoredCharacter], list[StoredCharacter]]:
+    """The living and the dead of ``characters``, each in the order given."""
+    living = [c for c in characters if not c.health.is_dead]
+    return living, [c for c in characters if c.health.is_dead]
+
+
 def status_message(
+    characters: Sequence[StoredCharacter],
+    language: Language,
+    page: int,
+    fallen: Sequence[StoredCharacter] = (),
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """Page ``page`` (1-based, clamped) of ``/scene status`` with its page buttons; the dead
+    (``fallen``) on the closing line (the footer) of every page."""
+    embed, view = _status_page(characters, language, page)
+    closing = fallen_line(fallen, language)
+    if closing is not None:
+        embed.set_footer(text=closing)
+    return embed, view
+
+
+def _status_page(
     characters: Sequence[StoredCharacter], language: Language, page: int
 ) -> tuple[discord.Embed, discord.ui.View | None]:
-    """Page ``page`` (1-based, clamped) of ``/scene status`` with its page buttons."""
     pages = status_pages(characters, language)
     if not pages:
         embed = discord.Embed(
@@ -362,8 +405,9 @@ class StatusPageButton(
         try:
             here = await Here.of(interaction)
             async with here.storage.read() as reader:
-                characters = await reader.list_characters(here.guild_id, living_only=True)
-            embed, view = status_message(characters, here.public_language, self.page)
+                characters = await reader.list_characters(here.guild_id)
+            living, fallen = split_fallen(characters)
+            embed, view = status_message(living, here.public_language, self.page, fallen)
             await interaction.response.edit_message(
                 embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
             )
@@ -398,10 +442,11 @@ class SceneCog(
     async def new(self, interaction: discord.Interaction[SaludBot]) -> None:
         here = await Here.of(interaction)
         here.require_gm("scene.action.new")
-        await acknowledge(interaction, await _count(here, living_only=False))
+        await acknowledge(interaction, await _count(here, living_only=True))
         async with here.storage.transaction() as tx:
             await here.refuse_repeated(tx)
-            characters = await tx.list_characters(here.guild_id)
+            # The dead are left out: a scene no longer concerns them (COMMANDS.md "The dead").
+            characters = await tx.list_characters(here.guild_id, living_only=True)
             changed = [(c, start_scene(c.health)) for c in characters]
             touched = await _save_all(tx, [(c, o) for c, o in changed if o.changed])
             await tx.record(**here.history("scene new"))
@@ -424,8 +469,9 @@ class SceneCog(
     async def status(self, interaction: discord.Interaction[SaludBot]) -> None:
         here = await Here.of(interaction)
         async with here.storage.read() as reader:
-            characters = await reader.list_characters(here.guild_id, living_only=True)
-        embed, view = status_message(characters, here.public_language, 1)
+            characters = await reader.list_characters(here.guild_id)
+        living, fallen = split_fallen(characters)
+        embed, view = status_message(living, here.public_language, 1, fallen)
         await send_public(interaction, embeds=[embed], view=view)
 
 
@@ -463,7 +509,9 @@ class TimeCog(commands.Cog):
             touched = await _save_all(tx, [(c, o) for c, o in changed if o.changed])
             await tx.record(**here.history("time", {"minutes": minutes}))
         language = here.public_language
-        header = plural(language, "scene.time.passed", minutes, minutes=minutes)
+        header = plural(
+            language, "scene.time.passed", minutes, duration=duration_text(language, minutes)
+        )
         if not touched:
             await send_public(
                 interaction, header + "\n" + text(language, "scene.time.nobody_bleeding")
@@ -502,13 +550,13 @@ class TimeCog(commands.Cog):
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("scene.action.refresh")
-        await acknowledge(interaction, 1 if character else await _count(here, living_only=False))
+        await acknowledge(interaction, 1 if character else await _count(here, living_only=True))
         language = here.public_language
         touched: list[Touched] = []
         async with here.storage.transaction() as tx:
             await here.refuse_repeated(tx)
-            if character is None:
-                targets = await tx.list_characters(here.guild_id)
+            if character is None:  # every character that can still use a pool: not the dead
+                targets = await tx.list_characters(here.guild_id, living_only=True)
             else:
                 current = await tx.get_character(here.guild_id, character.id)
                 if current is None:

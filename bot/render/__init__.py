@@ -10,6 +10,7 @@ from __future__ import annotations
 from bot.render.common import (
     STATE_COLOURS,
     count_text,
+    duration_text,
     effects_text,
     flag_list,
     flags_text,
@@ -41,6 +42,7 @@ __all__ = [
     "death_embed",
     "describe_event",
     "describe_events",
+    "duration_text",
     "effects_text",
     "expression_text",
     "flag_list",

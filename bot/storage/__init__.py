@@ -16,6 +16,7 @@ from bot.storage.errors import (
 )
 from bot.storage.models import (
     CharacterSuggestion,
+    Gender,
     GuildSettings,
     HistoryCharacter,
     HistoryEntry,
@@ -33,6 +34,7 @@ __all__ = [
     "CharacterSuggestion",
     "Clock",
     "DuplicateName",
+    "Gender",
     "GuildSettings",
     "HistoryCharacter",
     "HistoryEntry",

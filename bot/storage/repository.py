@@ -36,6 +36,7 @@ from bot.storage.errors import (
 from bot.storage.memory import SettingsCache
 from bot.storage.models import (
     CharacterSuggestion,
+    Gender,
     GuildSettings,
     HistoryCharacter,
     HistoryEntry,
@@ -52,6 +53,7 @@ from bot.storage.snapshot import (
     ability_to_row,
     character_from_snapshot,
     dump_json,
+    gender_from_value,
     health_from_row,
     health_to_row,
     load_snapshot,
@@ -78,7 +80,15 @@ class Unset(Enum):
 
 UNSET: Final = Unset.UNSET
 
-_CHARACTER_COLUMNS = ("id", "guild_id", "name", "owner_id", "created_at", *HEALTH_COLUMNS)
+_CHARACTER_COLUMNS = (
+    "id",
+    "guild_id",
+    "name",
+    "owner_id",
+    "created_at",
+    "gender",
+    *HEALTH_COLUMNS,
+)
 _SELECT_CHARACTER = "SELECT " + ", ".join(f"c.{column}" for column in _CHARACTER_COLUMNS)
 _SELECT_HISTORY = (
     "SELECT h.id, h.guild_id, h.interaction_id, h.actor_id, h.command, h.details,"
@@ -130,6 +140,7 @@ def _character(row: sqlite3.Row, abilities: tuple[Ability, ...]) -> StoredCharac
         owner_id=int(row["owner_id"]),
         health=health_from_row(row),
         abilities=abilities,
+        gender=gender_from_value(row["gender"]),
     )
 
 
@@ -743,9 +754,18 @@ class Transaction(Reader):
         owner_id: int,
         created_at: str,
         health: Mapping[str, Any],
+        gender: str | None = None,
     ) -> int:
-        columns = ["guild_id", "name", "name_key", "owner_id", "created_at", *HEALTH_COLUMNS]
-        values: list[Any] = [guild_id, name, name_key(name), owner_id, created_at]
+        columns = [
+            "guild_id",
+            "name",
+            "name_key",
+            "owner_id",
+            "created_at",
+            "gender",
+            *HEALTH_COLUMNS,
+        ]
+        values: list[Any] = [guild_id, name, name_key(name), owner_id, created_at, gender]
         values += [health[column] for column in HEALTH_COLUMNS]
         if character_id is not None:
             columns.insert(0, "id")
@@ -786,6 +806,7 @@ class Transaction(Reader):
         owner_id: int,
         health: CharacterHealth,
         abilities: Iterable[Ability] = (),
+        gender: Gender | None = None,
     ) -> StoredCharacter:
         """A new character (name stored trimmed). Raises ``DuplicateName``, and
         ``ValueError`` for two abilities whose names are equal ignoring case."""
@@ -802,9 +823,16 @@ class Transaction(Reader):
             owner_id=owner_id,
             created_at=created_at,
             health=health_row,
+            gender=None if gender is None else gender.value,
         )
         self._touched.setdefault(new_id, _Touched(guild_id, None))
-        fields = {"id": new_id, "guild_id": guild_id, "name": clean, "owner_id": owner_id}
+        fields = {
+            "id": new_id,
+            "guild_id": guild_id,
+            "name": clean,
+            "owner_id": owner_id,
+            "gender": None if gender is None else gender.value,
+        }
         created = _Stored.new({**fields, "created_at": created_at, **health_row})
         self._known[new_id] = created  # a new id: no ability row can exist for it yet
         return (await self._store_abilities(created, rows)).character()
@@ -844,6 +872,21 @@ class Transaction(Reader):
         """Write every ``CharacterHealth`` field. Raises ``CharacterNotFound``."""
         (saved,) = await self.save_healths([(character, health)])
         return saved
+
+    async def set_gender(
+        self, character: StoredCharacter, gender: Gender | None
+    ) -> StoredCharacter:
+        """Give the character a grammatical gender (None: none). Raises ``CharacterNotFound``."""
+        current = await self._require(character.guild_id, character.id)
+        value = None if gender is None else gender.value
+        if current.snapshot.get("gender") != value:
+            self._pipe.queue(
+                "UPDATE characters SET gender = ? WHERE id = ? AND guild_id = ?",
+                (value, character.id, character.guild_id),
+            )
+        stored = _Stored({**current.snapshot, "gender": value}, current.keys)
+        self._known[character.id] = stored
+        return stored.character()
 
     async def set_ability(self, character: StoredCharacter, ability: Ability) -> StoredCharacter:
         """Add the ability, or replace the one with the same name ignoring case (its stored
@@ -894,6 +937,7 @@ class Transaction(Reader):
             "name": str(snapshot["name"]),
             "owner_id": int(snapshot["owner_id"]),
             "created_at": str(snapshot["created_at"]),
+            "gender": snapshot.get("gender"),
             **{column: health[column] for column in HEALTH_COLUMNS},
         }
         if current is None:
@@ -904,14 +948,16 @@ class Transaction(Reader):
                 owner_id=fields["owner_id"],
                 created_at=fields["created_at"],
                 health=health,
+                gender=fields["gender"],
             )
         else:
-            columns = ("name", "name_key", "owner_id", "created_at", *HEALTH_COLUMNS)
+            columns = ("name", "name_key", "owner_id", "created_at", "gender", *HEALTH_COLUMNS)
             values = [
                 fields["name"],
                 name_key(fields["name"]),
                 fields["owner_id"],
                 fields["created_at"],
+                fields["gender"],
                 *(health[column] for column in HEALTH_COLUMNS),
             ]
             try:
