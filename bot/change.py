@@ -57,7 +57,8 @@ Field = tuple[str, str]
 
 #: Events whose fact the embed already shows, so that it is not said twice: the Health
 #: before → after (damage, Health spent, First Aid's points), the state line (a new state, a
-#: roll falling due), the roll's field (stayed conscious, fell unconscious), the death embed.
+#: roll falling due), the roll's field (stayed conscious, fell unconscious), the death embed,
+#: the pools /refresh shows.
 SHOWN_BY_FIELDS = frozenset(
     {
         "Damaged",
@@ -69,6 +70,7 @@ SHOWN_BY_FIELDS = frozenset(
         "FellUnconscious",
         "FirstAidSpent",
         "HealthRestored",
+        "PoolRefreshed",
     }
 )
 

@@ -612,17 +612,25 @@ async def _refresh_one(
         saved = await tx.save_abilities(saved, abilities)
     if saved is character:
         return None
+    lines = []
+    if outcome.changed:
+        health = saved.health
+        first_aid = text(language, "render.status.first_aid")
+        lines.append(
+            f"{first_aid} {character.health.first_aid_pool} → {health.first_aid_pool}"
+            f" / {health.first_aid_rating}"
+        )
     refreshed = [
         f"{safe(after.name)} {before.pool} → {after.pool}"
         for before, after in zip(character.abilities, abilities, strict=True)
         if before.pool != after.pool
     ]
-    extra: tuple[Field, ...] = ()
     if refreshed:
-        value = " · ".join(refreshed)
-        if len(value) > FIELD_VALUE_LIMIT:
-            value = value[: FIELD_VALUE_LIMIT - 1] + "…"
-        extra = ((text(language, "scene.refresh.abilities"), value),)
+        lines.append(" · ".join(refreshed))
+    value = "\n".join(lines)
+    if len(value) > FIELD_VALUE_LIMIT:
+        value = value[: FIELD_VALUE_LIMIT - 1] + "…"
+    extra: tuple[Field, ...] = ((text(language, "scene.refresh.abilities"), value),)
     return Touched(character, saved, outcome, extra)
 
 
@@ -636,7 +644,8 @@ def _with_clock_note(item: Touched, language: Language) -> Touched:
         name=safe(item.after.name),
         minutes=item.after.health.bleed_minutes,
     )
-    return Touched(item.before, item.after, item.outcome, item.extra_fields, note)
+    what = (text(language, "render.change.what"), note)
+    return Touched(item.before, item.after, item.outcome, (*item.extra_fields, what))
 
 
 async def setup(bot: SaludBot) -> None:

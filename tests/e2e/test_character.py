@@ -244,14 +244,14 @@ async def test_set_is_for_gms_by_manage_server_or_by_role(
 
     reply = await fake.slash(guild, manager, "character set", {"character": "Ana", "health": 3})
     public(reply)
-    assert reply.embed["fields"][0]["value"].startswith("3 / 9")
+    assert reply.embed["fields"][0]["value"].startswith("9 → 3 / 9")
 
     await fake.slash(guild, manager, "config gm-role", {"role": role})
     reply = await fake.slash(
         guild, keeper, "character set", {"character": "Ana", "max_health": 12, "first_aid": 0}
     )
     public(reply)
-    assert reply.embed["fields"][0]["value"].startswith("3 / 12")
+    assert reply.embed["fields"][0]["value"].startswith("3 / 9 → 3 / 12")
 
 
 async def test_set_to_death_and_revival_by_correction(fake: FakeDiscord, guild: FakeGuild) -> None:
@@ -263,7 +263,7 @@ async def test_set_to_death_and_revival_by_correction(fake: FakeDiscord, guild: 
     assert any(e.get("title") == "Carter has died" for e in died.embeds)
     revived = await fake.slash(guild, gm, "character set", {"character": "Carter", "health": 2})
     public(revived)
-    assert revived.embed["fields"][0]["value"].startswith("2 / 10")
+    assert revived.embed["fields"][0]["value"] == "-12 → 2 / 10\nDead → **Healthy**"
     same = await fake.slash(guild, gm, "character set", {"character": "Carter", "health": 2})
     assert "Nothing to correct" in same.text
 
@@ -321,7 +321,9 @@ async def test_delete_asks_to_confirm_and_only_owner_or_gm_may_answer(
     ana, bea = guild.member("Ana"), guild.member("Bea")
     gm = guild.member("Gm", permissions=["manage_guild"])
     await create(fake, guild, ana, "Ana")
-    refused(await fake.slash(guild, bea, "character delete", {"character": "Ana"}), "owner or a GM")
+    refused(
+        await fake.slash(guild, bea, "character delete", {"character": "Ana"}), "player or a GM"
+    )
 
     prompt = await fake.slash(guild, ana, "character delete", {"character": "Ana"})
     public(prompt)
@@ -329,7 +331,7 @@ async def test_delete_asks_to_confirm_and_only_owner_or_gm_may_answer(
     assert re.fullmatch(r"salud:del:\d+:yes", yes) and re.fullmatch(r"salud:del:\d+:no", no)
 
     stranger = await fake.click(guild, bea, prompt, yes)
-    refused(stranger, "owner or a GM")
+    refused(stranger, "player or a GM")
     assert prompt.custom_ids == [yes, no], "a refused press changes nothing"
 
     cancelled = await fake.click(guild, ana, prompt, no)
@@ -469,7 +471,7 @@ async def test_commands_match_the_contract(fake: FakeDiscord, bot: BotProcess) -
     options = {o["name"]: o for o in character["options"]}
     assert set(options) >= {"create", "show", "list", "set", "delete"}
     create_options = [o["name"] for o in options["create"]["options"]]
-    assert create_options == ["name", "health", "first_aid", "player"]
+    assert create_options == ["name", "health", "first_aid", "player", "gender"]
     set_options = [o["name"] for o in options["set"]["options"]]
     assert set_options == [
         "character",
@@ -478,6 +480,7 @@ async def test_commands_match_the_contract(fake: FakeDiscord, bot: BotProcess) -
         "first_aid",
         "max_first_aid",
         "conscious",
+        "gender",
     ]
     assert character["default_member_permissions"] is None
     assert character["contexts"] == [0]

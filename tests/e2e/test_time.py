@@ -34,8 +34,8 @@ async def test_T1_minutes_carry_over_between_calls(
 
     first = await fake.slash(guild, gm, "time", {"minutes": 20})
     assert not first.ephemeral
-    assert "20 minutes of game time pass" in first.content
-    assert "20 of the 30 minutes" in first.text
+    assert "Game time: +20 min." in first.content
+    assert "20 min of the 30" in first.text
     state = rows(bot, guild)["Ana"]
     assert (state["health"], state["bleed_minutes"]) == (-7, 20)
     assert history_count(bot, guild) == before + 1, "the clock moved: a stored change"
@@ -43,9 +43,9 @@ async def test_T1_minutes_carry_over_between_calls(
     second = await fake.slash(guild, gm, "time", {"minutes": 10})
     state = rows(bot, guild)["Ana"]
     assert (state["health"], state["bleed_minutes"]) == (-8, 0)
-    assert "Ana loses 1 Health to bleeding" in second.text
+    assert "Ana bleeds: 1 Health lost." in second.text
     assert second.embed["title"] == "Ana"
-    assert second.embed["fields"][0]["value"].startswith("-8 / 9")
+    assert second.embed["fields"][0]["value"].startswith("-7 → -8 / 9")
     assert history_count(bot, guild) == before + 2
     assert fake.violations == []
 
@@ -59,7 +59,7 @@ async def test_T1_half_hours_in_one_call_and_remainder_kept(
     reply = await fake.slash(guild, gm, "time", {"minutes": 75})
     state = rows(bot, guild)["Ana"]
     assert (state["health"], state["bleed_minutes"]) == (-8, 15)
-    assert "Ana loses 2 Health to bleeding" in reply.text
+    assert "Ana bleeds: 2 Health lost." in reply.text
 
 
 async def test_T1_time_with_nobody_bleeding_is_answered_but_no_change(
@@ -134,7 +134,7 @@ async def test_T1_every_bleeding_character_gets_its_own_status_embed(
     assert sorted(by_title) == names
     for name in names:
         health = next(f for f in by_title[name]["fields"] if f["name"] == "Health")
-        assert re.match(r"-?\d+ / \d+", health["value"]), health
+        assert re.match(r"-?\d+ → -?\d+ / \d+", health["value"]), health
         assert by_title[name]["color"] in {0xE67E22, 0x23272A}
 
 
@@ -154,9 +154,9 @@ async def test_T2_bleeding_kills_at_minus_12_and_stops_there(
 
     state = rows(bot, guild)
     assert state["Ana"]["health"] == -12 and state["Bea"]["health"] == -12
-    assert "Ana dies." in reply.text and "Bea dies." in reply.text
+    assert "dies" not in reply.text, "a death is said by its own embed only"
     titles = [embed.get("title") for embed in reply.embeds]
-    assert "Ana has died" in titles and "Bea has died" in titles
+    assert titles == ["Ana has died", "Bea has died"]
     assert reply.buttons == [], "the dead roll nothing"
     fits_discord(reply)
     # Deaths are also posted in the configured channel.
@@ -184,14 +184,14 @@ async def test_T2_bleeding_makes_a_roll_due_with_buttons_that_roll(
 
     state = rows(bot, guild)["Ana"]
     assert state["health"] == -7 and state["roll_pending"] == 1
-    assert "Consciousness roll (Difficulty 7)" in reply.text
+    assert "Consciousness roll pending (Difficulty 7)" in reply.text
     character_id = state["id"]
     ids = reply.custom_ids
     assert f"salud:cons:{character_id}:0" in ids
     assert f"salud:cons:{character_id}:1" in ids  # -8: a legal spend (C4)
     # Only the owner or a GM may press.
     refused = await fake.click(guild, other, reply, f"salud:cons:{character_id}:0")
-    assert refused.ephemeral and "owner or a GM" in refused.text
+    assert refused.ephemeral and "Only **Ana**'s player or a GM" in refused.text
     assert rows(bot, guild)["Ana"] == state
     rolled = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:1")
     assert not rolled.ephemeral
@@ -277,11 +277,11 @@ async def test_time_in_spanish(fake: FakeDiscord, bot: BotProcess, make_guild: A
     await create(fake, guild, gm, "Ana", 9)
     await correct(fake, guild, gm, "Ana", health=-7)
     reply = await fake.slash(guild, gm, "time", {"minutes": 30})
-    assert "Pasan 30 minutos" in reply.content
+    assert "Tiempo de juego: +30 min." in reply.content
     assert "Tirar Consciencia" in str(reply.buttons) or reply.buttons
     assert reply.embed["fields"][0]["name"] == "Salud"
     nobody = await fake.slash(guild, gm, "time", {"minutes": 1})
-    assert "Pasa 1 minuto" in nobody.content and "se está desangrando" in nobody.text
+    assert "Tiempo de juego: +1 min." in nobody.content and "se desangra: 1 min" in nobody.text
     player = guild.member("Bea", locale="es-ES")
     assert_refused(await fake.slash(guild, player, "time", {"minutes": 30}), "Solo un DJ")
 
