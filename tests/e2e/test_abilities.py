@@ -771,7 +771,8 @@ async def test_spanish_server_and_players(
         table.ana,
         "spend",
         {"character": "Ana", "ability": "Buscar Libros", "points": 1},
-        "Dañado o Gravemente herido",
+        "**Ana** no puede gastar",
+        "Dañado y Gravemente herido",
     )
     await table.refused(
         table.ana,
