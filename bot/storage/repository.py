@@ -367,24 +367,26 @@ class Reader:
         limit: int = 15,
         *,
         before_id: int | None = None,
+        offset: int = 0,
     ) -> list[HistoryEntry]:
         """The guild's entries (or those touching one character), newest first.
 
-        ``before_id`` pages further back: only entries with a smaller id.
+        ``before_id`` pages further back: only entries with a smaller id; ``offset`` skips
+        that many of the newest (a page of ``/history``).
         """
         page = "" if before_id is None else " AND h.id < ?"
         paging: tuple[int, ...] = () if before_id is None else (before_id,)
         if character_id is None:
             rows = await self._fetchall(
-                f"{_SELECT_HISTORY} WHERE h.guild_id = ?{page} ORDER BY h.id DESC LIMIT ?",
-                (guild_id, *paging, limit),
+                f"{_SELECT_HISTORY} WHERE h.guild_id = ?{page} ORDER BY h.id DESC LIMIT ? OFFSET ?",
+                (guild_id, *paging, limit, max(0, offset)),
             )
         else:
             rows = await self._fetchall(
                 f"{_SELECT_HISTORY} JOIN history_characters AS hc ON hc.history_id = h.id"
                 f" WHERE hc.character_id = ? AND h.guild_id = ?{page}"
-                " ORDER BY hc.history_id DESC LIMIT ?",
-                (character_id, guild_id, *paging, limit),
+                " ORDER BY hc.history_id DESC LIMIT ? OFFSET ?",
+                (character_id, guild_id, *paging, limit, max(0, offset)),
             )
         return await self._entries(rows)
 

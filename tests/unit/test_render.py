@@ -435,7 +435,7 @@ def test_history_lines() -> None:
         "hurt",
         (HistoryCharacter(1, "Ana", before, after),),
         undone_by=3,
-        details={"amount": "1d6+1", "character_id": 1},
+        details={"amount": "1d6+1", "dealt": 4, "dice": [3], "character_id": 1},
     )
     created = _entry(2, "character create", (HistoryCharacter(2, "Bea", None, character(9)),))
     undo = _entry(3, "undo", (HistoryCharacter(1, "Ana", after, before),), undo_of=1)
@@ -444,13 +444,16 @@ def test_history_lines() -> None:
     stamp = int(datetime(2024, 1, 2, 3, 4, 5, tzinfo=UTC).timestamp())
     assert f"<t:{stamp}:R>" in english[0] and "<@42>" in english[0]
     assert "Ana: 1 → 5" in english[0]
-    assert "#1" in english[0] and "/hurt" in english[0]
-    assert "Bea: created → 9" in english[1]
-    assert "Bea: creado → 9" in spanish[1]
+    assert "Undoes #1 (Ana takes 4 damage (1d6+1))" in english[0]
+    assert "Deshace #1 (Ana recibe 4 de daño (1d6+1))" in spanish[0]
+    assert "Bea joins the game · Bea: — → 9" in english[1]
+    assert "Bea entra en juego · Bea: — → 9" in spanish[1]
     assert english[2].startswith("~~") and "(undone)" in english[2]
     assert "(deshecho)" in spanish[2]
-    assert "Ana: 5 → 1" in english[2] and "amount: 1d6+1" in english[2]
-    assert "character_id" not in english[2]
+    assert "Ana takes 4 damage (1d6+1) · Ana: 5 → 1" in english[2]
+    for line in english + spanish:
+        for internal in ("character_id", "amount:", "dealt:", "dice", "/hurt", "{"):
+            assert internal not in line, line
     named = render.history_lines([created], EN, name_of=lambda user: f"user {user}")
     assert "user 42" in named[0]
 
