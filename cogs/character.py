@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.change import Field, change_embeds
 from bot.consciousness_buttons import consciousness_view
 from bot.context import (
+    NO_MENTIONS,
     CharacterTransformer,
     Here,
     UserFacingError,
@@ -51,10 +52,9 @@ Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
 #: ``/character set health`` range (a correction may set any Health a character can have).
 MIN_SET_HEALTH, MAX_SET_HEALTH = -99, 99
 
-# /character list: lines packed into embed descriptions, two embeds a message, so that a
-# message stays under Discord's 6000 characters (and 10 embeds) with room for the title.
-LIST_DESCRIPTION_LIMIT = 2800
-LIST_EMBEDS_PER_MESSAGE = 2
+#: /character list: characters a page (one embed, far under Discord's 4096 characters even
+#: with 40-character names that are all escaped markdown), in one message with ◀ ▶ buttons.
+LIST_PAGE_LINES = 20
 LIST_COLOUR = discord.Colour(0x5865F2)
 
 #: ``gender`` of /character create: how replies speak of the character (COMMANDS.md Grammar).
@@ -94,44 +94,87 @@ def list_line(character: StoredCharacter, language: Language) -> str:
     )
 
 
-def list_messages(
-    characters: Sequence[StoredCharacter], language: Language
-) -> list[list[discord.Embed]]:
-    """The embeds of ``/character list``, grouped by message (each within Discord's limits)."""
-    if not characters:
-        return [
-            [discord.Embed(description=text(language, "character.list.empty"), colour=LIST_COLOUR)]
-        ]
-    descriptions: list[str] = []
-    current: list[str] = []
-    size = 0
-    for character in characters:
-        line = list_line(character, language)
-        if current and size + len(line) + 1 > LIST_DESCRIPTION_LIMIT:
-            descriptions.append("\n".join(current))
-            current, size = [], 0
-        current.append(line)
-        size += len(line) + 1
-    descriptions.append("\n".join(current))
-    groups = [
-        descriptions[start : start + LIST_EMBEDS_PER_MESSAGE]
-        for start in range(0, len(descriptions), LIST_EMBEDS_PER_MESSAGE)
-    ]
-    messages: list[list[discord.Embed]] = []
-    for number, group in enumerate(groups, start=1):
-        title = text(language, "character.list.title", count=len(characters))
-        if len(groups) > 1:
-            title = text(
-                language,
-                "character.list.title_page",
-                count=len(characters),
-                page=number,
-                pages=len(groups),
+def list_pages(total: int) -> int:
+    """How many pages ``/character list`` has for ``total`` characters (at least one)."""
+    return max(1, -(-total // LIST_PAGE_LINES))
+
+
+def list_embed(
+    characters: Sequence[StoredCharacter], language: Language, page: int, total: int
+) -> discord.Embed:
+    """Page ``page`` of ``/character list``: a line per character (``list_line``)."""
+    if not total:
+        return discord.Embed(description=text(language, "character.list.empty"), colour=LIST_COLOUR)
+    pages = list_pages(total)
+    title = text(language, "character.list.title", count=total)
+    if pages > 1:
+        title = text(language, "character.list.title_page", count=total, page=page, pages=pages)
+    description = "\n".join(list_line(character, language) for character in characters)
+    return discord.Embed(title=title, description=description, colour=LIST_COLOUR)
+
+
+async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
+    """Page ``page`` (1-based, clamped) of ``/character list`` and its buttons: one query for
+    the page, one for the count, whatever the number of characters."""
+    async with here.storage.read() as reader:
+        total = await reader.count_characters(here.guild_id)
+        pages = list_pages(total)
+        page = min(max(page, 1), pages)
+        characters = await reader.list_characters(
+            here.guild_id, limit=LIST_PAGE_LINES, offset=(page - 1) * LIST_PAGE_LINES
+        )
+    language = here.public_language
+    embed = list_embed(characters, language, page, total)
+    if pages == 1:
+        return embed, None
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        ListPageButton(page - 1, text(language, "character.list.previous"), disabled=page == 1)
+    )
+    view.add_item(
+        ListPageButton(page + 1, text(language, "character.list.next"), disabled=page == pages)
+    )
+    return embed, view
+
+
+class ListPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"salud:page:list:(?P<page>[0-9]{1,5})",
+):
+    """Turns ``/character list`` to another page, read afresh; anyone may press it (anyone may
+    look), and it keeps working after a restart (its id says the page)."""
+
+    def __init__(self, page: int, label: str = "", *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or str(page),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"salud:page:list:{max(page, 0)}",
+                disabled=disabled,
             )
-        embeds = [discord.Embed(description=group[0], colour=LIST_COLOUR, title=title)]
-        embeds += [discord.Embed(description=item, colour=LIST_COLOUR) for item in group[1:]]
-        messages.append(embeds)
-    return messages
+        )
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ListPageButton:
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(int(match["page"]), label or "")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            here = await Here.of(interaction)
+            embed, view = await list_message(here, self.page)
+            await interaction.response.edit_message(
+                embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
+            )
+        except Exception as error:
+            await report_error(interaction, error)
 
 
 class DeleteButton(
@@ -221,10 +264,10 @@ class CharacterCog(
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(DeleteButton)
+        self.bot.add_dynamic_items(DeleteButton, ListPageButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(DeleteButton)
+        self.bot.remove_dynamic_items(DeleteButton, ListPageButton)
 
     @app_commands.command(
         name="create",
@@ -310,10 +353,8 @@ class CharacterCog(
     )
     async def list_all(self, interaction: discord.Interaction[SaludBot]) -> None:
         here = await Here.of(interaction)
-        async with here.storage.read() as reader:
-            characters = await reader.list_characters(here.guild_id)
-        for embeds in list_messages(characters, here.public_language):
-            await send_public(interaction, embeds=embeds)
+        embed, view = await list_message(here, 1)
+        await send_public(interaction, embeds=[embed], view=view)
 
     @app_commands.command(
         name="set", description=_("GM: correct a character's values", key="cmd.character.set")
