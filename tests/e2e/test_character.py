@@ -184,6 +184,8 @@ async def test_list_of_5000_characters_is_one_message(
     for number in range(2, 251):  # every page, turned by someone else: each within limits
         page = await fake.click(guild, reader, page, page.button("Siguiente ▶")["custom_id"])
         assert page.type == 7, page.text
+        assert page.message is not None
+        assert page.message["embeds"][0]["title"] == f"Personajes (5000) — página {number}/250"
         assert page.message is not None and len(page.message["embeds"]) == 1
         assert len(page.message["embeds"][0]["description"]) <= 4096
         seen += len(page.message["embeds"][0]["description"].splitlines())
