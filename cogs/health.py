@@ -152,7 +152,7 @@ class HealthCog(commands.Cog):
     @app_commands.describe(
         character=_("The character hit", key="cmd.hurt.character"),
         amount=_("Damage: a number (5) or dice (1d6+1)", key="cmd.hurt.amount"),
-        reason=_("What hit it (optional, up to 100 characters)", key="cmd.hurt.reason"),
+        reason=_("What caused the wound (optional, up to 100 characters)", key="cmd.hurt.reason"),
     )
     async def hurt(
         self,
@@ -239,8 +239,8 @@ class HealthCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         medic=_("The character who gives First Aid", key="cmd.firstaid.medic"),
-        patient=_("The character who receives it", key="cmd.firstaid.patient"),
-        points=_("First Aid points offered (1–99)", key="cmd.firstaid.points"),
+        patient=_("The character who receives First Aid", key="cmd.firstaid.patient"),
+        points=_("First Aid points the medic spends (1–99)", key="cmd.firstaid.points"),
     )
     async def firstaid(
         self,

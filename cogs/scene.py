@@ -488,7 +488,8 @@ class TimeCog(commands.Cog):
         self.bot.add_dynamic_items(ConsciousnessButton)
 
     @app_commands.command(
-        name="time", description=_("GM: game time passes (bleeding)", key="cmd.time")
+        name="time",
+        description=_("GM: game time passes (whoever bleeds loses Health)", key="cmd.time"),
     )
     @app_commands.guild_only()
     @app_commands.describe(minutes=_("Minutes of game time (1–1440)", key="cmd.time.minutes"))
@@ -537,7 +538,7 @@ class TimeCog(commands.Cog):
         )
 
     @app_commands.command(
-        name="refresh", description=_("GM: pools back to their ratings", key="cmd.refresh")
+        name="refresh", description=_("GM: refresh the pools to their ratings", key="cmd.refresh")
     )
     @app_commands.guild_only()
     @app_commands.describe(

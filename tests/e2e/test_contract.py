@@ -63,7 +63,7 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
     "config gm-role": [("role", ROLE, False, None, None)],
     "config channel": [("channel", CHANNEL, False, None, None)],
     "config language": [("language", STRING, True, None, None)],
-    "help": [],
+    "help": [("command", STRING, False, None, None)],
     "ability set": [
         ("character", STRING, True, None, None),
         ("ability", STRING, True, None, None),
@@ -89,7 +89,7 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
     ],
 }
 
-AUTOCOMPLETED = {"character", "medic", "patient", "amount", "ability"}
+AUTOCOMPLETED = {"character", "medic", "patient", "amount", "ability", "command"}
 
 
 def _synced(fake: FakeDiscord) -> dict[str, dict[str, Any]]:
