@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck unit e2e stress bench mutation clean
+.PHONY: run test lint typecheck unit e2e stress bench mutation screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,11 @@ stress: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench $(ARGS)
+
+# Pictures of real replies for the README (docs/images/*.png); installs Debian's chromium
+# with apt-get when missing. Not part of `make test`.
+screenshots: $(STAMP)
+	$(BIN)/python -m tools.screenshots
 
 mutation: $(STAMP)
 	SALUD_HYPOTHESIS_PROFILE=mutation $(BIN)/mutmut run --max-children 2; $(BIN)/mutmut results

@@ -89,7 +89,7 @@ def list_line(character: StoredCharacter, language: Language) -> str:
         name=safe(character.name),
         health=health.health,
         max_health=health.max_health,
-        state=state_label(health.state, language),
+        state=state_label(health.state, language, character.gender),
         owner=mention(character.owner_id),
     )
 

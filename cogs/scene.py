@@ -147,9 +147,9 @@ def compact_line(item: Touched, language: Language) -> str:
     parts = [
         f"{state_emoji(health.state)} **{safe(after.name)}**: "
         f"{start} → {health.health} / {health.max_health}",
-        state_label(health.state, language),
+        state_label(health.state, language, after.gender),
     ]
-    flags = flags_text(health, language)
+    flags = flags_text(health, language, after.gender)
     if flags:
         parts.append(flags)
     return " · ".join(parts)
@@ -268,9 +268,9 @@ def status_line(character: StoredCharacter, language: Language) -> str:
         name=safe(character.name),
         health=health.health,
         max_health=health.max_health,
-        state=state_label(health.state, language),
+        state=state_label(health.state, language, character.gender),
     )
-    flags = flags_text(health, language)
+    flags = flags_text(health, language, character.gender)
     return f"{line} · {flags}" if flags else line
 
 
