@@ -428,7 +428,7 @@ async def test_history_is_in_words_naming_medic_and_patient(
     await create(fake, guild, gm, "Amelia", 9)
     await create(fake, guild, gm, "Padre Tomás", 9, first_aid=4)
     steps: list[tuple[str, dict[str, Any]]] = [
-        ("hurt", {"character": "Amelia", "amount": "2d6+6", "reason": "garra"}),
+        ("hurt", {"character": "Amelia", "amount": "1d4+6", "reason": "garra"}),
         ("firstaid", {"medic": "Padre Tomás", "patient": "Amelia", "points": 1}),
         ("hurt", {"character": "Padre Tomás", "amount": "15"}),
         ("conscious", {"character": "Padre Tomás", "spend": 1}),
@@ -448,4 +448,4 @@ async def test_history_is_in_words_naming_medic_and_patient(
         assert "✓" not in line and "✗" not in line, line
     assert any(aid in line and "Amelia: " in line and "Padre Tomás: " in line for line in lines)
     assert any(bled in line for line in lines)
-    assert any("garra" in line and "(2d6+6)" in line for line in lines)
+    assert any("garra" in line and "(1d4+6)" in line for line in lines)

@@ -77,7 +77,7 @@ async def test_T1_time_with_nobody_bleeding_is_answered_but_no_change(
     assert history_count(bot, guild) == before
     # And /undo does not see it: nothing of /time to revert, the correction is undone instead.
     undo = await fake.slash(guild, gm, "undo")
-    assert "/character set" in undo.content
+    assert "GM's correction of Hurt: Health -3." in undo.content
 
 
 async def test_T1_stabilized_and_hospitalized_characters_do_not_bleed(
