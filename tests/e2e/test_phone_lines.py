@@ -50,6 +50,18 @@ async def _session(fake: FakeDiscord, guild: FakeGuild) -> dict[str, int]:
     death = await fake.slash(guild, gm, "hurt", {"character": "Jack Malone", "amount": "12"})
     assert not death.ephemeral, death.text
     counts["death"] = message_lines(death.message)
+    # The ability list stays in /character show: a sheet with six abilities is as short.
+    for ability, rating in (("Athletics", 6), ("Firearms", 4), ("Scuffling", 5), ("Stability", 8)):
+        added = await fake.slash(
+            guild,
+            gm,
+            "ability set",
+            {"character": "Padre Tomás", "ability": ability, "rating": rating},
+        )
+        assert not added.ephemeral, added.text
+    sheet = await fake.slash(guild, gm, "hurt", {"character": "Padre Tomás", "amount": "1d6+1"})
+    assert not sheet.ephemeral, sheet.text
+    counts["/hurt with abilities"] = message_lines(sheet.message)
     return counts
 
 
@@ -65,6 +77,7 @@ async def test_a_typical_hurt_takes_at_most_six_lines_on_a_phone(
     if os.environ.get("SALUD_PRINT_LINES"):
         print(locale, counts)
     assert counts["/hurt"] <= HURT_LINES, counts
+    assert counts["/hurt with abilities"] <= HURT_LINES, counts
     # Every other change: one embed of at most 8 lines per character touched (/firstaid
     # touches two: the patient and the medic).
     assert counts["/firstaid"] <= 2 * 8, counts
