@@ -112,9 +112,21 @@ def state_value(character: StoredCharacter, before: CharacterHealth, language: L
     return FLAG_SEPARATOR.join([label, *flag_list(health, language, gender)])
 
 
+#: A GM's correction of these is said by the Health field's before → after.
+_HEALTH_FIELDS = frozenset({"health", "max_health"})
+
+
+def _told(event: Event) -> bool:
+    """Whether the event is said in words (no field of the embed shows it already)."""
+    kind = type(event).__name__
+    if kind == "Corrected":
+        return getattr(event, "field", None) not in _HEALTH_FIELDS
+    return kind not in SHOWN_BY_FIELDS
+
+
 def _sentences(character: StoredCharacter, events: Sequence[Event], language: Language) -> str:
     """The events no field shows, in words, one a line."""
-    told = [event for event in events if type(event).__name__ not in SHOWN_BY_FIELDS]
+    told = [event for event in events if _told(event)]
     return "\n".join(describe_events(character.name, told, language, character.gender))
 
 

@@ -196,16 +196,9 @@ def undo_reply(
             )
             outcome = Outcome(before=back.health, after=back.health, events=())
             touched.append(Touched(None, back, outcome, note=note))
-        else:
-            note = text(
-                language,
-                "history.undo.health",
-                name=safe(back.name),
-                now=_health(now),
-                restored=_health(back),
-            )
+        else:  # its Health field says now → restored: no sentence repeats it
             outcome = Outcome(before=now.health, after=back.health, events=())
-            touched.append(Touched(now, back, outcome, note=note))
+            touched.append(Touched(now, back, outcome))
     content, embeds, more = change_reply(header, touched, language)
     # Announced like any change: a death undone, or a character knocked out again.
     announce = should_announce(
