@@ -72,10 +72,11 @@ def _rule_params(language: Language, error: RuleError) -> dict[str, int | str]:
 def _rule_message(language: Language, error: RuleError, about: StoredCharacter | None) -> str:
     """A refusal of the rules, naming the character it is about (COMMANDS.md "Refusals")."""
     params: dict[str, object] = dict(_rule_params(language, error))
+    # A refusal's own ``name`` (a reserved ability's name, as typed) wins.
     if about is not None:
-        params["name"] = discord.utils.escape_markdown(about.name)
+        params.setdefault("name", discord.utils.escape_markdown(about.name))
     else:
-        params["name"] = text(language, "error.subject.unknown")
+        params.setdefault("name", text(language, "error.subject.unknown"))
     return gendered(language, _rule_key(error), about.gender if about else None, **params)
 
 

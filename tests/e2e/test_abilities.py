@@ -790,7 +790,7 @@ async def test_spanish_server_and_players(
         table.gm,
         "ability set",
         {"character": "Ana", "ability": "Salud", "rating": 2},
-        "no es una habilidad",
+        "«Salud» no es una habilidad",
     )
     await table.refused(
         table.ana,
