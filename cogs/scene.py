@@ -79,9 +79,10 @@ STATUS_COLOUR = discord.Colour(0x5865F2)
 
 #: Discord's limit on an embed field's value.
 FIELD_VALUE_LIMIT = 1024
-#: A change of up to this many characters shows the status embed of each, over several
-#: messages when one cannot hold them; more (a whole crowd bleeding at once), a summary.
-FULL_REPLY_CHARACTERS = 30
+#: A change of up to this many characters shows the compact embed of each; more (a crowd
+#: bleeding at once), one summary embed with a line each: one public message either way
+#: (COMMANDS.md "One message per command"; a message holds 10 embeds).
+FULL_REPLY_CHARACTERS = 10
 #: The summary's description (under Discord's 4096, leaving room for the death embeds).
 SUMMARY_LIMIT = 3500
 #: A change of more characters than this is deferred first (see ``acknowledge``).

@@ -114,28 +114,34 @@ async def test_T1_stabilized_and_hospitalized_characters_do_not_bleed(
 # --- T2 ---------------------------------------------------------------------------------------
 
 
-async def test_T1_every_bleeding_character_gets_its_own_status_embed(
+async def test_T1_every_bleeding_character_is_shown_in_one_message(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    """COMMANDS.md: a change is an embed per character touched, over several messages."""
+    """COMMANDS.md: one public message per command; up to 10 characters touched, an embed
+    each; more, one summary line each with the Health before → after."""
     gm = gm_of(guild)
-    names = [f"Herido{index:02d}" for index in range(14)]
-    _insert_characters(bot, guild, gm, names)
+    few = [f"Herido{index:02d}" for index in range(10)]
+    _insert_characters(bot, guild, gm, few)
     reply = await fake.slash(guild, gm, "time", {"minutes": 30})
-    await reply.wait_followups(1)
     fits_discord(reply)
-    embeds = [
-        embed
-        for message in [reply.message, *reply.followups]
-        if message is not None
-        for embed in message.get("embeds") or []
-    ]
-    by_title = {embed["title"]: embed for embed in embeds}
-    assert sorted(by_title) == names
-    for name in names:
+    assert reply.followups == []
+    by_title = {embed["title"]: embed for embed in reply.embeds}
+    assert sorted(by_title) == few
+    for name in few:
         health = next(f for f in by_title[name]["fields"] if f["name"] == "Health")
         assert re.match(r"-?\d+ → -?\d+ / \d+", health["value"]), health
         assert by_title[name]["color"] in {0xE67E22, 0x23272A}
+
+    crowd = [f"Sangra{index:02d}" for index in range(4)]
+    _insert_characters(bot, guild, gm, crowd)
+    reply = await fake.slash(guild, gm, "time", {"minutes": 30})
+    fits_discord(reply)
+    assert reply.followups == [], "14 characters touched: still one message"
+    summary = reply.embeds[0]
+    lines = summary["description"].splitlines()
+    assert len(lines) == 14
+    for name in few + crowd:
+        assert any(f"**{name}**: " in line and " → " in line for line in lines), name
 
 
 async def test_T2_bleeding_kills_at_minus_12_and_stops_there(
