@@ -9,7 +9,7 @@ RUN_STAMP := $(VENV)/.installed-run
 STAMP := $(VENV)/.installed
 IMAGE ?= salud:latest
 
-.PHONY: install run test lint typecheck unit e2e stress bench mutation image clean
+.PHONY: install run test lint typecheck unit e2e stress bench mutation screenshots image clean
 
 $(BIN)/python:
 	@echo "Creating $(VENV) (first run only)..."
@@ -52,6 +52,11 @@ stress: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench $(ARGS)
+
+# Pictures of real replies for the README (docs/images/*.png); installs Debian's chromium
+# with apt-get when missing. Not part of `make test`.
+screenshots: $(STAMP)
+	$(BIN)/python -m tools.screenshots
 
 mutation: $(STAMP)
 	SALUD_HYPOTHESIS_PROFILE=mutation $(BIN)/mutmut run --max-children 2; $(BIN)/mutmut results

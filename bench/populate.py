@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bot.names import look_key
 from bot.storage import Storage, name_key
 from bot.storage.snapshot import HEALTH_COLUMNS, dump_json, health_to_row, make_snapshot
 from rules.character import CharacterHealth
@@ -87,7 +88,16 @@ def populate(path: Path, active: Sequence[StoredServer], *, fillers: int = 0, se
         abilities: list[tuple[Any, ...]] = []
         history: list[tuple[Any, ...]] = []
         touched: list[tuple[Any, ...]] = []
-        columns = ("id", "guild_id", "name", "name_key", "owner_id", "created_at", *HEALTH_COLUMNS)
+        columns = (
+            "id",
+            "guild_id",
+            "name",
+            "name_key",
+            "look_key",
+            "owner_id",
+            "created_at",
+            *HEALTH_COLUMNS,
+        )
         for server in servers:
             settings.append((server.guild_id, None, None, None, created_at))
             for name, owner in zip(CHARACTER_NAMES, server.owners, strict=True):
@@ -96,6 +106,7 @@ def populate(path: Path, active: Sequence[StoredServer], *, fillers: int = 0, se
                     "guild_id": server.guild_id,
                     "name": name,
                     "name_key": name_key(name),
+                    "look_key": look_key(name),
                     "owner_id": owner,
                     "created_at": created_at,
                     **health,

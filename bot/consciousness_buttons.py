@@ -26,6 +26,7 @@ from bot.i18n import Language, text
 from bot.render import consciousness_roll_field, safe
 from bot.storage import CharacterNotFound, StoredCharacter
 from bot.storage.roll_messages import roll_number
+from bot.subjects import note_subject
 from bot.tree import report_error
 from rules.consciousness import ConsciousnessRoll, legal_spends, roll_consciousness
 
@@ -78,6 +79,7 @@ async def perform_consciousness_roll(
         current = await tx.get_character(here.guild_id, character_id)
         if current is None:
             raise CharacterNotFound(here.guild_id, character_id)
+        note_subject(here.interaction, "character", current)
         here.require_owner_or_gm(current, "action.conscious")
         if require_pending:
             _require_pending(current)

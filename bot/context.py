@@ -32,6 +32,7 @@ from bot.calling import call_content, call_mentions
 from bot.i18n import Language, public_language, text, user_language
 from bot.names import Resolution, rank_choices, resolve_name
 from bot.storage import GuildSettings, StoredCharacter, Transaction, current_ticket
+from bot.subjects import note_options, note_subject
 from rules.character import CharacterHealth
 from rules.names import MAX_NAME_LENGTH
 from rules.state import HealthState
@@ -258,6 +259,7 @@ async def resolve_character(here: Here, name: str | None) -> StoredCharacter:
         if len(own) > 10:
             names += ", …"
         raise UserFacingError("error.several_characters", names=names)
+    note_subject(here.interaction, "character", own[0])
     return own[0]
 
 
@@ -339,7 +341,9 @@ class CharacterTransformer(app_commands.Transformer):
         self, interaction: discord.Interaction[Any], value: Any, /
     ) -> StoredCharacter:
         here = await Here.of(interaction)
-        return await resolve_character(here, str(value))
+        found = await resolve_character(here, str(value))
+        note_options(interaction, value, found)
+        return found
 
     async def autocomplete(  # type: ignore[override]
         self, interaction: discord.Interaction[Any], value: int | float | str, /

@@ -23,7 +23,6 @@ __all__ = [
     "Resolution",
     "close_names",
     "look_key",
-    "lookalike_groups",
     "rank_choices",
     "resolve_name",
     "skeleton",
@@ -148,12 +147,3 @@ def rank_choices(typed: str, entries: Sequence[NameEntry], user_id: int) -> list
         key=lambda item: (item[1].owner_id != user_id, item[0], item[1].folded, item[1].id)
     )
     return [entry for _, entry in matching]
-
-
-def lookalike_groups(entries: Iterable[NameEntry]) -> set[int]:
-    """The ids of the characters whose name is the same as, or looks like, another's of the
-    same list (possible only in databases older than the rule): ``/character list`` marks them."""
-    by_key: dict[str, list[int]] = {}
-    for entry in entries:
-        by_key.setdefault(look_key(entry.name), []).append(entry.id)  # same name: same key
-    return {found for ids in by_key.values() if len(ids) > 1 for found in ids}

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import unicodedata
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -31,8 +32,11 @@ from bot.context import (
 )
 from bot.i18n import Language, catalog, text
 from bot.option_types import check_option_types
+from bot.render.grammar import gendered
+from bot.storage import StoredCharacter
 from bot.storage.errors import AlreadyApplied, CharacterNotFound, DuplicateName, StorageClosed
 from bot.storage.fair_lock import LockDeadline
+from bot.subjects import subject_for
 from rules.errors import RuleError
 
 if TYPE_CHECKING:
@@ -73,13 +77,30 @@ def _rule_params(language: Language, error: RuleError) -> dict[str, int | str]:
     return params
 
 
-def error_message(language: Language, error: BaseException) -> str | None:
-    """The user's message for a known refusal, or None for an unexpected error."""
+def _rule_message(language: Language, error: RuleError, about: StoredCharacter | None) -> str:
+    """A refusal of the rules, naming the character it is about (COMMANDS.md "Refusals")."""
+    params: dict[str, object] = dict(_rule_params(language, error))
+    # A refusal's own ``name`` (a reserved ability's name, as typed) wins.
+    if about is not None:
+        params.setdefault("name", discord.utils.escape_markdown(about.name))
+    else:
+        params.setdefault("name", text(language, "error.subject.unknown"))
+    return gendered(language, _rule_key(error), about.gender if about else None, **params)
+
+
+def error_message(
+    language: Language,
+    error: BaseException,
+    about: Callable[[str], StoredCharacter | None] = (lambda code: None),
+) -> str | None:
+    """The user's message for a known refusal, or None for an unexpected error.
+
+    ``about`` gives the character a rule's refusal (by its code) is about, for its name."""
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
         cause = error.__cause__ if isinstance(error, app_commands.TransformerError) else None
         inner = error.original if isinstance(error, app_commands.CommandInvokeError) else cause
         if inner is not None:
-            message = error_message(language, inner)
+            message = error_message(language, inner, about)
             if message is not None:
                 return message
         if isinstance(error, app_commands.TransformerError):
@@ -91,7 +112,7 @@ def error_message(language: Language, error: BaseException) -> str | None:
     if isinstance(error, UserFacingError):
         return text(language, error.key, **error.params)
     if isinstance(error, RuleError):
-        return text(language, _rule_key(error), **_rule_params(language, error))
+        return _rule_message(language, error, about(error.code))
     if isinstance(error, DuplicateName):
         return text(language, "error.duplicate_name", name=error.name)
     if isinstance(error, CharacterNotFound):
@@ -138,7 +159,7 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
     except Exception:
         log.exception("could not read the language for an error reply")
         language = Language.EN
-    message = error_message(language, error)
+    message = error_message(language, error, lambda code: subject_for(interaction, code))
     if message is None:
         command = interaction.command.qualified_name if interaction.command else None
         custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None

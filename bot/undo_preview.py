@@ -15,6 +15,7 @@ import discord
 
 from bot.i18n import Language, text
 from bot.render import mention, safe
+from bot.render.common import duration_text
 from bot.storage import HistoryCharacter, HistoryEntry, StoredCharacter
 from rules.abilities import Ability
 from rules.character import CharacterHealth
@@ -115,7 +116,12 @@ def _value_changes(now: StoredCharacter, back: StoredCharacter, language: Langua
         )
     if a.bleed_minutes != b.bleed_minutes:
         parts.append(
-            text(language, "undo.bleed_minutes", now=a.bleed_minutes, back=b.bleed_minutes)
+            text(
+                language,
+                "undo.bleed_minutes",
+                now=duration_text(language, a.bleed_minutes),
+                back=duration_text(language, b.bleed_minutes),
+            )
         )
     if a.scene_start_health != b.scene_start_health:
         parts.append(
@@ -132,6 +138,15 @@ def _value_changes(now: StoredCharacter, back: StoredCharacter, language: Langua
     if now.owner_id != back.owner_id:
         parts.append(
             text(language, "undo.owner", now=mention(now.owner_id), back=mention(back.owner_id))
+        )
+    if now.gender != back.gender:
+        parts.append(
+            text(
+                language,
+                "undo.gender",
+                now=text(language, f"render.value.gender.{now.gender or 'none'}"),
+                back=text(language, f"render.value.gender.{back.gender or 'none'}"),
+            )
         )
     return parts
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -13,8 +14,10 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.calling import owners_to_call
+from bot.change import Field, change_embeds
 from bot.consciousness_buttons import consciousness_view
 from bot.context import (
+    NO_MENTIONS,
     CharacterTransformer,
     Here,
     UserFacingError,
@@ -27,10 +30,7 @@ from bot.context import (
 )
 from bot.i18n import Language, text
 from bot.name_checks import refuse_taken_name
-from bot.names import NameEntry, lookalike_groups
 from bot.render import (
-    death_embed,
-    describe_events,
     mention,
     safe,
     state_emoji,
@@ -38,14 +38,13 @@ from bot.render import (
     status_embed,
 )
 from bot.roll_buttons import number_due_rolls, remember_roll_buttons
-from bot.storage import CharacterNotFound, StoredCharacter
+from bot.storage import CharacterNotFound, Gender, StoredCharacter
 from bot.tree import report_error
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth
 from rules.correction import correct
 from rules.events import RollDue
 from rules.names import clean_name
 from rules.outcome import Outcome
-from rules.state import HealthState
 
 if TYPE_CHECKING:
     from bot.app import SaludBot
@@ -57,13 +56,33 @@ Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
 #: ``/character set health`` range (a correction may set any Health a character can have).
 MIN_SET_HEALTH, MAX_SET_HEALTH = -99, 99
 
-# /character list: lines packed into embed descriptions, two embeds a message, so that a
-# message stays under Discord's 6000 characters (and 10 embeds) with room for the title.
-LIST_DESCRIPTION_LIMIT = 2800
-LIST_EMBEDS_PER_MESSAGE = 2
+#: /character list: characters a page (one embed, far under Discord's 4096 characters even
+#: with 40-character names that are all escaped markdown), in one message with ◀ ▶ buttons.
+LIST_PAGE_LINES = 20
 LIST_COLOUR = discord.Colour(0x5865F2)
 #: Marks the names that look like another's in /character list (kept from older databases).
 LOOKALIKE_MARK = "⚠️"
+
+#: ``gender`` of /character create: how replies speak of the character (COMMANDS.md Grammar).
+GENDER_CHOICES = [
+    app_commands.Choice(name=_("feminine", key="cmd.gender.feminine"), value="feminine"),
+    app_commands.Choice(name=_("masculine", key="cmd.gender.masculine"), value="masculine"),
+]
+#: ``gender`` of /character set: also ``none``, to take it back.
+SET_GENDER_CHOICES = [
+    *GENDER_CHOICES,
+    app_commands.Choice(name=_("none", key="cmd.gender.none"), value="none"),
+]
+
+
+def gender_of(choice: app_commands.Choice[str] | None) -> Gender | None:
+    """The stored gender of a ``gender`` choice (``none`` and no choice: None)."""
+    if choice is None or choice.value == "none":
+        return None
+    try:
+        return Gender(choice.value)
+    except ValueError:
+        raise UserFacingError("error.bad_option", value=safe(str(choice.value))) from None
 
 
 def list_line(character: StoredCharacter, language: Language, *, lookalike: bool = False) -> str:
@@ -77,53 +96,102 @@ def list_line(character: StoredCharacter, language: Language, *, lookalike: bool
         name=safe(character.name),
         health=health.health,
         max_health=health.max_health,
-        state=state_label(health.state, language),
+        state=state_label(health.state, language, character.gender),
         owner=mention(character.owner_id),
     )
     return f"{line} {LOOKALIKE_MARK}" if lookalike else line
 
 
-def list_messages(
-    characters: Sequence[StoredCharacter], language: Language
-) -> list[list[discord.Embed]]:
-    """The embeds of ``/character list``, grouped by message (each within Discord's limits)."""
-    if not characters:
-        return [
-            [discord.Embed(description=text(language, "character.list.empty"), colour=LIST_COLOUR)]
-        ]
-    alike = lookalike_groups(NameEntry(c.id, c.name, c.owner_id) for c in characters)
-    lines = [list_line(c, language, lookalike=c.id in alike) for c in characters]
-    if alike:
+def list_pages(total: int) -> int:
+    """How many pages ``/character list`` has for ``total`` characters (at least one)."""
+    return max(1, -(-total // LIST_PAGE_LINES))
+
+
+def list_embed(
+    characters: Sequence[StoredCharacter],
+    language: Language,
+    page: int,
+    total: int,
+    lookalikes: AbstractSet[int] = frozenset(),
+) -> discord.Embed:
+    """Page ``page`` of ``/character list``: a line per character (``list_line``), the names
+    that look like another's marked, with a line saying what the mark means."""
+    if not total:
+        return discord.Embed(description=text(language, "character.list.empty"), colour=LIST_COLOUR)
+    pages = list_pages(total)
+    title = text(language, "character.list.title", count=total)
+    if pages > 1:
+        title = text(language, "character.list.title_page", count=total, page=page, pages=pages)
+    lines = [list_line(c, language, lookalike=c.id in lookalikes) for c in characters]
+    if any(c.id in lookalikes for c in characters):
         lines.append(text(language, "character.list.lookalikes", mark=LOOKALIKE_MARK))
-    descriptions: list[str] = []
-    current: list[str] = []
-    size = 0
-    for line in lines:
-        if current and size + len(line) + 1 > LIST_DESCRIPTION_LIMIT:
-            descriptions.append("\n".join(current))
-            current, size = [], 0
-        current.append(line)
-        size += len(line) + 1
-    descriptions.append("\n".join(current))
-    groups = [
-        descriptions[start : start + LIST_EMBEDS_PER_MESSAGE]
-        for start in range(0, len(descriptions), LIST_EMBEDS_PER_MESSAGE)
-    ]
-    messages: list[list[discord.Embed]] = []
-    for number, group in enumerate(groups, start=1):
-        title = text(language, "character.list.title", count=len(characters))
-        if len(groups) > 1:
-            title = text(
-                language,
-                "character.list.title_page",
-                count=len(characters),
-                page=number,
-                pages=len(groups),
+    return discord.Embed(title=title, description="\n".join(lines), colour=LIST_COLOUR)
+
+
+async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
+    """Page ``page`` (1-based, clamped) of ``/character list`` and its buttons: one query for
+    the page, one for the count and one for the lookalike names, whatever the number of
+    characters."""
+    async with here.storage.read() as reader:
+        total = await reader.count_characters(here.guild_id)
+        pages = list_pages(total)
+        page = min(max(page, 1), pages)
+        characters = await reader.list_characters(
+            here.guild_id, limit=LIST_PAGE_LINES, offset=(page - 1) * LIST_PAGE_LINES
+        )
+        lookalikes = await reader.lookalike_ids(here.guild_id)
+    language = here.public_language
+    embed = list_embed(characters, language, page, total, lookalikes)
+    if pages == 1:
+        return embed, None
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        ListPageButton(page - 1, text(language, "character.list.previous"), disabled=page == 1)
+    )
+    view.add_item(
+        ListPageButton(page + 1, text(language, "character.list.next"), disabled=page == pages)
+    )
+    return embed, view
+
+
+class ListPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"salud:page:list:(?P<page>[0-9]{1,5})",
+):
+    """Turns ``/character list`` to another page, read afresh; anyone may press it (anyone may
+    look), and it keeps working after a restart (its id says the page)."""
+
+    def __init__(self, page: int, label: str = "", *, disabled: bool = False) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or str(page),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"salud:page:list:{max(page, 0)}",
+                disabled=disabled,
             )
-        embeds = [discord.Embed(description=group[0], colour=LIST_COLOUR, title=title)]
-        embeds += [discord.Embed(description=item, colour=LIST_COLOUR) for item in group[1:]]
-        messages.append(embeds)
-    return messages
+        )
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ListPageButton:
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(int(match["page"]), label or "")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            here = await Here.of(interaction)
+            embed, view = await list_message(here, self.page)
+            await interaction.response.edit_message(
+                embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
+            )
+        except Exception as error:
+            await report_error(interaction, error)
 
 
 class DeleteButton(
@@ -213,10 +281,10 @@ class CharacterCog(
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(DeleteButton)
+        self.bot.add_dynamic_items(DeleteButton, ListPageButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(DeleteButton)
+        self.bot.remove_dynamic_items(DeleteButton, ListPageButton)
 
     @app_commands.command(
         name="create",
@@ -227,10 +295,14 @@ class CharacterCog(
         health=_("Health rating, the maximum (1–99)", key="cmd.character.create.health"),
         first_aid=_("First Aid rating (0–99, default 0)", key="cmd.character.create.first_aid"),
         player=_(
-            "The player it belongs to (a GM's choice; default: you)",
+            "The player the character belongs to (a GM's choice; default: you)",
             key="cmd.character.create.player",
         ),
+        gender=_(
+            "How replies speak of the character (optional)", key="cmd.character.create.gender"
+        ),
     )
+    @app_commands.choices(gender=GENDER_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction[SaludBot],
@@ -238,9 +310,11 @@ class CharacterCog(
         health: app_commands.Range[int, 1, 99],
         first_aid: app_commands.Range[int, 0, 99] = 0,
         player: discord.Member | discord.User | None = None,
+        gender: app_commands.Choice[str] | None = None,
     ) -> None:
         here = await Here.of(interaction)
         check_range("health", health, 1, MAX_HEALTH_RATING)
+        chosen_gender = gender_of(gender)
         check_range("first_aid", first_aid, 0, MAX_POOL_RATING)
         clean = clean_name(name)
         owner_id = here.user_id
@@ -252,11 +326,17 @@ class CharacterCog(
         details: dict[str, Any] = {"name": clean, "health": health, "first_aid": first_aid}
         if owner_id != here.user_id:
             details["player"] = mention(owner_id)
+        if chosen_gender is not None:
+            details["gender"] = chosen_gender.value
         async with here.storage.transaction() as tx:
             await here.refuse_repeated(tx)
             await refuse_taken_name(tx, here.guild_id, clean)
             created = await tx.create_character(
-                here.guild_id, clean, owner_id, CharacterHealth.new(health, first_aid)
+                here.guild_id,
+                clean,
+                owner_id,
+                CharacterHealth.new(health, first_aid),
+                gender=chosen_gender,
             )
             await tx.record(**here.history("character create", details))
         language = here.public_language
@@ -288,10 +368,8 @@ class CharacterCog(
     )
     async def list_all(self, interaction: discord.Interaction[SaludBot]) -> None:
         here = await Here.of(interaction)
-        async with here.storage.read() as reader:
-            characters = await reader.list_characters(here.guild_id)
-        for embeds in list_messages(characters, here.public_language):
-            await send_public(interaction, embeds=embeds)
+        embed, view = await list_message(here, 1)
+        await send_public(interaction, embeds=[embed], view=view)
 
     @app_commands.command(
         name="set", description=_("GM: correct a character's values", key="cmd.character.set")
@@ -303,7 +381,12 @@ class CharacterCog(
         first_aid=_("Current First Aid pool (0–99)", key="cmd.character.set.first_aid"),
         max_first_aid=_("First Aid rating (0–99)", key="cmd.character.set.max_first_aid"),
         conscious=_("Awake (true) or knocked out (false)", key="cmd.character.set.conscious"),
+        gender=_(
+            "How replies speak of the character (none: take it back)",
+            key="cmd.character.set.gender",
+        ),
     )
+    @app_commands.choices(gender=SET_GENDER_CHOICES)
     async def set_values(
         self,
         interaction: discord.Interaction[SaludBot],
@@ -313,15 +396,18 @@ class CharacterCog(
         first_aid: app_commands.Range[int, 0, 99] | None = None,
         max_first_aid: app_commands.Range[int, 0, 99] | None = None,
         conscious: bool | None = None,
+        gender: app_commands.Choice[str] | None = None,
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("action.character_set")
-        given = {
+        new_gender = gender_of(gender)
+        given: dict[str, int | bool | str | None] = {
             "health": health,
             "max_health": max_health,
             "first_aid": first_aid,
             "max_first_aid": max_first_aid,
             "conscious": conscious,
+            "gender": None if gender is None else gender.value,
         }
         if all(value is None for value in given.values()):
             raise UserFacingError("error.set_nothing")
@@ -348,28 +434,36 @@ class CharacterCog(
             )
             saved = current
             rolls: dict[int, int] = {}
+            gender_changed = gender is not None and new_gender != current.gender
             if outcome.changed:
                 saved = await tx.save_health(current, outcome.after)
                 if rolls_due(outcome):
                     rolls = await number_due_rolls(tx, here.guild_id, [(saved, outcome)])
+            if gender_changed:
+                saved = await tx.set_gender(saved, new_gender)
+            if outcome.changed or gender_changed:
                 details = {key: value for key, value in given.items() if value is not None}
                 await tx.record(**here.history("character set", details))
         language = here.public_language
-        sentences = describe_events(saved.name, outcome.events, language)
-        if not outcome.changed:
-            sentences = [text(language, "character.set.unchanged", name=safe(saved.name))]
-        embeds = [status_embed(saved, language)]
-        died = (
-            outcome.after.state is HealthState.DEAD and outcome.before.state is not HealthState.DEAD
-        )
-        if died:
-            embeds.append(death_embed(saved, language))
+        if not (outcome.changed or gender_changed):
+            await send_public(
+                interaction, text(language, "character.set.unchanged", name=safe(saved.name))
+            )
+            return
+        extra: list[Field] = []
+        if gender_changed:
+            said = text(language, f"render.value.gender.{new_gender or 'none'}")
+            extra.append(
+                (
+                    text(language, "render.change.what"),
+                    text(language, "character.set.gender", name=safe(saved.name), gender=said),
+                )
+            )
         message_id = await send_change(
             interaction,
-            embeds,
+            change_embeds(saved, outcome, language, extra_fields=extra),
             announce=outcome.changed and announce_worthy(outcome.before, outcome.after),
             here=here,
-            content=_clip("\n".join(sentences)),
             # G2 may make a Consciousness roll fall due: the reply carries its buttons.
             view=consciousness_view([saved], language, rolls) if rolls_due(outcome) else None,
             call=owners_to_call([(saved, outcome)]),
@@ -381,7 +475,7 @@ class CharacterCog(
     )
     @app_commands.describe(
         character=_("The character to rename", key="cmd.character.rename.character"),
-        name=_("Its new name (1–40 characters)", key="cmd.character.rename.name"),
+        name=_("The new name (1–40 characters)", key="cmd.character.rename.name"),
     )
     async def rename(
         self,

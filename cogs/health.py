@@ -37,7 +37,7 @@ from bot.context import (
     send_change,
 )
 from bot.i18n import Language, text
-from bot.render import damage_roll_text, safe
+from bot.render import count_text, damage_roll_text, safe
 from bot.roll_buttons import RollButtonKeeper, number_due_rolls, remember_roll_buttons
 from bot.storage import CharacterNotFound, StoredCharacter
 from rules.consciousness import MAX_SPEND
@@ -203,10 +203,16 @@ class HealthCog(commands.Cog):
     @app_commands.describe(
         character=_("The character hit", key="cmd.hurt.character"),
         amount=_("Damage: a number (5) or dice (1d6+1)", key="cmd.hurt.amount"),
-        reason=_("What hit it (optional, up to 100 characters)", key="cmd.hurt.reason"),
-        character2=_("Another character hit (rolls its own damage)", key="cmd.hurt.character2"),
-        character3=_("Another character hit (rolls its own damage)", key="cmd.hurt.character2"),
-        character4=_("Another character hit (rolls its own damage)", key="cmd.hurt.character2"),
+        reason=_("What caused the wound (optional, up to 100 characters)", key="cmd.hurt.reason"),
+        character2=_(
+            "Another character hit by the same blow (own damage roll)", key="cmd.hurt.character2"
+        ),
+        character3=_(
+            "Another character hit by the same blow (own damage roll)", key="cmd.hurt.character2"
+        ),
+        character4=_(
+            "Another character hit by the same blow (own damage roll)", key="cmd.hurt.character2"
+        ),
     )
     async def hurt(
         self,
@@ -309,8 +315,8 @@ class HealthCog(commands.Cog):
     @app_commands.guild_only()
     @app_commands.describe(
         medic=_("The character who gives First Aid", key="cmd.firstaid.medic"),
-        patient=_("The character who receives it", key="cmd.firstaid.patient"),
-        points=_("First Aid points offered (1–99)", key="cmd.firstaid.points"),
+        patient=_("The character who receives First Aid", key="cmd.firstaid.patient"),
+        points=_("First Aid points the medic spends (1–99)", key="cmd.firstaid.points"),
     )
     async def firstaid(
         self,
@@ -348,32 +354,35 @@ class HealthCog(commands.Cog):
                 details["stabilized"] = True
             await tx.record(**here.history("firstaid", details))
         language = here.public_language
-        if result.stabilized:
-            summary = text(
-                language,
-                "health.firstaid.stabilized",
-                medic=safe(saved_medic.name),
-                patient=safe(saved_patient.name),
-                spent=result.spent,
-            )
-        else:
-            summary = text(
-                language,
-                "health.firstaid.healed",
-                medic=safe(saved_medic.name),
-                patient=safe(saved_patient.name),
-                spent=result.spent,
-                restored=result.restored,
-            )
+        first_aid = text(language, "render.status.first_aid")
+        given = text(
+            language,
+            "health.firstaid.stabilized" if result.stabilized else "health.firstaid.healed",
+            medic=safe(saved_medic.name),
+            points=count_text(language, "point", result.spent),
+            restored=result.restored,
+        )
+        pool = f"{result.medic.before.first_aid_pool} → {saved_medic.health.first_aid_pool}"
         share = MESSAGE_EMBED_LIMIT // 2
-        embeds = change_embeds(saved_patient, result.patient, language, budget=share)
-        embeds += change_embeds(saved_medic, result.medic, language, budget=share)
+        embeds = change_embeds(
+            saved_patient,
+            result.patient,
+            language,
+            extra_fields=[(first_aid, given)],
+            budget=share,
+        )
+        embeds += change_embeds(
+            saved_medic,
+            result.medic,
+            language,
+            extra_fields=[(first_aid, f"{pool} / {saved_medic.health.first_aid_rating}")],
+            budget=share,
+        )
         await send_change(
             interaction,
             embeds,
             announce=should_announce([result.patient, result.medic]),
             here=here,
-            content=summary,
         )
 
     # --- /rest ------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""``/help``: the commands and a one-screen summary of the rules, ephemeral, in the user's
-language (catalog domain ``help``)."""
+"""``/help``: the commands and a one-screen summary of the rules, or one command's page
+(``/help command``, autocompleted: ``bot.help_pages``), ephemeral, in the user's language
+(catalog domain ``help``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.context import Here, send_private
+from bot.context import Here, UserFacingError, private_language, send_private
+from bot.help_pages import command_choices, command_page, find_command, leaf_commands
 from bot.i18n import Language, text
 
 if TYPE_CHECKING:
@@ -53,9 +55,33 @@ class HelpCog(commands.Cog):
         name="help", description=_("The commands and a summary of the rules", key="cmd.help")
     )
     @app_commands.guild_only()
-    async def help(self, interaction: discord.Interaction[SaludBot]) -> None:
+    @app_commands.describe(
+        command=_(
+            "One command's page: its options, who may use it, an example", key="cmd.help.command"
+        )
+    )
+    async def help(
+        self,
+        interaction: discord.Interaction[SaludBot],
+        command: app_commands.Range[str, 1, 100] | None = None,
+    ) -> None:
         here = await Here.of(interaction)
-        await send_private(interaction, embeds=[help_embed(here.private_language)])
+        language = here.private_language
+        if command is None:
+            await send_private(interaction, embeds=[help_embed(language)])
+            return
+        found = find_command(self.bot.tree, command)
+        if found is None:
+            shown = discord.utils.escape_markdown(command.strip()[:40])
+            raise UserFacingError("help.error.unknown_command", command=shown)
+        await send_private(interaction, embeds=[command_page(found, language)])
+
+    @help.autocomplete("command")
+    async def command_autocomplete(
+        self, interaction: discord.Interaction[SaludBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        language = await private_language(interaction)
+        return command_choices(leaf_commands(self.bot.tree), current, language)
 
 
 async def setup(bot: SaludBot) -> None:

@@ -31,7 +31,7 @@ from bot.context import (
     send_public,
 )
 from bot.i18n import Language, text
-from bot.render import history_lines, mention
+from bot.render import entry_words, history_lines, mention
 from bot.storage import HistoryEntry, StoredCharacter, UndoResult
 from bot.storage.roll_messages import renumber_rolls
 from bot.tree import report_error
@@ -42,26 +42,40 @@ from rules.outcome import Outcome
 if TYPE_CHECKING:
     from bot.app import SaludBot
 
-__all__ = ["HISTORY_LIMIT", "HistoryCog", "history_embed", "undo_reply"]
+__all__ = [
+    "HISTORY_LIMIT",
+    "HistoryCog",
+    "HistoryPageButton",
+    "history_embed",
+    "history_page",
+    "undo_reply",
+]
 
 log = logging.getLogger(__name__)
 
 Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
 
-#: ``/history`` shows this many entries, newest first (COMMANDS.md).
-HISTORY_LIMIT = 15
+#: ``/history`` shows this many entries a page, newest first (COMMANDS.md).
+HISTORY_LIMIT = 10
+#: Pages further back than this are not offered (a page is one query with an offset).
+MAX_PAGE = 9999
 HISTORY_COLOUR = discord.Colour(0x5865F2)
 _DESCRIPTION_LIMIT = 4096
 
 
 def history_embed(
-    entries: Sequence[HistoryEntry], language: Language, character: StoredCharacter | None
+    entries: Sequence[HistoryEntry],
+    language: Language,
+    character: StoredCharacter | None,
+    page: int = 1,
 ) -> discord.Embed:
-    """The last entries (newest first) touching ``character``, or the whole server."""
+    """A page of entries (newest first) touching ``character``, or the whole server."""
     if character is None:
         title = text(language, "history.title.server")
     else:
         title = text(language, "history.title.character", name=character.name)
+    if page > 1:
+        title = text(language, "history.title.page", title=title, page=page)
     lines = history_lines(entries, language)
     description = "\n".join(lines) if lines else text(language, "render.history.empty")
     embed = discord.Embed(
@@ -72,6 +86,87 @@ def history_embed(
     return embed
 
 
+async def history_page(
+    here: Here, character: StoredCharacter | None, page: int
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """Page ``page`` (1-based) of the history with its ◀ ▶ buttons (None when one page)."""
+    page = min(max(page, 1), MAX_PAGE)
+    async with here.storage.read() as reader:
+        entries = await reader.history(
+            here.guild_id,
+            None if character is None else character.id,
+            limit=HISTORY_LIMIT + 1,
+            offset=(page - 1) * HISTORY_LIMIT,
+        )
+    more = len(entries) > HISTORY_LIMIT
+    language = here.public_language
+    embed = history_embed(entries[:HISTORY_LIMIT], language, character, page)
+    if page == 1 and not more:
+        return embed, None
+    subject = 0 if character is None else character.id
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        HistoryPageButton(subject, page - 1, text(language, "history.previous"), disabled=page == 1)
+    )
+    view.add_item(
+        HistoryPageButton(subject, page + 1, text(language, "history.next"), disabled=not more)
+    )
+    return embed, view
+
+
+class HistoryPageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"salud:page:history:(?P<character_id>[0-9]{1,20}):(?P<page>[0-9]{1,4})",
+):
+    """Turns a ``/history`` message to another page, read afresh; anyone may press it (anyone
+    may look), and it keeps working after a restart (its id says the page and character)."""
+
+    def __init__(
+        self, character_id: int, page: int, label: str = "", *, disabled: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or str(page),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"salud:page:history:{character_id}:{max(page, 0)}",
+                disabled=disabled,
+            )
+        )
+        self.character_id = character_id
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> HistoryPageButton:
+        label = item.label if isinstance(item, discord.ui.Button) else None
+        return cls(int(match["character_id"]), int(match["page"]), label or "")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            here = await Here.of(interaction)
+            character: StoredCharacter | None = None
+            if self.character_id:
+                async with here.storage.read() as reader:
+                    character = await reader.get_character(here.guild_id, self.character_id)
+                if character is None:
+                    raise UserFacingError("error.character_gone")
+            embed, view = await history_page(here, character, self.page)
+            await interaction.response.edit_message(
+                embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
+            )
+        except Exception as error:
+            await report_error(interaction, error)
+
+
+def _health(character: StoredCharacter) -> str:
+    return f"{character.health.health} / {character.health.max_health}"
+
+
 def undo_reply(
     result: UndoResult, language: Language
 ) -> tuple[str, list[discord.Embed], list[list[discord.Embed]], bool]:
@@ -79,12 +174,11 @@ def undo_reply(
     (the command, when, who) and each character's Health now → restored, with their status
     embeds."""
     reverted = result.reverted
-    command = reverted.command if reverted.command.startswith("/") else f"/{reverted.command}"
     header = text(
         language,
         "history.undo.done",
         actor=mention(result.undo_entry.actor_id),
-        command=command,
+        command=entry_words(reverted, language),
         entry=reverted.id,
         author=mention(reverted.actor_id),
         when=discord.utils.format_dt(reverted.created_at, "R"),
@@ -123,10 +217,10 @@ class HistoryCog(commands.Cog):
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(UndoButton)
+        self.bot.add_dynamic_items(UndoButton, HistoryPageButton)
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(UndoButton)
+        self.bot.remove_dynamic_items(UndoButton, HistoryPageButton)
 
     @app_commands.command(
         name="history",
@@ -140,14 +234,8 @@ class HistoryCog(commands.Cog):
         self, interaction: discord.Interaction[SaludBot], character: Character | None = None
     ) -> None:
         here = await Here.of(interaction)
-        async with here.storage.read() as reader:
-            entries = await reader.history(
-                here.guild_id,
-                None if character is None else character.id,
-                limit=HISTORY_LIMIT,
-            )
-        embed = history_embed(entries, here.public_language, character)
-        await send_public(interaction, embeds=[embed])
+        embed, view = await history_page(here, character, 1)
+        await send_public(interaction, embeds=[embed], view=view)
 
     @app_commands.command(
         name="undo", description=_("GM: revert the server's latest change", key="cmd.undo")

@@ -38,6 +38,7 @@ from bot.context import (
 from bot.i18n import Language, text
 from bot.render import (
     death_embed,
+    duration_text,
     flags_text,
     safe,
     state_emoji,
@@ -86,9 +87,10 @@ STATUS_COLOUR = discord.Colour(0x5865F2)
 
 #: Discord's limit on an embed field's value.
 FIELD_VALUE_LIMIT = 1024
-#: A change of up to this many characters shows the status embed of each, over several
-#: messages when one cannot hold them; more (a whole crowd bleeding at once), a summary.
-FULL_REPLY_CHARACTERS = 30
+#: A change of up to this many characters shows the compact embed of each; more (a crowd
+#: bleeding at once), one summary embed with a line each: one public message either way
+#: (COMMANDS.md "One message per command"; a message holds 10 embeds).
+FULL_REPLY_CHARACTERS = 10
 #: The summary's description (under Discord's 4096, leaving room for the death embeds).
 SUMMARY_LIMIT = 3500
 #: A change of more characters than this is deferred first (see ``acknowledge``).
@@ -96,6 +98,8 @@ DEFER_ABOVE = 30
 # Discord's limits on one message.
 CONTENT_LIMIT = 2000
 EMBEDS_PER_MESSAGE = 10
+#: Discord: an embed footer holds at most 2048 characters.
+FOOTER_LIMIT = 2048
 EMBED_TOTAL_LIMIT = 6000
 
 
@@ -152,9 +156,9 @@ def compact_line(item: Touched, language: Language) -> str:
     parts = [
         f"{state_emoji(health.state)} **{safe(after.name)}**: "
         f"{start} → {health.health} / {health.max_health}",
-        state_label(health.state, language),
+        state_label(health.state, language, after.gender),
     ]
-    flags = flags_text(health, language)
+    flags = flags_text(health, language, after.gender)
     if flags:
         parts.append(flags)
     return " · ".join(parts)
@@ -273,9 +277,9 @@ def status_line(character: StoredCharacter, language: Language) -> str:
         name=safe(character.name),
         health=health.health,
         max_health=health.max_health,
-        state=state_label(health.state, language),
+        state=state_label(health.state, language, character.gender),
     )
-    flags = flags_text(health, language)
+    flags = flags_text(health, language, character.gender)
     return f"{line} · {flags}" if flags else line
 
 
@@ -298,10 +302,50 @@ def status_pages(characters: Sequence[StoredCharacter], language: Language) -> l
     return pages
 
 
+def fallen_line(fallen: Sequence[StoredCharacter], language: Language) -> str | None:
+    """``💀 Fallen: Jack Malone, Renée Pennington``: the dead, on one closing line (COMMANDS.md
+    "The dead"), within a footer's 2048 characters; None when nobody has died."""
+    if not fallen:
+        return None
+    names = [character.name for character in fallen]
+    shown: list[str] = []
+    for index, name in enumerate(names):
+        rest = len(names) - index
+        candidate = ", ".join([*shown, name])
+        more = text(language, "scene.more", count=rest - 1) if rest > 1 else ""
+        if len(candidate) + len(more) + 40 > FOOTER_LIMIT:
+            shown.append(text(language, "scene.more", count=rest))
+            break
+        shown.append(name)
+    return text(language, "scene.status.fallen", names=", ".join(shown))
+
+
+def split_fallen(
+    characters: Sequence[StoredCharacter],
+) -> tuple[list[StoredCharacter], list[StoredCharacter]]:
+    """The living and the dead of ``characters``, each in the order given."""
+    living = [c for c in characters if not c.health.is_dead]
+    return living, [c for c in characters if c.health.is_dead]
+
+
 def status_message(
+    characters: Sequence[StoredCharacter],
+    language: Language,
+    page: int,
+    fallen: Sequence[StoredCharacter] = (),
+) -> tuple[discord.Embed, discord.ui.View | None]:
+    """Page ``page`` (1-based, clamped) of ``/scene status`` with its page buttons; the dead
+    (``fallen``) on the closing line (the footer) of every page."""
+    embed, view = _status_page(characters, language, page)
+    closing = fallen_line(fallen, language)
+    if closing is not None:
+        embed.set_footer(text=closing)
+    return embed, view
+
+
+def _status_page(
     characters: Sequence[StoredCharacter], language: Language, page: int
 ) -> tuple[discord.Embed, discord.ui.View | None]:
-    """Page ``page`` (1-based, clamped) of ``/scene status`` with its page buttons."""
     pages = status_pages(characters, language)
     if not pages:
         embed = discord.Embed(
@@ -393,8 +437,9 @@ class StatusPageButton(
         try:
             here = await Here.of(interaction)
             async with here.storage.read() as reader:
-                characters = await reader.list_characters(here.guild_id, living_only=True)
-            embed, view = status_message(characters, here.public_language, self.page)
+                characters = await reader.list_characters(here.guild_id)
+            living, fallen = split_fallen(characters)
+            embed, view = status_message(living, here.public_language, self.page, fallen)
             await interaction.response.edit_message(
                 embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
             )
@@ -432,10 +477,11 @@ class SceneCog(
     async def new(self, interaction: discord.Interaction[SaludBot]) -> None:
         here = await Here.of(interaction)
         here.require_gm("scene.action.new")
-        await acknowledge(interaction, await _count(here, living_only=False))
+        await acknowledge(interaction, await _count(here, living_only=True))
         async with here.storage.transaction() as tx:
             await here.refuse_repeated(tx)
-            characters = await tx.list_characters(here.guild_id)
+            # The dead are left out: a scene no longer concerns them (COMMANDS.md "The dead").
+            characters = await tx.list_characters(here.guild_id, living_only=True)
             changed = [(c, start_scene(c.health)) for c in characters]
             touched = await _save_all(tx, [(c, o) for c, o in changed if o.changed])
             await tx.record(**here.history("scene new"))
@@ -458,8 +504,9 @@ class SceneCog(
     async def status(self, interaction: discord.Interaction[SaludBot]) -> None:
         here = await Here.of(interaction)
         async with here.storage.read() as reader:
-            characters = await reader.list_characters(here.guild_id, living_only=True)
-        embed, view = status_message(characters, here.public_language, 1)
+            characters = await reader.list_characters(here.guild_id)
+        living, fallen = split_fallen(characters)
+        embed, view = status_message(living, here.public_language, 1, fallen)
         await send_public(interaction, embeds=[embed], view=view)
 
     @app_commands.command(
@@ -500,7 +547,8 @@ class TimeCog(commands.Cog):
         self.bot.add_dynamic_items(ConsciousnessButton)
 
     @app_commands.command(
-        name="time", description=_("GM: game time passes (bleeding)", key="cmd.time")
+        name="time",
+        description=_("GM: game time passes (whoever bleeds loses Health)", key="cmd.time"),
     )
     @app_commands.guild_only()
     @app_commands.describe(minutes=_("Minutes of game time (1–1440)", key="cmd.time.minutes"))
@@ -524,7 +572,9 @@ class TimeCog(commands.Cog):
             )
             await tx.record(**here.history("time", {"minutes": minutes}))
         language = here.public_language
-        header = plural(language, "scene.time.passed", minutes, minutes=minutes)
+        header = plural(
+            language, "scene.time.passed", minutes, duration=duration_text(language, minutes)
+        )
         if not touched:
             await send_public(
                 interaction, header + "\n" + text(language, "scene.time.nobody_bleeding")
@@ -553,7 +603,7 @@ class TimeCog(commands.Cog):
         await remember_roll_buttons(here, message_id, shown)
 
     @app_commands.command(
-        name="refresh", description=_("GM: pools back to their ratings", key="cmd.refresh")
+        name="refresh", description=_("GM: refresh the pools to their ratings", key="cmd.refresh")
     )
     @app_commands.guild_only()
     @app_commands.describe(
@@ -566,13 +616,13 @@ class TimeCog(commands.Cog):
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("scene.action.refresh")
-        await acknowledge(interaction, 1 if character else await _count(here, living_only=False))
+        await acknowledge(interaction, 1 if character else await _count(here, living_only=True))
         language = here.public_language
         touched: list[Touched] = []
         async with here.storage.transaction() as tx:
             await here.refuse_repeated(tx)
-            if character is None:
-                targets = await tx.list_characters(here.guild_id)
+            if character is None:  # every character that can still use a pool: not the dead
+                targets = await tx.list_characters(here.guild_id, living_only=True)
             else:
                 current = await tx.get_character(here.guild_id, character.id)
                 if current is None:
@@ -628,17 +678,25 @@ async def _refresh_one(
         saved = await tx.save_abilities(saved, abilities)
     if saved is character:
         return None
+    lines = []
+    if outcome.changed:
+        health = saved.health
+        first_aid = text(language, "render.status.first_aid")
+        lines.append(
+            f"{first_aid} {character.health.first_aid_pool} → {health.first_aid_pool}"
+            f" / {health.first_aid_rating}"
+        )
     refreshed = [
         f"{safe(after.name)} {before.pool} → {after.pool}"
         for before, after in zip(character.abilities, abilities, strict=True)
         if before.pool != after.pool
     ]
-    extra: tuple[Field, ...] = ()
     if refreshed:
-        value = " · ".join(refreshed)
-        if len(value) > FIELD_VALUE_LIMIT:
-            value = value[: FIELD_VALUE_LIMIT - 1] + "…"
-        extra = ((text(language, "scene.refresh.abilities"), value),)
+        lines.append(" · ".join(refreshed))
+    value = "\n".join(lines)
+    if len(value) > FIELD_VALUE_LIMIT:
+        value = value[: FIELD_VALUE_LIMIT - 1] + "…"
+    extra: tuple[Field, ...] = ((text(language, "scene.refresh.abilities"), value),)
     return Touched(character, saved, outcome, extra)
 
 
@@ -652,7 +710,8 @@ def _with_clock_note(item: Touched, language: Language) -> Touched:
         name=safe(item.after.name),
         minutes=item.after.health.bleed_minutes,
     )
-    return Touched(item.before, item.after, item.outcome, item.extra_fields, note)
+    what = (text(language, "render.change.what"), note)
+    return Touched(item.before, item.after, item.outcome, (*item.extra_fields, what))
 
 
 async def setup(bot: SaludBot) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from bot.render.common import (
     STATE_COLOURS,
     count_text,
+    duration_text,
     effects_text,
     flag_list,
     flags_text,
@@ -19,7 +20,7 @@ from bot.render.common import (
     state_label,
 )
 from bot.render.events import EVENT_KEYS, describe_event, describe_events
-from bot.render.history import history_lines, mention
+from bot.render.history import entry_words, history_lines, mention
 from bot.render.rolls import (
     arithmetic,
     consciousness_roll_field,
@@ -41,7 +42,9 @@ __all__ = [
     "death_embed",
     "describe_event",
     "describe_events",
+    "duration_text",
     "effects_text",
+    "entry_words",
     "expression_text",
     "flag_list",
     "flags_text",

@@ -12,15 +12,18 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import Language, text
+from bot.render.grammar import gendered
 from rules.state import HealthState
 
 if TYPE_CHECKING:
+    from bot.storage.models import Gender
     from rules.character import CharacterHealth
 
 __all__ = [
     "FLAG_SEPARATOR",
     "STATE_COLOURS",
     "count_text",
+    "duration_text",
     "effects_text",
     "flag_list",
     "flags_text",
@@ -62,10 +65,10 @@ def state_colour(state: HealthState) -> discord.Colour:
     return discord.Colour(STATE_COLOURS[state])
 
 
-def state_label(state: HealthState, language: Language) -> str:
+def state_label(state: HealthState, language: Language, gender: Gender | None = None) -> str:
     """The state in RULES.md's words: Healthy/Ileso, Hurt/Dañado, Seriously wounded/Gravemente
-    herido, Dead/Muerto."""
-    return text(language, f"render.state.{state.value}")
+    herido, Dead/Muerto; a label, or agreeing with ``gender`` when it is known (Dañada)."""
+    return gendered(language, f"render.state.{state.value}", gender)
 
 
 def state_emoji(state: HealthState) -> str:
@@ -80,7 +83,19 @@ def count_text(language: Language, unit: str, count: int) -> str:
     return text(language, f"render.unit.{unit}.{form}", count=count)
 
 
-def flag_list(health: CharacterHealth, language: Language) -> list[str]:
+def duration_text(language: Language, minutes: int) -> str:
+    """Game time as a table says it: ``45 min``, ``2 h``, ``1 h 30 min``."""
+    hours, rest = divmod(max(0, minutes), 60)
+    if not hours:
+        return text(language, "render.duration.minutes", minutes=rest)
+    if not rest:
+        return text(language, "render.duration.hours", hours=hours)
+    return text(language, "render.duration.hours_minutes", hours=hours, minutes=rest)
+
+
+def flag_list(
+    health: CharacterHealth, language: Language, gender: Gender | None = None
+) -> list[str]:
     """The flags a character carries besides its state, in the order a GM needs them.
 
     Unconscious; Consciousness roll pending (Difficulty = |Health|, C2); Stabilized; In
@@ -96,7 +111,7 @@ def flag_list(health: CharacterHealth, language: Language) -> list[str]:
         difficulty = health.consciousness_difficulty
         flags.append(text(language, "render.flag.roll_pending", difficulty=difficulty))
     if health.stabilized:
-        flags.append(text(language, "render.flag.stabilized"))
+        flags.append(gendered(language, "render.flag.stabilized", gender))
     if health.hospital is not None:
         days_left = max(0, health.hospital.days_left)
         form = "one" if days_left == 1 else "other"
@@ -108,9 +123,9 @@ def flag_list(health: CharacterHealth, language: Language) -> list[str]:
     return flags
 
 
-def flags_text(health: CharacterHealth, language: Language) -> str:
+def flags_text(health: CharacterHealth, language: Language, gender: Gender | None = None) -> str:
     """The flags joined on one line (``"Unconscious · Stabilized"``), or ``""`` when none."""
-    return FLAG_SEPARATOR.join(flag_list(health, language))
+    return FLAG_SEPARATOR.join(flag_list(health, language, gender))
 
 
 def effects_text(state: HealthState, language: Language) -> str:

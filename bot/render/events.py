@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.i18n import Language, text
 from bot.render.common import count_text, safe, state_label
+from bot.render.grammar import gendered
 from rules.events import Event
 from rules.state import HealthState
+
+if TYPE_CHECKING:
+    from bot.storage.models import Gender
 
 __all__ = ["EVENT_KEYS", "describe_event", "describe_events"]
 
@@ -72,19 +76,13 @@ def _rested(event: Event, language: Language) -> dict[str, object]:
     }
 
 
-def _corrected_value(field: str, value: object, language: Language) -> str:
-    if field == "conscious" or isinstance(value, bool):
-        return text(language, "render.value.conscious" if value else "render.value.unconscious")
-    return str(value)
-
-
 def _corrected(event: Event, language: Language) -> dict[str, object]:
     field = str(_attr(event, "field"))
-    known = field in {"health", "max_health", "first_aid_pool", "first_aid_rating", "conscious"}
+    known = field in {"health", "max_health", "first_aid_pool", "first_aid_rating"}
     return {
         "field": text(language, f"render.field.{field}") if known else field,
-        "before": _corrected_value(field, _attr(event, "before"), language),
-        "after": _corrected_value(field, _attr(event, "after"), language),
+        "before": _attr(event, "before"),
+        "after": _attr(event, "after"),
     }
 
 
@@ -124,9 +122,12 @@ EVENT_KEYS: Mapping[str, tuple[str, _Params]] = {
 }
 
 
-def describe_event(name: str, event: Event, language: Language) -> str | None:
-    """The sentence for one event about the character ``name``, or None for an event this
-    module does not know (logged) or cannot read (logged)."""
+def describe_event(
+    name: str, event: Event, language: Language, gender: Gender | None = None
+) -> str | None:
+    """The sentence for one event about the character ``name`` (agreeing with ``gender``
+    when known), or None for an event this module does not know (logged) or cannot read
+    (logged)."""
     kind = type(event).__name__
     entry = EVENT_KEYS.get(kind)
     if entry is None:
@@ -140,10 +141,16 @@ def describe_event(name: str, event: Event, language: Language) -> str | None:
         return None
     if kind == "ConvalescenceProgressed":
         key += ".one" if values.get("days_left") == 1 else ".other"
-    return text(language, key, name=safe(name), **values)
+    elif kind == "Corrected" and _attr(event, "field") == "conscious":
+        # Woken or knocked out by a GM: said as what happened, not "conscious: yes → no".
+        key += ".conscious" if _attr(event, "after") else ".unconscious"
+        values = {}
+    return gendered(language, key, gender, name=safe(name), **values)
 
 
-def describe_events(name: str, events: Sequence[Event], language: Language) -> list[str]:
+def describe_events(
+    name: str, events: Sequence[Event], language: Language, gender: Gender | None = None
+) -> list[str]:
     """One sentence per event, in order ("Ana takes 4 damage.", "Ana is now Hurt.", …).
 
     ``name`` is the character's name as typed; it is markdown-escaped here. Unknown events
@@ -151,7 +158,7 @@ def describe_events(name: str, events: Sequence[Event], language: Language) -> l
     """
     sentences: list[str] = []
     for event in events:
-        sentence = describe_event(name, event, language)
+        sentence = describe_event(name, event, language, gender)
         if sentence is not None:
             sentences.append(sentence)
     return sentences

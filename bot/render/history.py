@@ -1,8 +1,11 @@
 """``/history`` lines: when, who, what, and each character's Health before → after.
 
-One line per entry, short enough that 15 of them fit an embed description (4096 characters):
-``#12 · <t:1700000000:R> · <@42> · /hurt amount: 1d6+1 · Ana: 5 → 1``. Undone entries are
-struck through and marked "(undone)"; an undo says which entry (and command) it reverted.
+One line per entry, in words in the server's language, short enough that a page of them fits
+an embed description (4096 characters): ``#12 · <t:1700000000:R> · <@42> · Ana recibe 4 de
+daño (1d6+1) · Ana: 5 → 1``; a First Aid names medic and patient, and every character
+touched comes with its Health before → after. No option name or stored key is ever shown.
+Undone entries are struck through and marked "(undone)"; an undo says which entry (and what
+it did) it reverted.
 """
 
 from __future__ import annotations
@@ -12,19 +15,17 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import Language, text
-from bot.render.common import safe
+from bot.render.common import count_text, duration_text, safe
 
 if TYPE_CHECKING:
     from bot.storage.models import HistoryCharacter, HistoryEntry
 
-__all__ = ["MAX_LINE_LENGTH", "history_lines", "mention"]
+__all__ = ["MAX_LINE_LENGTH", "entry_words", "history_lines", "mention"]
 
 #: Longest line; 15 lines and their newlines stay under an embed description's 4096.
 MAX_LINE_LENGTH = 270
-_DETAILS_LENGTH = 80
+_REASON_LENGTH = 60
 _SEPARATOR = " · "
-# Details that repeat what the line already shows, or that mean nothing to a reader.
-_HIDDEN_DETAILS = frozenset({"character_id", "character_ids", "medic_id", "patient_id"})
 
 
 def mention(user_id: int) -> str:
@@ -38,30 +39,113 @@ def _when(moment: datetime) -> str:
     return f"<t:{int(moment.timestamp())}:R>"
 
 
-def _command(command: str) -> str:
-    return command if command.startswith("/") else f"/{command}"
+def _name(value: object) -> str:
+    return safe(str(value))
 
 
-def _scalar(value: Any) -> str | None:
-    if isinstance(value, bool):
-        return "✓" if value else "✗"
-    if isinstance(value, int | float | str) and str(value) != "":
-        return str(value)
-    return None
+def _subject(entry: HistoryEntry) -> str:
+    """The character a one-character entry is about (its first character touched)."""
+    return _name(entry.characters[0].name) if entry.characters else "?"
 
 
-def _details(details: Mapping[str, Any]) -> str:
-    """``key: value`` for the scalar details, cut to a short length; markdown escaped."""
-    parts = []
-    for key, value in details.items():
-        shown = _scalar(value)
-        if shown is None or key in _HIDDEN_DETAILS:
-            continue
-        parts.append(f"{key}: {shown}")
-    joined = ", ".join(parts)
-    if len(joined) > _DETAILS_LENGTH:
-        joined = joined[: _DETAILS_LENGTH - 1].rstrip() + "…"
-    return safe(joined)
+def _patient(entry: HistoryEntry, medic: str) -> str:
+    """The patient of a First Aid: the character touched that is not the medic."""
+    others = [change.name for change in entry.characters if change.name != medic]
+    return _name(others[0] if others else medic)
+
+
+def _correction(details: Mapping[str, Any], language: Language) -> str:
+    """What a ``/character set`` corrected, in words: ``Salud 5 · consciente``."""
+    parts: list[str] = []
+    for key in ("health", "max_health", "first_aid", "max_first_aid"):
+        if isinstance(details.get(key), int) and not isinstance(details.get(key), bool):
+            parts.append(text(language, f"render.history.set.{key}", value=details[key]))
+    if isinstance(details.get("conscious"), bool):
+        state = "conscious" if details["conscious"] else "unconscious"
+        parts.append(text(language, f"render.history.set.{state}"))
+    if isinstance(details.get("gender"), str) and details["gender"] in {
+        "feminine",
+        "masculine",
+        "none",
+    }:
+        gender = text(language, f"render.value.gender.{details['gender']}")
+        parts.append(text(language, "render.history.set.gender", value=gender))
+    return " · ".join(parts)
+
+
+def entry_words(entry: HistoryEntry, language: Language) -> str:
+    """What the entry did, in the words of the table (never an option name or a key)."""
+    details, command = entry.details, entry.command.lstrip("/")
+    key = f"render.history.what.{command.replace(' ', '_')}"
+    name = _subject(entry)
+    if command == "hurt":
+        amount = str(details.get("amount", ""))
+        targets = details.get("targets")
+        if isinstance(targets, list) and targets:  # one blow, several targets
+            hit = ", ".join(
+                f"{_name(target.get('name', '?'))} ({target.get('dealt', '?')})"
+                for target in targets
+                if isinstance(target, dict)
+            )
+            words = text(language, f"{key}.several", targets=hit)
+            dealt: object = None
+        else:
+            dealt = details.get("dealt", amount or "?")
+            words = text(language, key, name=name, dealt=dealt)
+        if amount and amount != str(dealt):
+            words += f" ({safe(amount)})"
+        if details.get("reason"):
+            words += f" — {safe(str(details['reason']))[:_REASON_LENGTH]}"
+        return words
+    if command == "conscious":
+        outcome = "success" if details.get("success") else "failure"
+        return text(language, f"{key}.{outcome}", name=name, roll=details.get("roll", ""))
+    if command == "firstaid":
+        medic = str(details.get("medic", ""))
+        points = details.get("spent", details.get("points", 0))
+        form = "stabilized" if details.get("stabilized") else "healed"
+        return text(
+            language,
+            f"{key}.{form}",
+            medic=_name(medic),
+            patient=_patient(entry, medic),
+            points=count_text(language, "point", int(points) if isinstance(points, int) else 0),
+            restored=details.get("restored", 0),
+        )
+    if command == "rest":
+        days = details.get("days")
+        form = "hospital" if details.get("hospital") else "home"
+        shown = count_text(language, "day", int(days)) if isinstance(days, int) else "?"
+        return text(language, f"{key}.{form}", name=name, days=shown)
+    if command == "time":
+        minutes = details.get("minutes")
+        shown = duration_text(language, int(minutes)) if isinstance(minutes, int) else "?"
+        return text(language, key, duration=shown)
+    if command == "character rename":
+        return text(
+            language,
+            key,
+            old=_name(details.get("from", "?")),
+            new=_name(details.get("to", name)),
+        )
+    if command == "character set":
+        return text(language, key, name=name, changes=_correction(details, language))
+    if command in {"character create", "character delete", "scene new"}:
+        return text(language, key, name=name)
+    if command == "refresh":
+        form = "one" if details.get("character") else "all"
+        return text(language, f"{key}.{form}", name=name)
+    if command in {"ability set", "ability remove", "spend", "check"}:
+        return text(
+            language,
+            key,
+            name=name,
+            ability=_name(details.get("ability", "?")),
+            points=details.get("points", ""),
+            rating=details.get("rating", ""),
+            roll=details.get("roll", ""),
+        )
+    return safe(f"/{command}")
 
 
 def _health(value: int | None, maximum: int | None, language: Language, key: str) -> str:
@@ -99,15 +183,13 @@ def _line(
     commands: Mapping[int, str],
 ) -> str:
     head = [f"#{entry.id}", _when(entry.created_at), name_of(entry.actor_id)]
-    what = _command(entry.command)
     if entry.undo_of is not None:
-        undid = text(language, "render.history.undo_of", entry=entry.undo_of)
+        what = text(language, "render.history.undo_of", entry=entry.undo_of)
         reverted = commands.get(entry.undo_of)
-        what = f"{what} — {undid}" + (f" ({_command(reverted)})" if reverted else "")
+        if reverted:
+            what += f" ({reverted})"
     else:
-        details = _details(entry.details)
-        if details:
-            what = f"{what} {details}"
+        what = entry_words(entry, language)
     undone = f" *{text(language, 'render.history.undone')}*" if entry.undone else ""
     line = _SEPARATOR.join([*head, what])
     # Characters, as many as fit; the rest counted.
@@ -139,5 +221,5 @@ def history_lines(
     names the command it reverted when that entry is among ``entries``. An empty list when
     there are no entries; ``text(language, "render.history.empty")`` says so in words.
     """
-    commands = {entry.id: entry.command for entry in entries}
+    commands = {entry.id: entry_words(entry, language) for entry in entries if not entry.is_undo}
     return [_line(entry, language, name_of, commands) for entry in entries]

@@ -21,10 +21,12 @@ from bot.render.common import (
     state_colour,
     state_label,
 )
+from bot.render.grammar import gendered
 from rules.abilities import Ability, AbilityKind
 from rules.state import HealthState
 
 if TYPE_CHECKING:
+    from bot.storage.models import Gender
     from rules.character import CharacterHealth
 
 __all__ = [
@@ -59,6 +61,9 @@ class CharacterLike(Protocol):
 
     @property
     def abilities(self) -> Sequence[Ability]: ...
+
+    @property
+    def gender(self) -> Gender | None: ...
 
 
 def ability_entries(abilities: Sequence[Ability], kind: AbilityKind) -> list[str]:
@@ -151,8 +156,9 @@ def status_embed(character: CharacterLike, language: Language) -> discord.Embed:
         value=f"{health.health} / {health.max_health}",
         inline=True,
     )
+    gender = character.gender
     state_line = FLAG_SEPARATOR.join(
-        [f"**{state_label(state, language)}**", *flag_list(health, language)]
+        [f"**{state_label(state, language, gender)}**", *flag_list(health, language, gender)]
     )
     embed.add_field(
         name=text(language, "render.status.state"),
@@ -164,9 +170,12 @@ def status_embed(character: CharacterLike, language: Language) -> discord.Embed:
         value=f"{health.first_aid_pool} / {health.first_aid_rating}",
         inline=True,
     )
+    footer = []
+    if gender is not None:
+        footer.append(text(language, f"render.status.gender.{gender.value}"))
     if state is not HealthState.DEAD:
-        embed.set_footer(
-            text=text(
+        footer.append(
+            text(
                 language,
                 "render.status.footer",
                 scene_start_health=health.scene_start_health,
@@ -174,6 +183,8 @@ def status_embed(character: CharacterLike, language: Language) -> discord.Embed:
                 limit=health.max_health // 3,
             )
         )
+    if footer:
+        embed.set_footer(text=FLAG_SEPARATOR.join(footer))
     if character.abilities:
         _add_abilities(embed, character.abilities, language)
     return embed
@@ -184,9 +195,10 @@ def death_embed(character: CharacterLike, language: Language) -> discord.Embed:
     health = character.health
     return discord.Embed(
         title=text(language, "render.death.title", name=character.name)[:256],
-        description=text(
+        description=gendered(
             language,
             "render.death.description",
+            character.gender,
             name=safe(character.name),
             health=health.health,
             max_health=health.max_health,

@@ -18,6 +18,7 @@ from bot.storage.errors import (
 from bot.storage.fair_lock import LockDeadline, Ticket, current_ticket
 from bot.storage.models import (
     CharacterSuggestion,
+    Gender,
     GuildSettings,
     HistoryCharacter,
     HistoryEntry,
@@ -35,6 +36,7 @@ __all__ = [
     "CharacterSuggestion",
     "Clock",
     "DuplicateName",
+    "Gender",
     "GuildSettings",
     "HistoryCharacter",
     "HistoryEntry",

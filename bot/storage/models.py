@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from rules.abilities import Ability
@@ -12,6 +13,7 @@ from rules.names import name_key as rules_name_key
 
 __all__ = [
     "CharacterSuggestion",
+    "Gender",
     "GuildSettings",
     "HistoryCharacter",
     "HistoryEntry",
@@ -24,6 +26,14 @@ __all__ = [
 def name_key(name: str) -> str:
     """The key names are compared by: trimmed, then the rules' key (NFC, ``casefold``)."""
     return rules_name_key(name.strip())
+
+
+class Gender(StrEnum):
+    """A character's grammatical gender, when its player gave one (``/character create``):
+    Spanish sentences agree with it, English ones say she/he. Unknown: labels and the name."""
+
+    FEMININE = "feminine"
+    MASCULINE = "masculine"
 
 
 @dataclass(frozen=True)
@@ -40,7 +50,8 @@ class GuildSettings:
 class StoredCharacter:
     """A character as stored: its identity, owner, Health values and abilities.
 
-    ``abilities`` is ordered by ``name_key`` of the ability name.
+    ``abilities`` is ordered by ``name_key`` of the ability name; ``gender`` is None when
+    never given.
     """
 
     id: int
@@ -49,6 +60,7 @@ class StoredCharacter:
     owner_id: int
     health: CharacterHealth
     abilities: tuple[Ability, ...] = ()
+    gender: Gender | None = None
 
     @property
     def name_key(self) -> str:

@@ -37,6 +37,7 @@ from bot.storage.errors import (
 from bot.storage.memory import SettingsCache
 from bot.storage.models import (
     CharacterSuggestion,
+    Gender,
     GuildSettings,
     HistoryCharacter,
     HistoryEntry,
@@ -54,6 +55,7 @@ from bot.storage.snapshot import (
     character_from_snapshot,
     dump_after,
     dump_json,
+    gender_from_value,
     health_from_row,
     health_to_row,
     load_after,
@@ -81,7 +83,15 @@ class Unset(Enum):
 
 UNSET: Final = Unset.UNSET
 
-_CHARACTER_COLUMNS = ("id", "guild_id", "name", "owner_id", "created_at", *HEALTH_COLUMNS)
+_CHARACTER_COLUMNS = (
+    "id",
+    "guild_id",
+    "name",
+    "owner_id",
+    "created_at",
+    "gender",
+    *HEALTH_COLUMNS,
+)
 _SELECT_CHARACTER = "SELECT " + ", ".join(f"c.{column}" for column in _CHARACTER_COLUMNS)
 _SELECT_HISTORY = (
     "SELECT h.id, h.guild_id, h.interaction_id, h.actor_id, h.command, h.details,"
@@ -140,6 +150,7 @@ def _character(row: sqlite3.Row, abilities: tuple[Ability, ...]) -> StoredCharac
         owner_id=int(row["owner_id"]),
         health=health_from_row(row),
         abilities=abilities,
+        gender=gender_from_value(row["gender"]),
     )
 
 
@@ -305,6 +316,18 @@ class Reader:
         params += [-1 if limit is None else limit, offset]
         return await self._characters(where, params, tail)
 
+    async def lookalike_ids(self, guild_id: int) -> set[int]:
+        """The characters whose name is the same as, or looks like, another's of the server
+        (by ``look_key``; possible only in databases older than that rule): one query on the
+        ``(guild_id, look_key)`` index, whatever page of ``/character list`` is shown."""
+        rows = await self._fetchall(
+            "SELECT id FROM characters WHERE guild_id = ? AND look_key IN"
+            " (SELECT look_key FROM characters WHERE guild_id = ?"
+            " GROUP BY look_key HAVING count(*) > 1)",
+            (guild_id, guild_id),
+        )
+        return {int(row["id"]) for row in rows}
+
     async def count_characters(self, guild_id: int, *, living_only: bool = False) -> int:
         sql = "SELECT count(*) FROM characters WHERE guild_id = ?"
         params: list[Any] = [guild_id]
@@ -390,24 +413,26 @@ class Reader:
         limit: int = 15,
         *,
         before_id: int | None = None,
+        offset: int = 0,
     ) -> list[HistoryEntry]:
         """The guild's entries (or those touching one character), newest first.
 
-        ``before_id`` pages further back: only entries with a smaller id.
+        ``before_id`` pages further back: only entries with a smaller id; ``offset`` skips
+        that many of the newest (a page of ``/history``).
         """
         page = "" if before_id is None else " AND h.id < ?"
         paging: tuple[int, ...] = () if before_id is None else (before_id,)
         if character_id is None:
             rows = await self._fetchall(
-                f"{_SELECT_HISTORY} WHERE h.guild_id = ?{page} ORDER BY h.id DESC LIMIT ?",
-                (guild_id, *paging, limit),
+                f"{_SELECT_HISTORY} WHERE h.guild_id = ?{page} ORDER BY h.id DESC LIMIT ? OFFSET ?",
+                (guild_id, *paging, limit, max(0, offset)),
             )
         else:
             rows = await self._fetchall(
                 f"{_SELECT_HISTORY} JOIN history_characters AS hc ON hc.history_id = h.id"
                 f" WHERE hc.character_id = ? AND h.guild_id = ?{page}"
-                " ORDER BY hc.history_id DESC LIMIT ?",
-                (character_id, guild_id, *paging, limit),
+                " ORDER BY hc.history_id DESC LIMIT ? OFFSET ?",
+                (character_id, guild_id, *paging, limit, max(0, offset)),
             )
         return await self._entries(rows)
 
@@ -814,10 +839,27 @@ class Transaction(Reader):
         owner_id: int,
         created_at: str,
         health: Mapping[str, Any],
+        gender: str | None = None,
     ) -> int:
-        columns = ["guild_id", "name", "name_key", "look_key", "owner_id", "created_at"]
-        columns += HEALTH_COLUMNS
-        values: list[Any] = [guild_id, name, name_key(name), look_key(name), owner_id, created_at]
+        columns = [
+            "guild_id",
+            "name",
+            "name_key",
+            "look_key",
+            "owner_id",
+            "created_at",
+            "gender",
+            *HEALTH_COLUMNS,
+        ]
+        values: list[Any] = [
+            guild_id,
+            name,
+            name_key(name),
+            look_key(name),
+            owner_id,
+            created_at,
+            gender,
+        ]
         values += [health[column] for column in HEALTH_COLUMNS]
         if character_id is not None:
             columns.insert(0, "id")
@@ -858,6 +900,7 @@ class Transaction(Reader):
         owner_id: int,
         health: CharacterHealth,
         abilities: Iterable[Ability] = (),
+        gender: Gender | None = None,
     ) -> StoredCharacter:
         """A new character (name stored trimmed). Raises ``DuplicateName``, and
         ``ValueError`` for two abilities whose names are equal ignoring case."""
@@ -874,9 +917,16 @@ class Transaction(Reader):
             owner_id=owner_id,
             created_at=created_at,
             health=health_row,
+            gender=None if gender is None else gender.value,
         )
         self._touched.setdefault(new_id, _Touched(guild_id, None))
-        fields = {"id": new_id, "guild_id": guild_id, "name": clean, "owner_id": owner_id}
+        fields = {
+            "id": new_id,
+            "guild_id": guild_id,
+            "name": clean,
+            "owner_id": owner_id,
+            "gender": None if gender is None else gender.value,
+        }
         created = _Stored.new({**fields, "created_at": created_at, **health_row})
         self._known[new_id] = created  # a new id: no ability row can exist for it yet
         return (await self._store_abilities(created, rows)).character()
@@ -916,6 +966,21 @@ class Transaction(Reader):
         """Write every ``CharacterHealth`` field. Raises ``CharacterNotFound``."""
         (saved,) = await self.save_healths([(character, health)])
         return saved
+
+    async def set_gender(
+        self, character: StoredCharacter, gender: Gender | None
+    ) -> StoredCharacter:
+        """Give the character a grammatical gender (None: none). Raises ``CharacterNotFound``."""
+        current = await self._require(character.guild_id, character.id)
+        value = None if gender is None else gender.value
+        if current.snapshot.get("gender") != value:
+            self._pipe.queue(
+                "UPDATE characters SET gender = ? WHERE id = ? AND guild_id = ?",
+                (value, character.id, character.guild_id),
+            )
+        stored = _Stored({**current.snapshot, "gender": value}, current.keys)
+        self._known[character.id] = stored
+        return stored.character()
 
     async def set_ability(self, character: StoredCharacter, ability: Ability) -> StoredCharacter:
         """Add the ability, or replace the one with the same name ignoring case (its stored
@@ -984,6 +1049,7 @@ class Transaction(Reader):
             "name": str(snapshot["name"]),
             "owner_id": int(snapshot["owner_id"]),
             "created_at": str(snapshot["created_at"]),
+            "gender": snapshot.get("gender"),
             **{column: health[column] for column in HEALTH_COLUMNS},
         }
         if current is None:
@@ -994,15 +1060,25 @@ class Transaction(Reader):
                 owner_id=fields["owner_id"],
                 created_at=fields["created_at"],
                 health=health,
+                gender=fields["gender"],
             )
         else:
-            columns = ("name", "name_key", "look_key", "owner_id", "created_at", *HEALTH_COLUMNS)
+            columns = (
+                "name",
+                "name_key",
+                "look_key",
+                "owner_id",
+                "created_at",
+                "gender",
+                *HEALTH_COLUMNS,
+            )
             values = [
                 fields["name"],
                 name_key(fields["name"]),
                 look_key(fields["name"]),
                 fields["owner_id"],
                 fields["created_at"],
+                fields["gender"],
                 *(health[column] for column in HEALTH_COLUMNS),
             ]
             try:

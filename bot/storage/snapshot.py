@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any, Protocol
 
-from bot.storage.models import StoredCharacter
+from bot.storage.models import Gender, StoredCharacter
 from rules.abilities import Ability, AbilityKind
 from rules.character import CharacterHealth, Hospital
 
@@ -27,6 +27,7 @@ __all__ = [
     "character_from_snapshot",
     "dump_after",
     "dump_json",
+    "gender_from_value",
     "health_from_row",
     "health_to_row",
     "load_after",
@@ -126,9 +127,23 @@ def ability_to_row(ability: Ability) -> dict[str, Any]:
     }
 
 
+def gender_from_value(value: object) -> Gender | None:
+    """The stored gender (a column or a snapshot's ``gender``); None when not given."""
+    return None if value is None else Gender(str(value))
+
+
+def _optional(row: RowLike, key: str) -> Any:
+    """A column that older rows and snapshots lack (``gender``: schema 2): None then."""
+    try:
+        return row[key]
+    except (KeyError, IndexError):
+        return None
+
+
 def make_snapshot(row: RowLike, abilities: list[dict[str, Any]]) -> Snapshot:
     """A snapshot from a ``characters`` row and its ability rows (already in name_key order)."""
     return {
+        "gender": _optional(row, "gender"),
         "v": SNAPSHOT_VERSION,
         "id": int(row["id"]),
         "guild_id": int(row["guild_id"]),
@@ -148,6 +163,7 @@ def character_from_snapshot(snapshot: Snapshot) -> StoredCharacter:
         owner_id=int(snapshot["owner_id"]),
         health=health_from_row(snapshot["health"]),
         abilities=tuple(ability_from_row(item) for item in snapshot["abilities"]),
+        gender=gender_from_value(snapshot.get("gender")),
     )
 
 

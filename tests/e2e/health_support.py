@@ -95,12 +95,50 @@ def field(embed: Mapping[str, Any], name: str) -> str:
     raise AssertionError(f"no field {name!r} in embed {embed.get('title')!r}: {names}")
 
 
+#: The first line of a Health field: ``-7 / 9`` (a status embed, or a change that left the
+#: Health as it was), ``5 → -7 / 9``, or ``5 / 9 → 5 / 10`` (the maximum moved).
+HEALTH_LINE = re.compile(
+    r"(?:(?P<before>-?\d+)(?: / (?P<max_before>\d+))? → )?(?P<now>-?\d+) / (?P<max>\d+)$"
+)
+
+
 def health_shown(embed: Mapping[str, Any], lang: str = "en") -> tuple[int, int]:
-    """``(current, max)`` from the ``Health`` field (``-7 / 9``)."""
+    """``(current, max)`` from the ``Health`` field (``-7 / 9``, or ``5 → -7 / 9``)."""
     value = field(embed, HEALTH_FIELD[lang])
-    found = re.match(r"(-?\d+) / (\d+)", value)
+    found = HEALTH_LINE.match(value.split("\n")[0])
     assert found, value
-    return int(found[1]), int(found[2])
+    return int(found["now"]), int(found["max"])
+
+
+def health_change_shown(embed: Mapping[str, Any], lang: str = "en") -> tuple[int, int, int]:
+    """``(before, current, max)`` from a change's ``Health`` field (``5 → -7 / 9``; an
+    unchanged Health gives ``before == current``)."""
+    value = field(embed, HEALTH_FIELD[lang])
+    found = HEALTH_LINE.match(value.split("\n")[0])
+    assert found, value
+    now = int(found["now"])
+    before = now if found["before"] is None else int(found["before"])
+    return before, now, int(found["max"])
+
+
+WHAT_FIELD = {"en": "What happened", "es": "Qué ha pasado"}
+
+
+def what_happened(embed: Mapping[str, Any], lang: str = "en") -> str:
+    """The events in words of a change (its ``What happened`` field)."""
+    return field(embed, WHAT_FIELD[lang])
+
+
+def state_shown(embed: Mapping[str, Any], lang: str = "en") -> str:
+    """The state with its flags: the ``State`` field of a status embed (``/character show``),
+    or the second line of a change's ``Health`` field (``Hurt → **Seriously wounded** · …``)."""
+    names = [item.get("name") for item in embed.get("fields") or []]
+    state_name = {"en": "State", "es": "Estado"}[lang]
+    if state_name in names:
+        return field(embed, state_name)
+    lines = field(embed, HEALTH_FIELD[lang]).split("\n")
+    assert len(lines) >= 2, f"no state line in {embed.get('title')!r}: {lines}"
+    return "\n".join(lines[1:])
 
 
 def roll_shown(embed: Mapping[str, Any], lang: str = "en") -> RollShown:

@@ -579,14 +579,16 @@ async def test_check_and_spend_refused_for_a_dead_or_unconscious_character(table
         ("check", {"ability": "Athletics", "spend": 1}),
         ("spend", {"ability": "Athletics", "points": 1}),
     ):
-        await table.refused(table.ana, command, {"character": "Ana", **options}, "unconscious")
+        await table.refused(
+            table.ana, command, {"character": "Ana", **options}, "**Ana** is unconscious"
+        )
     await table.ok(table.gm, "character set", {"character": "Ana", "health": -12})
     for command, options in (
         ("check", {"ability": "Athletics"}),
         ("spend", {"ability": "Athletics", "points": 1}),
         ("spend", {"ability": "Library Use", "points": 1}),
     ):
-        await table.refused(table.gm, command, {"character": "Ana", **options}, "dead")
+        await table.refused(table.gm, command, {"character": "Ana", **options}, "**Ana** has died")
     # The GM may still correct its abilities (a correction, like /character set).
     await table.ok(
         table.gm, "ability set", {"character": "Ana", "ability": "Athletics", "rating": 4}
@@ -722,9 +724,9 @@ async def test_permission_matrix(table: Table) -> None:
     # /spend and /check: the owner or a GM; another player is refused.
     spend = {"character": "Ana", "ability": "Athletics", "points": 1}
     check = {"character": "Ana", "ability": "Athletics", "spend": 1}
-    await table.refused(bob, "spend", spend, "Only **Ana**'s owner or a GM")
-    await table.refused(bob, "check", check, "Only **Ana**'s owner or a GM")
-    await table.refused(bob, "check", {"character": "Ana", "ability": "Athletics"}, "owner")
+    await table.refused(bob, "spend", spend, "Only **Ana**'s player or a GM")
+    await table.refused(bob, "check", check, "Only **Ana**'s player or a GM")
+    await table.refused(bob, "check", {"character": "Ana", "ability": "Athletics"}, "player")
     for member in (ana, gm, keeper):
         await table.ok(member, "spend", spend)
         reply = await table.ok(member, "check", check)
@@ -770,7 +772,8 @@ async def test_spanish_server_and_players(
         table.ana,
         "spend",
         {"character": "Ana", "ability": "Buscar Libros", "points": 1},
-        "Dañado o Gravemente herido",
+        "**Ana** no puede gastar",
+        "Dañado y Gravemente herido",
     )
     await table.refused(
         table.ana,
@@ -788,7 +791,7 @@ async def test_spanish_server_and_players(
         table.gm,
         "ability set",
         {"character": "Ana", "ability": "Salud", "rating": 2},
-        "no es una habilidad",
+        "«Salud» no es una habilidad",
     )
     await table.refused(
         table.ana,
@@ -800,7 +803,7 @@ async def test_spanish_server_and_players(
         table.bob,
         "spend",
         {"character": "Ana", "ability": "Atletismo", "points": 1},
-        "Solo el dueño",
+        "Solo el jugador de **Ana**",
     )
     await table.refused(
         table.ana,

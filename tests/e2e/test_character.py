@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import re
+import sqlite3
 from typing import Any
 
 from tests.e2e.harness import BotProcess
@@ -146,23 +147,87 @@ async def test_list_of_200_characters_stays_within_discord_limits(
     mark = len(fake.requests)
     reply = await fake.slash(guild, gm, "character list")
     public(reply)
-    assert reply.embed["title"].startswith("Characters (200)")
-    pages = int(re.search(r"page 1/(\d+)", reply.embed["title"]).group(1))  # type: ignore[union-attr]
-    followups = await reply.wait_followups(pages - 1)
-    messages = [reply.message, *followups]
-    assert len(messages) == pages
-    lines = []
-    for message in messages:
-        assert message is not None and not message["flags"] & EPHEMERAL
-        embeds = message["embeds"]
-        assert 1 <= len(embeds) <= 10
-        total = sum(len(e.get("title", "")) + len(e.get("description", "")) for e in embeds)
-        assert total <= 6000
-        assert all(len(e.get("description", "")) <= 4096 for e in embeds)
-        lines += [line for e in embeds for line in e["description"].splitlines()]
-    assert len(lines) == 200
+    assert reply.embed["title"] == "Characters (200) — page 1/10"
+    assert reply.followups == [], "one public message, paged with buttons"
+    lines = reply.embed["description"].splitlines()
+    page = reply
+    for number in range(2, 11):
+        assert len(page.embeds) == 1 and len(page.embeds[0]["description"]) <= 4096
+        page = await fake.click(
+            guild, guild.member(f"Looker{number}"), page, page.button("Next ▶")["custom_id"]
+        )
+        assert page.type == 7, page.text
+        assert page.message is not None
+        assert page.message["embeds"][0]["title"] == f"Characters (200) — page {number}/10"
+        lines += page.message["embeds"][0]["description"].splitlines()
+    assert len(lines) == 200 and len(set(lines)) == 200
+    assert [b.get("disabled", False) for b in page.buttons] == [False, True]
     assert fake.violations == []
     assert_no_pings(fake, mark)
+
+
+async def test_list_of_5000_characters_is_one_message(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Any
+) -> None:
+    guild = await make_guild(locale="es-ES")
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    stored_directly(bot, guild, [f"Investigador {number:04d}" for number in range(5000)], gm)
+    mark = len(fake.requests)
+    reply = await fake.slash(guild, gm, "character list")
+    public(reply)
+    assert reply.followups == [], "5,000 characters: still one public message"
+    assert reply.embed["title"] == "Personajes (5000) — página 1/250"
+    assert len(reply.embed["description"].splitlines()) == 20
+    assert [b["label"] for b in reply.buttons] == ["◀ Anterior", "Siguiente ▶"]
+    page, seen = reply, len(reply.embed["description"].splitlines())
+    reader = guild.member("Otra")
+    for number in range(2, 251):  # every page, turned by someone else: each within limits
+        page = await fake.click(guild, reader, page, page.button("Siguiente ▶")["custom_id"])
+        assert page.type == 7, page.text
+        assert page.message is not None
+        assert page.message["embeds"][0]["title"] == f"Personajes (5000) — página {number}/250"
+        assert page.message is not None and len(page.message["embeds"]) == 1
+        assert len(page.message["embeds"][0]["description"]) <= 4096
+        seen += len(page.message["embeds"][0]["description"].splitlines())
+    assert seen == 5000
+    assert page.message is not None
+    embed = page.message["embeds"][0]
+    assert embed["title"] == "Personajes (5000) — página 250/250"
+    assert (
+        embed["description"].splitlines()[-1].startswith("🟢 **Investigador 4999** — Salud 9 / 9")
+    )
+    assert fake.violations == []
+    sent = [r for r in fake.requests[mark:] if r.method == "POST" and "/messages" in r.path]
+    assert sent == [], "no further message was posted"
+
+
+def stored_directly(bot: BotProcess, guild: FakeGuild, names: list[str], owner: Any) -> None:
+    """Characters written straight into the bot's SQLite file (5,000 /character create
+    would take minutes): the rows the storage itself writes, in one transaction."""
+    from bot.names import look_key
+    from bot.storage.models import name_key
+    from bot.storage.snapshot import HEALTH_COLUMNS, health_to_row
+    from rules.character import CharacterHealth
+
+    health = health_to_row(CharacterHealth.new(9, 0))
+    values = [health[column] for column in HEALTH_COLUMNS]
+    columns = ["guild_id", "name", "name_key", "look_key", "owner_id", "created_at"]
+    columns += HEALTH_COLUMNS
+    created = "2026-01-01T00:00:00+00:00"
+    rows = [
+        (int(guild.id), name, name_key(name), look_key(name), int(owner.id), created, *values)
+        for name in names
+    ]
+    conn = sqlite3.connect(bot.database_path, timeout=10)
+    try:
+        with conn:
+            conn.executemany(
+                f"INSERT INTO characters ({', '.join(columns)})"
+                f" VALUES ({', '.join('?' * len(columns))})",
+                rows,
+            )
+    finally:
+        conn.close()
 
 
 # --- names, ranges, duplicates ---
@@ -244,14 +309,14 @@ async def test_set_is_for_gms_by_manage_server_or_by_role(
 
     reply = await fake.slash(guild, manager, "character set", {"character": "Ana", "health": 3})
     public(reply)
-    assert reply.embed["fields"][0]["value"].startswith("3 / 9")
+    assert reply.embed["fields"][0]["value"].startswith("9 → 3 / 9")
 
     await fake.slash(guild, manager, "config gm-role", {"role": role})
     reply = await fake.slash(
         guild, keeper, "character set", {"character": "Ana", "max_health": 12, "first_aid": 0}
     )
     public(reply)
-    assert reply.embed["fields"][0]["value"].startswith("3 / 12")
+    assert reply.embed["fields"][0]["value"].startswith("3 / 9 → 3 / 12")
 
 
 async def test_set_to_death_and_revival_by_correction(fake: FakeDiscord, guild: FakeGuild) -> None:
@@ -263,7 +328,7 @@ async def test_set_to_death_and_revival_by_correction(fake: FakeDiscord, guild: 
     assert any(e.get("title") == "Carter has died" for e in died.embeds)
     revived = await fake.slash(guild, gm, "character set", {"character": "Carter", "health": 2})
     public(revived)
-    assert revived.embed["fields"][0]["value"].startswith("2 / 10")
+    assert revived.embed["fields"][0]["value"] == "-12 → 2 / 10\nDead → **Healthy**"
     same = await fake.slash(guild, gm, "character set", {"character": "Carter", "health": 2})
     assert "Nothing to correct" in same.text
 
@@ -321,7 +386,9 @@ async def test_delete_asks_to_confirm_and_only_owner_or_gm_may_answer(
     ana, bea = guild.member("Ana"), guild.member("Bea")
     gm = guild.member("Gm", permissions=["manage_guild"])
     await create(fake, guild, ana, "Ana")
-    refused(await fake.slash(guild, bea, "character delete", {"character": "Ana"}), "owner or a GM")
+    refused(
+        await fake.slash(guild, bea, "character delete", {"character": "Ana"}), "player or a GM"
+    )
 
     prompt = await fake.slash(guild, ana, "character delete", {"character": "Ana"})
     public(prompt)
@@ -329,7 +396,7 @@ async def test_delete_asks_to_confirm_and_only_owner_or_gm_may_answer(
     assert re.fullmatch(r"salud:del:\d+:yes", yes) and re.fullmatch(r"salud:del:\d+:no", no)
 
     stranger = await fake.click(guild, bea, prompt, yes)
-    refused(stranger, "owner or a GM")
+    refused(stranger, "player or a GM")
     assert prompt.custom_ids == [yes, no], "a refused press changes nothing"
 
     cancelled = await fake.click(guild, ana, prompt, no)
@@ -469,7 +536,7 @@ async def test_commands_match_the_contract(fake: FakeDiscord, bot: BotProcess) -
     options = {o["name"]: o for o in character["options"]}
     assert set(options) >= {"create", "show", "list", "set", "delete"}
     create_options = [o["name"] for o in options["create"]["options"]]
-    assert create_options == ["name", "health", "first_aid", "player"]
+    assert create_options == ["name", "health", "first_aid", "player", "gender"]
     set_options = [o["name"] for o in options["set"]["options"]]
     assert set_options == [
         "character",
@@ -478,6 +545,7 @@ async def test_commands_match_the_contract(fake: FakeDiscord, bot: BotProcess) -
         "first_aid",
         "max_first_aid",
         "conscious",
+        "gender",
     ]
     assert character["default_member_permissions"] is None
     assert character["contexts"] == [0]

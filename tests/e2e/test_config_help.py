@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 
 
@@ -164,3 +166,74 @@ async def test_help_is_ephemeral_in_the_users_language(fake: FakeDiscord, guild:
     spanish = await fake.slash(guild, guild.member("Eva", locale="es-419"), "help")
     private(spanish, "/character create", "Tirada de Consciencia", "Gravemente herido")
     assert fake.violations == []
+
+
+def _leaf_names(fake: FakeDiscord) -> list[str]:
+    """Every command a user can run, as ``/help command`` names it."""
+    names = []
+    for command in fake.commands:
+        subs = [o for o in command.get("options") or [] if o["type"] == 1]
+        names += [f"{command['name']} {sub['name']}" for sub in subs] or [command["name"]]
+    return sorted(names)
+
+
+@pytest.mark.parametrize(
+    ("locale", "who", "example", "options"),
+    [
+        ("en-US", "Who may use it", "Example", "Options"),
+        ("es-ES", "Quién puede usarlo", "Ejemplo", "Opciones"),
+    ],
+)
+async def test_help_command_has_a_page_for_every_command(
+    fake: FakeDiscord, guild: FakeGuild, locale: str, who: str, example: str, options: str
+) -> None:
+    member = guild.member(f"Reader-{locale}", locale=locale)
+    names = _leaf_names(fake)
+    assert len(names) >= 20
+    for name in names:
+        reply = await fake.slash(guild, member, "help", {"command": name})
+        assert reply.ephemeral, (name, reply.text)
+        page = reply.embed
+        assert page["title"] == f"/{name}"
+        fields = {field["name"]: field["value"] for field in page["fields"]}
+        assert set(fields) == {options, who, example}, (name, fields)
+        assert f"/{name}" in fields[example], (name, fields[example])
+        assert len(page["description"]) > 5
+    hurt = await fake.slash(guild, member, "help", {"command": "/HURT"})
+    lines = hurt.embed["fields"][0]["value"].splitlines()
+    assert [line.split("`")[1] for line in lines] == [
+        "character",
+        "amount",
+        "reason",
+        "character2",
+        "character3",
+        "character4",
+    ]
+    if locale == "es-ES":
+        assert "(obligatoria) — El personaje herido" in lines[0]
+        assert hurt.embed["description"] == "Hace daño a un personaje"
+    else:
+        assert "(required) — The character hit" in lines[0]
+    language = await fake.slash(guild, member, "help", {"command": "config language"})
+    assert "`es`, `en`" in language.embed["fields"][0]["value"]
+
+
+async def test_help_command_autocompletes_and_refuses_an_unknown_command(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    member = guild.member("Eva", locale="es-ES")
+    choices = await fake.autocomplete(guild, member, "help", {"command": "char"}, focused="command")
+    values = [choice["value"] for choice in choices]
+    assert values == [
+        "character create",
+        "character delete",
+        "character list",
+        "character rename",
+        "character set",
+        "character show",
+    ]
+    assert choices[0]["name"].startswith("/character create — Crea un personaje")
+    everything = await fake.autocomplete(guild, member, "help", {"command": ""}, focused="command")
+    assert len(everything) == len(_leaf_names(fake))
+    unknown = await fake.slash(guild, member, "help", {"command": "fly"})
+    assert unknown.ephemeral and "No hay ningún comando «fly»" in unknown.text

@@ -16,11 +16,13 @@ from tests.e2e.health_support import (
     create,
     field,
     gm_set,
+    health_change_shown,
     health_shown,
     history_commands,
     history_count,
     replay,
     roll_shown,
+    state_shown,
     stored,
 )
 from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember
@@ -66,7 +68,8 @@ async def test_C2_C5_a_roll_against_difficulty_one_always_keeps_the_character_aw
     roll = roll_shown(reply.embed)
     assert (roll.spend, roll.difficulty, roll.success) == (0, 1, True)
     assert "Success — stays conscious" in field(reply.embed, "Consciousness roll")
-    assert "Ana stays conscious." in reply.embed["description"]
+    assert "description" not in reply.embed, "the roll's field says it once"
+    assert health_change_shown(reply.embed) == (-1, -1, 9)
     check_roll_result(bot, guild, reply, "Ana", -1)
     assert reply.buttons == []
     assert history_commands(bot, guild)[-1] == ("conscious", int(reply.record.id))
@@ -82,15 +85,15 @@ async def test_C5_failure_knocks_out_is_announced_and_C6_refuses_the_unconscious
     roll = roll_shown(reply.embed)
     assert (roll.difficulty, roll.success) == (11, False)
     assert "Failure — falls unconscious" in field(reply.embed, "Consciousness roll")
-    assert "Ana falls unconscious." in reply.embed["description"]
-    assert "Unconscious" in field(reply.embed, "State")
+    assert reply.text.count("unconscious") == 1, "said once, by the roll's field"
+    assert "Unconscious" in state_shown(reply.embed)
     check_roll_result(bot, guild, reply, "Ana", -11)
     posted = await fake.wait_channel_messages(guild.announcements.id, 1)
-    assert "Ana falls unconscious." in posted[-1]["embeds"][0]["description"]
+    assert "Failure — falls unconscious" in field(posted[-1]["embeds"][0], "Consciousness roll")
 
     entries = history_count(bot, guild)
     again = await fake.slash(guild, ana, "conscious", {"character": "Ana"})
-    assert_refused(again, "unconscious")
+    assert_refused(again, "**Ana** is unconscious", "until they come to")
     assert history_count(bot, guild) == entries
 
 
@@ -103,9 +106,8 @@ async def test_C3_spending_health_adds_to_the_die_and_makes_no_new_roll_due(
     roll = roll_shown(reply.embed)
     assert (roll.spend, roll.difficulty) == (2, 3)
     assert roll.success, "die + 2 >= 3 always"
-    description = reply.embed["description"]
-    assert "Ana spends 2 Health on the roll." in description
-    assert "Consciousness roll (Difficulty" not in description, "C1: a spend makes no roll due"
+    assert health_change_shown(reply.embed) == (-3, -5, 9), "the spend, said by the Health"
+    assert "Consciousness roll pending" not in state_shown(reply.embed), "C1: no new roll due"
     check_roll_result(bot, guild, reply, "Ana", -3)
     assert health_shown(reply.embed) == (-5, 9)
 
@@ -116,7 +118,7 @@ async def test_C3_a_spend_can_move_the_character_into_seriously_wounded(
     ana = guild.member("Ana")
     await wounded(fake, guild, ana, "Ana", -5)
     reply = await fake.slash(guild, ana, "conscious", {"character": "Ana", "spend": 1})
-    assert "Ana is now Seriously wounded." in reply.embed["description"]
+    assert state_shown(reply.embed).startswith("Hurt → **Seriously wounded**")
     assert reply.embed["color"] == 0xE67E22
     check_roll_result(bot, guild, reply, "Ana", -5)
     assert stored(bot, guild, "Ana")["lowest_health"] == -6
@@ -129,9 +131,9 @@ async def test_C4_a_spend_that_would_kill_is_refused_with_the_largest_legal_spen
     await wounded(fake, guild, ana, "Ana", -10)
     entries = history_count(bot, guild)
     reply = await fake.slash(guild, ana, "conscious", {"character": "Ana", "spend": 2})
-    assert_refused(reply, "Spending 2 Health", "The most it can spend now is 1")
+    assert_refused(reply, "Spending 2 Health", "**Ana**", "The most Ana can spend now is 1")
     big = await fake.slash(guild, ana, "conscious", {"character": "Ana", "spend": 99})
-    assert_refused(big, "The most it can spend now is 1")
+    assert_refused(big, "The most Ana can spend now is 1")
     row = stored(bot, guild, "Ana")
     assert (row["health"], row["roll_pending"], row["conscious"]) == (-10, 1, 1)
     assert history_count(bot, guild) == entries
@@ -164,7 +166,7 @@ async def test_H5_the_dead_make_no_roll(
     ana = guild.member("Ana")
     await wounded(fake, guild, ana, "Ana", -12)
     reply = await fake.slash(guild, ana, "conscious", {"character": "Ana"})
-    assert_refused(reply, "dead")
+    assert_refused(reply, "**Ana** has died")
     assert stored(bot, guild, "Ana")["health"] == -12
 
 
@@ -193,7 +195,7 @@ async def test_permissions_owner_other_player_gm_by_manage_server_and_by_role(
     await wounded(fake, guild, ana, "Ana", -1)
 
     refused = await fake.slash(guild, bea, "conscious", {"character": "Ana"})
-    assert_refused(refused, "Only **Ana**'s owner or a GM can roll its Consciousness")
+    assert_refused(refused, "Only **Ana**'s player or a GM can roll their Consciousness")
     assert stored(bot, guild, "Ana")["roll_pending"] == 1
     for member in (ana, manager, keeper):
         reply = await fake.slash(guild, member, "conscious", {"character": "Ana"})
@@ -209,10 +211,10 @@ async def test_spanish_roll_reply(fake: FakeDiscord, bot: BotProcess, make_guild
     roll = roll_shown(reply.embed, "es")
     assert roll.success  # die + 1 >= 2
     assert "Éxito — sigue consciente" in field(reply.embed, "Tirada de Consciencia")
-    assert "Ana gasta 1 de Salud en la tirada." in reply.embed["description"]
+    assert health_change_shown(reply.embed, "es") == (-2, -3, 9)
     check_roll_result(bot, guild, reply, "Ana", -2, "es")
     refused = await fake.slash(guild, ana, "conscious", {"character": "Ana", "spend": 99})
-    assert_refused(refused, "Lo máximo que puede gastar ahora es 8")
+    assert_refused(refused, "dejaría a **Ana** en −12", "puede gastar como mucho 8")
 
 
 # --- the buttons ----------------------------------------------------------------------------------
@@ -258,7 +260,7 @@ async def test_buttons_only_for_the_owner_or_a_gm(
     hurt = await wounded(fake, guild, ana, "Ana", -2)
     roll_id = hurt.button("Roll Consciousness")["custom_id"]
     refused = await fake.click(guild, bea, hurt, roll_id)
-    assert_refused(refused, "Only **Ana**'s owner or a GM")
+    assert_refused(refused, "Only **Ana**'s player or a GM")
     assert stored(bot, guild, "Ana")["roll_pending"] == 1
     pressed = await fake.click(guild, keeper, hurt, roll_id)
     check_roll_result(bot, guild, pressed, "Ana", -2)
@@ -278,7 +280,7 @@ async def test_an_old_button_is_refused_once_healed_knocked_out_or_dead(
     assert_refused(await fake.click(guild, ana, hurt, roll_id), "unconscious")
     await gm_set(fake, guild, "Ana", health=-12)
     entries = history_count(bot, guild)
-    assert_refused(await fake.click(guild, ana, hurt, roll_id), "dead")
+    assert_refused(await fake.click(guild, ana, hurt, roll_id), "**Ana** has died")
     assert history_count(bot, guild) == entries
     assert stored(bot, guild, "Ana")["health"] == -12
 

@@ -21,6 +21,7 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
         ("health", INTEGER, True, 1, 99),
         ("first_aid", INTEGER, False, 0, 99),
         ("player", USER, False, None, None),
+        ("gender", STRING, False, None, None),
     ],
     "character show": [("character", STRING, False, None, None)],
     "character list": [],
@@ -31,6 +32,7 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
         ("first_aid", INTEGER, False, 0, 99),
         ("max_first_aid", INTEGER, False, 0, 99),
         ("conscious", BOOLEAN, False, None, None),
+        ("gender", STRING, False, None, None),
     ],
     "character rename": [
         ("character", STRING, True, None, None),
@@ -69,7 +71,7 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
     "config gm-role": [("role", ROLE, False, None, None)],
     "config channel": [("channel", CHANNEL, False, None, None)],
     "config language": [("language", STRING, True, None, None)],
-    "help": [],
+    "help": [("command", STRING, False, None, None)],
     "ability set": [
         ("character", STRING, True, None, None),
         ("ability", STRING, True, None, None),
@@ -104,6 +106,7 @@ AUTOCOMPLETED = {
     "patient",
     "amount",
     "ability",
+    "command",
 }
 
 
@@ -160,3 +163,13 @@ async def test_language_choices_are_es_and_en(fake: FakeDiscord, bot: BotProcess
     assert sorted(choice["value"] for choice in language["choices"]) == ["en", "es"]
     kind = next(o for o in _synced(fake)["ability set"]["options"] if o["name"] == "kind")
     assert sorted(choice["value"] for choice in kind["choices"]) == ["general", "investigative"]
+
+
+async def test_gender_choices_are_the_contracts(fake: FakeDiscord, bot: BotProcess) -> None:
+    synced = _synced(fake)
+    create = next(o for o in synced["character create"]["options"] if o["name"] == "gender")
+    assert [choice["value"] for choice in create["choices"]] == ["feminine", "masculine"]
+    correct = next(o for o in synced["character set"]["options"] if o["name"] == "gender")
+    assert [choice["value"] for choice in correct["choices"]] == ["feminine", "masculine", "none"]
+    spanish = [choice["name_localizations"]["es-ES"] for choice in correct["choices"]]
+    assert spanish == ["femenino", "masculino", "sin indicar"]

@@ -12,10 +12,12 @@ from tests.e2e.health_support import (
     create,
     field,
     gm_set,
+    health_change_shown,
     health_shown,
     history_commands,
     history_count,
     replay,
+    state_shown,
     stored,
 )
 from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
@@ -55,15 +57,14 @@ async def test_F1_two_health_per_point_shown_for_both_characters(
     _, bob = await team(fake, guild, patient_health=5)
     reply = await aid(fake, guild, bob, 1)
     assert not reply.ephemeral
-    assert reply.content == (
-        "**Bob** gives First Aid to **Ana**: 1 First Aid spent, 2 Health restored."
-    )
+    assert reply.content == "", "one embed per character touched says it all"
     patient, medic = reply.embeds
     assert patient["title"] == "Ana" and medic["title"] == "Bob"
-    assert health_shown(patient) == (7, 9)
-    assert "Ana recovers 2 Health." in patient["description"]
-    assert field(medic, "First Aid").startswith("3 / 4")
-    assert "Bob spends 1 point of First Aid." in medic["description"]
+    assert health_change_shown(patient) == (5, 7, 9)
+    assert field(patient, "First Aid") == "**Bob** spends 1 point of First Aid: +2 Health."
+    assert health_change_shown(medic) == (9, 9, 9)
+    assert field(medic, "First Aid") == "4 → 3 / 4"
+    assert "description" not in patient and "description" not in medic
     assert (stored(bot, guild, "Ana")["health"], stored(bot, guild, "Bob")["first_aid_pool"]) == (
         7,
         3,
@@ -77,7 +78,7 @@ async def test_F4_only_the_points_needed_are_spent(
 ) -> None:
     _, bob = await team(fake, guild, patient_health=6)  # lost 3; F3 cap 3
     reply = await aid(fake, guild, bob, 5)
-    assert "2 First Aid spent, 3 Health restored" in reply.content
+    assert "spends 2 points of First Aid: +3 Health" in field(reply.embeds[0], "First Aid")
     assert (stored(bot, guild, "Ana")["health"], stored(bot, guild, "Bob")["first_aid_pool"]) == (
         9,
         2,
@@ -89,10 +90,10 @@ async def test_F3_a_third_of_the_maximum_per_scene_then_refused(
 ) -> None:
     _, bob = await team(fake, guild, patient_health=2)  # lost 7; cap 9 // 3 = 3
     reply = await aid(fake, guild, bob, 9)
-    assert "2 First Aid spent, 3 Health restored" in reply.content
+    assert "spends 2 points of First Aid: +3 Health" in field(reply.embeds[0], "First Aid")
     entries = history_count(bot, guild)
     again = await aid(fake, guild, bob, 1)
-    assert_refused(again, "already restored 3 Health", "(3, a third")
+    assert_refused(again, "already given **Ana** 3 Health back", "(3, a third")
     assert stored(bot, guild, "Ana")["health"] == 5
     assert stored(bot, guild, "Bob")["first_aid_pool"] == 2
     assert history_count(bot, guild) == entries
@@ -103,7 +104,7 @@ async def test_F2_nothing_lost_this_scene_is_refused(
 ) -> None:
     _, bob = await team(fake, guild)
     reply = await aid(fake, guild, bob, 2)
-    assert_refused(reply, "only restores Health lost in this scene")
+    assert_refused(reply, "**Ana** has lost no Health in this scene", "only heals this scene's")
     assert stored(bot, guild, "Bob")["first_aid_pool"] == 4
 
 
@@ -115,9 +116,9 @@ async def test_F2_only_health_lost_in_the_current_scene_is_restored(
     assert stored(bot, guild, "Ana")["scene_start_health"] == 6
     await fake.slash(guild, ana, "hurt", {"character": "Ana", "amount": "2"})
     reply = await aid(fake, guild, bob, 5)
-    assert "1 First Aid spent, 2 Health restored" in reply.content
+    assert "spends 1 point of First Aid: +2 Health" in field(reply.embeds[0], "First Aid")
     assert health_shown(reply.embeds[0]) == (6, 30)
-    assert_refused(await aid(fake, guild, bob, 1), "only restores Health lost in this scene")
+    assert_refused(await aid(fake, guild, bob, 1), "only heals this scene's wounds")
 
 
 async def test_F5_F6_a_seriously_wounded_patient_is_stabilized_for_two_points(
@@ -125,21 +126,23 @@ async def test_F5_F6_a_seriously_wounded_patient_is_stabilized_for_two_points(
 ) -> None:
     _, bob = await team(fake, guild, patient_health=-7)
     few = await aid(fake, guild, bob, 1)
-    assert_refused(few, "takes 2 First Aid points; 1 offered")
+    assert_refused(few, "Stabilizing **Ana** takes 2 First Aid points", "you offer only 1")
     reply = await aid(fake, guild, bob, 5)
-    assert reply.content == "**Bob** stabilizes **Ana** (2 First Aid spent): no more bleeding."
     patient, medic = reply.embeds
     assert health_shown(patient) == (-7, 9), "F5: no Health restored"
-    assert "Ana is stabilized and no longer bleeds." in patient["description"]
-    assert "Stabilized" in field(patient, "State")
-    assert "Consciousness roll pending (Difficulty 7)" in field(patient, "State"), "F6 ruling"
-    assert field(medic, "First Aid").startswith("2 / 4")
+    assert field(patient, "First Aid") == (
+        "**Bob** spends 2 points of First Aid to stabilize the wounds.\n"
+        "Ana is stabilized and stops bleeding."
+    )
+    assert "Stabilized" in state_shown(patient)
+    assert "Consciousness roll pending (Difficulty 7)" in state_shown(patient), "F6 ruling"
+    assert field(medic, "First Aid") == "4 → 2 / 4"
     row = stored(bot, guild, "Ana")
     assert (row["stabilized"], row["roll_pending"], row["health"]) == (1, 1, -7)
 
     entries = history_count(bot, guild)
     again = await aid(fake, guild, bob, 2)
-    assert_refused(again, "already stabilized")
+    assert_refused(again, "**Ana**'s wounds are already stabilized")
     assert stored(bot, guild, "Bob")["first_aid_pool"] == 2
     assert history_count(bot, guild) == entries
 
@@ -149,7 +152,7 @@ async def test_F6_a_medic_with_fewer_than_two_points_cannot_stabilize(
 ) -> None:
     _, bob = await team(fake, guild, patient_health=-6, first_aid=1)
     reply = await aid(fake, guild, bob, 2)
-    assert_refused(reply, "has 1 First Aid points and this needs 2")
+    assert_refused(reply, "**Bob** has 1 First Aid points left and this takes 2")
     assert stored(bot, guild, "Ana")["stabilized"] == 0
 
 
@@ -158,7 +161,7 @@ async def test_F6_a_patient_in_hospital_needs_no_stabilization(
 ) -> None:
     ana, bob = await team(fake, guild, patient_health=-8)
     await fake.slash(guild, ana, "rest", {"character": "Ana", "days": 1, "hospital": True})
-    assert_refused(await aid(fake, guild, bob, 2), "in hospital")
+    assert_refused(await aid(fake, guild, bob, 2), "**Ana** is in hospital")
 
 
 async def test_F7_C7_healed_back_to_zero_wakes_and_clears_the_roll(
@@ -169,8 +172,8 @@ async def test_F7_C7_healed_back_to_zero_wakes_and_clears_the_roll(
     reply = await aid(fake, guild, bob, 1)
     patient = reply.embeds[0]
     assert health_shown(patient) == (0, 9)
-    assert "Ana regains consciousness." in patient["description"]
-    assert "Ana is now Hurt." not in patient["description"]
+    assert "Ana regains consciousness." in field(patient, "First Aid")
+    assert state_shown(patient) == "**Hurt**", "no change of state, no flag left"
     row = stored(bot, guild, "Ana")
     assert (row["conscious"], row["roll_pending"]) == (1, 0)
 
@@ -179,14 +182,16 @@ async def test_F1_self_dead_or_unconscious_medics_and_dead_patients_are_refused(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
     _, bob = await team(fake, guild, patient_health=4)
-    assert_refused(await aid(fake, guild, bob, 1, medic="Bob", patient="Bob"), "itself")
+    assert_refused(
+        await aid(fake, guild, bob, 1, medic="Bob", patient="Bob"), "themselves", "**Bob**"
+    )
     await gm_set(fake, guild, "Bob", health=-3, conscious=False)
-    assert_refused(await aid(fake, guild, bob, 1), "medic is unconscious")
+    assert_refused(await aid(fake, guild, bob, 1), "**Bob** is unconscious", "another medic")
     await gm_set(fake, guild, "Bob", health=-12)
-    assert_refused(await aid(fake, guild, bob, 1), "medic is dead")
+    assert_refused(await aid(fake, guild, bob, 1), "**Bob** has died", "another medic")
     await gm_set(fake, guild, "Bob", health=9)
     await gm_set(fake, guild, "Ana", health=-12)
-    assert_refused(await aid(fake, guild, bob, 1), "dead")
+    assert_refused(await aid(fake, guild, bob, 1), "**Ana** has died")
     assert stored(bot, guild, "Bob")["first_aid_pool"] == 4
 
 
@@ -208,7 +213,7 @@ async def test_permissions_medics_owner_or_a_gm_not_the_patients_owner(
     keeper = guild.member("Keeper", roles=[role])
     await fake.slash(guild, guild.owner, "config gm-role", {"role": role})
     refused = await aid(fake, guild, ana, 1)
-    assert_refused(refused, "Only **Bob**'s owner or a GM can give First Aid with it")
+    assert_refused(refused, "Only **Bob**'s player or a GM can use their First Aid")
     assert stored(bot, guild, "Bob")["first_aid_pool"] == 9
     health = 0
     for member in (bob, manager, keeper):
@@ -235,11 +240,11 @@ async def test_spanish_first_aid(fake: FakeDiscord, bot: BotProcess, make_guild:
     guild: FakeGuild = await make_guild(locale="es-ES")  # type: ignore[operator]
     _, bob = await team(fake, guild, patient_health=5, locale="es-ES")
     reply = await aid(fake, guild, bob, 1)
-    assert reply.content == (
-        "**Bob** da Primeros Auxilios a **Ana**: gasta 1 de Primeros Auxilios y le devuelve "
-        "2 de Salud."
+    assert reply.content == ""
+    assert field(reply.embeds[0], "Primeros Auxilios") == (
+        "**Bob** gasta 1 punto de Primeros Auxilios: +2 de Salud."
     )
-    assert "Ana recupera 2 de Salud." in reply.embeds[0]["description"]
-    assert field(reply.embeds[1], "Primeros Auxilios").startswith("3 / 4")
+    assert health_change_shown(reply.embeds[0], "es") == (5, 7, 9)
+    assert field(reply.embeds[1], "Primeros Auxilios") == "4 → 3 / 4"
     refused = await aid(fake, guild, bob, 1, medic="Bob", patient="Bob")
-    assert_refused(refused, "sí mismo")
+    assert_refused(refused, "Nadie puede darse Primeros Auxilios", "**Bob**")

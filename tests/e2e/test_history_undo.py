@@ -66,42 +66,75 @@ async def _delete(fake: FakeDiscord, guild: FakeGuild, gm: FakeMember) -> None:
     await fake.click(guild, gm, question, yes)
 
 
-#: (command shown by /undo, preparation (not undone), the change that /undo must revert)
+def shown_back(reply: Reply, name: str, lang: str = "en") -> str:
+    """The first line of ``name``'s Health field in an /undo reply (``now → restored``)."""
+    embed = next(e for e in reply.embeds if e.get("title") == name)
+    field_name = {"en": "Health", "es": "Salud"}[lang]
+    value = next(f["value"] for f in embed["fields"] if f["name"] == field_name)
+    return str(value).split("\n")[0]
+
+
+def health_move(now: tuple[int, int], back: tuple[int, int]) -> str:
+    """How a change's Health field says ``now`` → ``back`` (Health, maximum)."""
+    if now[1] != back[1]:
+        return f"{now[0]} / {now[1]} → {back[0]} / {back[1]}"
+    if now[0] != back[0]:
+        return f"{now[0]} → {back[0]} / {back[1]}"
+    return f"{back[0]} / {back[1]}"
+
+
+#: (what /undo says it reverted, in words; preparation (not undone); the change to revert)
 CASES: dict[str, tuple[str, Step | None, Step]] = {
-    "create": ("/character create", None, _slash("character create", name="Carl", health=5)),
-    "set": ("/character set", None, _set(health=-7, first_aid=0, max_health=10)),
-    "delete": ("/character delete", None, _delete),
-    "hurt": ("/hurt", None, _slash("hurt", character="Ana", amount="5")),
-    "conscious": ("/conscious", _set(health=-3), _slash("conscious", character="Ana", spend=1)),
-    "firstaid": ("/firstaid", None, _slash("firstaid", medic="Bea", patient="Ana", points=1)),
+    "create": ("Carl joins the game", None, _slash("character create", name="Carl", health=5)),
+    "set": (
+        "GM's correction of Ana: Health -7 · maximum Health 10 · First Aid 0",
+        None,
+        _set(health=-7, first_aid=0, max_health=10),
+    ),
+    "delete": ("Ana's sheet is deleted", None, _delete),
+    "hurt": ("Ana takes 5 damage", None, _slash("hurt", character="Ana", amount="5")),
+    "conscious": (
+        "Ana rolls Consciousness: ",
+        _set(health=-3),
+        _slash("conscious", character="Ana", spend=1),
+    ),
+    "firstaid": (
+        "Bea gives Ana First Aid (1 point): +2 Health",
+        None,
+        _slash("firstaid", medic="Bea", patient="Ana", points=1),
+    ),
     "stabilize": (
-        "/firstaid",
+        "Bea stabilizes Ana's wounds (2 points)",
         _set(health=-7),
         _slash("firstaid", medic="Bea", patient="Ana", points=2),
     ),
-    "rest": ("/rest", None, _slash("rest", character="Ana", days=1)),
+    "rest": ("Ana rests 1 day", None, _slash("rest", character="Ana", days=1)),
     "hospital": (
-        "/rest",
+        "Ana spends 2 days in hospital",
         _set(health=-8),
         _slash("rest", character="Ana", days=2, hospital=True),
     ),
-    "scene": ("/scene new", None, _slash("scene new")),
-    "time": ("/time", _set(health=-7), _slash("time", minutes=45)),
-    "time clock only": ("/time", _set(health=-7), _slash("time", minutes=20)),
-    "refresh": ("/refresh", _set(first_aid=0), _slash("refresh")),
+    "scene": ("New scene", None, _slash("scene new")),
+    "time": ("Game time: +45 min", _set(health=-7), _slash("time", minutes=45)),
+    "time clock only": ("Game time: +20 min", _set(health=-7), _slash("time", minutes=20)),
+    "refresh": ("Pools refreshed", _set(first_aid=0), _slash("refresh")),
     "ability set": (
-        "/ability set",
+        "Ana's Athletics: rating 8",
         None,
         _slash("ability set", character="Ana", ability="Athletics", rating=8, pool=1),
     ),
     "ability remove": (
-        "/ability remove",
+        "Library Use removed from Ana",
         None,
         _slash("ability remove", character="Ana", ability="Library Use"),
     ),
-    "spend": ("/spend", None, _slash("spend", character="Ana", ability="Athletics", points=2)),
+    "spend": (
+        "Ana spends 2 of Athletics",
+        None,
+        _slash("spend", character="Ana", ability="Athletics", points=2),
+    ),
     "check": (
-        "/check",
+        "Ana's Athletics test: ",
         None,
         _slash("check", character="Ana", ability="Athletics", spend=1),
     ),
@@ -129,8 +162,9 @@ async def test_undo_reverts_each_kind_of_change_exactly(
 
     assert not undo.ephemeral, undo.text
     assert rows(bot, guild) == before, f"{case}: not restored exactly"
-    assert f"`{command}`" in undo.content
-    assert "undid" in undo.content
+    assert f"): {command}" in undo.content, undo.content
+    assert "undid a change by" in undo.content
+    assert "`" not in undo.content, "no command or option names: words"
     fits_discord(undo)
     touched = [name for name in set(before) | set(changed) if before.get(name) != changed.get(name)]
     for name in touched:
@@ -138,15 +172,14 @@ async def test_undo_reverts_each_kind_of_change_exactly(
     for name in touched:
         if name in before and name in changed:
             now, restored = changed[name], before[name]
-            line = (
-                f"**{name}**: Health {now['health']} / {now['max_health']}"
-                f" → {restored['health']} / {restored['max_health']}"
+            expected = health_move(
+                (now["health"], now["max_health"]), (restored["health"], restored["max_health"])
             )
-            assert line in undo.text, undo.text
+            assert shown_back(undo, name) == expected, undo.text
     # The undo is an entry too, and the reverted one is marked.
     history = await fake.slash(guild, gm, "history")
     lines = history.embed["description"].splitlines()
-    assert "/undo — undid #" in lines[0] and f"({command})" in lines[0]
+    assert "Undoes #" in lines[0] and f"({command}" in lines[0]
     assert lines[1].startswith("~~") and "(undone)" in lines[1]
 
 
@@ -176,7 +209,7 @@ async def test_undo_of_delete_brings_back_the_character_with_its_abilities_and_i
     undo = await confirmed_undo(fake, guild, gm)
     assert rows(bot, guild)["Ana"] == before
     assert len(before["abilities"]) == 2
-    assert "**Ana** is back: Health 2 / 9" in undo.text
+    assert "**Ana** is back in the game: Health 2 / 9" in undo.text
     assert undo.embed["title"] == "Ana"
     shown = await fake.slash(guild, gm, "character show", {"character": "Ana"})
     assert "Athletics 6/6" in shown.text
@@ -189,7 +222,7 @@ async def test_undo_of_create_removes_the_character(
     await create(fake, guild, gm, "Ana", 9)
     undo = await confirmed_undo(fake, guild, gm)
     assert rows(bot, guild) == {}
-    assert "**Ana** no longer exists" in undo.content
+    assert "**Ana**'s creation is undone" in undo.content
     assert undo.embeds == []
 
 
@@ -204,14 +237,15 @@ async def test_undo_twice_reverts_two_changes_then_nothing_is_left(
     await correct(fake, guild, gm, "Ana", health=-9)
 
     first = await confirmed_undo(fake, guild, gm)
-    assert "`/character set`" in first.content
+    assert "GM's correction of Ana: Health -9." in first.content
+    assert shown_back(first, "Ana") == "-9 → 4 / 9"
     assert "**Ana**: Health -9 / 9 → 4 / 9" in first.text
     assert rows(bot, guild) == after_hurt
     second = await confirmed_undo(fake, guild, gm)
-    assert "`/hurt`" in second.content
+    assert "): Ana takes 5 damage." in second.content
     assert rows(bot, guild) == start
     third = await confirmed_undo(fake, guild, gm)
-    assert "`/character create`" in third.content
+    assert "): Ana joins the game." in third.content
     assert rows(bot, guild) == {}
     entries = history_count(bot, guild)
     # An undo is not itself undone: nothing is left.
@@ -249,7 +283,7 @@ async def test_undo_is_gm_only_and_history_is_for_anyone(
     for member in (owner, other, gm):
         for options in ({}, {"character": "Ana"}):
             looked = await fake.slash(guild, member, "history", options)
-            assert not looked.ephemeral and "/hurt" in looked.text
+            assert not looked.ephemeral and "Ana takes 3 damage" in looked.text
     role = guild.role("Keeper")
     await fake.slash(guild, gm, "config gm-role", {"role": role})
     keeper = guild.member("Keeper", roles=[role])
@@ -257,7 +291,7 @@ async def test_undo_is_gm_only_and_history_is_for_anyone(
     assert rows(bot, guild)["Ana"]["health"] == 9
 
 
-async def test_history_of_the_server_and_of_a_character_shows_15_newest_first(
+async def test_history_of_the_server_and_of_a_character_shows_10_a_page_newest_first(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
     gm = gm_of(guild)
@@ -272,22 +306,25 @@ async def test_history_of_the_server_and_of_a_character_shows_15_newest_first(
     assert not server.ephemeral
     assert server.embed["title"] == "History of this server"
     lines = server.embed["description"].splitlines()
-    assert len(lines) == 15
+    assert len(lines) == 10
     ids = [int(re.match(r"(?:~~)?#(\d+)", line).group(1)) for line in lines]  # type: ignore[union-attr]
     assert ids == sorted(ids, reverse=True)
-    assert "/undo — undid" in lines[0] and "Bea: 3 → 9" in lines[0]
+    assert "Undoes #" in lines[0] and "Bea: 3 → 9" in lines[0]
     assert lines[1].startswith("~~") and "(undone)" in lines[1] and "Bea: 9 → 3" in lines[1]
-    assert "Ana: -7 → -8" in lines[2]
+    assert "GM's correction of Ana: Health -8 · Ana: -7 → -8" in lines[2]
+    assert [b["label"] for b in server.buttons] == ["◀ Newer", "Older ▶"]
+    assert server.buttons[0].get("disabled") and not server.buttons[1].get("disabled")
 
     ana = await fake.slash(guild, gm, "history", {"character": "Ana"})
     assert ana.embed["title"] == "History of Ana"
     ana_lines = ana.embed["description"].splitlines()
-    assert len(ana_lines) == 15 and all("Ana" in line for line in ana_lines)
+    assert len(ana_lines) == 10 and all("Ana" in line for line in ana_lines)
     assert not any("Bea" in line for line in ana_lines)
     bea = await fake.slash(guild, gm, "history", {"character": "Bea"})
     bea_lines = bea.embed["description"].splitlines()
     assert len(bea_lines) == 3
-    assert "/character create" in bea_lines[2]
+    assert "Bea joins the game · Bea: — → 9" in bea_lines[2]
+    assert bea.buttons == [], "one page: no buttons"
     fits_discord(server)
 
 
@@ -305,7 +342,9 @@ async def test_history_empty_unknown_character_and_spanish(
     looked = await fake.slash(guild, member, "history", {"character": "Ana"})
     assert looked.embed["title"] == "Historial de Ana"
     undo = await confirmed_undo(fake, guild, gm)
-    assert "deshizo `/character set`" in undo.content
+    assert "deshace un cambio de" in undo.content
+    assert "Corrección del DJ a Ana: Salud 1." in undo.content
+    assert shown_back(undo, "Ana", "es") == "1 → 9 / 9"
     assert "**Ana**: Salud 1 / 9 → 9 / 9" in undo.text
     looked = await fake.slash(guild, member, "history")
     assert "(deshecho)" in looked.text
@@ -344,6 +383,89 @@ async def test_undo_of_a_death_is_announced(
     await _ok(fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "30"}))
     posted = len(await fake.wait_channel_messages(guild.announcements.id, 1))
     undo = await confirmed_undo(fake, guild, gm)
+    assert shown_back(undo, "Ana") == "-21 → 9 / 9"
     assert "**Ana**: Health -21 / 9 → 9 / 9" in undo.text
     messages = await fake.wait_channel_messages(guild.announcements.id, posted + 1)
     assert "undid" in (messages[-1].get("content") or "")
+
+
+async def test_history_pages_turn_for_anyone_and_after_a_restart(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Any
+) -> None:
+    for locale, older, newer in (("es-ES", "Anteriores ▶", "◀ Más recientes"),):
+        guild = await make_guild(locale=locale)
+        gm = gm_of(guild, locale=locale)
+        await create(fake, guild, gm, "Ana", 30)
+        for health in range(29, 5, -1):  # 24 corrections: 25 entries, 3 pages
+            await correct(fake, guild, gm, "Ana", health=health)
+        first = await fake.slash(guild, guild.member("Pepa"), "history")
+        assert len(first.embed["description"].splitlines()) == 10
+        stranger = guild.member("Otro")
+        second = await fake.click(guild, stranger, first, first.button(older)["custom_id"])
+        assert second.type == 7, "the same message turns its page"
+        page = second.message["embeds"][0]
+        lines = page["description"].splitlines()
+        assert len(lines) == 10 and "página 2" in page["title"]
+        assert "Corrección del DJ a Ana: Salud 16 · Ana: 17 → 16" in lines[0]
+        for line in lines:
+            for internal in ("health:", "amount:", "dealt:", "medic:", "`"):
+                assert internal not in line, line
+        assert await bot.stop() == 0
+        await bot.start()
+        last = await fake.click(guild, stranger, second, second.button(older)["custom_id"])
+        assert last.type == 7, last.text
+        lines = last.message["embeds"][0]["description"].splitlines()
+        assert len(lines) == 5 and "Ana entra en juego" in lines[-1]
+        assert [b.get("disabled", False) for b in last.buttons] == [False, True]
+        assert [b["label"] for b in last.buttons] == [newer, older]
+        back = await fake.click(guild, stranger, last, last.button(newer)["custom_id"])
+        assert "página 2" in back.message["embeds"][0]["title"]
+
+
+#: ``option: value`` as the old history showed it (``amount: 1d6+1``, ``medic: Padre Tomás``).
+OPTION_SHOWN = re.compile(
+    r"\b(?:character|amount|dealt|dice|reason|spend|medic|patient|points|spent|restored|"
+    r"stabilized|days|hospital|minutes|roll|success|name|health|first_aid|player|gender)\s*:"
+)
+
+
+@pytest.mark.parametrize(
+    ("locale", "aid", "bled"),
+    [
+        ("en-US", "Padre Tomás gives Amelia First Aid (1 point): +2 Health", "Game time: +1 h"),
+        (
+            "es-ES",
+            "Padre Tomás da Primeros Auxilios a Amelia (1 punto): +2 de Salud",
+            "Tiempo de juego: +1 h",
+        ),
+    ],
+)
+async def test_history_is_in_words_naming_medic_and_patient(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Any, locale: str, aid: str, bled: str
+) -> None:
+    guild = await make_guild(locale=locale)
+    gm = gm_of(guild, locale=locale)
+    await create(fake, guild, gm, "Amelia", 9)
+    await create(fake, guild, gm, "Padre Tomás", 9, first_aid=4)
+    steps: list[tuple[str, dict[str, Any]]] = [
+        ("hurt", {"character": "Amelia", "amount": "1d4+6", "reason": "garra"}),
+        ("firstaid", {"medic": "Padre Tomás", "patient": "Amelia", "points": 1}),
+        ("hurt", {"character": "Padre Tomás", "amount": "15"}),
+        ("conscious", {"character": "Padre Tomás", "spend": 1}),
+        ("time", {"minutes": 60}),
+        ("rest", {"character": "Amelia", "days": 2}),
+        ("refresh", {}),
+    ]
+    for command, options in steps:
+        done = await fake.slash(guild, gm, command, options)
+        assert not done.ephemeral, (command, done.text)
+    history = await fake.slash(guild, guild.member("Mirona"), "history")
+    lines = history.embed["description"].splitlines()
+    assert len(lines) == 9
+    for line in lines:
+        assert not OPTION_SHOWN.search(line), line
+        assert "`" not in line and "/" not in line.replace(" / ", ""), line
+        assert "✓" not in line and "✗" not in line, line
+    assert any(aid in line and "Amelia: " in line and "Padre Tomás: " in line for line in lines)
+    assert any(bled in line for line in lines)
+    assert any("garra" in line and "(1d4+6)" in line for line in lines)

@@ -17,11 +17,13 @@ from tests.e2e.health_support import (
     create,
     damage_shown,
     field,
+    health_change_shown,
     health_shown,
     history_commands,
     history_count,
     last_details,
     replay,
+    state_shown,
     stored,
 )
 from tests.fake_discord import FakeDiscord, FakeGuild
@@ -38,7 +40,9 @@ async def test_D1_a_fixed_amount_lowers_health_publicly_and_is_recorded(
     assert embed["title"] == "Ana"
     assert health_shown(embed) == (5, 9)
     assert field(embed, "Damage") == "4"
-    assert embed["description"] == "Ana takes 4 damage."
+    assert health_change_shown(embed) == (9, 5, 9)
+    assert state_shown(embed) == "**Healthy**", "no change of state: said as a label, once"
+    assert "description" not in embed, "each fact once: the fields say it all"
     assert embed["color"] == 0x2ECC71
     assert reply.buttons == [], "no roll is due at 5 Health"
     assert stored(bot, guild, "Ana")["health"] == 5
@@ -61,8 +65,7 @@ async def test_D1_D2_dice_are_shown_with_their_arithmetic(
         assert value.startswith(f"{expression}: ["), value
         shown = damage_shown(value)
         health -= shown.dealt
-        assert health_shown(reply.embed) == (health, 40)
-        assert f"Ana takes {shown.dealt} damage." in reply.embed["description"]
+        assert health_change_shown(reply.embed) == (health + shown.dealt, health, 40)
     assert stored(bot, guild, "Ana")["health"] == health
 
 
@@ -88,13 +91,11 @@ async def test_D3_C1_below_zero_a_roll_falls_due_with_its_buttons(
     embed = reply.embed
     assert health_shown(embed) == (-2, 3)
     assert embed["color"] == 0xF1C40F
-    assert "Hurt" in field(embed, "State")
-    assert "Consciousness roll pending (Difficulty 2)" in field(embed, "State")
-    assert embed["description"].splitlines() == [
-        "Ana takes 5 damage.",
-        "Ana is now Hurt.",
-        "Ana must make a Consciousness roll (Difficulty 2).",
-    ]
+    assert "Hurt" in state_shown(embed)
+    assert "Consciousness roll pending (Difficulty 2)" in state_shown(embed)
+    assert state_shown(embed) == "Healthy → **Hurt** · Consciousness roll pending (Difficulty 2)"
+    assert health_change_shown(embed) == (3, -2, 3)
+    assert "description" not in embed
     character_id, roll = stored(bot, guild, "Ana")["id"], stored(bot, guild, "Ana")["roll_seq"]
     assert reply.custom_ids == [f"salud:cons:{character_id}:{spend}:{roll}" for spend in range(4)]
     assert [b["label"] for b in reply.buttons] == [
@@ -114,7 +115,7 @@ async def test_H4_C4_D5_seriously_wounded_buttons_offer_only_spends_that_do_not_
     await create(fake, guild, ana, "Ana", 9)
     reply = await fake.slash(guild, ana, "hurt", {"character": "Ana", "amount": "19"})
     assert health_shown(reply.embed) == (-10, 9)
-    assert "Ana is now Seriously wounded." in reply.embed["description"]
+    assert state_shown(reply.embed).startswith("Healthy → **Seriously wounded**")
     assert reply.embed["color"] == 0xE67E22
     assert [b["label"] for b in reply.buttons] == ["Roll Consciousness", "Spend 1 Health"]
     assert stored(bot, guild, "Ana")["lowest_health"] == -10  # D5
@@ -130,11 +131,13 @@ async def test_D4_fresh_damage_ends_a_stabilization(
     stabilized = await fake.slash(
         guild, bob, "firstaid", {"medic": "Bob", "patient": "Ana", "points": 2}
     )
-    assert "Stabilized" in stabilized.text
+    assert "Stabilized" in state_shown(stabilized.embed)
     assert stored(bot, guild, "Ana")["stabilized"] == 1
     reply = await fake.slash(guild, ana, "hurt", {"character": "Ana", "amount": "1"})
-    assert "Ana is no longer stabilized." in reply.embed["description"]
-    assert "Bleeding" in field(reply.embed, "State")
+    assert "Ana bleeds again: the fresh wounds undo the stabilization." in field(
+        reply.embed, "Damage"
+    )
+    assert "Bleeding" in state_shown(reply.embed)
     row = stored(bot, guild, "Ana")
     assert (row["health"], row["stabilized"], row["lowest_health"]) == (-8, 0, -8)
 
@@ -146,19 +149,20 @@ async def test_H5_death_has_its_own_embed_is_announced_and_further_damage_is_ref
     await create(fake, guild, ana, "Ana", 9)
     await fake.slash(guild, guild.owner, "config channel", {"channel": guild.announcements})
     reply = await fake.slash(guild, ana, "hurt", {"character": "Ana", "amount": "21"})
-    assert len(reply.embeds) == 2
-    status, death = reply.embeds
-    assert health_shown(status) == (-12, 9)
-    assert status["color"] == death["color"] == 0x23272A
-    assert "Ana dies." in status["description"]
+    assert len(reply.embeds) == 1, "a death is said by its own embed only"
+    (death,) = reply.embeds
     assert death["title"] == "Ana has died"
+    assert health_change_shown(death) == (9, -12, 9)
+    assert field(death, "Damage") == "21"
+    assert death["color"] == 0x23272A
+    assert reply.text.count("died") == 1 and "dies" not in reply.text and "Dead" not in reply.text
     assert reply.buttons == [], "the dead roll nothing"
     posted = await fake.wait_channel_messages(guild.announcements.id, 1)
-    assert [e["title"] for e in posted[0]["embeds"]] == ["Ana", "Ana has died"]
+    assert [e["title"] for e in posted[0]["embeds"]] == ["Ana has died"]
 
     entries = history_count(bot, guild)
     again = await fake.slash(guild, ana, "hurt", {"character": "Ana", "amount": "1d6"})
-    assert_refused(again, "dead")
+    assert_refused(again, "**Ana** has died", "/character set")
     assert stored(bot, guild, "Ana")["health"] == -12
     assert history_count(bot, guild) == entries
 
@@ -173,7 +177,7 @@ async def test_only_state_changes_and_knock_outs_are_announced(
     await fake.slash(guild, ana, "hurt", {"character": "Ana", "amount": "7"})  # → Hurt: said
     posted = await fake.wait_channel_messages(guild.announcements.id, 1)
     assert len(posted) == 1
-    assert "Ana is now Hurt." in posted[0]["embeds"][0]["description"]
+    assert state_shown(posted[0]["embeds"][0]) == "Healthy → **Hurt**"
     # Used in the announcement channel itself: not posted twice.
     await fake.slash(
         guild, ana, "hurt", {"character": "Ana", "amount": "6"}, channel=guild.announcements
@@ -243,7 +247,7 @@ async def test_permissions_owner_other_player_gm_by_manage_server_and_by_role(
     await fake.slash(guild, guild.owner, "config gm-role", {"role": role})
 
     refused = await fake.slash(guild, bea, "hurt", {"character": "Ana", "amount": "1"})
-    assert_refused(refused, "Only **Ana**'s owner or a GM can damage it")
+    assert_refused(refused, "Only **Ana**'s player or a GM can hurt this character")
     assert stored(bot, guild, "Ana")["health"] == 20
 
     health = 20
@@ -284,14 +288,10 @@ async def test_spanish_server_and_spanish_errors(
     embed = reply.embed
     shown = damage_shown(field(embed, "Daño"))
     assert health_shown(embed, "es") == (3 - shown.dealt, 3)
-    assert embed["description"].splitlines() == [
-        f"Ana recibe {shown.dealt} de daño.",
-        "Ana ahora está Dañado.",
-        f"Ana debe hacer una Tirada de Consciencia (Dificultad {shown.dealt - 3}).",
-    ]
-    assert f"Tirada de Consciencia pendiente (Dificultad {shown.dealt - 3})" in field(
-        embed, "Estado"
+    assert state_shown(embed, "es") == (
+        f"Ileso → **Dañado** · Tirada de Consciencia pendiente (Dificultad {shown.dealt - 3})"
     )
+    assert "description" not in embed
     assert reply.buttons[0]["label"] == "Tirar Consciencia"
     assert reply.buttons[1]["label"] == "Gastar 1 de Salud"
 
@@ -300,7 +300,7 @@ async def test_spanish_server_and_spanish_errors(
     # An English-speaking member gets errors in English, public replies stay Spanish.
     bob = guild.member("Bob", locale="en-US")
     refused = await fake.slash(guild, bob, "hurt", {"character": "Ana", "amount": "1"})
-    assert_refused(refused, "owner or a GM")
+    assert_refused(refused, "**Ana**'s player or a GM")
 
 
 async def test_amount_autocomplete_suggests_weapons_in_the_users_language(

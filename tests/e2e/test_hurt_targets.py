@@ -15,6 +15,7 @@ from tests.e2e.health_support import (
     create,
     damage_shown,
     field,
+    health_change_shown,
     health_shown,
     history_count,
     last_details,
@@ -56,11 +57,15 @@ async def test_each_target_rolls_its_own_damage_in_one_change(
         assert list(shown.dice) == target["dice"] and shown.dealt == target["dealt"]
         assert health_shown(embed) == (30 - shown.dealt, 30)
         assert stored(bot, guild, name)["health"] == 30 - shown.dealt
-        assert f"{name} takes {shown.dealt} damage." in embed["description"]
+        assert health_change_shown(embed) == (30, 30 - shown.dealt, 30)
         assert "explosion" in field(embed, "Damage")
     assert history_count(bot, guild) == entries + 1
     assert details["amount"] == "2d6+1" and details["reason"] == "explosion"
     assert fake.violations == []
+    history = await fake.slash(guild, gm, "history")
+    hit = ", ".join(f"{t['name']} ({t['dealt']})" for t in details["targets"])
+    assert f"One blow hits {hit} (2d6+1) — explosion" in history.text, history.text
+    assert "targets" not in history.text and "amount" not in history.text
 
     assert not (await confirmed_undo(fake, guild, gm)).ephemeral
     assert all(stored(bot, guild, name)["health"] == 30 for name in names)
@@ -100,7 +105,7 @@ async def test_a_duplicate_or_forbidden_target_refuses_the_whole_blow(
     forbidden = await fake.slash(
         guild, ana, "hurt", {"character": "Olga", "amount": "3", "character2": "Bruno"}
     )
-    assert_refused(forbidden, "Solo el dueño de **Bruno** o un DJ puede hacerle daño")
+    assert_refused(forbidden, "Solo el jugador de **Bruno** o un DJ puede hacerle daño")
     unknown = await fake.slash(
         guild, ana, "hurt", {"character": "Olga", "amount": "3", "character4": "Nadie"}
     )

@@ -47,7 +47,7 @@ async def test_H5_a_late_refusal_is_still_private(
         ]:
             reply = await fake.slash(guild, gm, command, options)
             assert reply.ephemeral, command
-            assert "dead" in reply.text, command
+            assert "**Zed** has died" in reply.text, command
 
 
 async def test_D1_a_late_change_is_deferred_applied_once_and_answered_publicly(
@@ -58,7 +58,7 @@ async def test_D1_a_late_change_is_deferred_applied_once_and_answered_publicly(
     with interactions_created_late(monkeypatch):
         reply = await fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "4"})
     assert reply.deferred and not reply.ephemeral
-    assert reply.embed["fields"][0]["value"].startswith("5 / 9")
+    assert reply.embed["fields"][0]["value"].startswith("9 → 5 / 9")
     shown = await fake.slash(guild, gm, "character show", {"character": "Ana"})
     assert shown.embed["fields"][0]["value"].startswith("5 / 9")
 

@@ -222,7 +222,7 @@ async def test_rename_is_a_change_with_history_and_undo(
     await create(fake, guild, bea, "Bruno")
     refused(
         await fake.slash(guild, bea, "character rename", {"character": "Amelia", "name": "X"}),
-        "Only **Amelia Rios**'s owner or a GM can rename it.",
+        "Only **Amelia Rios**'s player or a GM can rename this character.",
     )
     reply = await fake.slash(
         guild, ana, "character rename", {"character": "Amelia", "name": "  Amelia   Ríos "}
@@ -232,7 +232,8 @@ async def test_rename_is_a_change_with_history_and_undo(
     assert reply.embed["title"] == "Amelia Ríos"
     assert names_in_db(bot, guild) == ["Amelia Ríos", "Bruno"]
     history = await fake.slash(guild, ana, "history", {"character": "Amelia Ríos"})
-    assert "/character rename from: Amelia Rios, to: Amelia Ríos" in history.text
+    assert "Amelia Rios is renamed Amelia Ríos" in history.text
+    assert "/character rename" not in history.text and "from:" not in history.text
     undone = await confirmed_undo(fake, guild, gm)
     assert not undone.ephemeral
     assert "**Amelia Rios**: Health 9 / 9 → 9 / 9 · name Amelia Ríos → Amelia Rios" in undone.text

@@ -79,10 +79,9 @@ async def test_P1_refresh_one_character_fills_first_aid_and_every_ability(
     assert history_count(bot, guild) == entries + 1
     assert "Pools refreshed" in reply.content
     assert reply.embed["title"] == "Ana"
-    assert reply.embed["fields"][2]["value"] == "3 / 3"
-    assert "First Aid pool is refreshed: 1 → 3" in reply.embed["description"]
-    abilities = next(f for f in reply.embed["fields"] if f["name"] == "Abilities refreshed")
-    assert abilities["value"] == "Athletics 2 → 6 · Library Use 0 → 3"
+    refreshed = next(f for f in reply.embed["fields"] if f["name"] == "Refreshed")
+    assert refreshed["value"] == "First Aid 1 → 3 / 3\nAthletics 2 → 6 · Library Use 0 → 3"
+    assert "description" not in reply.embed
     fits_discord(reply)
 
 
@@ -104,7 +103,7 @@ async def test_P1_refresh_all_characters_in_one_change(
     assert [embed["title"] for embed in reply.embeds] == ["Ana", "Bea"]
     history = await fake.slash(guild, gm, "history")
     first = history.embed["description"].splitlines()[0]
-    assert "/refresh" in first and "Ana" in first and "Bea" in first and "Carl" not in first
+    assert "Pools refreshed · Ana: 9 → 9 · Bea: 8 → 8" in first and "Carl" not in first
 
 
 async def test_P1_refresh_of_full_pools_is_no_change(
@@ -167,7 +166,11 @@ async def test_refresh_in_spanish(fake: FakeDiscord, bot: BotProcess, make_guild
     await correct(fake, guild, gm, "Ana", first_aid=1)
     reply = await fake.slash(guild, gm, "refresh")
     assert "Reservas renovadas" in reply.content
-    assert reply.embed["fields"][2]["name"] == "Primeros Auxilios"
+    assert reply.embed["fields"][1] == {
+        "name": "Renovado",
+        "value": "Primeros Auxilios 1 → 3 / 3",
+        "inline": False,
+    }
     again = await fake.slash(guild, gm, "refresh", {"character": "Ana"})
     assert "ya están llenas" in again.content
     player = guild.member("Bea", locale="es-ES")

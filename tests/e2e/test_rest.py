@@ -6,13 +6,14 @@ from tests.e2e.harness import BotProcess
 from tests.e2e.health_support import (
     assert_refused,
     create,
-    field,
     gm_set,
     health_shown,
     history_commands,
     history_count,
     replay,
+    state_shown,
     stored,
+    what_happened,
 )
 from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 
@@ -44,11 +45,11 @@ async def test_R1_H6_two_health_a_day_up_to_the_maximum(
     reply = await rest(fake, guild, ana, 1)
     assert not reply.ephemeral
     assert health_shown(reply.embed) == (4, 9)
-    assert reply.embed["description"] == "Ana rests 1 day and recovers 2 Health."
+    assert what_happened(reply.embed) == "Ana rests 1 day and recovers 2 Health."
     assert history_commands(bot, guild)[-1] == ("rest", int(reply.record.id))
     more = await rest(fake, guild, ana, 10)
     assert health_shown(more.embed) == (9, 9)
-    assert "Ana rests 10 days and recovers 5 Health." in more.embed["description"]
+    assert "Ana rests 10 days and recovers 5 Health." in what_happened(more.embed)
     assert stored(bot, guild, "Ana")["health"] == 9
 
 
@@ -60,7 +61,7 @@ async def test_R7_C7_rest_back_to_zero_wakes_and_clears_the_roll(
     await gm_set(fake, guild, "Ana", conscious=False)
     reply = await rest(fake, guild, ana, 2)
     assert health_shown(reply.embed) == (1, 9)
-    assert "Ana regains consciousness." in reply.embed["description"]
+    assert "Ana regains consciousness." in what_happened(reply.embed)
     row = stored(bot, guild, "Ana")
     assert (row["conscious"], row["roll_pending"]) == (1, 0)
 
@@ -73,7 +74,7 @@ async def test_resting_at_full_health_changes_nothing_and_stores_nothing(
     entries = history_count(bot, guild)
     reply = await rest(fake, guild, ana, 3)
     assert not reply.ephemeral
-    assert "Ana rests 3 days and recovers 0 Health." in reply.embed["description"]
+    assert "Ana rests 3 days and recovers 0 Health." in what_happened(reply.embed)
     assert history_count(bot, guild) == entries
 
 
@@ -90,8 +91,8 @@ async def test_R2_seriously_wounded_needs_a_hospital_and_others_do_not(
 
     await gm_set(fake, guild, "Ana", health=3)
     reply = await rest(fake, guild, ana, 1, hospital=True)
-    assert reply.embed["description"].splitlines() == [
-        "Ana does not need a hospital and rests at the natural rate.",
+    assert what_happened(reply.embed).splitlines() == [
+        "Ana needs no hospital: rest heals at the natural rate.",
         "Ana rests 1 day and recovers 2 Health.",
     ]
     assert stored(bot, guild, "Ana")["hospital_length_days"] is None
@@ -104,12 +105,12 @@ async def test_R3_R4_D5_admission_stabilizes_for_the_lowest_health_reached(
     await hurt_to(fake, guild, ana, -8)
     await gm_set(fake, guild, "Ana", health=-6)  # the spell's lowest stays -8 (D5, G2)
     reply = await rest(fake, guild, ana, 1, hospital=True)
-    assert reply.embed["description"].splitlines() == [
+    assert what_happened(reply.embed).splitlines() == [
         "Ana is admitted to hospital for 8 days.",
-        "Ana is stabilized and no longer bleeds.",
-        "Ana has served 1 day of convalescence; 7 days left.",
+        "Ana is stabilized and stops bleeding.",
+        "Ana has spent 1 day in hospital; 7 days left.",
     ]
-    state = field(reply.embed, "State")
+    state = state_shown(reply.embed)
     assert "In hospital (7 days left)" in state and "Bleeding" not in state
     assert health_shown(reply.embed) == (-6, 9), "R5: Health stays until discharge"
     row = stored(bot, guild, "Ana")
@@ -125,12 +126,12 @@ async def test_R5_R6_discharge_at_half_then_full_the_day_after(
     await rest(fake, guild, ana, 3, hospital=True)
     # R6: a character in hospital convalesces whatever `hospital` says.
     reply = await rest(fake, guild, ana, 4, hospital=False)
-    assert reply.embed["description"].splitlines() == [
-        "Ana has served 7 days of convalescence; 0 days left.",
-        "Ana is discharged from hospital with Health 4.",
-        "Ana is now Healthy.",
+    assert what_happened(reply.embed).splitlines() == [
+        "Ana has spent 7 days in hospital; 0 days left.",
+        "Ana leaves hospital with Health 4.",
         "Ana no longer needs a Consciousness roll.",
     ]
+    assert state_shown(reply.embed).startswith("Seriously wounded → **Healthy**")
     assert health_shown(reply.embed) == (4, 9)
     row = stored(bot, guild, "Ana")
     assert (row["hospital_length_days"], row["full_recovery_due"], row["roll_pending"]) == (
@@ -139,7 +140,7 @@ async def test_R5_R6_discharge_at_half_then_full_the_day_after(
         0,
     )
     full = await rest(fake, guild, ana, 1)
-    assert "Ana recovers fully: Health 9." in full.embed["description"]
+    assert "Ana is back to full Health: 9." in what_happened(full.embed)
     assert health_shown(full.embed) == (9, 9)
 
 
@@ -150,11 +151,11 @@ async def test_R6_days_beyond_discharge_go_on_as_rest_in_one_request(
     await hurt_to(fake, guild, ana, -6, max_health=10)
     await gm_set(fake, guild, "Ana", conscious=False)
     reply = await rest(fake, guild, ana, 8, hospital=True)
-    lines = reply.embed["description"].splitlines()
+    lines = what_happened(reply.embed).splitlines()
     assert lines[0] == "Ana is admitted to hospital for 6 days."
-    assert "Ana is discharged from hospital with Health 5." in lines
+    assert "Ana leaves hospital with Health 5." in lines
     assert "Ana regains consciousness." in lines  # R7
-    assert "Ana recovers fully: Health 10." in lines
+    assert "Ana is back to full Health: 10." in lines
     assert health_shown(reply.embed) == (10, 10)
     row = stored(bot, guild, "Ana")
     assert (row["conscious"], row["hospital_length_days"], row["full_recovery_due"]) == (1, None, 0)
@@ -170,7 +171,7 @@ async def test_R8_fresh_damage_in_hospital_keeps_the_stay(
     row = stored(bot, guild, "Ana")
     assert (row["health"], row["hospital_length_days"], row["hospital_days_served"]) == (-9, 6, 1)
     reply = await rest(fake, guild, ana, 5)
-    assert "Ana is discharged from hospital with Health 4." in reply.embed["description"]
+    assert "Ana leaves hospital with Health 4." in what_happened(reply.embed)
 
 
 async def test_R8_H5_the_dead_cannot_rest(
@@ -179,7 +180,7 @@ async def test_R8_H5_the_dead_cannot_rest(
     ana = guild.member("Ana")
     await hurt_to(fake, guild, ana, -12)
     entries = history_count(bot, guild)
-    assert_refused(await rest(fake, guild, ana, 5, hospital=True), "dead")
+    assert_refused(await rest(fake, guild, ana, 5, hospital=True), "**Ana** has died")
     assert stored(bot, guild, "Ana")["health"] == -12
     assert history_count(bot, guild) == entries
 
@@ -203,7 +204,9 @@ async def test_permissions_owner_other_player_gm_by_manage_server_and_by_role(
     keeper = guild.member("Keeper", roles=[role])
     await fake.slash(guild, guild.owner, "config gm-role", {"role": role})
     await hurt_to(fake, guild, ana, 0, max_health=30)
-    assert_refused(await rest(fake, guild, bea, 1), "Only **Ana**'s owner or a GM can make it rest")
+    assert_refused(
+        await rest(fake, guild, bea, 1), "Only **Ana**'s player or a GM can decide their rest"
+    )
     health = 0
     for member in (ana, manager, keeper):
         reply = await rest(fake, guild, member, 1)
@@ -226,11 +229,13 @@ async def test_spanish_hospital(fake: FakeDiscord, bot: BotProcess, make_guild: 
     guild: FakeGuild = await make_guild(locale="es-ES")  # type: ignore[operator]
     ana = guild.member("Ana", locale="es-ES")
     await hurt_to(fake, guild, ana, -7)
-    assert_refused(await rest(fake, guild, ana, 1), "mándalo al hospital")
+    assert_refused(
+        await rest(fake, guild, ana, 1), "**Ana** solo se cura en el hospital", "`hospital: True`"
+    )
     reply = await rest(fake, guild, ana, 1, hospital=True)
-    assert reply.embed["description"].splitlines() == [
+    assert what_happened(reply.embed, "es").splitlines() == [
         "Ana ingresa en el hospital durante 7 días.",
-        "Ana queda estabilizado y deja de desangrarse.",
-        "Ana lleva 1 día de convalecencia; quedan 6 días.",
+        "Ana deja de desangrarse.",
+        "Ana lleva 1 día en el hospital; le quedan 6 días.",
     ]
-    assert "Hospitalizado (quedan 6 días)" in field(reply.embed, "Estado")
+    assert "En el hospital (quedan 6 días)" in state_shown(reply.embed, "es")

@@ -7,18 +7,23 @@ database, so the two cannot disagree.
 from __future__ import annotations
 
 from tests.e2e.harness import BotProcess
+from tests.e2e.health_support import state_shown
 from tests.e2e.test_scene import correct, create, gm_of, rows
 from tests.fake_discord import FakeDiscord, FakeGuild, Reply
 
 
 def health_field(reply: Reply, title: str) -> str:
+    """The Health as it is now (``CURRENT / MAX`` …): a change's ``before → `` left out."""
     embed = next(embed for embed in reply.embeds if embed.get("title") == title)
-    return next(field["value"] for field in embed["fields"] if field["name"] == "Health")
+    value = next(field["value"] for field in embed["fields"] if field["name"] == "Health")
+    first, _, rest = str(value).partition("\n")
+    now = first.rsplit(" → ", 1)[-1]
+    return f"{now}\n{rest}" if rest else now
 
 
 def state_field(reply: Reply, title: str) -> str:
     embed = next(embed for embed in reply.embeds if embed.get("title") == title)
-    return next(field["value"] for field in embed["fields"] if field["name"] == "State")
+    return state_shown(embed)
 
 
 async def test_H1_health_of_1_and_a_pool_below_zero(
@@ -44,9 +49,10 @@ async def test_H2_the_state_follows_health_alone(fake: FakeDiscord, guild: FakeG
         (-12, "Dead", 0x23272A),
     ]:
         reply = await correct(fake, guild, gm, "Ana", health=health)
-        status = next(embed for embed in reply.embeds if embed.get("title") == "Ana")
-        assert status["color"] == colour, health
-        assert state_field(reply, "Ana").startswith(f"**{state}**"), health
+        assert reply.embeds[0]["color"] == colour, health
+        shown = await fake.slash(guild, gm, "character show", {"character": "Ana"})
+        assert shown.embed["color"] == colour, health
+        assert state_field(shown, "Ana").startswith(f"**{state}**"), health
 
 
 async def test_H6_rest_never_heals_above_the_maximum(

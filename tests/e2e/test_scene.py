@@ -9,7 +9,7 @@ import sqlite3
 from typing import Any
 
 from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import create
+from tests.e2e.health_support import create, what_happened
 from tests.e2e.undo_support import undo as confirmed_undo
 from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 
@@ -147,12 +147,12 @@ async def test_S1_new_scene_takes_health_now_as_start_for_every_character(
     # One entry touching the two characters whose values changed (Carl's did not).
     history = await fake.slash(guild, ana, "history")
     first = history.embed["description"].splitlines()[0]
-    assert "/scene new" in first and "Ana: 3 → 3" in first and "Bea: -7 → -7" in first
+    assert "New scene · Ana: 3 → 3 · Bea: -7 → -7" in first
     assert "Carl" not in first
-    # The status embeds of the characters touched, with the new start in their footer.
+    # An embed per character touched, saying the new start in words.
     titles = [embed.get("title") for embed in reply.embeds]
     assert titles == ["Ana", "Bea"]
-    assert "start of the scene: 3" in reply.embeds[0]["footer"]["text"]
+    assert what_happened(reply.embeds[0]) == "Ana starts the scene with Health 3."
     fits_discord(reply)
     assert fake.violations == []
 
@@ -172,7 +172,7 @@ async def test_S1_new_scene_without_characters(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
     reply = await fake.slash(guild, gm_of(guild), "scene new")
-    assert not reply.ephemeral and "no characters" in reply.content
+    assert not reply.ephemeral and "no living characters" in reply.content
     assert history_count(bot, guild) == 0
 
 
@@ -233,7 +233,7 @@ async def test_scene_new_in_spanish(fake: FakeDiscord, bot: BotProcess, make_gui
     await correct(fake, guild, gm, "Ana", health=5)
     reply = await fake.slash(guild, gm, "scene new")
     assert "Escena nueva" in reply.content
-    assert "Salud al empezar la escena: 5" in reply.embed["footer"]["text"]
+    assert what_happened(reply.embed, "es") == "Ana empieza la escena con Salud 5."
     player = guild.member("Bea", locale="es-ES")
     refused = await fake.slash(guild, player, "scene new")
     assert_refused(refused, "Solo un DJ")
@@ -276,7 +276,8 @@ async def test_status_shows_living_characters_with_health_state_and_flags(
     assert "**Bea** — Health -7 / 8 — Seriously wounded" in lines[1]
     assert "Consciousness roll pending" in lines[1] and "Bleeding" in lines[1]
     assert "**Carl** — Health -2 / 6 — Hurt" in lines[2] and "Unconscious" in lines[2]
-    assert "Dead" not in reply.text.replace("Scene status", "")
+    assert "Dead" not in reply.embed["description"]
+    assert reply.embed["footer"]["text"] == "💀 Fallen: Dead", "the dead: one closing line"
     assert "3 living" in reply.embed["title"]
     assert reply.buttons == []
 

@@ -36,8 +36,8 @@ async def test_T1_minutes_carry_over_between_calls(
 
     first = await fake.slash(guild, gm, "time", {"minutes": 20})
     assert not first.ephemeral
-    assert "20 minutes of game time pass" in first.content
-    assert "20 of the 30 minutes" in first.text
+    assert "Game time: +20 min." in first.content
+    assert "20 min of the 30" in first.text
     state = rows(bot, guild)["Ana"]
     assert (state["health"], state["bleed_minutes"]) == (-7, 20)
     assert history_count(bot, guild) == before + 1, "the clock moved: a stored change"
@@ -45,9 +45,9 @@ async def test_T1_minutes_carry_over_between_calls(
     second = await fake.slash(guild, gm, "time", {"minutes": 10})
     state = rows(bot, guild)["Ana"]
     assert (state["health"], state["bleed_minutes"]) == (-8, 0)
-    assert "Ana loses 1 Health to bleeding" in second.text
+    assert "Ana bleeds: 1 Health lost." in second.text
     assert second.embed["title"] == "Ana"
-    assert second.embed["fields"][0]["value"].startswith("-8 / 9")
+    assert second.embed["fields"][0]["value"].startswith("-7 → -8 / 9")
     assert history_count(bot, guild) == before + 2
     assert fake.violations == []
 
@@ -61,7 +61,7 @@ async def test_T1_half_hours_in_one_call_and_remainder_kept(
     reply = await fake.slash(guild, gm, "time", {"minutes": 75})
     state = rows(bot, guild)["Ana"]
     assert (state["health"], state["bleed_minutes"]) == (-8, 15)
-    assert "Ana loses 2 Health to bleeding" in reply.text
+    assert "Ana bleeds: 2 Health lost." in reply.text
 
 
 async def test_T1_time_with_nobody_bleeding_is_answered_but_no_change(
@@ -79,7 +79,7 @@ async def test_T1_time_with_nobody_bleeding_is_answered_but_no_change(
     assert history_count(bot, guild) == before
     # And /undo does not see it: nothing of /time to revert, the correction is undone instead.
     undo = await confirmed_undo(fake, guild, gm)
-    assert "/character set" in undo.content
+    assert "GM's correction of Hurt: Health -3." in undo.content
 
 
 async def test_T1_stabilized_and_hospitalized_characters_do_not_bleed(
@@ -116,28 +116,34 @@ async def test_T1_stabilized_and_hospitalized_characters_do_not_bleed(
 # --- T2 ---------------------------------------------------------------------------------------
 
 
-async def test_T1_every_bleeding_character_gets_its_own_status_embed(
+async def test_T1_every_bleeding_character_is_shown_in_one_message(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    """COMMANDS.md: a change is an embed per character touched, over several messages."""
+    """COMMANDS.md: one public message per command; up to 10 characters touched, an embed
+    each; more, one summary line each with the Health before → after."""
     gm = gm_of(guild)
-    names = [f"Herido{index:02d}" for index in range(14)]
-    _insert_characters(bot, guild, gm, names)
+    few = [f"Herido{index:02d}" for index in range(10)]
+    _insert_characters(bot, guild, gm, few)
     reply = await fake.slash(guild, gm, "time", {"minutes": 30})
-    await reply.wait_followups(1)
     fits_discord(reply)
-    embeds = [
-        embed
-        for message in [reply.message, *reply.followups]
-        if message is not None
-        for embed in message.get("embeds") or []
-    ]
-    by_title = {embed["title"]: embed for embed in embeds}
-    assert sorted(by_title) == names
-    for name in names:
+    assert reply.followups == []
+    by_title = {embed["title"]: embed for embed in reply.embeds}
+    assert sorted(by_title) == few
+    for name in few:
         health = next(f for f in by_title[name]["fields"] if f["name"] == "Health")
-        assert re.match(r"-?\d+ / \d+", health["value"]), health
+        assert re.match(r"-?\d+ → -?\d+ / \d+", health["value"]), health
         assert by_title[name]["color"] in {0xE67E22, 0x23272A}
+
+    crowd = [f"Sangra{index:02d}" for index in range(4)]
+    _insert_characters(bot, guild, gm, crowd)
+    reply = await fake.slash(guild, gm, "time", {"minutes": 30})
+    fits_discord(reply)
+    assert reply.followups == [], "14 characters touched: still one message"
+    summary = reply.embeds[0]
+    lines = summary["description"].splitlines()
+    assert len(lines) == 14
+    for name in few + crowd:
+        assert any(f"**{name}**: " in line and " → " in line for line in lines), name
 
 
 async def test_T2_bleeding_kills_at_minus_12_and_stops_there(
@@ -156,9 +162,9 @@ async def test_T2_bleeding_kills_at_minus_12_and_stops_there(
 
     state = rows(bot, guild)
     assert state["Ana"]["health"] == -12 and state["Bea"]["health"] == -12
-    assert "Ana dies." in reply.text and "Bea dies." in reply.text
+    assert "dies" not in reply.text, "a death is said by its own embed only"
     titles = [embed.get("title") for embed in reply.embeds]
-    assert "Ana has died" in titles and "Bea has died" in titles
+    assert titles == ["Ana has died", "Bea has died"]
     assert reply.buttons == [], "the dead roll nothing"
     fits_discord(reply)
     # Deaths are also posted in the configured channel.
@@ -190,14 +196,14 @@ async def test_T2_bleeding_makes_a_roll_due_with_buttons_that_roll(
     assert reply.content.startswith(owner.mention) and reply.content.count(owner.mention) == 1
     allowed = (reply.body or {})["data"]["allowed_mentions"]
     assert allowed["parse"] == [] and [str(u) for u in allowed["users"]] == [owner.id]
-    assert "Consciousness roll (Difficulty 7)" in reply.text
+    assert "Consciousness roll pending (Difficulty 7)" in reply.text
     character_id, roll = state["id"], stored(bot, guild, "Ana")["roll_seq"]
     ids = reply.custom_ids
     assert f"salud:cons:{character_id}:0:{roll}" in ids
     assert f"salud:cons:{character_id}:1:{roll}" in ids  # -8: a legal spend (C4)
     # Only the owner or a GM may press.
     refused = await fake.click(guild, other, reply, f"salud:cons:{character_id}:0:{roll}")
-    assert refused.ephemeral and "owner or a GM" in refused.text
+    assert refused.ephemeral and "Only **Ana**'s player or a GM" in refused.text
     assert rows(bot, guild)["Ana"] == state
     rolled = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:1:{roll}")
     assert not rolled.ephemeral
@@ -283,11 +289,11 @@ async def test_time_in_spanish(fake: FakeDiscord, bot: BotProcess, make_guild: A
     await create(fake, guild, gm, "Ana", 9)
     await correct(fake, guild, gm, "Ana", health=-7)
     reply = await fake.slash(guild, gm, "time", {"minutes": 30})
-    assert "Pasan 30 minutos" in reply.content
+    assert "Tiempo de juego: +30 min." in reply.content
     assert "Tirar Consciencia" in str(reply.buttons) or reply.buttons
     assert reply.embed["fields"][0]["name"] == "Salud"
     nobody = await fake.slash(guild, gm, "time", {"minutes": 1})
-    assert "Pasa 1 minuto" in nobody.content and "se está desangrando" in nobody.text
+    assert "Tiempo de juego: +1 min." in nobody.content and "se desangra: 1 min" in nobody.text
     player = guild.member("Bea", locale="es-ES")
     assert_refused(await fake.slash(guild, player, "time", {"minutes": 30}), "Solo un DJ")
 

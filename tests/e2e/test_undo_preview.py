@@ -97,7 +97,7 @@ async def test_another_change_in_between_is_said_and_previewed_instead(
     assert stored(bot, guild, "Padre Tomás")["health"] == 8
     assert stored(bot, guild, "Padre Tomás")["health"] == 8
     public = again.followups
-    assert len(public) == 1 and "/hurt" in public[0]["content"]
+    assert len(public) == 1 and "Padre Tomás takes 3 damage." in public[0]["content"]
     assert not public[0].get("flags", 0) & (1 << 6)
     # The spend is still there: only the previewed change was reverted.
     theology = [a for a in rows(bot, guild)["Padre Tomás"]["abilities"] if a[0] == "Theology"]
@@ -119,7 +119,7 @@ async def test_cancel_and_other_members_change_nothing(
     await create(fake, guild, gm, "Ana", 9)
     before, entries = rows(bot, guild), history_count(bot, guild)
     preview = await fake.slash(guild, gm, "undo")
-    assert "**Ana** no longer exists: its creation is undone." in preview.text
+    assert "**Ana**'s creation is undone: the sheet no longer exists." in preview.text
     stranger = await fake.click(guild, other_gm, preview, str(confirm_id(preview)))
     assert stranger.ephemeral and "belongs to" in stranger.text and gm.mention in stranger.text
     player = await fake.click(guild, guild.member("Player"), preview, str(confirm_id(preview)))
@@ -160,11 +160,11 @@ async def test_first_aid_flags_hospital_and_a_deletion_are_all_in_the_detail(
     yes = next(c for c in question.custom_ids if c.endswith(":yes"))
     await fake.click(guild, gm, question, yes)
     preview = await fake.slash(guild, gm, "undo")
-    assert "**Ana** vuelve: Salud 9 / 9" in preview.text
+    assert "**Ana** vuelve a la partida: Salud 9 / 9" in preview.text
     english = await fake.slash(guild, gm, "undo", locale="en-US")
-    assert "**Ana** is back: Health 9 / 9" in english.text
+    assert "**Ana** is back in the game: Health 9 / 9" in english.text
     done = await confirmed_undo(fake, guild, gm)
-    assert "**Ana** vuelve: Salud 9 / 9" in done.content
+    assert "**Ana** vuelve a la partida: Salud 9 / 9" in done.content
     assert stored(bot, guild, "Ana")["first_aid_pool"] == 4
 
 

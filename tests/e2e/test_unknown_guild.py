@@ -35,7 +35,7 @@ async def test_commands_work_in_a_server_the_bot_has_not_cached(
     assert not created.ephemeral, created.text
     hurt = await fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "11"})
     assert not hurt.ephemeral, hurt.text
-    assert hurt.embed["fields"][0]["value"].startswith("-2 / 9")
+    assert hurt.embed["fields"][0]["value"].startswith("9 → -2 / 9")
     refused = await fake.slash(guild, player, "time", {"minutes": 30})
     assert refused.ephemeral
     role = guild.role("Guardián")

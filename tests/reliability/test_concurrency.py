@@ -60,7 +60,7 @@ async def test_200_concurrent_hurts_on_one_character_stop_exactly_at_death(
         # 99 → -12 is 111 points of 1: the 111th hit kills, every later one is refused (H5).
         assert len(applied) == 99 - DEATH_AT, [r.text for r in refused[:3]]
         assert len(refused) == 200 - len(applied)
-        assert all("dead" in r.text.casefold() for r in refused), refused[0].text
+        assert all("**Ana** has died" in r.text for r in refused), refused[0].text
         assert not [r.text for r in replies if UNEXPECTED in r.text]
         row = character_row(bot.database_path, guild, "Ana")
         assert row["health"] == DEATH_AT

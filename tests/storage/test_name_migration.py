@@ -1,4 +1,4 @@
-"""Migration 0002 (names): a version-1 file whose names collide under the new rule keeps them
+"""Migration 0003 (names): a version-1 file whose names collide under the new rule keeps them
 all, each reachable by its exact name; their look keys are filled in; new names are checked."""
 
 from __future__ import annotations

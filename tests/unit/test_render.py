@@ -13,7 +13,7 @@ import pytest
 from bot import render
 from bot.i18n import Language
 from bot.render import rolls
-from bot.storage.models import HistoryCharacter, HistoryEntry, StoredCharacter
+from bot.storage.models import Gender, HistoryCharacter, HistoryEntry, StoredCharacter
 from rules import events
 from rules.abilities import Ability, AbilityKind, TestRoll
 from rules.character import CharacterHealth, Hospital
@@ -113,8 +113,8 @@ def test_flags_in_both_languages() -> None:
     assert render.flags_text(stabilized, EN) == "Stabilized"
     assert render.flags_text(stabilized, ES) == "Estabilizado"
     assert "In hospital (5 days left)" in render.flags_text(hospital, EN)
-    assert "Hospitalizado (quedan 5 días)" in render.flags_text(hospital, ES)
-    assert "Hospitalizado (queda 1 día)" in render.flags_text(one_day, ES)
+    assert "En el hospital (quedan 5 días)" in render.flags_text(hospital, ES)
+    assert "En el hospital (queda 1 día)" in render.flags_text(one_day, ES)
     assert "Bleeding" not in render.flags_text(stabilized, EN)
     assert "Bleeding" in render.flags_text(health(-7), EN)
     assert render.flags_text(health(5), EN) == ""
@@ -269,14 +269,39 @@ def test_event_sentences_say_the_rules_words() -> None:
     english = render.describe_events("Ana", sequence, EN)
     spanish = render.describe_events("Ana", sequence, ES)
     assert english[0] == "Ana takes 8 damage."
-    assert english[1] == "Ana is now Seriously wounded."
-    assert spanish[1] == "Ana ahora está Gravemente herido."
+    assert english[1] == "Ana's state: Seriously wounded."
+    assert spanish[1] == "Estado de Ana: Gravemente herido."
     assert "Difficulty 7" in english[2] and "Dificultad 7" in spanish[2]
     assert "1 point " in english[3] and "1 punto " in spanish[3]
     assert "1 day." in english[4] and "1 día." in spanish[4]
     assert "1 day left" in english[5] and "queda 1 día" in spanish[5]
-    assert "unconscious → conscious" in english[6]
-    assert "inconsciente → consciente" in spanish[6]
+    assert english[6] == "GM's correction: Ana regains consciousness."
+    assert spanish[6] == "Corrección del DJ: Ana recupera la consciencia."
+
+
+def test_sentences_agree_with_a_known_gender_and_never_assume_one() -> None:
+    said = [events.Stabilized(), events.StabilizationEnded()]
+    neutral = render.describe_events("Amelia", said, ES)
+    feminine = render.describe_events("Amelia", said, ES, Gender.FEMININE)
+    masculine = render.describe_events("Jack", said, ES, Gender.MASCULINE)
+    assert feminine[0] == "Amelia queda estabilizada y deja de desangrarse."
+    assert masculine[0] == "Jack queda estabilizado y deja de desangrarse."
+    assert "estabilizada" in feminine[1] and "estabilizado" in masculine[1]
+    for sentence in neutral:
+        assert "estabilizad" not in sentence, sentence
+    english = render.describe_events("Amelia", [events.StabilizationEnded()], EN)
+    assert (
+        "her"
+        in render.describe_events("Amelia", [events.StabilizationEnded()], EN, Gender.FEMININE)[
+            0
+        ].split()
+    )
+    assert not {"her", "his", "its", "it"} & set(english[0].rstrip(".").replace(":", "").split())
+    assert (
+        render.state_label(HealthState.SERIOUSLY_WOUNDED, ES, Gender.FEMININE)
+        == "Gravemente herida"
+    )
+    assert render.state_label(HealthState.SERIOUSLY_WOUNDED, ES) == "Gravemente herido"
 
 
 def test_unknown_event_is_skipped_and_logged(caplog: pytest.LogCaptureFixture) -> None:
@@ -410,7 +435,7 @@ def test_history_lines() -> None:
         "hurt",
         (HistoryCharacter(1, "Ana", before, after),),
         undone_by=3,
-        details={"amount": "1d6+1", "character_id": 1},
+        details={"amount": "1d6+1", "dealt": 4, "dice": [3], "character_id": 1},
     )
     created = _entry(2, "character create", (HistoryCharacter(2, "Bea", None, character(9)),))
     undo = _entry(3, "undo", (HistoryCharacter(1, "Ana", after, before),), undo_of=1)
@@ -419,13 +444,16 @@ def test_history_lines() -> None:
     stamp = int(datetime(2024, 1, 2, 3, 4, 5, tzinfo=UTC).timestamp())
     assert f"<t:{stamp}:R>" in english[0] and "<@42>" in english[0]
     assert "Ana: 1 → 5" in english[0]
-    assert "#1" in english[0] and "/hurt" in english[0]
-    assert "Bea: created → 9" in english[1]
-    assert "Bea: creado → 9" in spanish[1]
+    assert "Undoes #1 (Ana takes 4 damage (1d6+1))" in english[0]
+    assert "Deshace #1 (Ana recibe 4 de daño (1d6+1))" in spanish[0]
+    assert "Bea joins the game · Bea: — → 9" in english[1]
+    assert "Bea entra en juego · Bea: — → 9" in spanish[1]
     assert english[2].startswith("~~") and "(undone)" in english[2]
     assert "(deshecho)" in spanish[2]
-    assert "Ana: 5 → 1" in english[2] and "amount: 1d6+1" in english[2]
-    assert "character_id" not in english[2]
+    assert "Ana takes 4 damage (1d6+1) · Ana: 5 → 1" in english[2]
+    for line in english + spanish:
+        for internal in ("character_id", "amount:", "dealt:", "dice", "/hurt", "{"):
+            assert internal not in line, line
     named = render.history_lines([created], EN, name_of=lambda user: f"user {user}")
     assert "user 42" in named[0]
 

@@ -58,7 +58,7 @@ def test_every_kind_of_value_is_listed_in_both_languages() -> None:
         "stabilized yes → no",
         "in hospital 4 d left → no",
         "First Aid received this scene 2 → 0",
-        "bleeding clock 20 min → 0 min",
+        "time bleeding 20 min → 0 min",
         "Athletics removed",
         "Theology back, 3/3",
         "name Bruna → Padre Tomás",
@@ -77,7 +77,7 @@ def test_a_creation_and_a_deletion_undone() -> None:
     )
     assert (
         reversal_line(HistoryCharacter(1, "Ana", ana, None), Language.ES)
-        == "**Ana** vuelve: Salud 2 / 9"
+        == "**Ana** vuelve a la partida: Salud 2 / 9"
     )
 
 

@@ -1,0 +1,298 @@
+"""``make screenshots``: pictures of real replies for the README (not part of ``make test``).
+
+Runs a short scripted session of a Spanish table — three investigators, a wound, a
+Consciousness roll falling due, First Aid, a death, ``/scene status``, ``/history`` — with
+the real bot (``python -m bot``) against the fake Discord of ``tests/fake_discord`` on
+127.0.0.1, keeps the payloads the bot really sent, draws each as HTML in the style of
+Discord's dark theme at a phone's width, and photographs it with headless Chromium (Debian's
+``chromium``, installed with apt-get when missing). Writes ``docs/images/*.png``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from tests.e2e.harness import PROJECT_ROOT, BotProcess
+from tests.fake_discord import FakeDiscord, FakeGuild
+from tests.fake_discord.replies import Reply
+
+IMAGES = PROJECT_ROOT / "docs" / "images"
+#: A phone's width in CSS pixels; pictures are taken at twice that for sharpness.
+PHONE_WIDTH = 390
+SCALE = 2
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+
+
+# --- Chromium ---------------------------------------------------------------------------------
+def chromium() -> str:
+    """The Chromium binary, installed from Debian's packages when missing."""
+    found = shutil.which("chromium")
+    if found:
+        return found
+    print("chromium is missing: installing Debian's package with apt-get", file=sys.stderr)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+    subprocess.run(
+        [
+            "apt-get",
+            "install",
+            "-y",
+            "-qq",
+            "--no-install-recommends",
+            "chromium",
+            "fonts-noto-color-emoji",
+        ],
+        check=True,
+        env=env,
+    )
+    found = shutil.which("chromium")
+    if not found:
+        raise SystemExit("chromium is still missing after apt-get install")
+    return found
+
+
+def _run_chromium(binary: str, profile: Path, *args: str) -> str:
+    result = subprocess.run(
+        [binary, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return result.stdout
+
+
+def photograph(binary: str, page: Path, target: Path) -> None:
+    """``page`` as a PNG of exactly its height, at phone width."""
+    with tempfile.TemporaryDirectory(prefix="salud-chromium-") as profile:
+        dom = _run_chromium(
+            binary,
+            Path(profile),
+            f"--window-size={PHONE_WIDTH},2000",
+            "--virtual-time-budget=2000",
+            "--dump-dom",
+            page.as_uri(),
+        )
+        found = re.search(r'data-height="(\d+)"', dom)
+        height = int(found[1]) if found else 1200
+    with tempfile.TemporaryDirectory(prefix="salud-chromium-") as profile:
+        _run_chromium(
+            binary,
+            Path(profile),
+            f"--window-size={PHONE_WIDTH},{height}",
+            f"--force-device-scale-factor={SCALE}",
+            "--hide-scrollbars",
+            f"--screenshot={target}",
+            page.as_uri(),
+        )
+
+
+# --- Discord's look ---------------------------------------------------------------------------
+CSS = """
+body { margin: 0; background: #313338; color: #dbdee1; width: 390px;
+  font: 15px/1.375 "Noto Sans", "DejaVu Sans", sans-serif; }
+.msg { display: flex; padding: 12px 12px 14px 10px; }
+.avatar { width: 40px; height: 40px; border-radius: 50%; background: #5865f2; flex: none;
+  color: white; font-weight: 700; display: flex; align-items: center; justify-content: center;
+  margin-right: 12px; font-size: 18px; }
+.body { min-width: 0; flex: 1; }
+.head { margin-bottom: 2px; }
+.name { color: #f2f3f5; font-weight: 600; }
+.tag { background: #5865f2; color: white; font-size: 10px; font-weight: 600; border-radius: 3px;
+  padding: 1px 4px; margin-left: 4px; vertical-align: 2px; }
+.time { color: #949ba4; font-size: 12px; margin-left: 6px; }
+.content { white-space: pre-wrap; word-wrap: break-word; }
+.embed { background: #2b2d31; border-left: 4px solid #1e1f22; border-radius: 4px;
+  padding: 8px 12px 12px 12px; margin-top: 6px; max-width: 100%; box-sizing: border-box; }
+.embed .title { color: #f2f3f5; font-weight: 600; font-size: 15px; margin-top: 4px; }
+.embed .description { font-size: 14px; margin-top: 6px; white-space: pre-wrap; }
+.fields { display: flex; flex-wrap: wrap; column-gap: 8px; }
+.field { margin-top: 8px; flex: 1 1 100%; min-width: 0; font-size: 14px; }
+.field.inline { flex: 1 1 28%; }
+.field .fname { color: #f2f3f5; font-weight: 600; margin-bottom: 2px; }
+.field .fvalue { white-space: pre-wrap; word-wrap: break-word; }
+.footer { color: #b5bac1; font-size: 12px; margin-top: 8px; white-space: pre-wrap; }
+.mention { background: rgba(88, 101, 242, .3); color: #c9cdfb; border-radius: 3px;
+  padding: 0 2px; }
+code { background: #1e1f22; border-radius: 3px; padding: 0 3px; font-size: 13px; }
+.buttons { display: flex; flex-wrap: wrap; gap: 8px; margin-top: 8px; }
+.button { border-radius: 3px; padding: 6px 12px; color: white; font-size: 14px;
+  font-weight: 500; background: #4e5058; }
+.button.primary { background: #5865f2; }
+.button.danger { background: #da373c; }
+.button.disabled { opacity: .5; }
+"""
+
+
+def markdown(text: str, names: Mapping[str, str]) -> str:
+    """The little Markdown Salud uses, as Discord shows it; mentions by name."""
+    shown = html.escape(text, quote=False)
+    shown = re.sub(r"\\([\\*_~`>|])", lambda m: f"&#{ord(m[1])};", shown)
+    shown = re.sub(
+        r"&lt;@!?(\d+)&gt;",
+        lambda m: f'<span class="mention">@{html.escape(names.get(m[1], "Jugador"))}</span>',
+        shown,
+    )
+    shown = re.sub(r"&lt;t:\d+(?::[a-zA-Z])?&gt;", "hace un momento", shown)
+    shown = re.sub(r"`([^`]+)`", r"<code>\1</code>", shown)
+    shown = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", shown)
+    shown = re.sub(r"~~(.+?)~~", r"<s>\1</s>", shown)
+    shown = re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", shown)
+    return shown
+
+
+def _embed(embed: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    colour = f"#{int(embed.get('color') or 0x1E1F22):06x}"
+    parts = [f'<div class="embed" style="border-left-color: {colour}">']
+    if embed.get("title"):
+        parts.append(f'<div class="title">{markdown(str(embed["title"]), names)}</div>')
+    if embed.get("description"):
+        parts.append(f'<div class="description">{markdown(embed["description"], names)}</div>')
+    fields: Sequence[Mapping[str, Any]] = embed.get("fields") or []
+    if fields:
+        parts.append('<div class="fields">')
+        for item in fields:
+            inline = " inline" if item.get("inline") else ""
+            parts.append(
+                f'<div class="field{inline}"><div class="fname">'
+                f"{markdown(str(item['name']), names)}</div>"
+                f'<div class="fvalue">{markdown(str(item["value"]), names)}</div></div>'
+            )
+        parts.append("</div>")
+    footer = (embed.get("footer") or {}).get("text")
+    if footer:
+        parts.append(f'<div class="footer">{html.escape(footer)}</div>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _buttons(components: Sequence[Mapping[str, Any]]) -> str:
+    styles = {1: "primary", 2: "", 4: "danger"}
+    rows = []
+    for row in components:
+        buttons = []
+        for button in row.get("components") or []:
+            style = styles.get(int(button.get("style") or 2), "")
+            if button.get("disabled"):
+                style += " disabled"
+            buttons.append(f'<span class="button {style}">{html.escape(button["label"])}</span>')
+        rows.append(f'<div class="buttons">{"".join(buttons)}</div>')
+    return "".join(rows)
+
+
+def message_html(message: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """One message of the bot, as Discord's dark theme draws it on a phone."""
+    content = message.get("content") or ""
+    body = [
+        '<div class="head"><span class="name">Salud</span><span class="tag">APP</span>'
+        '<span class="time">hoy a las 21:34</span></div>'
+    ]
+    if content:
+        body.append(f'<div class="content">{markdown(content, names)}</div>')
+    body += [_embed(embed, names) for embed in message.get("embeds") or []]
+    body.append(_buttons(message.get("components") or []))
+    return (
+        '<!doctype html><html><head><meta charset="utf-8">'
+        f"<style>{CSS}</style></head><body>"
+        f'<div class="msg"><div class="avatar">S</div><div class="body">{"".join(body)}'
+        "</div></div>"
+        "<script>document.body.setAttribute('data-height',"
+        " Math.ceil(document.body.getBoundingClientRect().height));</script>"
+        "</body></html>"
+    )
+
+
+# --- the session ------------------------------------------------------------------------------
+async def _ok(reply: Reply) -> Reply:
+    assert not reply.ephemeral, reply.text
+    return reply
+
+
+async def session(fake: FakeDiscord, guild: FakeGuild) -> dict[str, Reply]:
+    """The scripted session; the replies to photograph, by picture name."""
+    gm = guild.member("Directora", permissions=["manage_guild"], locale="es-ES")
+    lucia = guild.member("Lucía", locale="es-ES")
+    for name, health, first_aid, gender, player in (
+        ("Amelia Ríos", 9, 0, "feminine", lucia),
+        ("Jack Malone", 6, 0, "masculine", gm),
+        ("Padre Tomás", 8, 4, "masculine", gm),
+    ):
+        options: dict[str, Any] = {"name": name, "health": health, "first_aid": first_aid}
+        options["gender"] = gender
+        if player is not gm:
+            options["player"] = player
+        await _ok(await fake.slash(guild, gm, "character create", options))
+    shots: dict[str, Reply] = {}
+    shots["change"] = await _ok(
+        await fake.slash(
+            guild,
+            gm,
+            "hurt",
+            {"character": "Amelia Ríos", "amount": "1d6+1", "reason": "la garra de un profundo"},
+        )
+    )
+    # From wherever the dice left her to -3: a Consciousness roll falls due (its buttons).
+    first_line = shots["change"].embed["fields"][0]["value"].split("\n")[0]
+    now = int(first_line.split(" → ")[1].split(" / ")[0])
+    shots["consciousness"] = await _ok(
+        await fake.slash(guild, gm, "hurt", {"character": "Amelia Ríos", "amount": str(now + 3)})
+    )
+    await _ok(
+        await fake.slash(
+            guild, gm, "firstaid", {"medic": "Padre Tomás", "patient": "Amelia Ríos", "points": 1}
+        )
+    )
+    await _ok(await fake.slash(guild, gm, "hurt", {"character": "Jack Malone", "amount": "9"}))
+    shots["death"] = await _ok(
+        await fake.slash(guild, gm, "hurt", {"character": "Jack Malone", "amount": "2d6+6"})
+    )
+    shots["scene-status"] = await _ok(await fake.slash(guild, lucia, "scene status"))
+    shots["history"] = await _ok(await fake.slash(guild, lucia, "history"))
+    return shots
+
+
+async def main() -> None:
+    binary = chromium()
+    IMAGES.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="salud-screenshots-") as folder:
+        work = Path(folder)
+        fake = FakeDiscord(app_name="Salud")
+        await fake.start()
+        bot = BotProcess(fake, database_path=work / "bot.sqlite3", log_path=work / "bot.log")
+        try:
+            await bot.start()
+            guild = await fake.create_guild(locale="es-ES", name="El Rastro de Cthulhu")
+            shots = await session(fake, guild)
+            names = {member.id: member.name for member in guild.members.values()}
+            for name, reply in shots.items():
+                assert reply.message is not None, name
+                page = work / f"{name}.html"
+                page.write_text(message_html(reply.message, names), encoding="utf-8")
+                photograph(binary, page, IMAGES / f"{name}.png")
+                print(f"wrote {IMAGES / f'{name}.png'}")
+        finally:
+            await bot.stop()
+            await fake.stop()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
