@@ -85,3 +85,21 @@ def test_purity_check_catches_a_forbidden_import() -> None:
     modules = [module for module, _names, _line in _imports(tree)]
     assert modules == ["discord", "random", "time"]
     assert "discord" not in sys.stdlib_module_names
+
+
+#: What a test of the rules may import: the mutants copy of the tree has rules/ and tests/ only.
+RULES_TESTS_MAY_IMPORT = frozenset({"rules", "tests", "pytest", "hypothesis", "__future__"})
+
+
+@pytest.mark.parametrize(
+    "path", sorted(Path(__file__).parent.glob("*.py")), ids=lambda path: path.name
+)
+def test_rules_tests_import_only_the_rules(path: Path) -> None:
+    """tests/rules/ is the mutation run's judge: a bot import there would break `make mutation`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    for module, _names, line in _imports(tree):
+        top = module.split(".")[0]
+        where = f"{path.name}:{line} imports {module} (bot tests go in tests/bot/)"
+        assert top in RULES_TESTS_MAY_IMPORT or top in sys.stdlib_module_names, where
+        if top == "tests":
+            assert module.startswith("tests.rules"), where

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules import Ability, AbilityKind, make_test
-from tests.unit.factories import character
+from tests.rules.factories import character
 
 
 class _BrokenRoller:

@@ -19,7 +19,7 @@ from rules import (
     parse_amount,
     roll_amount,
 )
-from tests.unit.factories import character
+from tests.rules.factories import character
 
 
 def test_D1_damage_lowers_health_by_its_amount() -> None:

@@ -21,7 +21,7 @@ from rules import (
     correct,
     give_first_aid,
 )
-from tests.unit.factories import character, medic
+from tests.rules.factories import character, medic
 
 SERIOUS = HealthState.SERIOUSLY_WOUNDED
 

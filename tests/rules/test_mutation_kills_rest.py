@@ -20,7 +20,7 @@ from rules import (
     StateChanged,
     rest,
 )
-from tests.unit.factories import character
+from tests.rules.factories import character
 
 SERIOUS = HealthState.SERIOUSLY_WOUNDED
 

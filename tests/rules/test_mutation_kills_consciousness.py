@@ -9,7 +9,7 @@ from rules import (
     StayedConscious,
     roll_consciousness,
 )
-from tests.unit.factories import character
+from tests.rules.factories import character
 
 
 def test_C5_success_clears_the_pending_roll_exactly() -> None:

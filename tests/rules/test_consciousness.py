@@ -29,7 +29,7 @@ from rules import (
     rest,
     roll_consciousness,
 )
-from tests.unit.factories import character, medic
+from tests.rules.factories import character, medic
 
 
 def test_C1_damage_below_zero_makes_roll_due() -> None:

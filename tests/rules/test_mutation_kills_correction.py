@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules import Corrected, RollCleared, apply_damage, correct, rest
-from tests.unit.factories import character
+from tests.rules.factories import character
 
 
 def test_G1_a_given_pool_below_the_rating_is_set() -> None:

@@ -8,7 +8,7 @@ from bot.i18n import Language, text
 from bot.storage import HistoryCharacter, HistoryEntry, StoredCharacter
 from bot.undo_preview import preview_embed, reversal_line, reversal_lines
 from rules import Ability, AbilityKind, Hospital
-from tests.unit.factories import character
+from tests.rules.factories import character
 
 
 def stored(name: str = "Padre Tomás", owner: int = 7, **health: object) -> StoredCharacter:

@@ -27,7 +27,7 @@ from rules import (
     start_scene,
     state_of,
 )
-from tests.unit.factories import character, medic
+from tests.rules.factories import character, medic
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MACHINE = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

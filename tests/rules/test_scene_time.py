@@ -22,7 +22,7 @@ from rules import (
     pass_time,
     start_scene,
 )
-from tests.unit.factories import character, medic
+from tests.rules.factories import character, medic
 
 
 def test_S1_new_scene_takes_current_health_and_resets_first_aid_received() -> None:

@@ -10,7 +10,7 @@ from rules import (
 )
 from rules.first_aid import FirstAidResult
 from rules.outcome import Outcome
-from tests.unit.factories import character, medic
+from tests.rules.factories import character, medic
 
 
 def test_F6_a_medic_with_exactly_2_points_stabilizes() -> None:

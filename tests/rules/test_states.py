@@ -20,7 +20,7 @@ from rules import (
     roll_consciousness,
     state_of,
 )
-from tests.unit.factories import character, medic
+from tests.rules.factories import character, medic
 
 
 def test_H1_health_is_a_pool_with_a_maximum_that_may_go_below_zero() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules import PoolRefreshed, refresh
 from rules.outcome import Outcome
-from tests.unit.factories import character
+from tests.rules.factories import character
 
 
 def test_P1_refresh_outcome_keeps_the_character_before() -> None:

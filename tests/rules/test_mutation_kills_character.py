@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from rules import CharacterHealth, Hospital, InvalidValue, inconsistencies
-from tests.unit.factories import character
+from tests.rules.factories import character
 
 
 def test_H1_max_health_below_1_is_reported() -> None:

@@ -22,7 +22,7 @@ from rules import (
     refresh,
     rest,
 )
-from tests.unit.factories import character, medic
+from tests.rules.factories import character, medic
 
 
 def test_P1_refresh_fills_the_pool_to_its_rating() -> None:

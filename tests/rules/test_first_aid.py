@@ -25,7 +25,7 @@ from rules import (
     inconsistencies,
     pass_time,
 )
-from tests.unit.factories import character, medic
+from tests.rules.factories import character, medic
 
 
 def test_F1_each_point_restores_two_health() -> None:

@@ -25,7 +25,7 @@ from rules import (
     pass_time,
     rest,
 )
-from tests.unit.factories import character
+from tests.rules.factories import character
 
 
 def test_R1_two_health_per_day_up_to_the_maximum() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules import Bled, RollDue, pass_time
 from rules.outcome import Outcome
-from tests.unit.factories import character
+from tests.rules.factories import character
 
 
 def test_T1_time_for_someone_not_bleeding_is_no_change_with_before_kept() -> None:
