@@ -29,7 +29,18 @@ from rules.abilities import (
     set_ability,
     spend_ability,
 )
-from rules.ability_catalog import KNOWN_ABILITIES, find_known, known_kind, suggest
+from rules.ability_catalog import (
+    _INDEX,
+    KNOWN_ABILITIES,
+    KnownAbility,
+    _build_index,
+    _gen,
+    _inv,
+    find_known,
+    known_kind,
+    normalize,
+    suggest,
+)
 from rules.character import CharacterHealth
 from rules.dice import ScriptedRoller
 from rules.errors import CharacterDead, CharacterUnconscious, InvalidValue, RuleError
@@ -646,3 +657,71 @@ def test_P3_success_iff_die_plus_spend_reaches_base_plus_penalty(
     assert result.total == die + spend
     assert result.success is (die + spend >= result.base_difficulty + result.penalty)
     assert result.ability_after.pool == rating - spend
+
+
+# --- Abilities (P1, P3): the messages of broken invariants and a broken roller --------------------
+class _BrokenRoller:
+    """A roller that breaks its contract (a d6 that shows 7)."""
+
+    def roll(self, sides: int) -> int:
+        return sides + 1
+
+
+def test_P1_rating_outside_its_range_says_which() -> None:
+    with pytest.raises(ValueError, match=r"^rating 100 outside 0\.\.99$"):
+        Ability("Athletics", AbilityKind.GENERAL, rating=100, pool=0)
+
+
+def test_P1_pool_outside_its_rating_says_which() -> None:
+    with pytest.raises(ValueError, match=r"^pool 5 outside 0\.\.3$"):
+        Ability("Athletics", AbilityKind.GENERAL, rating=3, pool=5)
+
+
+def test_P3_a_die_outside_1_to_6_is_a_bug_that_names_the_value() -> None:
+    athletics = Ability("Athletics", AbilityKind.GENERAL, rating=3, pool=3)
+    with pytest.raises(ValueError, match=r"^roller returned 7 for a d6$"):
+        make_test(
+            character(10),
+            athletics,
+            difficulty=None,
+            spend=0,
+            attack=False,
+            roller=_BrokenRoller(),
+        )
+
+
+# --- The ability catalog: its builders, its index, and the ranking of ``suggest`` -----------------
+def test_inv_builds_an_investigative_ability_with_its_aliases() -> None:
+    assert _inv("Law", "Derecho", "Leyes") == KnownAbility(
+        "Law", "Derecho", AbilityKind.INVESTIGATIVE, aliases=("Leyes",)
+    )
+
+
+def test_gen_builds_a_general_ability_with_its_aliases() -> None:
+    assert _gen("Scuffling", "Escaramuza", "Pelea") == KnownAbility(
+        "Scuffling", "Escaramuza", AbilityKind.GENERAL, aliases=("Pelea",)
+    )
+
+
+def test_index_finds_every_name_and_alias_of_every_ability() -> None:
+    index = _build_index()
+    names = {
+        normalize(name): known
+        for known in KNOWN_ABILITIES
+        for name in (known.english, known.spanish, *known.aliases)
+    }
+    # No name of one ability is the name or alias of another, so nothing is shadowed.
+    assert index == names
+    assert index == _INDEX
+    assert index[normalize("pelea")] is index[normalize("Scuffling")]
+
+
+def test_suggest_respects_a_limit_of_one() -> None:
+    assert len(suggest("", "en", limit=1)) == 1
+    assert suggest("", "en", limit=0) == []
+
+
+def test_suggest_ranks_a_name_in_the_other_language_above_an_alias() -> None:
+    # "pel": inside the Spanish "Sentir el Peligro" (other language, substring: rank 3) and
+    # at the start of the alias "Pelea" of Scuffling (alias prefix: rank 4).
+    assert [known.english for known in suggest("pel", "en")] == ["Sense Trouble", "Scuffling"]
