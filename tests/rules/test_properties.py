@@ -2,24 +2,42 @@
 
 from __future__ import annotations
 
-import contextlib
+from collections.abc import Callable
 from dataclasses import replace
+from typing import Any, TypeVar
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules import (
     DEATH_THRESHOLD,
+    AlreadyInHospital,
+    AlreadyStabilized,
+    CharacterDead,
     CharacterHealth,
+    CharacterUnconscious,
+    FirstAidCapReached,
     HealthState,
+    MedicDead,
+    MedicUnconscious,
+    NeedsHospital,
+    NotBelowZero,
+    NotEnoughFirstAid,
+    NothingToHeal,
     RuleError,
     ScriptedRoller,
+    SelfFirstAid,
     SpendWouldKill,
+    StabilizeNeedsTwo,
     StateChanged,
     apply_damage,
     correct,
+    first_aid_cap,
+    first_aid_room,
     give_first_aid,
     inconsistencies,
+    max_legal_spend,
     pass_time,
     refresh,
     rest,
@@ -27,12 +45,92 @@ from rules import (
     start_scene,
     state_of,
 )
+from rules.first_aid import HEALTH_PER_POINT, STABILIZE_COST
+from rules.outcome import Outcome
 from tests.rules.factories import character, medic
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MACHINE = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 living_health = st.integers(min_value=DEATH_THRESHOLD + 1, max_value=20)
+SERIOUS = HealthState.SERIOUSLY_WOUNDED
+T = TypeVar("T")
+Refusal = type[RuleError] | None
+
+
+# --- when each rule must refuse (RULES.md), so that a property never swallows a wrong refusal -
+def attempt(refusal: Refusal, rule: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
+    """What ``rule(*args, **kwargs)`` returns when the rules must accept it (any refusal then
+    fails the test); ``None`` once it has refused with exactly ``refusal``."""
+    if refusal is None:
+        return rule(*args, **kwargs)
+    with pytest.raises(RuleError) as refused:
+        rule(*args, **kwargs)
+    assert type(refused.value) is refusal, (refusal, refused.value)
+    return None
+
+
+def damage_refusal(someone: CharacterHealth) -> Refusal:
+    """H5: only the dead cannot be hurt."""
+    return CharacterDead if someone.is_dead else None
+
+
+def rest_refusal(someone: CharacterHealth, *, hospital: bool) -> Refusal:
+    """H5, R2: the dead do not rest; the Seriously wounded rest only in hospital."""
+    if someone.is_dead:
+        return CharacterDead
+    if someone.hospital is None and someone.state is SERIOUS and not hospital:
+        return NeedsHospital
+    return None
+
+
+def roll_refusal(someone: CharacterHealth, spend: int) -> Refusal:
+    """H5, C2, C4: a living, conscious character below 0 rolls, with a spend that keeps it alive."""
+    if someone.is_dead:
+        return CharacterDead
+    if not someone.conscious:
+        return CharacterUnconscious
+    if someone.health >= 0:
+        return NotBelowZero
+    return SpendWouldKill if spend > max_legal_spend(someone) else None
+
+
+def first_aid_refusal(
+    healer: CharacterHealth, patient: CharacterHealth, points: int, *, same: bool = False
+) -> Refusal:
+    """F1–F7: who may give First Aid, to whom, and with how many points."""
+    if same:
+        return SelfFirstAid
+    if healer.is_dead:
+        return MedicDead
+    if not healer.conscious:
+        return MedicUnconscious
+    if patient.is_dead:
+        return CharacterDead
+    if patient.state is SERIOUS:
+        if patient.hospital is not None:
+            return AlreadyInHospital
+        if patient.stabilized:
+            return AlreadyStabilized
+        if points < STABILIZE_COST:
+            return StabilizeNeedsTwo
+        return NotEnoughFirstAid if healer.first_aid_pool < STABILIZE_COST else None
+    if patient.health >= min(patient.scene_start_health, patient.max_health):
+        return NothingToHeal
+    if patient.first_aid_received >= first_aid_cap(patient):
+        return FirstAidCapReached
+    needed = min(points, -(-first_aid_room(patient) // HEALTH_PER_POINT))
+    return NotEnoughFirstAid if healer.first_aid_pool < needed else None
+
+
+def test_attempt_fails_when_the_rule_refuses_what_it_must_accept() -> None:
+    with pytest.raises(CharacterDead):
+        attempt(None, apply_damage, character(-12), 1)
+    with pytest.raises(AssertionError):
+        attempt(NeedsHospital, apply_damage, character(-12), 1)
+    with pytest.raises(pytest.fail.Exception):
+        attempt(CharacterDead, apply_damage, character(5), 1)
+    assert attempt(CharacterDead, apply_damage, character(-12), 1) is None
 
 
 @st.composite
@@ -76,13 +174,17 @@ def test_H2_property_state_is_a_function_of_health_alone(
 def test_H6_property_healing_never_exceeds_the_maximum(
     someone: CharacterHealth, days: int, hospital: bool, points: int
 ) -> None:
-    with contextlib.suppress(RuleError):
-        assert rest(someone, days, hospital=hospital).after.health <= someone.max_health
-    try:
-        healed = give_first_aid(medic(first_aid=10), someone, points).patient.after
-    except RuleError:
-        return
-    assert healed.health <= someone.max_health
+    rested = attempt(
+        rest_refusal(someone, hospital=hospital), rest, someone, days, hospital=hospital
+    )
+    if rested is not None:
+        assert rested.after.health <= someone.max_health
+    healer = medic(first_aid=10)
+    aided = attempt(
+        first_aid_refusal(healer, someone, points), give_first_aid, healer, someone, points
+    )
+    if aided is not None:
+        assert aided.patient.after.health <= someone.max_health
 
 
 @FAST
@@ -100,16 +202,18 @@ def test_F3_property_first_aid_in_one_scene_stays_within_both_caps(
     patient = start_scene(CharacterHealth.new(max_health, 0)).after
     restored = 0
     for kind, value in actions:
-        try:
-            if kind == "damage":
-                patient = apply_damage(patient, value).after
-            else:
-                result = give_first_aid(medic(first_aid=6), patient, value)
+        if kind == "damage":
+            hurt = attempt(damage_refusal(patient), apply_damage, patient, value)
+            patient = patient if hurt is None else hurt.after
+        else:
+            healer = medic(first_aid=6)
+            result = attempt(
+                first_aid_refusal(healer, patient, value), give_first_aid, healer, patient, value
+            )
+            if result is not None:
                 restored += result.restored
                 patient = result.patient.after
                 assert patient.health <= patient.scene_start_health
-        except RuleError:
-            continue
         assert restored <= max_health // 3
         assert patient.first_aid_received == restored
 
@@ -163,16 +267,21 @@ def test_R4_property_hospital_length_is_the_lowest_health_of_the_spell(
     patient = character(start)
     lowest: int | None = None
     for kind, value in actions:
-        try:
-            if kind == "damage":
-                patient = apply_damage(patient, abs(value) or 1).after
-            elif kind == "set":
-                patient = correct(patient, health=value).after
-            else:
-                roll = roll_consciousness(patient, abs(value) % 4, ScriptedRoller([6]))
-                patient = roll.outcome.after
-        except RuleError:
-            continue
+        if kind == "damage":
+            hurt = attempt(damage_refusal(patient), apply_damage, patient, abs(value) or 1)
+            patient = patient if hurt is None else hurt.after
+        elif kind == "set":
+            patient = correct(patient, health=value).after
+        else:
+            spend = abs(value) % 4
+            roll = attempt(
+                roll_refusal(patient, spend),
+                roll_consciousness,
+                patient,
+                spend,
+                ScriptedRoller([6]),
+            )
+            patient = patient if roll is None else roll.outcome.after
         if patient.state is HealthState.SERIOUSLY_WOUNDED:
             lowest = patient.health if lowest is None else min(lowest, patient.health)
         else:
@@ -180,7 +289,7 @@ def test_R4_property_hospital_length_is_the_lowest_health_of_the_spell(
     if patient.state is not HealthState.SERIOUSLY_WOUNDED:
         return
     assert lowest is not None
-    admitted = rest(patient, 1, hospital=True).after
+    admitted = rest(patient, 1, hospital=True).after  # a refusal here fails the test
     if admitted.hospital is not None:
         assert admitted.hospital.length_days == abs(lowest)
     else:
@@ -207,33 +316,49 @@ def test_G1_property_random_legal_actions_never_reach_an_inconsistent_state(
     knocked_out_by_gm: set[int] = set()  # G3: the only way to be unconscious at 0 or more
     for kind, first, second, value in actions:
         someone = party[first]
-        try:
-            if kind == "damage":
-                outcome = apply_damage(someone, abs(value) or 1)
-            elif kind == "roll":
-                roll = roll_consciousness(someone, abs(value) % 5, ScriptedRoller([value % 6 + 1]))
-                outcome = roll.outcome
-            elif kind == "aid":
-                result = give_first_aid(
-                    someone, party[second], abs(value) or 1, same_character=first == second
-                )
+        outcome: Outcome | None
+        if kind == "damage":
+            outcome = attempt(damage_refusal(someone), apply_damage, someone, abs(value) or 1)
+        elif kind == "roll":
+            spend, die = abs(value) % 5, ScriptedRoller([value % 6 + 1])
+            roll = attempt(roll_refusal(someone, spend), roll_consciousness, someone, spend, die)
+            outcome = None if roll is None else roll.outcome
+        elif kind == "aid":
+            patient, points, same = party[second], abs(value) or 1, first == second
+            result = attempt(
+                first_aid_refusal(someone, patient, points, same=same),
+                give_first_aid,
+                someone,
+                patient,
+                points,
+                same_character=same,
+            )
+            outcome = None
+            if result is not None:
                 assert result.medic.before == someone
                 party[first] = result.medic.after
                 outcome = result.patient
                 first = second
-            elif kind == "scene":
-                outcome = start_scene(someone)
-            elif kind == "time":
-                outcome = pass_time(someone, abs(value) * 7 or 1)
-            elif kind in {"rest", "hospital"}:
-                outcome = rest(someone, abs(value) % 5 + 1, hospital=kind == "hospital")
-            elif kind == "refresh":
-                outcome = refresh(someone)
-            elif kind == "correct":
-                outcome = correct(someone, health=value)
-            else:
-                outcome = correct(someone, conscious=value % 2 == 0)
-        except RuleError:
+        elif kind == "scene":
+            outcome = start_scene(someone)
+        elif kind == "time":
+            outcome = pass_time(someone, abs(value) * 7 or 1)
+        elif kind in {"rest", "hospital"}:
+            hospital = kind == "hospital"
+            outcome = attempt(
+                rest_refusal(someone, hospital=hospital),
+                rest,
+                someone,
+                abs(value) % 5 + 1,
+                hospital=hospital,
+            )
+        elif kind == "refresh":
+            outcome = refresh(someone)
+        elif kind == "correct":
+            outcome = correct(someone, health=value)
+        else:
+            outcome = correct(someone, conscious=value % 2 == 0)
+        if outcome is None:
             continue
         party[first] = outcome.after
         problems = inconsistencies(outcome.after)
