@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules import InvalidName, clean_name, name_key
-from rules.names import MAX_NAME_LENGTH
+from rules.names import MAX_NAME_LENGTH, fold_name, starts_a_word
 
 
 @pytest.mark.parametrize(
@@ -74,3 +74,58 @@ def test_raw_text_beyond_the_guard_is_refused_as_too_long() -> None:
     with pytest.raises(InvalidName) as refused:
         clean_name("Ana".ljust(RAW_LIMIT + 1))
     assert refused.value.params == {"reason": "too_long", "max_length": MAX_NAME_LENGTH}
+
+
+# --- Folding (COMMANDS.md Names): the same name ignoring case, accents, width and spaces -------
+@pytest.mark.parametrize(
+    "typed",
+    ["Amelia Rios", "AMELIA RÍOS", "amelia  rios", " Amelia\tRíos ", "Ａｍｅｌｉａ Ríos"],
+)
+def test_fold_name_ignores_case_accents_width_and_runs_of_spaces(typed: str) -> None:
+    assert fold_name(typed) == "amelia rios"
+
+
+def test_fold_name_drops_combining_accents_and_keeps_other_letters() -> None:
+    assert fold_name("Ñandú Çelik") == "nandu celik"
+    assert fold_name("e\u0301") == "e"  # a decomposed accent goes too
+    assert fold_name("Straße") == "strasse"  # case folding, not lower()
+    assert fold_name("Ŀ·Ø") == "l··ø"  # NFKC splits Ŀ into L and a dot; Ø has no mark
+
+
+def test_fold_name_of_nothing_is_nothing() -> None:
+    assert fold_name("") == ""
+    assert fold_name("   ") == ""
+
+
+def test_fold_name_returns_composed_text() -> None:
+    # Marks that are not Mn (an enclosing one, Me) stay; the result is NFC again.
+    assert fold_name("a\u20dd") == "a\u20dd"
+    assert fold_name("Å") == "a"
+
+
+@pytest.mark.parametrize(
+    ("typed", "starts"),
+    [
+        ("amelia", True),
+        ("rios", True),
+        ("amelia r", True),
+        ("r", True),
+        ("amelia rios", True),
+        ("elia", False),
+        ("ios", False),
+        ("amelia rios x", False),
+        ("", False),
+    ],
+)
+def test_starts_a_word_only_at_the_start_of_a_word(typed: str, starts: bool) -> None:
+    assert starts_a_word("amelia rios", typed) is starts
+
+
+def test_starts_a_word_looks_past_a_first_match_inside_a_word() -> None:
+    # "ana" is inside "mariana" first, then starts the word "ana".
+    assert starts_a_word("mariana ana", "ana") is True
+    assert starts_a_word("mariana", "ana") is False
+    # Any character that is not a letter or digit begins a word: a hyphen, an apostrophe.
+    assert starts_a_word("jean-luc", "luc") is True
+    assert starts_a_word("o'neil", "neil") is True
+    assert starts_a_word("r2d2", "d2") is False
