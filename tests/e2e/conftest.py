@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from tests.e2e.harness import FLOOR_COMMAND, SALUD_COMMAND, BotProcess
-from tests.fake_discord import FakeDiscord, FakeGuild
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.harness import FLOOR_COMMAND, SALUD_COMMAND, BotProcess
 
 _STARTED: list[BotProcess] = []
 

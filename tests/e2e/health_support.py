@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tests.e2e.harness import BotProcess
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember
-from tests.fake_discord.replies import Reply
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember
+from devkit.fake_discord.replies import Reply
+from devkit.harness import BotProcess
 
 #: ``DIE + SPEND = TOTAL vs DIFFICULTY`` (COMMANDS.md, "Roll replies").
 ROLL = re.compile(r"(\d+) \+ (\d+) = (\d+) vs (\d+)")

@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from bot.i18n import Language, text
-from tests.e2e.harness import BotProcess
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.harness import BotProcess
 from tests.e2e.undo_support import undo as confirmed_undo
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 
 pytestmark = pytest.mark.e2e
 

@@ -13,8 +13,8 @@ import re
 import sqlite3
 from typing import Any
 
-from tests.e2e.harness import BotProcess
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.harness import BotProcess
 
 EPHEMERAL = 1 << 6
 

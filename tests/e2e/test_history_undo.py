@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.harness import BotProcess
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.harness import BotProcess
 from tests.e2e.test_scene import (
     assert_refused,
     correct,
@@ -19,7 +20,6 @@ from tests.e2e.test_scene import (
     rows,
 )
 from tests.e2e.undo_support import undo as confirmed_undo
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 
 Step = Callable[[FakeDiscord, FakeGuild, FakeMember], Awaitable[Any]]
 

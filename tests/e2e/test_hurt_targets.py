@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable
 
-from tests.e2e.harness import BotProcess
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.harness import BotProcess
 from tests.e2e.health_support import (
     assert_refused,
     create,
@@ -22,7 +23,6 @@ from tests.e2e.health_support import (
     stored,
 )
 from tests.e2e.undo_support import undo as confirmed_undo
-from tests.fake_discord import FakeDiscord, FakeGuild
 
 
 async def test_each_target_rolls_its_own_damage_in_one_change(

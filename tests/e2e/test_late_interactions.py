@@ -12,8 +12,8 @@ from contextlib import contextmanager
 
 import pytest
 
-import tests.fake_discord.server as fake_server
-from tests.fake_discord import FakeDiscord, FakeGuild, ids
+import devkit.fake_discord.server as fake_server
+from devkit.fake_discord import FakeDiscord, FakeGuild, ids
 
 LATE_MS = 2300
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tests.e2e.harness import BotProcess
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.harness import BotProcess
 from tests.e2e.health_support import (
     assert_refused,
     create,
@@ -15,7 +16,6 @@ from tests.e2e.health_support import (
     stored,
     what_happened,
 )
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 
 
 async def hurt_to(

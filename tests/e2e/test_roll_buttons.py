@@ -14,11 +14,11 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from tests.e2e.harness import BotProcess
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.fake_discord.replies import flatten_components
+from devkit.harness import BotProcess
 from tests.e2e.health_support import assert_refused, create, history_count, stored
 from tests.e2e.undo_support import undo as confirmed_undo
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
-from tests.fake_discord.replies import flatten_components
 
 
 def roll_ids(reply: Reply | dict[str, Any], character_id: int) -> list[str]:

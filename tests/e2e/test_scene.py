@@ -8,10 +8,10 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from tests.e2e.harness import BotProcess
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.harness import BotProcess
 from tests.e2e.health_support import create, what_happened
 from tests.e2e.undo_support import undo as confirmed_undo
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 
 # --- helpers (also imported by the other scene/time/refresh/history tests) ------------------
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.e2e.harness import BotProcess
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.harness import BotProcess
 from tests.e2e.health_support import stored
 from tests.e2e.test_scene import (
     _insert_characters,
@@ -18,7 +19,6 @@ from tests.e2e.test_scene import (
     rows,
 )
 from tests.e2e.undo_support import undo as confirmed_undo
-from tests.fake_discord import FakeDiscord, FakeGuild
 
 ROLL = re.compile(r"(\d+) \+ (\d+) = (\d+) vs (\d+)")
 

@@ -15,10 +15,10 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from tests.e2e.harness import BotProcess
+from devkit.fake_discord import FakeDiscord, FakeGuild, Reply, message_text
+from devkit.harness import BotProcess
 from tests.e2e.health_support import create, stored
 from tests.e2e.test_scene import gm_of
-from tests.fake_discord import FakeDiscord, FakeGuild, Reply, message_text
 
 
 def tracker_row(bot: BotProcess, guild: FakeGuild) -> tuple[int, int] | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply, message_text
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply, message_text
 
 
 @dataclass

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage.snapshot import load_after
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.harness import BotProcess
 from tests.e2e import conftest as e2e
-from tests.e2e.harness import BotProcess
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 
 EPHEMERAL = 1 << 6
 #: ``error.unexpected`` in English: the reply to an exception nobody expected.

@@ -14,9 +14,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.e2e.harness import PROJECT_ROOT
+from devkit.fake_discord import FakeGuild
+from devkit.harness import PROJECT_ROOT
 from tests.e2e.health_support import create
-from tests.fake_discord import FakeGuild
 from tests.reliability.support import (
     assert_chain,
     burst,

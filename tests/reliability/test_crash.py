@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import BotProcess
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.harness import BotProcess
 from tests.e2e.health_support import create
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from tests.reliability.support import (
     BUSY,
     assert_chain,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import BotProcess
+from devkit.harness import BotProcess
 from tests.e2e.health_support import create
 from tests.e2e.test_late_interactions import interactions_created_late
 from tests.reliability.support import UNEXPECTED, character_row, integrity, isolated_bot

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from devkit.fake_discord import Reply
 from tests.e2e.health_support import create
-from tests.fake_discord import Reply
 from tests.reliability.support import (
     RESTARTING,
     burst,

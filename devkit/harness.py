@@ -14,9 +14,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from tests.fake_discord import FakeDiscord
+from devkit.fake_discord import FakeDiscord
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
 SITECUSTOMIZE_DIR = Path(__file__).resolve().parent / "sitecustomize"
 SALUD_COMMAND: tuple[str, ...] = (sys.executable, "-m", "bot")
 FLOOR_COMMAND: tuple[str, ...] = (sys.executable, "-m", "bench.floor_bot")

@@ -1,8 +1,8 @@
-"""`python -m tests.fake_discord [--port N]`: the fake Discord on its own, for bench/.
+"""`python -m devkit.fake_discord [--port N]`: the fake Discord on its own, for bench/.
 
 Prints `FAKE_DISCORD_PORT=<port>` and `SALUD_FAKE_DISCORD_URL=<url>` (one per line, flushed),
 then serves until SIGINT/SIGTERM. Start a bot with SALUD_FAKE_DISCORD_URL set and
-tests/e2e/sitecustomize on its PYTHONPATH; drive it through the control API:
+devkit/sitecustomize on its PYTHONPATH; drive it through the control API:
 POST /_fake/guilds {"locale"} -> {"id", "channel_id", "announcements_id", "owner_id"},
 POST /_fake/guilds/{id}/members {"name", "permissions", "locale"} -> {"id"},
 POST /_fake/slash {"guild_id", "member_id", "command", "options", "locale"} -> the reply,

@@ -1,6 +1,6 @@
 """Points discord.py at the fake Discord, inside the bot process only (tests, never production).
 
-This directory is put first on the bot subprocess's PYTHONPATH by tests/e2e/harness.py; Python
+This directory is put first on the bot subprocess's PYTHONPATH by devkit/harness.py; Python
 imports `sitecustomize` at start-up. Nothing happens unless SALUD_FAKE_DISCORD_URL is set.
 """
 

@@ -1,7 +1,7 @@
 """A fake Discord (REST + gateway on 127.0.0.1) that the real bot process logs in to.
 
 Used by tests/e2e (in-process, see tests/e2e/conftest.py) and by bench/ (`python -m
-tests.fake_discord` runs it standalone and prints its port).
+devkit.fake_discord` runs it standalone and prints its port).
 """
 
 from __future__ import annotations

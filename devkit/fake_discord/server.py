@@ -1392,7 +1392,7 @@ class FakeDiscord:
             )
         return reply
 
-    # --- control API for a fake run in another process (python -m tests.fake_discord) -------------
+    # --- control API for a fake run in another process (python -m devkit.fake_discord) ------------
     async def _control_guild(self, request: web.Request) -> web.Response:
         body = await request.json() if request.can_read_body else {}
         guild = await self.create_guild(name=body.get("name"), locale=body.get("locale", "en-US"))
