@@ -129,3 +129,12 @@ def test_starts_a_word_looks_past_a_first_match_inside_a_word() -> None:
     assert starts_a_word("jean-luc", "luc") is True
     assert starts_a_word("o'neil", "neil") is True
     assert starts_a_word("r2d2", "d2") is False
+
+
+def test_starts_a_word_searches_from_the_left_one_place_at_a_time() -> None:
+    # The first match starts a word even though the last one does not.
+    assert starts_a_word("ana mariana", "ana") is True
+    # Inside "mariana", then the word "ana"; a later match inside "xana" must not hide it.
+    assert starts_a_word("mariana ana xana", "ana") is True
+    # Overlapping matches: "--" inside "x--" first, then right after it, after a "-".
+    assert starts_a_word("x---", "--") is True
