@@ -12,8 +12,7 @@ from typing import Any
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.fake_discord.mentions import pings_of
 from devkit.harness import BotProcess
-from tests.e2e.health_support import create
-from tests.e2e.test_character import message_bodies
+from tests.e2e.kit import create, message_bodies
 
 
 def called(reply: Reply, *members: FakeMember) -> None:

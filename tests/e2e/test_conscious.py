@@ -13,7 +13,7 @@ import asyncio
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember
 from devkit.fake_discord.replies import Reply
 from devkit.harness import BotProcess
-from tests.e2e.health_support import (
+from tests.e2e.kit import (
     assert_refused,
     create,
     field,

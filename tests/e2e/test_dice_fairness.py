@@ -15,7 +15,7 @@ from collections import Counter
 
 from devkit.fake_discord import FakeDiscord, FakeGuild
 from devkit.harness import BotProcess
-from tests.e2e.health_support import create, roll_shown, stored
+from tests.e2e.kit import create, roll_shown, stored
 
 ROLLS = 600
 BATCH = 30

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.harness import BotProcess
-from tests.e2e.health_support import (
+from tests.e2e.kit import (
     assert_refused,
     create,
     field,

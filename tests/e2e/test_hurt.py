@@ -13,7 +13,7 @@ import pytest
 
 from devkit.fake_discord import FakeDiscord, FakeGuild
 from devkit.harness import BotProcess
-from tests.e2e.health_support import (
+from tests.e2e.kit import (
     assert_refused,
     create,
     damage_shown,

@@ -6,7 +6,7 @@ from typing import Any
 
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember
 from devkit.harness import BotProcess
-from tests.e2e.test_scene import (
+from tests.e2e.kit import (
     assert_refused,
     correct,
     create,

@@ -10,8 +10,7 @@ import pytest
 
 from devkit.fake_discord import FakeDiscord
 from devkit.harness import BotProcess
-from tests.e2e.health_support import create
-from tests.e2e.test_scene import correct, gm_of, rows
+from tests.e2e.kit import correct, create, gm_of, rows
 
 
 @pytest.mark.parametrize(

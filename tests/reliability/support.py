@@ -16,7 +16,7 @@ from typing import Any
 from bot.storage.snapshot import load_after
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.harness import BotProcess
-from tests.e2e import conftest as e2e
+from tests.e2e.kit.processes import fake_with_bot
 
 EPHEMERAL = 1 << 6
 #: ``error.unexpected`` in English: the reply to an exception nobody expected.
@@ -33,28 +33,12 @@ async def isolated_bot(
 ) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
     """A fake Discord and a bot of this test only (which it may disconnect, flood or kill).
 
-    The bot is registered with the e2e fixtures' list, so a traceback it logs fails the test.
+    Made like the shared pair (tests/e2e/kit/processes.py): a traceback it logs fails the test.
     """
-    fake = FakeDiscord(app_name="Salud", interaction_deadline=interaction_deadline)
-    await fake.start()
-    bot = BotProcess(
-        fake,
-        database_path=tmp_path / f"{name}.sqlite3",
-        log_path=tmp_path / f"{name}.log",
-        token=f"{name}-token",
-    )
-    e2e._STARTED.append(bot)
-    try:
-        await bot.start()
-        yield fake, bot
-    finally:
-        await bot.stop()
-        e2e._STARTED.remove(bot)
-        await fake.stop()
-        tracebacks = bot.new_tracebacks()
-        assert not tracebacks, f"the bot logged tracebacks ({bot.log_path}):\n" + "\n\n".join(
-            tracebacks
-        )
+    async with fake_with_bot(
+        tmp_path, name=name, token=f"{name}-token", interaction_deadline=interaction_deadline
+    ) as pair:
+        yield pair
 
 
 async def burst(

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from devkit.fake_discord import FakeGuild
 from devkit.harness import PROJECT_ROOT
-from tests.e2e.health_support import create
+from tests.e2e.kit import create
 from tests.reliability.support import (
     assert_chain,
     burst,

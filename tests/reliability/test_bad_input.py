@@ -19,7 +19,7 @@ import pytest
 
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Raw, Reply
 from devkit.harness import BotProcess
-from tests.e2e.health_support import create, gm_set
+from tests.e2e.kit import create, gm_set
 from tests.reliability.corpus import Bad, corpus, wrong_types
 from tests.reliability.support import UNEXPECTED, burst, dump, wait_all
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from devkit.fake_discord import Reply
-from tests.e2e.health_support import create
+from tests.e2e.kit import create
 from tests.reliability.support import (
     BUSY,
     UNEXPECTED,

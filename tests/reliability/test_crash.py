@@ -13,7 +13,7 @@ import pytest
 
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.harness import BotProcess
-from tests.e2e.health_support import create
+from tests.e2e.kit import create
 from tests.reliability.support import (
     BUSY,
     assert_chain,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.health_support import create
+from tests.e2e.kit import create
 from tests.reliability.support import (
     character_row,
     entries_of,

@@ -13,7 +13,7 @@ from typing import Literal
 
 import pytest
 
-from tests.e2e.health_support import create
+from tests.e2e.kit import create
 from tests.reliability.support import (
     burst,
     character_row,

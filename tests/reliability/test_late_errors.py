@@ -18,8 +18,7 @@ from pathlib import Path
 import pytest
 
 from devkit.harness import BotProcess
-from tests.e2e.health_support import create
-from tests.e2e.test_late_interactions import interactions_created_late
+from tests.e2e.kit import create, interactions_created_late
 from tests.reliability.support import UNEXPECTED, character_row, integrity, isolated_bot
 
 #: Below a WAL frame (24 + 4096 bytes after a 32-byte header): the commit's first write fails.
