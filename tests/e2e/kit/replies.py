@@ -1,4 +1,5 @@
-"""Reading what a reply shows: embed fields, Health and state lines, refusals."""
+"""Reading what a reply shows: embed fields, Health and state lines, refusals, Discord's limits,
+and every message payload the bot sent."""
 
 from __future__ import annotations
 
