@@ -17,10 +17,10 @@ from pathlib import Path
 from devkit.fake_discord import FakeGuild
 from devkit.harness import PROJECT_ROOT
 from tests.e2e.kit import create
+from tests.e2e.kit.db import stored as character_row
 from tests.reliability.support import (
     assert_chain,
     burst,
-    character_row,
     entries_of,
     integrity,
     interaction_ids,

@@ -14,9 +14,9 @@ from typing import Literal
 import pytest
 
 from tests.e2e.kit import create
+from tests.e2e.kit.db import stored as character_row
 from tests.reliability.support import (
     burst,
-    character_row,
     entries_of,
     interaction_ids,
     is_refusal,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from devkit.fake_discord import FakeGuild, FakeMember
@@ -16,9 +17,11 @@ from devkit.harness import BotProcess
 
 
 @contextmanager
-def read_only(bot: BotProcess) -> Iterator[sqlite3.Connection]:
-    """A read-only connection to the bot's database (rows by column name), closed after."""
-    conn = sqlite3.connect(f"file:{bot.database_path}?mode=ro", uri=True, timeout=5)
+def read_only(source: BotProcess | Path, *, timeout: float = 5.0) -> Iterator[sqlite3.Connection]:
+    """A read-only connection to the bot's database (or any file of it: a copy, a backup), rows
+    by column name; in WAL mode it sees every committed change. Closed after the block."""
+    path = source.database_path if isinstance(source, BotProcess) else source
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=timeout)
     conn.row_factory = sqlite3.Row
     try:
         yield conn
@@ -38,9 +41,9 @@ def writable(bot: BotProcess) -> Iterator[sqlite3.Connection]:
         conn.close()
 
 
-def stored(bot: BotProcess, guild: FakeGuild, name: str) -> dict[str, Any]:
+def stored(source: BotProcess | Path, guild: FakeGuild, name: str) -> dict[str, Any]:
     """The character's stored row, as a dict."""
-    with read_only(bot) as conn:
+    with read_only(source, timeout=10) as conn:
         row = conn.execute(
             "SELECT * FROM characters WHERE guild_id = ? AND name_key = ?",
             (int(guild.id), name.strip().casefold()),
