@@ -66,10 +66,10 @@ from bench.scale import (
     scale_failed,
     scale_report,
 )
+from devkit.fake_discord import FakeGuild, FakeMember
+from devkit.harness import FLOOR_COMMAND, SALUD_COMMAND, BotProcess
 from rules.character import CharacterHealth
 from rules.correction import correct
-from tests.e2e.harness import FLOOR_COMMAND, SALUD_COMMAND, BotProcess
-from tests.fake_discord import FakeGuild, FakeMember
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = Path(__file__).resolve().parent / "results"

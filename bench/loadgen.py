@@ -26,8 +26,8 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
-from tests.fake_discord import validation as fake_validation
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.fake_discord import validation as fake_validation
 
 __all__ = [
     "BenchFake",

@@ -9,7 +9,7 @@ channels and 10 roles; Salud's database with 5 characters in each) and this modu
   and every server received), with the shards Discord recommends (one per 1,000 servers);
 - peak (VmHWM) and steady (VmRSS at the end) memory;
 - CPU per second under a background stream of 500 events/s spread over the servers (messages,
-  typing, reactions, presences, member updates: ``tests/fake_discord/stream.py``), which the
+  typing, reactions, presences, member updates: ``devkit/fake_discord/stream.py``), which the
   fake sends only for the intents each bot asked;
 - under that stream, the commands of the main table: latencies and CPU per reply.
 
@@ -31,10 +31,10 @@ from pathlib import Path
 
 from bench.loadgen import BenchFake, CellResult, Request, cpu_seconds, memory_kib
 from bench.populate import CHARACTER_NAMES, StoredServer, create_schema, populate
-from tests.e2e.harness import FLOOR_COMMAND, SALUD_COMMAND, BotProcess
-from tests.fake_discord import FakeGuild, FakeMember
-from tests.fake_discord.sharding import MAX_GUILDS_PER_SHARD, recommended_shards
-from tests.fake_discord.stream import EventStream
+from devkit.fake_discord import FakeGuild, FakeMember
+from devkit.fake_discord.sharding import MAX_GUILDS_PER_SHARD, recommended_shards
+from devkit.fake_discord.stream import EventStream
+from devkit.harness import FLOOR_COMMAND, SALUD_COMMAND, BotProcess
 
 __all__ = [
     "DEFAULT_SIZES",

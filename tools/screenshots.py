@@ -2,7 +2,7 @@
 
 Runs a short scripted session of a Spanish table — three investigators, a wound, a
 Consciousness roll falling due, First Aid, a death, ``/scene status``, ``/history`` — with
-the real bot (``python -m bot``) against the fake Discord of ``tests/fake_discord`` on
+the real bot (``python -m bot``) against the fake Discord of ``devkit/fake_discord`` on
 127.0.0.1, keeps the payloads the bot really sent, draws each as HTML in the style of
 Discord's dark theme at a phone's width, and photographs it with headless Chromium (Debian's
 ``chromium``, installed with apt-get when missing). Writes ``docs/images/*.png``.
@@ -22,9 +22,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from tests.e2e.harness import PROJECT_ROOT, BotProcess
-from tests.fake_discord import FakeDiscord, FakeGuild
-from tests.fake_discord.replies import Reply
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.fake_discord.replies import Reply
+from devkit.harness import PROJECT_ROOT, BotProcess
 
 IMAGES = PROJECT_ROOT / "docs" / "images"
 #: A phone's width in CSS pixels; pictures are taken at twice that for sharpness.

@@ -1,7 +1,7 @@
 """End-to-end fixtures: a fake Discord in this process and the bot as a real subprocess.
 
-Two independent pairs, so that both can run in one pytest session without answering each
-other's interactions:
+Two pairs, made the same way (``tests/e2e/kit/processes.py``), so that both can run in one
+pytest session without answering each other's interactions:
 
 - `fake` + `salud_bot` (alias `bot`) + `guild`: the real bot (`python -m bot`).
 - `floor_fake` + `floor_bot` + `floor_guild`: the bare floor bot of bench/ (fixture self-tests).
@@ -18,10 +18,11 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from tests.e2e.harness import FLOOR_COMMAND, SALUD_COMMAND, BotProcess
-from tests.fake_discord import FakeDiscord, FakeGuild
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.harness import FLOOR_COMMAND, SALUD_COMMAND, BotProcess
+from tests.e2e.kit.processes import STARTED, fake_with_bot
 
-_STARTED: list[BotProcess] = []
+Pair = tuple[FakeDiscord, BotProcess]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -32,48 +33,25 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.e2e)
 
 
-async def _bot_fixture(
-    fake: FakeDiscord, tmp: Path, command: tuple[str, ...], token: str
-) -> AsyncIterator[BotProcess]:
-    bot = BotProcess(
-        fake,
-        command=command,
-        database_path=tmp / "bot.sqlite3",
-        log_path=tmp / "bot.log",
-        token=token,
-    )
-    _STARTED.append(bot)
-    await bot.start()
-    try:
-        yield bot
-    finally:
-        await bot.stop()
-        _STARTED.remove(bot)
-        tracebacks = bot.new_tracebacks()
-        assert not tracebacks, f"the bot logged tracebacks ({bot.log_path}):\n" + "\n\n".join(
-            tracebacks
-        )
-
-
 # --- the real bot ---------------------------------------------------------------------------------
 @pytest_asyncio.fixture(scope="session")
-async def fake() -> AsyncIterator[FakeDiscord]:
+async def salud_pair(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Pair]:
+    """The fake Discord and `python -m bot` logged in to it, with a fresh database; shared."""
+    tmp = tmp_path_factory.mktemp("salud")
+    async with fake_with_bot(tmp, app_name="Salud", command=SALUD_COMMAND) as pair:
+        yield pair
+
+
+@pytest.fixture(scope="session")
+def fake(salud_pair: Pair) -> FakeDiscord:
     """The fake Discord the real bot logs in to (127.0.0.1, free port)."""
-    server = FakeDiscord(app_name="Salud")
-    await server.start()
-    yield server
-    await server.stop()
+    return salud_pair[0]
 
 
-@pytest_asyncio.fixture(scope="session")
-async def salud_bot(
-    fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory
-) -> AsyncIterator[BotProcess]:
-    """`python -m bot` logged in to `fake`, with a fresh database; shared by the session."""
-    async for bot in _bot_fixture(
-        fake, tmp_path_factory.mktemp("salud"), SALUD_COMMAND, "fake-token"
-    ):
-        yield bot
+@pytest.fixture(scope="session")
+def salud_bot(salud_pair: Pair) -> BotProcess:
+    """`python -m bot` logged in to `fake`; shared by the session."""
+    return salud_pair[1]
 
 
 @pytest.fixture
@@ -83,40 +61,42 @@ def bot(salud_bot: BotProcess) -> BotProcess:
 
 
 @pytest_asyncio.fixture
-async def guild(fake: FakeDiscord, salud_bot: BotProcess) -> FakeGuild:
+async def guild(fake: FakeDiscord) -> FakeGuild:
     """A new server (en-US) that the real bot has just joined; one per test."""
     return await fake.create_guild(locale="en-US")
 
 
 @pytest.fixture
-def make_guild(fake: FakeDiscord, salud_bot: BotProcess) -> Callable[..., Awaitable[FakeGuild]]:
+def make_guild(fake: FakeDiscord) -> Callable[..., Awaitable[FakeGuild]]:
     """`await make_guild(locale="es-ES", name=...)`: more servers for the real bot."""
     return fake.create_guild
 
 
 # --- the floor bot (fixture self-tests, benchmark) ------------------------------------------------
 @pytest_asyncio.fixture(scope="session")
-async def floor_fake() -> AsyncIterator[FakeDiscord]:
-    """A second fake Discord, for the floor bot."""
-    server = FakeDiscord(app_name="Floor")
-    await server.start()
-    yield server
-    await server.stop()
+async def floor_pair(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Pair]:
+    """A second fake Discord and `python -m bench.floor_bot` logged in to it."""
+    tmp = tmp_path_factory.mktemp("floor")
+    async with fake_with_bot(
+        tmp, app_name="Floor", command=FLOOR_COMMAND, token="floor-token"
+    ) as pair:
+        yield pair
 
 
-@pytest_asyncio.fixture(scope="session")
-async def floor_bot(
-    floor_fake: FakeDiscord, tmp_path_factory: pytest.TempPathFactory
-) -> AsyncIterator[BotProcess]:
-    """`python -m bench.floor_bot` logged in to `floor_fake`."""
-    async for bot in _bot_fixture(
-        floor_fake, tmp_path_factory.mktemp("floor"), FLOOR_COMMAND, "floor-token"
-    ):
-        yield bot
+@pytest.fixture(scope="session")
+def floor_fake(floor_pair: Pair) -> FakeDiscord:
+    """The fake Discord of the floor bot."""
+    return floor_pair[0]
+
+
+@pytest.fixture(scope="session")
+def floor_bot(floor_pair: Pair) -> BotProcess:
+    """The floor bot, logged in to `floor_fake`."""
+    return floor_pair[1]
 
 
 @pytest_asyncio.fixture
-async def floor_guild(floor_fake: FakeDiscord, floor_bot: BotProcess) -> FakeGuild:
+async def floor_guild(floor_fake: FakeDiscord) -> FakeGuild:
     """A new server that the floor bot has just joined."""
     return await floor_fake.create_guild(locale="en-US")
 
@@ -126,7 +106,7 @@ async def floor_guild(floor_fake: FakeDiscord, floor_bot: BotProcess) -> FakeGui
 def _no_new_tracebacks() -> Iterator[None]:
     """Fails the test if a running bot logged a traceback while it ran."""
     yield
-    problems = [(bot, tb) for bot in _STARTED for tb in bot.new_tracebacks()]
+    problems = [(bot, tb) for bot in STARTED for tb in bot.new_tracebacks()]
     assert not problems, "the bot logged tracebacks during this test:\n" + "\n\n".join(
         f"[{bot.log_path}]\n{tb}" for bot, tb in problems
     )

@@ -9,244 +9,31 @@ database (read-only) to prove that refusals change nothing.
 from __future__ import annotations
 
 import asyncio
-import re
-import sqlite3
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
-from bot.i18n import Language, text
-from tests.e2e.harness import BotProcess
-from tests.e2e.undo_support import undo as confirmed_undo
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.harness import BotProcess
+from tests.e2e.kit import (
+    Table,
+    abilities,
+    check_roll,
+    guild_state,
+    history,
+    make_table,
+    parse_roll,
+    read_only,
+    stored,
+)
+from tests.e2e.kit import undo as confirmed_undo
 
 pytestmark = pytest.mark.e2e
-
-ROLL = re.compile(r"^(\d+) \+ (\d+) = (\d+) vs (\d+)(?: \((\d+) \+ (\d+)\))?$", re.MULTILINE)
-#: The outcome line of a test, by (attack, success), as the bot words it.
-OUTCOME_KEYS = {
-    (False, True): "render.roll.test.success",
-    (False, False): "render.roll.test.failure",
-    (True, True): "render.roll.test.attack_success",
-    (True, False): "render.roll.test.attack_failure",
-}
-
-
-# --- reading the bot's database -----------------------------------------------------------------
-
-
-@contextmanager
-def database(bot: BotProcess) -> Iterator[sqlite3.Connection]:
-    conn = sqlite3.connect(f"file:{bot.database_path}?mode=ro", uri=True, timeout=5)
-    conn.row_factory = sqlite3.Row
-    try:
-        yield conn
-    finally:
-        conn.close()
-
-
-def abilities(bot: BotProcess, guild: FakeGuild, character: str) -> dict[str, tuple[str, int, int]]:
-    """``{name: (kind, rating, pool)}`` of one character, as stored."""
-    with database(bot) as conn:
-        rows = conn.execute(
-            "SELECT a.name, a.kind, a.rating, a.pool FROM abilities AS a"
-            " JOIN characters AS c ON c.id = a.character_id"
-            " WHERE c.guild_id = ? AND c.name_key = ?",
-            (int(guild.id), character.casefold()),
-        ).fetchall()
-    return {row["name"]: (row["kind"], row["rating"], row["pool"]) for row in rows}
-
-
-def character_row(bot: BotProcess, guild: FakeGuild, character: str) -> dict[str, Any]:
-    with database(bot) as conn:
-        row = conn.execute(
-            "SELECT * FROM characters WHERE guild_id = ? AND name_key = ?",
-            (int(guild.id), character.casefold()),
-        ).fetchone()
-    assert row is not None, f"no character {character!r}"
-    return dict(row)
-
-
-def history(bot: BotProcess, guild: FakeGuild) -> list[str]:
-    """The guild's history commands, oldest first."""
-    with database(bot) as conn:
-        rows = conn.execute(
-            "SELECT command FROM history WHERE guild_id = ? ORDER BY id", (int(guild.id),)
-        ).fetchall()
-    return [row["command"] for row in rows]
-
-
-def guild_state(bot: BotProcess, guild: FakeGuild) -> tuple[Any, ...]:
-    """Everything stored for the guild's characters, and its history length."""
-    with database(bot) as conn:
-        characters = conn.execute(
-            "SELECT * FROM characters WHERE guild_id = ? ORDER BY id", (int(guild.id),)
-        ).fetchall()
-        ids = [row["id"] for row in characters]
-        marks = ", ".join("?" * len(ids)) or "NULL"
-        rows = conn.execute(
-            f"SELECT * FROM abilities WHERE character_id IN ({marks})"
-            " ORDER BY character_id, name_key",
-            ids,
-        ).fetchall()
-        entries = conn.execute(
-            "SELECT count(*) FROM history WHERE guild_id = ?", (int(guild.id),)
-        ).fetchone()[0]
-    return (
-        [tuple(row) for row in characters],
-        [tuple(row) for row in rows],
-        entries,
-    )
-
-
-# --- a table of players ---------------------------------------------------------------------
-
-
-@dataclass
-class Table:
-    """A server with a GM (Manage Server), a GM by role, Ana's player and another player."""
-
-    fake: FakeDiscord
-    bot: BotProcess
-    guild: FakeGuild
-    gm: FakeMember
-    keeper: FakeMember  # GM through the configured GM role
-    ana: FakeMember  # owns the character "Ana"
-    bob: FakeMember  # another player
-
-    async def slash(
-        self, member: FakeMember, command: str, options: Mapping[str, Any] | None = None, **kw: Any
-    ) -> Reply:
-        return await self.fake.slash(self.guild, member, command, options, **kw)
-
-    async def ok(
-        self, member: FakeMember, command: str, options: Mapping[str, Any] | None = None, **kw: Any
-    ) -> Reply:
-        """A command that must succeed with a public reply."""
-        reply = await self.slash(member, command, options, **kw)
-        assert not reply.ephemeral, f"/{command} {options} refused: {reply.content}"
-        return reply
-
-    async def refused(
-        self,
-        member: FakeMember,
-        command: str,
-        options: Mapping[str, Any] | None = None,
-        *words: str,
-        **kw: Any,
-    ) -> Reply:
-        """A command that must be refused: ephemeral, saying ``words``, changing nothing."""
-        before = guild_state(self.bot, self.guild)
-        reply = await self.slash(member, command, options, **kw)
-        assert reply.ephemeral, f"/{command} {options} was not refused: {reply.text}"
-        assert not reply.embeds
-        for word in words:
-            assert word in reply.content, (word, reply.content)
-        assert "Traceback" not in reply.content and "went wrong" not in reply.content
-        assert guild_state(self.bot, self.guild) == before, f"/{command} {options} changed state"
-        return reply
-
-    async def set_abilities(self, character: str, *specs: tuple[str, int]) -> None:
-        """Give ``character`` abilities (name, rating) at once (the GM types them)."""
-        replies = await asyncio.gather(
-            *(
-                self.slash(
-                    self.gm,
-                    "ability set",
-                    {"character": character, "ability": name, "rating": rating},
-                )
-                for name, rating in specs
-            )
-        )
-        for reply in replies:
-            assert not reply.ephemeral, reply.content
-
-
-async def make_table(
-    fake: FakeDiscord,
-    bot: BotProcess,
-    guild: FakeGuild,
-    *,
-    locale: str = "en-US",
-    first_aid: int = 3,
-) -> Table:
-    gm = guild.member("Gm", permissions=["manage_guild"], locale=locale)
-    role = guild.role("Keepers")
-    keeper = guild.member("Keeper", roles=[role], locale=locale)
-    ana = guild.member("AnaPlayer", locale=locale)
-    bob = guild.member("BobPlayer", locale=locale)
-    table = Table(fake, bot, guild, gm, keeper, ana, bob)
-    await table.ok(ana, "character create", {"name": "Ana", "health": 9, "first_aid": first_aid})
-    config = await table.slash(gm, "config gm-role", {"role": role})
-    assert config.ephemeral, config.content
-    return table
 
 
 @pytest.fixture
 async def table(fake: FakeDiscord, bot: BotProcess, guild: FakeGuild) -> Table:
     return await make_table(fake, bot, guild)
-
-
-@dataclass
-class Roll:
-    die: int
-    spend: int
-    total: int
-    difficulty: int
-    base: int | None
-    penalty: int | None
-    value: str
-
-
-def parse_roll(reply: Reply) -> Roll:
-    """The test's field: ``DIE + SPEND = TOTAL vs DIFFICULTY`` (with its breakdown)."""
-    fields = [f for e in reply.embeds for f in e.get("fields") or [] if ROLL.search(f["value"])]
-    assert len(fields) == 1, reply.text
-    value = fields[0]["value"]
-    match = ROLL.search(value)
-    assert match is not None
-    die, spend, total, difficulty = (int(match[i]) for i in range(1, 5))
-    base = int(match[5]) if match[5] else None
-    penalty = int(match[6]) if match[6] else None
-    return Roll(die, spend, total, difficulty, base, penalty, value)
-
-
-def check_roll(
-    reply: Reply,
-    *,
-    spend: int,
-    difficulty: int,
-    pool_after: int,
-    rating: int,
-    attack: bool = False,
-    penalty: int = 0,
-    language: str = "en",
-) -> Roll:
-    """The arithmetic agrees with the die, the outcome words with the arithmetic (P3)."""
-    assert not reply.ephemeral, reply.content
-    roll = parse_roll(reply)
-    assert 1 <= roll.die <= 6
-    assert roll.spend == spend
-    assert roll.total == roll.die + roll.spend
-    assert roll.difficulty == difficulty + penalty
-    if penalty:
-        assert (roll.base, roll.penalty) == (difficulty, penalty), roll.value
-    else:
-        assert roll.base is None, roll.value
-    success = roll.total >= roll.difficulty
-    lines = roll.value.split("\n")
-    assert f"**{text(Language(language), OUTCOME_KEYS[(attack, success)])}**" in lines, roll.value
-    assert (
-        text(Language(language), "render.roll.test.pool", pool=pool_after, rating=rating) in lines
-    )
-    return roll
-
-
-def command_exists(fake: FakeDiscord, name: str) -> bool:
-    return any(command["name"] == name for command in fake.commands)
 
 
 # --- /ability set -----------------------------------------------------------------------------
@@ -601,7 +388,7 @@ async def test_check_may_test_first_aid_spending_from_its_pool(table: Table) -> 
     )
     check_roll(reply, spend=2, difficulty=4, pool_after=1, rating=3)
     assert "First Aid test" in reply.text
-    row = character_row(table.bot, table.guild, "Ana")
+    row = stored(table.bot, table.guild, "Ana")
     assert (row["first_aid_pool"], row["first_aid_rating"]) == (1, 3)
     assert abilities(table.bot, table.guild, "Ana") == {}
     assert history(table.bot, table.guild)[-1] == "check"
@@ -902,8 +689,6 @@ async def test_each_change_is_one_history_entry_and_undo_reverts_it(table: Table
         "check",
         "ability remove",
     ]
-    if not command_exists(table.fake, "undo"):
-        pytest.skip("/undo (cogs/history.py) is not there yet")
     expected = [
         {"Athletics": ("general", 3, 1)},  # undo remove
         {"Athletics": ("general", 3, 2)},  # undo check with spend
@@ -925,7 +710,7 @@ async def test_deleting_a_character_removes_its_abilities_and_undo_brings_them_b
     reply = await table.ok(table.ana, "character delete", {"character": "Ana"})
     yes = next(cid for cid in reply.custom_ids if cid.endswith(":yes"))
     await table.fake.click(table.guild, table.ana, reply, yes)
-    with database(table.bot) as conn:
+    with read_only(table.bot) as conn:
         left = conn.execute(
             "SELECT count(*) FROM abilities AS a LEFT JOIN characters AS c ON c.id = a.character_id"
             " WHERE c.id IS NULL"
@@ -934,7 +719,5 @@ async def test_deleting_a_character_removes_its_abilities_and_undo_brings_them_b
     assert not any(row for row in guild_state(table.bot, table.guild)[1]), (
         "no abilities left for the guild"
     )
-    if not command_exists(table.fake, "undo"):
-        pytest.skip("/undo (cogs/history.py) is not there yet")
     assert not (await confirmed_undo(table.fake, table.guild, table.gm)).ephemeral
     assert abilities(table.bot, table.guild, "Ana") == before

@@ -1,7 +1,7 @@
 """Calling the player (COMMANDS.md): the public reply in which a Consciousness roll falls due
 mentions the character's owner once, with ``allowed_mentions`` naming only that user; no
 other message pings anyone, and a character named ``@everyone`` or ``<@&123>`` pings nobody.
-The fake Discord works out who each message would ping (``tests/fake_discord/mentions.py``).
+The fake Discord works out who each message would ping (``devkit/fake_discord/mentions.py``).
 """
 
 from __future__ import annotations
@@ -9,11 +9,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import create
-from tests.e2e.test_character import message_bodies
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
-from tests.fake_discord.mentions import pings_of
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.fake_discord.mentions import pings_of
+from devkit.harness import BotProcess
+from tests.e2e.kit import create, message_bodies
 
 
 def called(reply: Reply, *members: FakeMember) -> None:

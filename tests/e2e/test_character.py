@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 import copy
 import re
-import sqlite3
 from typing import Any
 
-from tests.e2e.harness import BotProcess
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.harness import BotProcess
+from tests.e2e.kit import message_bodies, writable
 
 EPHEMERAL = 1 << 6
 
@@ -45,21 +45,6 @@ def delete_ids(reply: Reply) -> tuple[str, str]:
     yes = next(c for c in reply.custom_ids if c.endswith(":yes"))
     no = next(c for c in reply.custom_ids if c.endswith(":no"))
     return yes, no
-
-
-def message_bodies(fake: FakeDiscord, start: int) -> list[dict[str, Any]]:
-    """Every message payload the bot sent since request number ``start``."""
-    bodies = []
-    for request in fake.requests[start:]:
-        body = request.body
-        if request.method not in ("POST", "PATCH") or not isinstance(body, dict):
-            continue
-        if request.path.endswith("/callback"):
-            if body.get("type") in (4, 7):
-                bodies.append(body.get("data") or {})
-        elif "/webhooks/" in request.path or "/messages" in request.path:
-            bodies.append(body)
-    return bodies
 
 
 def assert_no_pings(fake: FakeDiscord, start: int) -> None:
@@ -218,16 +203,12 @@ def stored_directly(bot: BotProcess, guild: FakeGuild, names: list[str], owner: 
         (int(guild.id), name, name_key(name), look_key(name), int(owner.id), created, *values)
         for name in names
     ]
-    conn = sqlite3.connect(bot.database_path, timeout=10)
-    try:
-        with conn:
-            conn.executemany(
-                f"INSERT INTO characters ({', '.join(columns)})"
-                f" VALUES ({', '.join('?' * len(columns))})",
-                rows,
-            )
-    finally:
-        conn.close()
+    with writable(bot) as conn:
+        conn.executemany(
+            f"INSERT INTO characters ({', '.join(columns)})"
+            f" VALUES ({', '.join('?' * len(columns))})",
+            rows,
+        )
 
 
 # --- names, ranges, duplicates ---

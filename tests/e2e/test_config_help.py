@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 
 
 async def create(

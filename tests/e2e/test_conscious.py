@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import (
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember
+from devkit.fake_discord.replies import Reply
+from devkit.harness import BotProcess
+from tests.e2e.kit import (
     assert_refused,
     create,
     field,
@@ -25,8 +27,6 @@ from tests.e2e.health_support import (
     state_shown,
     stored,
 )
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember
-from tests.fake_discord.replies import Reply
 
 
 async def wounded(

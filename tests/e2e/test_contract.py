@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.harness import BotProcess
-from tests.fake_discord import FakeDiscord
+from devkit.fake_discord import FakeDiscord
+from devkit.harness import BotProcess
 
 # Option types (Discord): 1 subcommand, 3 string, 4 integer, 5 boolean, 6 user, 7 channel, 8 role.
 SUB, STRING, INTEGER, BOOLEAN, USER, CHANNEL, ROLE = 1, 3, 4, 5, 6, 7, 8

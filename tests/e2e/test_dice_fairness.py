@@ -13,9 +13,9 @@ import asyncio
 import math
 from collections import Counter
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import create, roll_shown, stored
-from tests.fake_discord import FakeDiscord, FakeGuild
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.harness import BotProcess
+from tests.e2e.kit import create, roll_shown, stored
 
 ROLLS = 600
 BATCH = 30

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.harness import BotProcess
-from tests.fake_discord import FakeDiscord, FakeGuild
-from tests.fake_discord.validation import check_commands, message_errors
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.fake_discord.validation import check_commands, message_errors
+from devkit.harness import BotProcess
 
 pytestmark = pytest.mark.e2e
 
@@ -206,7 +206,7 @@ async def test_standalone_fake_prints_its_port() -> None:
     import aiohttp
 
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.fake_discord", stdout=asyncio.subprocess.PIPE
+        sys.executable, "-m", "devkit.fake_discord", stdout=asyncio.subprocess.PIPE
     )
     try:
         assert process.stdout is not None

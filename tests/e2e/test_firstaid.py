@@ -6,8 +6,9 @@ GM's ``/character set``, then reads both the reply and the stored rows.
 
 from __future__ import annotations
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import (
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.harness import BotProcess
+from tests.e2e.kit import (
     assert_refused,
     create,
     field,
@@ -20,7 +21,6 @@ from tests.e2e.health_support import (
     state_shown,
     stored,
 )
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 
 
 async def team(

@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import field, state_shown, stored
-from tests.e2e.undo_support import undo as confirmed_undo
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.harness import BotProcess
+from tests.e2e.kit import field, state_shown, stored
+from tests.e2e.kit import undo as confirmed_undo
 
 #: A Spanish sentence in which a state or flag agrees with the character as an adjective:
 #: "está dañado", "queda estabilizada", "ahora está Gravemente herido".

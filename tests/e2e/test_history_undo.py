@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.test_scene import (
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.harness import BotProcess
+from tests.e2e.kit import (
     assert_refused,
     correct,
     create,
@@ -18,8 +19,7 @@ from tests.e2e.test_scene import (
     history_count,
     rows,
 )
-from tests.e2e.undo_support import undo as confirmed_undo
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from tests.e2e.kit import undo as confirmed_undo
 
 Step = Callable[[FakeDiscord, FakeGuild, FakeMember], Awaitable[Any]]
 

@@ -11,8 +11,9 @@ import asyncio
 
 import pytest
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import (
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.harness import BotProcess
+from tests.e2e.kit import (
     assert_refused,
     create,
     damage_shown,
@@ -26,7 +27,6 @@ from tests.e2e.health_support import (
     state_shown,
     stored,
 )
-from tests.fake_discord import FakeDiscord, FakeGuild
 
 
 async def test_D1_a_fixed_amount_lowers_health_publicly_and_is_recorded(

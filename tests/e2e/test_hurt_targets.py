@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 from collections.abc import Awaitable, Callable
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import (
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.harness import BotProcess
+from tests.e2e.kit import (
     assert_refused,
     create,
     damage_shown,
@@ -21,8 +22,7 @@ from tests.e2e.health_support import (
     last_details,
     stored,
 )
-from tests.e2e.undo_support import undo as confirmed_undo
-from tests.fake_discord import FakeDiscord, FakeGuild
+from tests.e2e.kit import undo as confirmed_undo
 
 
 async def test_each_target_rolls_its_own_damage_in_one_change(

@@ -6,29 +6,10 @@ refusal still answers privately, and a change still gets its (deferred) public r
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 import pytest
 
-import tests.fake_discord.server as fake_server
-from tests.fake_discord import FakeDiscord, FakeGuild, ids
-
-LATE_MS = 2300
-
-
-@contextmanager
-def interactions_created_late(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Interaction ids (snowflakes carry their creation time) dated 2.3 s in the past."""
-
-    def late_snowflake() -> str:
-        ms = int(time.time() * 1000) - LATE_MS - ids.DISCORD_EPOCH_MS
-        return str((ms << 22) | (next(ids._counter) & 0x3FFFFF))
-
-    with monkeypatch.context() as patch:
-        patch.setattr(fake_server, "snowflake", late_snowflake)
-        yield
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from tests.e2e.kit import interactions_created_late
 
 
 async def test_H5_a_late_refusal_is_still_private(

@@ -6,14 +6,14 @@ and marked. The real bot process against the fake Discord, in English and Spanis
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from bot.names import look_key
-from tests.e2e.harness import BotProcess
-from tests.e2e.undo_support import undo as confirmed_undo
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.harness import BotProcess
+from tests.e2e.kit import read_only, writable
+from tests.e2e.kit import undo as confirmed_undo
 
 EPHEMERAL = 1 << 6
 
@@ -33,13 +33,10 @@ def refused(reply: Reply, *fragments: str) -> None:
 
 
 def names_in_db(bot: BotProcess, guild: FakeGuild) -> list[str]:
-    connection = sqlite3.connect(f"file:{bot.database_path}?mode=ro", uri=True, timeout=5)
-    try:
+    with read_only(bot) as connection:
         rows = connection.execute(
             "SELECT name FROM characters WHERE guild_id = ? ORDER BY id", (int(guild.id),)
         ).fetchall()
-    finally:
-        connection.close()
     return [str(row[0]) for row in rows]
 
 
@@ -161,24 +158,20 @@ async def test_a_lookalike_is_refused_in_spanish_too(
 def _insert_legacy(bot: BotProcess, guild: FakeGuild, owner: FakeMember, names: list[str]) -> None:
     """Rows as an older database holds them after the migration: names that collide under
     the new rule, each with its own exact key (what migration 0002 keeps)."""
-    connection = sqlite3.connect(bot.database_path, timeout=10)
-    try:
-        with connection:
-            connection.executemany(
-                "INSERT INTO characters (guild_id, name, name_key, look_key, owner_id,"
-                " created_at, health, max_health, first_aid_pool, first_aid_rating,"
-                " scene_start_health, conscious, roll_pending, stabilized,"
-                " hospital_length_days, hospital_days_served, lowest_health,"
-                " first_aid_received, bleed_minutes, full_recovery_due)"
-                " VALUES (?, ?, ?, ?, ?, '2024-01-01T00:00:00.000000+00:00', 9, 9, 0, 0, 9,"
-                " 1, 0, 0, NULL, NULL, NULL, 0, 0, 0)",
-                [
-                    (int(guild.id), name, name.casefold(), look_key(name), int(owner.id))
-                    for name in names
-                ],
-            )
-    finally:
-        connection.close()
+    with writable(bot) as connection:
+        connection.executemany(
+            "INSERT INTO characters (guild_id, name, name_key, look_key, owner_id,"
+            " created_at, health, max_health, first_aid_pool, first_aid_rating,"
+            " scene_start_health, conscious, roll_pending, stabilized,"
+            " hospital_length_days, hospital_days_served, lowest_health,"
+            " first_aid_received, bleed_minutes, full_recovery_due)"
+            " VALUES (?, ?, ?, ?, ?, '2024-01-01T00:00:00.000000+00:00', 9, 9, 0, 0, 9,"
+            " 1, 0, 0, NULL, NULL, NULL, 0, 0, 0)",
+            [
+                (int(guild.id), name, name.casefold(), look_key(name), int(owner.id))
+                for name in names
+            ],
+        )
 
 
 async def test_colliding_names_of_an_older_database_are_kept_reachable_and_marked(

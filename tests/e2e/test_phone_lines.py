@@ -11,9 +11,9 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from tests.e2e.harness import BotProcess
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.harness import BotProcess
 from tests.e2e.phone import message_lines
-from tests.fake_discord import FakeDiscord, FakeGuild
 
 #: A typical /hurt (damage without a reason) on a phone: issue 11's bound.
 HURT_LINES = 6

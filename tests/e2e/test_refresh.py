@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.test_scene import (
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember
+from devkit.harness import BotProcess
+from tests.e2e.kit import (
     assert_refused,
     correct,
     create,
@@ -14,7 +15,6 @@ from tests.e2e.test_scene import (
     history_count,
     rows,
 )
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember
 
 
 async def _ability(

@@ -8,10 +8,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import assert_refused, create
-from tests.e2e.test_scene import correct, gm_of, rows
-from tests.fake_discord import FakeDiscord
+from devkit.fake_discord import FakeDiscord
+from devkit.harness import BotProcess
+from tests.e2e.kit import assert_refused, correct, create, gm_of, rows
 
 CASES = {
     "en-US": {

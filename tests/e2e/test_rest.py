@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import (
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.harness import BotProcess
+from tests.e2e.kit import (
     assert_refused,
     create,
     gm_set,
@@ -15,7 +16,6 @@ from tests.e2e.health_support import (
     stored,
     what_happened,
 )
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 
 
 async def hurt_to(

@@ -9,16 +9,15 @@ restart too. A message that can no longer be edited is forgotten.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import assert_refused, create, history_count, stored
-from tests.e2e.undo_support import undo as confirmed_undo
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
-from tests.fake_discord.replies import flatten_components
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.fake_discord.replies import flatten_components
+from devkit.harness import BotProcess
+from tests.e2e.kit import assert_refused, create, history_count, read_only, stored
+from tests.e2e.kit import undo as confirmed_undo
 
 
 def roll_ids(reply: Reply | dict[str, Any], character_id: int) -> list[str]:
@@ -57,15 +56,12 @@ async def wait_disabled(fake: FakeDiscord, reply: Reply, character_id: int) -> d
 
 
 def kept_messages(bot: BotProcess, guild: FakeGuild) -> list[tuple[int, int, int]]:
-    connection = sqlite3.connect(f"file:{bot.database_path}?mode=ro", uri=True, timeout=5)
-    try:
+    with read_only(bot) as connection:
         rows = connection.execute(
             "SELECT character_id, roll_seq, message_id FROM roll_messages WHERE guild_id = ?"
             " ORDER BY message_id",
             (int(guild.id),),
         ).fetchall()
-    finally:
-        connection.close()
     return [(int(a), int(b), int(c)) for a, b, c in rows]
 
 

@@ -6,10 +6,9 @@ database, so the two cannot disagree.
 
 from __future__ import annotations
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import state_shown
-from tests.e2e.test_scene import correct, create, gm_of, rows
-from tests.fake_discord import FakeDiscord, FakeGuild, Reply
+from devkit.fake_discord import FakeDiscord, FakeGuild, Reply
+from devkit.harness import BotProcess
+from tests.e2e.kit import correct, create, gm_of, rows, state_shown
 
 
 def health_field(reply: Reply, title: str) -> str:

@@ -1,97 +1,23 @@
-"""/scene new and /scene status end to end (RULES.md S1, S2; COMMANDS.md).
-
-The helpers at the top are shared by test_time.py, test_refresh.py and test_history_undo.py.
-"""
+"""/scene new and /scene status end to end (RULES.md S1, S2; COMMANDS.md)."""
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import create, what_happened
-from tests.e2e.undo_support import undo as confirmed_undo
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
-
-# --- helpers (also imported by the other scene/time/refresh/history tests) ------------------
-
-
-def gm_of(guild: FakeGuild, name: str = "Gm", locale: str = "en-US") -> FakeMember:
-    """A GM by the Manage Server permission."""
-    return guild.member(name, permissions=["manage_guild"], locale=locale)
-
-
-async def correct(
-    fake: FakeDiscord, guild: FakeGuild, gm: FakeMember, name: str, **values: Any
-) -> Reply:
-    """``/character set`` (a GM's correction) to put a character where a test needs it."""
-    reply = await fake.slash(guild, gm, "character set", {"character": name, **values})
-    assert not reply.ephemeral, reply.content
-    return reply
-
-
-def rows(bot: BotProcess, guild: FakeGuild) -> dict[str, dict[str, Any]]:
-    """Every character row of ``guild`` straight from the database, by name (with abilities)."""
-    connection = sqlite3.connect(f"file:{bot.database_path}?mode=ro", uri=True)
-    connection.row_factory = sqlite3.Row
-    try:
-        found: dict[str, dict[str, Any]] = {}
-        for row in connection.execute(
-            "SELECT * FROM characters WHERE guild_id = ?", (int(guild.id),)
-        ):
-            values = dict(row)
-            # Not a value of the character: the number of its latest Consciousness roll, which
-            # only goes up so that an old button never matches a new roll (bot/roll_buttons.py).
-            values.pop("roll_seq", None)
-            values["abilities"] = [
-                tuple(item)
-                for item in connection.execute(
-                    "SELECT name, kind, rating, pool FROM abilities WHERE character_id = ?"
-                    " ORDER BY name_key",
-                    (row["id"],),
-                )
-            ]
-            found[str(row["name"])] = values
-        return found
-    finally:
-        connection.close()
-
-
-def history_count(bot: BotProcess, guild: FakeGuild) -> int:
-    connection = sqlite3.connect(f"file:{bot.database_path}?mode=ro", uri=True)
-    try:
-        (count,) = connection.execute(
-            "SELECT count(*) FROM history WHERE guild_id = ?", (int(guild.id),)
-        ).fetchone()
-        return int(count)
-    finally:
-        connection.close()
-
-
-def assert_refused(reply: Reply, *words: str) -> None:
-    """An ephemeral refusal that contains ``words``."""
-    assert reply.ephemeral, f"expected an ephemeral refusal: {reply!r}"
-    for word in words:
-        assert word in reply.text, reply.text
-
-
-def fits_discord(reply: Reply) -> None:
-    """Every message of the reply within Discord's limits."""
-    for message in [reply.message, *reply.followups]:
-        assert message is not None
-        embeds = message.get("embeds") or []
-        assert len(embeds) <= 10
-        assert len(message.get("content") or "") <= 2000
-        total = 0
-        for embed in embeds:
-            assert len(embed.get("description") or "") <= 4096
-            assert len(embed.get("title") or "") <= 256
-            total += len(embed.get("title") or "") + len(embed.get("description") or "")
-            total += len((embed.get("footer") or {}).get("text") or "")
-            for item in embed.get("fields") or []:
-                total += len(item["name"]) + len(item["value"])
-        assert total <= 6000
-
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.harness import BotProcess
+from tests.e2e.kit import (
+    assert_refused,
+    correct,
+    create,
+    fits_discord,
+    gm_of,
+    history_count,
+    insert_characters,
+    rows,
+    what_happened,
+)
+from tests.e2e.kit import undo as confirmed_undo
 
 # --- the commands ---------------------------------------------------------------------------
 
@@ -302,7 +228,7 @@ async def test_status_of_200_characters_pages_within_discord_limits(
 ) -> None:
     gm = gm_of(guild)
     names = [f"{index:03d}" + "x" * 37 for index in range(200)]
-    _insert_characters(bot, guild, gm, names)
+    insert_characters(bot, guild, gm, names)
     reply = await fake.slash(guild, guild.member("Player"), "scene status")
     fits_discord(reply)
     title = reply.embed["title"]
@@ -332,7 +258,7 @@ async def test_S1_new_scene_for_40_characters_is_one_change_summarized_within_li
 ) -> None:
     gm = gm_of(guild)
     names = [f"{index:02d}" + "z" * 38 for index in range(40)]
-    _insert_characters(bot, guild, gm, names)
+    insert_characters(bot, guild, gm, names)
     scene = await fake.slash(guild, gm, "scene new")
     fits_discord(scene)
     assert not scene.ephemeral
@@ -344,32 +270,11 @@ async def test_S1_new_scene_for_40_characters_is_one_change_summarized_within_li
     assert all(row["scene_start_health"] == 99 for row in rows(bot, guild).values())
 
 
-def _insert_characters(
-    bot: BotProcess, guild: FakeGuild, owner: FakeMember, names: list[str]
-) -> None:
-    """Many characters at once, written the way the storage would (seriously wounded, with
-    flags, so that the lines are long)."""
-    connection = sqlite3.connect(bot.database_path, timeout=10)
-    try:
-        with connection:
-            connection.executemany(
-                "INSERT INTO characters (guild_id, name, name_key, owner_id, created_at, health,"
-                " max_health, first_aid_pool, first_aid_rating, scene_start_health, conscious,"
-                " roll_pending, stabilized, hospital_length_days, hospital_days_served,"
-                " lowest_health, first_aid_received, bleed_minutes, full_recovery_due)"
-                " VALUES (?, ?, ?, ?, '2024-01-01T00:00:00.000000+00:00', -7, 99, 0, 0, 99,"
-                " 1, 1, 0, NULL, NULL, -7, 0, 0, 0)",
-                [(int(guild.id), name, name.casefold(), int(owner.id)) for name in names],
-            )
-    finally:
-        connection.close()
-
-
 async def test_status_page_buttons_keep_working_after_a_restart(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
     gm = gm_of(guild)
-    _insert_characters(bot, guild, gm, [f"{index:02d}" + "w" * 38 for index in range(60)])
+    insert_characters(bot, guild, gm, [f"{index:02d}" + "w" * 38 for index in range(60)])
     reply = await fake.slash(guild, gm, "scene status")
     assert "page 1/3" in reply.embed["title"]
     await bot.restart()

@@ -16,10 +16,10 @@ from typing import Literal
 import pytest
 import pytest_asyncio
 
-from tests.e2e.harness import BotProcess
-from tests.fake_discord import FakeDiscord, FakeGuild, Reply
-from tests.fake_discord.sharding import INTENTS, shard_of
-from tests.fake_discord.stream import STREAM_EVENTS, EventStream
+from devkit.fake_discord import FakeDiscord, FakeGuild, Reply
+from devkit.fake_discord.sharding import INTENTS, shard_of
+from devkit.fake_discord.stream import STREAM_EVENTS, EventStream
+from devkit.harness import BotProcess
 
 GUILDS_ONLY = INTENTS["GUILDS"]
 

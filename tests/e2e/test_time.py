@@ -5,23 +5,21 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import stored
-from tests.e2e.test_scene import (
-    _insert_characters,
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.harness import BotProcess
+from tests.e2e.kit import (
+    ROLL,
     assert_refused,
     correct,
     create,
     fits_discord,
     gm_of,
     history_count,
+    insert_characters,
     rows,
+    stored,
 )
-from tests.e2e.undo_support import undo as confirmed_undo
-from tests.fake_discord import FakeDiscord, FakeGuild
-
-ROLL = re.compile(r"(\d+) \+ (\d+) = (\d+) vs (\d+)")
-
+from tests.e2e.kit import undo as confirmed_undo
 
 # --- T1 ---------------------------------------------------------------------------------------
 
@@ -123,7 +121,7 @@ async def test_T1_every_bleeding_character_is_shown_in_one_message(
     each; more, one summary line each with the Health before → after."""
     gm = gm_of(guild)
     few = [f"Herido{index:02d}" for index in range(10)]
-    _insert_characters(bot, guild, gm, few)
+    insert_characters(bot, guild, gm, few)
     reply = await fake.slash(guild, gm, "time", {"minutes": 30})
     fits_discord(reply)
     assert reply.followups == []
@@ -135,7 +133,7 @@ async def test_T1_every_bleeding_character_is_shown_in_one_message(
         assert by_title[name]["color"] in {0xE67E22, 0x23272A}
 
     crowd = [f"Sangra{index:02d}" for index in range(4)]
-    _insert_characters(bot, guild, gm, crowd)
+    insert_characters(bot, guild, gm, crowd)
     reply = await fake.slash(guild, gm, "time", {"minutes": 30})
     fits_discord(reply)
     assert reply.followups == [], "14 characters touched: still one message"
@@ -209,7 +207,7 @@ async def test_T2_bleeding_makes_a_roll_due_with_buttons_that_roll(
     assert not rolled.ephemeral
     match = ROLL.search(rolled.text)
     assert match, rolled.text
-    die, spend, total, difficulty = map(int, match.groups())
+    die, spend, total, difficulty = (int(group) for group in match.groups()[:4])
     assert 1 <= die <= 6 and spend == 1 and total == die + spend and difficulty == 7
     after = rows(bot, guild)["Ana"]
     assert after["health"] == -8 and after["roll_pending"] == 0
@@ -245,7 +243,7 @@ async def test_time_with_40_bleeding_characters_summarizes_within_limits(
 ) -> None:
     gm = gm_of(guild)
     names = [f"{index:02d}" + "y" * 38 for index in range(40)]
-    _insert_characters(bot, guild, gm, names)
+    insert_characters(bot, guild, gm, names)
     await correct(fake, guild, gm, names[0], health=-11)  # this one dies
     before = history_count(bot, guild)
     reply = await fake.slash(guild, gm, "time", {"minutes": 30})

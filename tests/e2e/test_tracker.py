@@ -10,25 +10,20 @@ from __future__ import annotations
 import asyncio
 import itertools
 import re
-import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import create, stored
-from tests.e2e.test_scene import gm_of
-from tests.fake_discord import FakeDiscord, FakeGuild, Reply, message_text
+from devkit.fake_discord import FakeDiscord, FakeGuild, Reply, message_text
+from devkit.harness import BotProcess
+from tests.e2e.kit import create, gm_of, read_only, stored
 
 
 def tracker_row(bot: BotProcess, guild: FakeGuild) -> tuple[int, int] | None:
-    connection = sqlite3.connect(f"file:{bot.database_path}?mode=ro", uri=True, timeout=5)
-    try:
+    with read_only(bot) as connection:
         row = connection.execute(
             "SELECT channel_id, message_id FROM trackers WHERE guild_id = ?", (int(guild.id),)
         ).fetchone()
-    finally:
-        connection.close()
     return None if row is None else (int(row[0]), int(row[1]))
 
 

@@ -9,12 +9,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Awaitable, Callable
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import create, history_count, stored
-from tests.e2e.test_scene import gm_of, rows
-from tests.e2e.undo_support import confirm_id
-from tests.e2e.undo_support import undo as confirmed_undo
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply, message_text
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply, message_text
+from devkit.harness import BotProcess
+from tests.e2e.kit import confirm_id, create, gm_of, history_count, rows, stored
+from tests.e2e.kit import undo as confirmed_undo
 
 
 def cancel_id(reply: Reply) -> str:

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.harness import BotProcess
-from tests.fake_discord import FakeDiscord, FakeGuild
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.harness import BotProcess
 
 
 async def guild_without_create(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch) -> FakeGuild:

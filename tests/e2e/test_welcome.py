@@ -8,8 +8,8 @@ import asyncio
 import time
 from pathlib import Path
 
-from tests.e2e.harness import BotProcess
-from tests.fake_discord import FakeDiscord, FakeGuild
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.harness import BotProcess
 from tests.reliability.support import isolated_bot
 
 INVITE = (

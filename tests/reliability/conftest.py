@@ -19,6 +19,7 @@ from tests.e2e.conftest import (  # noqa: F401  (fixtures, registered by importi
     guild,
     make_guild,
     salud_bot,
+    salud_pair,
 )
 
 

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.fake_discord import Raw
+from devkit.fake_discord import Raw
 
 #: Who sends an entry: a member of the table (see the module docstring).
 Actor = str

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import sqlite3
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -14,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage.snapshot import load_after
-from tests.e2e import conftest as e2e
-from tests.e2e.harness import BotProcess
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.harness import BotProcess
+from tests.e2e.kit.db import read_only
+from tests.e2e.kit.processes import fake_with_bot
 
 EPHEMERAL = 1 << 6
 #: ``error.unexpected`` in English: the reply to an exception nobody expected.
@@ -33,28 +33,12 @@ async def isolated_bot(
 ) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
     """A fake Discord and a bot of this test only (which it may disconnect, flood or kill).
 
-    The bot is registered with the e2e fixtures' list, so a traceback it logs fails the test.
+    Made like the shared pair (tests/e2e/kit/processes.py): a traceback it logs fails the test.
     """
-    fake = FakeDiscord(app_name="Salud", interaction_deadline=interaction_deadline)
-    await fake.start()
-    bot = BotProcess(
-        fake,
-        database_path=tmp_path / f"{name}.sqlite3",
-        log_path=tmp_path / f"{name}.log",
-        token=f"{name}-token",
-    )
-    e2e._STARTED.append(bot)
-    try:
-        await bot.start()
-        yield fake, bot
-    finally:
-        await bot.stop()
-        e2e._STARTED.remove(bot)
-        await fake.stop()
-        tracebacks = bot.new_tracebacks()
-        assert not tracebacks, f"the bot logged tracebacks ({bot.log_path}):\n" + "\n\n".join(
-            tracebacks
-        )
+    async with fake_with_bot(
+        tmp_path, name=name, token=f"{name}-token", interaction_deadline=interaction_deadline
+    ) as pair:
+        yield pair
 
 
 async def burst(
@@ -85,32 +69,19 @@ def is_refusal(reply: Reply) -> bool:
 
 
 # --- the database, read-only --------------------------------------------------------------------
-def connect_ro(path: Path) -> sqlite3.Connection:
-    """A read-only connection to the bot's live file (WAL: it sees every committed change)."""
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
-    conn.row_factory = sqlite3.Row
-    return conn
-
-
 def dump(path: Path) -> list[str]:
     """The whole database as SQL statements, from one snapshot (a read transaction)."""
-    conn = connect_ro(path)
-    try:
+    with read_only(path, timeout=10) as conn:
         conn.execute("BEGIN")
         return list(conn.iterdump())
-    finally:
-        conn.close()
 
 
 def integrity(path: Path) -> list[str]:
     """``PRAGMA integrity_check`` and ``foreign_key_check`` results (``['ok']`` when sound)."""
-    conn = connect_ro(path)
-    try:
+    with read_only(path, timeout=10) as conn:
         rows = [str(row[0]) for row in conn.execute("PRAGMA integrity_check")]
         rows += [repr(tuple(row)) for row in conn.execute("PRAGMA foreign_key_check")]
         return rows
-    finally:
-        conn.close()
 
 
 @dataclass(frozen=True)
@@ -125,32 +96,15 @@ class Entry:
     after: dict[str, Any] | None
 
 
-def character_row(path: Path, guild: FakeGuild, name: str) -> dict[str, Any]:
-    """The stored row of a character (by name, in that server)."""
-    conn = connect_ro(path)
-    try:
-        row = conn.execute(
-            "SELECT * FROM characters WHERE guild_id = ? AND name_key = ?",
-            (int(guild.id), name.casefold()),
-        ).fetchone()
-    finally:
-        conn.close()
-    assert row is not None, f"{name} is not stored in server {guild.id}"
-    return dict(row)
-
-
 def entries_of(path: Path, character_id: int) -> list[Entry]:
     """Every history entry touching a character, oldest first."""
-    conn = connect_ro(path)
-    try:
+    with read_only(path, timeout=10) as conn:
         rows = conn.execute(
             "SELECT h.id, h.interaction_id, h.command, h.details, hc.before, hc.after"
             " FROM history AS h JOIN history_characters AS hc ON hc.history_id = h.id"
             " WHERE hc.character_id = ? ORDER BY h.id",
             (character_id,),
         ).fetchall()
-    finally:
-        conn.close()
     return [
         Entry(
             id=int(row["id"]),
@@ -169,11 +123,8 @@ def entries_of(path: Path, character_id: int) -> list[Entry]:
 
 def interaction_ids(path: Path) -> list[int]:
     """Every interaction id in the history, with repetitions (there must be none)."""
-    conn = connect_ro(path)
-    try:
+    with read_only(path, timeout=10) as conn:
         return [int(row[0]) for row in conn.execute("SELECT interaction_id FROM history")]
-    finally:
-        conn.close()
 
 
 def assert_chain(entries: Sequence[Entry], row: Mapping[str, Any]) -> None:

@@ -14,13 +14,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.e2e.harness import PROJECT_ROOT
-from tests.e2e.health_support import create
-from tests.fake_discord import FakeGuild
+from devkit.fake_discord import FakeGuild
+from devkit.harness import PROJECT_ROOT
+from tests.e2e.kit import create
+from tests.e2e.kit.db import stored as character_row
 from tests.reliability.support import (
     assert_chain,
     burst,
-    character_row,
     entries_of,
     integrity,
     interaction_ids,

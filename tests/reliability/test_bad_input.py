@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import create, gm_set
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Raw, Reply
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Raw, Reply
+from devkit.harness import BotProcess
+from tests.e2e.kit import create, gm_set
 from tests.reliability.corpus import Bad, corpus, wrong_types
 from tests.reliability.support import UNEXPECTED, burst, dump, wait_all
 

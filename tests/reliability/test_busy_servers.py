@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.health_support import create
-from tests.fake_discord import FakeDiscord, FakeGuild, Reply
+from devkit.fake_discord import FakeDiscord, FakeGuild, Reply
+from tests.e2e.kit import create
 from tests.reliability.support import BUSY, interaction_ids, isolated_bot
 
 FLOOD_CHARACTERS = 25

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.health_support import create
-from tests.fake_discord import Reply
+from devkit.fake_discord import Reply
+from tests.e2e.kit import create
+from tests.e2e.kit.db import stored as character_row
 from tests.reliability.support import (
     BUSY,
     UNEXPECTED,
     assert_chain,
     burst,
-    character_row,
     entries_of,
     interaction_ids,
     is_refusal,

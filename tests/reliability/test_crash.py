@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import create
-from tests.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.harness import BotProcess
+from tests.e2e.kit import create
+from tests.e2e.kit.db import stored as character_row
 from tests.reliability.support import (
     BUSY,
     assert_chain,
     burst,
-    character_row,
     entries_of,
     integrity,
     interaction_ids,

@@ -12,13 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.health_support import create
-from tests.reliability.support import (
-    character_row,
-    entries_of,
-    interaction_ids,
-    isolated_bot,
-)
+from tests.e2e.kit import create
+from tests.e2e.kit.db import stored as character_row
+from tests.reliability.support import entries_of, interaction_ids, isolated_bot
 
 
 @pytest.mark.parametrize(

@@ -13,10 +13,10 @@ from typing import Literal
 
 import pytest
 
-from tests.e2e.health_support import create
+from tests.e2e.kit import create
+from tests.e2e.kit.db import stored as character_row
 from tests.reliability.support import (
     burst,
-    character_row,
     entries_of,
     interaction_ids,
     is_refusal,

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.harness import BotProcess
-from tests.e2e.health_support import create
-from tests.e2e.test_late_interactions import interactions_created_late
-from tests.reliability.support import UNEXPECTED, character_row, integrity, isolated_bot
+from devkit.harness import BotProcess
+from tests.e2e.kit import create, interactions_created_late
+from tests.e2e.kit.db import stored as character_row
+from tests.reliability.support import UNEXPECTED, integrity, isolated_bot
 
 #: Below a WAL frame (24 + 4096 bytes after a 32-byte header): the commit's first write fails.
 FILE_SIZE_LIMIT = 4096

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.e2e.health_support import create
+from tests.e2e.kit import create
 from tests.reliability.support import isolated_bot
 
 

@@ -15,8 +15,8 @@ import pytest
 
 from bot.storage import Storage
 from bot.storage.database import latest_version
-from tests.e2e.harness import PROJECT_ROOT, SALUD_COMMAND, TRACEBACK, BotProcess
-from tests.fake_discord import FakeDiscord
+from devkit.fake_discord import FakeDiscord
+from devkit.harness import PROJECT_ROOT, SALUD_COMMAND, TRACEBACK, BotProcess
 
 
 def digest(path: Path) -> str:

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.health_support import create
-from tests.fake_discord import Reply
+from devkit.fake_discord import Reply
+from tests.e2e.kit import create
+from tests.e2e.kit.db import stored as character_row
 from tests.reliability.support import (
     RESTARTING,
     burst,
-    character_row,
     entries_of,
     integrity,
     interaction_ids,

@@ -10,7 +10,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from tests.e2e.health_support import create
+from tests.e2e.kit import create
 from tests.reliability.support import isolated_bot
 
 #: "Within seconds of a quiet moment".

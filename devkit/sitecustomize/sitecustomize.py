@@ -1,0 +1,51 @@
+"""Points discord.py at the fake Discord, inside the bot process only (tests, never production).
+
+This directory is put first on the bot subprocess's PYTHONPATH by devkit/harness.py; Python
+imports `sitecustomize` at start-up. Nothing happens unless SALUD_FAKE_DISCORD_URL is set.
+"""
+
+from __future__ import annotations
+
+import os
+
+
+def _point_discord_at_fake(url: str) -> None:
+    """REST base, gateway address and a short guild-ready wait, all aimed at the fake."""
+    import asyncio
+
+    import discord
+    import discord.gateway
+    import discord.http
+    import discord.state
+    import yarl
+
+    url = url.rstrip("/")
+    discord.http.Route.BASE = f"{url}/api/v10"
+    ws_url = "ws" + url.removeprefix("http") + "/gateway"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(ws_url)
+
+    timeout = float(os.environ.get("SALUD_FAKE_GUILD_READY_TIMEOUT", "0.1"))
+    original_init = discord.state.ConnectionState.__init__
+
+    def __init__(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        original_init(self, *args, **kwargs)
+        self.guild_ready_timeout = min(self.guild_ready_timeout, timeout)
+
+    discord.state.ConnectionState.__init__ = __init__  # type: ignore[method-assign]
+
+    # discord.py waits 5 s before every IDENTIFY but the first (Discord's identify rate limit);
+    # the fake has no such limit, so a re-IDENTIFY after INVALID_SESSION is immediate here.
+    identify_delay = float(os.environ.get("SALUD_FAKE_IDENTIFY_DELAY", "0"))
+
+    async def before_identify_hook(self, shard_id, *, initial=False):  # type: ignore[no-untyped-def]
+        if not initial and identify_delay:
+            await asyncio.sleep(identify_delay)
+
+    discord.Client.before_identify_hook = before_identify_hook  # type: ignore[method-assign]
+
+
+_URL = os.environ.get("SALUD_FAKE_DISCORD_URL")
+if _URL:
+    if not _URL.startswith(("http://127.0.0.1:", "http://localhost:")):
+        raise SystemExit(f"SALUD_FAKE_DISCORD_URL must be a loopback address, got {_URL!r}")
+    _point_discord_at_fake(_URL)

@@ -1,0 +1,55 @@
+"""Driving the bot the way players do, for steps that are not what a test is about."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+
+
+async def create(
+    fake: FakeDiscord,
+    guild: FakeGuild,
+    member: FakeMember,
+    name: str,
+    health: int,
+    first_aid: int = 0,
+) -> Reply:
+    """``/character create``; asserts it worked."""
+    reply = await fake.slash(
+        guild,
+        member,
+        "character create",
+        {"name": name, "health": health, "first_aid": first_aid},
+    )
+    assert not reply.ephemeral, reply.text
+    return reply
+
+
+async def gm_set(fake: FakeDiscord, guild: FakeGuild, name: str, **values: Any) -> Reply:
+    """``/character set`` by the server's owner (a GM); asserts it worked."""
+    reply = await fake.slash(guild, guild.owner, "character set", {"character": name, **values})
+    assert not reply.ephemeral, reply.text
+    return reply
+
+
+async def replay(fake: FakeDiscord, reply: Reply) -> Reply:
+    """The same interaction (same id) delivered again, as Discord may after a reconnect."""
+    payload = copy.deepcopy(reply.interaction)
+    again = fake._send_interaction(payload, reply.record.label + " (again)")
+    return await again.wait_complete(fake.reply_timeout)
+
+
+def gm_of(guild: FakeGuild, name: str = "Gm", locale: str = "en-US") -> FakeMember:
+    """A GM by the Manage Server permission."""
+    return guild.member(name, permissions=["manage_guild"], locale=locale)
+
+
+async def correct(
+    fake: FakeDiscord, guild: FakeGuild, gm: FakeMember, name: str, **values: Any
+) -> Reply:
+    """``/character set`` (a GM's correction) to put a character where a test needs it."""
+    reply = await fake.slash(guild, gm, "character set", {"character": name, **values})
+    assert not reply.ephemeral, reply.content
+    return reply

@@ -1,0 +1,78 @@
+"""Starting and stopping a fake Discord and the bot logged in to it: the one way every e2e and
+reliability test gets them (the session's shared pairs in tests/e2e/conftest.py, and the
+bots of one test only)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from devkit.fake_discord import FakeDiscord
+from devkit.harness import SALUD_COMMAND, BotProcess
+
+#: Every bot running now; tests/e2e/conftest.py fails a test during which one logged a traceback.
+STARTED: list[BotProcess] = []
+
+
+@asynccontextmanager
+async def running_fake(app_name: str = "Salud", **options: Any) -> AsyncIterator[FakeDiscord]:
+    """A fake Discord on 127.0.0.1 (a free port) for the block's duration."""
+    fake = FakeDiscord(app_name=app_name, **options)
+    await fake.start()
+    try:
+        yield fake
+    finally:
+        await fake.stop()
+
+
+@asynccontextmanager
+async def running_bot(
+    fake: FakeDiscord,
+    tmp: Path,
+    *,
+    name: str = "bot",
+    command: tuple[str, ...] = SALUD_COMMAND,
+    token: str = "fake-token",
+) -> AsyncIterator[BotProcess]:
+    """The bot (``command``) logged in to ``fake``, with a fresh database ``tmp/<name>.sqlite3``.
+
+    While it runs it is in ``STARTED``; when it stops, any traceback it logged fails the test.
+    """
+    bot = BotProcess(
+        fake,
+        command=command,
+        database_path=tmp / f"{name}.sqlite3",
+        log_path=tmp / f"{name}.log",
+        token=token,
+    )
+    STARTED.append(bot)
+    try:
+        await bot.start()
+        yield bot
+    finally:
+        await bot.stop()
+        STARTED.remove(bot)
+        tracebacks = bot.new_tracebacks()
+        assert not tracebacks, f"the bot logged tracebacks ({bot.log_path}):\n" + "\n\n".join(
+            tracebacks
+        )
+
+
+@asynccontextmanager
+async def fake_with_bot(
+    tmp: Path,
+    *,
+    app_name: str = "Salud",
+    name: str = "bot",
+    command: tuple[str, ...] = SALUD_COMMAND,
+    token: str = "fake-token",
+    **fake_options: Any,
+) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
+    """A fake Discord and the bot logged in to it, both stopped after the block."""
+    async with (
+        running_fake(app_name, **fake_options) as fake,
+        running_bot(fake, tmp, name=name, command=command, token=token) as bot,
+    ):
+        yield fake, bot

@@ -1,0 +1,142 @@
+"""Reading the rolls a reply shows, with their arithmetic checked against the die shown.
+
+The one roll parser of the end-to-end tests: ``DIE + SPEND = TOTAL vs DIFFICULTY`` (a
+Consciousness roll, an ability test, with the test's ``(BASE + PENALTY)`` breakdown) and the
+damage line of ``/hurt`` (COMMANDS.md, "Roll replies").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.i18n import Language, text
+from devkit.fake_discord import Reply
+from tests.e2e.kit.replies import FAILURE, ROLL_FIELD, SUCCESS, field
+
+#: ``DIE + SPEND = TOTAL vs DIFFICULTY``, with an ability test's ``(BASE + PENALTY)`` after it.
+ROLL = re.compile(r"(\d+) \+ (\d+) = (\d+) vs (\d+)(?: \((\d+) \+ (\d+)\))?")
+#: A line that is a roll and nothing else (an ability test's field).
+ROLL_LINE = re.compile(rf"^{ROLL.pattern}$", re.MULTILINE)
+#: ``1d6+1: [4] + 1 = 5``, ``2d6: [3, 5] = 8``, ``1d6-2: [1] - 2 = -1 → 1 (…)``.
+DAMAGE = re.compile(
+    r"(?P<expr>\d*[dD]\d+(?:[+-]\d+)?): \[(?P<dice>[\d, ]+)\]"
+    r"(?: (?P<sign>[+-]) (?P<mod>\d+))? = (?P<raw>-?\d+)(?: → (?P<dealt>\d+))?"
+)
+#: The outcome line of an ability test, by (attack, success), as the bot words it.
+OUTCOME_KEYS = {
+    (False, True): "render.roll.test.success",
+    (False, False): "render.roll.test.failure",
+    (True, True): "render.roll.test.attack_success",
+    (True, False): "render.roll.test.attack_failure",
+}
+
+
+@dataclass(frozen=True)
+class RollShown:
+    """A Consciousness roll as the reply shows it."""
+
+    die: int
+    spend: int
+    total: int
+    difficulty: int
+    success: bool
+
+
+@dataclass(frozen=True)
+class DamageShown:
+    """A damage roll as the reply shows it."""
+
+    dice: tuple[int, ...]
+    modifier: int
+    raw: int
+    dealt: int
+
+
+@dataclass
+class Roll:
+    """An ability test as the reply shows it."""
+
+    die: int
+    spend: int
+    total: int
+    difficulty: int
+    base: int | None
+    penalty: int | None
+    value: str
+
+
+def roll_shown(embed: Mapping[str, Any], lang: str = "en") -> RollShown:
+    """The Consciousness roll field, parsed; its arithmetic and words checked."""
+    value = field(embed, ROLL_FIELD[lang])
+    found = ROLL.search(value)
+    assert found, value
+    die, spend, total, difficulty = (int(group) for group in found.groups()[:4])
+    assert found[5] is None, f"a Consciousness roll has no breakdown: {value}"
+    assert 1 <= die <= 6, value
+    assert die + spend == total, f"arithmetic shown is wrong: {value}"
+    success = total >= difficulty
+    assert (SUCCESS[lang] in value) is success, value
+    assert (FAILURE[lang] in value) is not success, value
+    return RollShown(die, spend, total, difficulty, success)
+
+
+def damage_shown(text: str) -> DamageShown:
+    """The damage line of a /hurt reply, parsed; its arithmetic checked (D2: at least 1)."""
+    found = DAMAGE.search(text)
+    assert found, text
+    dice = tuple(int(d) for d in found["dice"].split(","))
+    modifier = int(found["mod"] or 0) * (-1 if found["sign"] == "-" else 1)
+    raw = int(found["raw"])
+    assert sum(dice) + modifier == raw, f"damage arithmetic is wrong: {found[0]}"
+    dealt = int(found["dealt"]) if found["dealt"] else raw
+    assert dealt == max(1, raw), found[0]
+    return DamageShown(dice, modifier, raw, dealt)
+
+
+def parse_roll(reply: Reply) -> Roll:
+    """The test's field: ``DIE + SPEND = TOTAL vs DIFFICULTY`` (with its breakdown)."""
+    fields = [
+        f for e in reply.embeds for f in e.get("fields") or [] if ROLL_LINE.search(f["value"])
+    ]
+    assert len(fields) == 1, reply.text
+    value = fields[0]["value"]
+    match = ROLL_LINE.search(value)
+    assert match is not None
+    die, spend, total, difficulty = (int(match[i]) for i in range(1, 5))
+    base = int(match[5]) if match[5] else None
+    penalty = int(match[6]) if match[6] else None
+    return Roll(die, spend, total, difficulty, base, penalty, value)
+
+
+def check_roll(
+    reply: Reply,
+    *,
+    spend: int,
+    difficulty: int,
+    pool_after: int,
+    rating: int,
+    attack: bool = False,
+    penalty: int = 0,
+    language: str = "en",
+) -> Roll:
+    """The arithmetic agrees with the die, the outcome words with the arithmetic (P3)."""
+    assert not reply.ephemeral, reply.content
+    roll = parse_roll(reply)
+    assert 1 <= roll.die <= 6
+    assert roll.spend == spend
+    assert roll.total == roll.die + roll.spend
+    assert roll.difficulty == difficulty + penalty
+    if penalty:
+        assert (roll.base, roll.penalty) == (difficulty, penalty), roll.value
+    else:
+        assert roll.base is None, roll.value
+    success = roll.total >= roll.difficulty
+    lines = roll.value.split("\n")
+    assert f"**{text(Language(language), OUTCOME_KEYS[(attack, success)])}**" in lines, roll.value
+    assert (
+        text(Language(language), "render.roll.test.pool", pool=pool_after, rating=rating) in lines
+    )
+    return roll
