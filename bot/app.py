@@ -73,7 +73,7 @@ def invite_url(application_id: int) -> str:
 
 
 class SaludBot(commands.AutoShardedBot):
-    """The bot. Cogs reach their dependencies as ``self.bot.storage``, ``.settings``,
+    """The bot. Cogs reach their dependencies as ``self.bot.storage`` and
     ``.roller``; nothing is global, so tests build it with a temporary database and
     scripted dice.
 
@@ -112,10 +112,8 @@ class SaludBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.storage = storage
-        self.settings = settings
         self.roller = roller
         self._extensions = tuple(extensions)
-        self.synced_commands = False
         self.intake = Intake(self)
 
     def _get_state(self, **options: Any) -> LeanConnectionState:
@@ -146,7 +144,6 @@ class SaludBot(commands.AutoShardedBot):
         synced = await self.tree.sync()
         async with self.storage.transaction(require_record=False) as tx:
             await tx.set_meta(SYNC_HASH_KEY, fingerprint)
-        self.synced_commands = True
         log.info("Synced %d commands with Discord", len(synced))
         return True
 

@@ -10,24 +10,16 @@ import discord
 
 __all__ = [
     "has_manage_server",
+    "has_role",
     "is_gm",
     "is_owner_or_gm",
-    "member_role_ids",
 ]
 
 
-def member_role_ids(user: discord.abc.User) -> frozenset[int]:
-    """The role ids of the member who used a command, however discord.py resolved them.
-
-    ``Member.roles`` drops ids of roles missing from the guild cache; the ids the interaction
-    carried are kept in ``Member._roles``, so both are read.
-    """
-    if not isinstance(user, discord.Member):
-        return frozenset()
-    ids = {role.id for role in user.roles}
-    raw = getattr(user, "_roles", ())
-    ids.update(int(role_id) for role_id in raw)
-    return frozenset(ids)
+def has_role(user: discord.abc.User, role_id: int) -> bool:
+    """Whether the member who used a command has the role (``Member.get_role``: the role
+    ids the interaction carried, looked up in the server's roles, which the bot keeps)."""
+    return isinstance(user, discord.Member) and user.get_role(role_id) is not None
 
 
 def has_manage_server(interaction: discord.Interaction) -> bool:
@@ -48,7 +40,7 @@ def is_gm(interaction: discord.Interaction, gm_role_id: int | None) -> bool:
         return False
     if has_manage_server(interaction):
         return True
-    return gm_role_id is not None and gm_role_id in member_role_ids(interaction.user)
+    return gm_role_id is not None and has_role(interaction.user, gm_role_id)
 
 
 def is_owner_or_gm(interaction: discord.Interaction, owner_id: int, gm_role_id: int | None) -> bool:

@@ -68,10 +68,6 @@ class Storage:
             raise
         return cls(conn, target, clock or utc_now)
 
-    @property
-    def path(self) -> Path:
-        return self._path
-
     async def close(self) -> None:
         """Wait for the running transaction, then close. Closing twice is harmless."""
         if self._closed:
