@@ -84,7 +84,7 @@ class SaludBot(commands.AutoShardedBot):
     no channels, emojis or stickers of the servers it is in (``bot.lean_state``).
     """
 
-    tree: SaludTree
+    tree: SaludTree[SaludBot]
 
     def __init__(
         self,
@@ -114,7 +114,7 @@ class SaludBot(commands.AutoShardedBot):
         self.storage = storage
         self.roller = roller
         self._extensions = tuple(extensions)
-        self.intake = Intake(self)
+        self.intake = Intake(self, storage)
 
     def _get_state(self, **options: Any) -> LeanConnectionState:
         """discord.py's sharded state, keeping less of each server (``bot.lean_state``)."""

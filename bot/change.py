@@ -14,7 +14,7 @@ The ability list, the scene counters and the effects of the state are for ``/cha
 show``. Each fact is said once: a change of state is the ``before → after`` of the state
 line; a death replaces the embed by the death embed ("… has died"), which carries the
 Health and what happened. ``should_announce`` says whether the reply also goes to the
-announcement channel (``bot.context.send_change``).
+announcement channel (``bot.sending.send_change``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from collections.abc import Iterable, Sequence
 
 import discord
 
-from bot.context import announce_worthy
 from bot.i18n import Language, text
 from bot.render import death_embed, describe_events, flag_list, state_colour, state_label
 from bot.render.common import FLAG_SEPARATOR
@@ -186,3 +185,15 @@ def change_embeds(
             len(embed.fields) - 1, name=last.name, value=_clip(last.value or "", room), inline=False
         )
     return [embed]
+
+
+def announce_worthy(before: CharacterHealth | None, after: CharacterHealth | None) -> bool:
+    """Whether a change goes to the announcement channel too: its state changed, it was
+    knocked out, or it died (COMMANDS.md ``/config channel``)."""
+    if before is None or after is None:
+        return False
+    if before.state is not after.state:
+        return True
+    if before.conscious and not after.conscious:
+        return True
+    return after.state is HealthState.DEAD and before.state is not HealthState.DEAD

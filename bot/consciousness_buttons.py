@@ -21,9 +21,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.change import change_embeds, should_announce
-from bot.context import Here, UserFacingError, bot_of, send_change
+from bot.errors import UserFacingError
+from bot.here import Here, services_of
 from bot.i18n import Language, text
 from bot.render import consciousness_roll_field, safe
+from bot.sending import send_change
 from bot.storage import CharacterNotFound, StoredCharacter
 from bot.storage.roll_messages import roll_number
 from bot.subjects import note_subject
@@ -73,7 +75,7 @@ async def perform_consciousness_roll(
     number), when the pending roll is a later one. The rules refuse the rest (C4, C6, H5). A
     roll that changes nothing (success, no spend, none pending) stores nothing.
     """
-    roller = bot_of(here.interaction).roller
+    roller = services_of(here.interaction).roller
     async with here.storage.transaction() as tx:
         await here.refuse_repeated(tx)
         current = await tx.get_character(here.guild_id, character_id)

@@ -25,15 +25,12 @@ import time
 import traceback
 from collections import Counter, deque
 from collections.abc import Callable, Coroutine, Hashable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.i18n import text, user_language
-from bot.storage import Ticket, current_ticket
-
-if TYPE_CHECKING:
-    from bot.app import SaludBot
+from bot.storage import Storage, Ticket, current_ticket
 
 __all__ = ["ANSWER_WITHIN", "Intake", "created_at"]
 
@@ -71,8 +68,9 @@ def _where(error: BaseException) -> str:
 class Intake:
     """The guarded parsers of one bot, and its stopping state."""
 
-    def __init__(self, bot: SaludBot) -> None:
+    def __init__(self, bot: discord.Client, storage: Storage) -> None:
         self._bot = bot
+        self._storage = storage
         self.stopping = False
         self.refused_busy = 0
         self._open: Counter[Hashable] = Counter()
@@ -194,7 +192,7 @@ class Intake:
                 if interaction.type is discord.InteractionType.autocomplete:
                     await interaction.response.autocomplete([])
                     continue
-                settings = bot.storage.settings_in_memory(interaction.guild_id)
+                settings = self._storage.settings_in_memory(interaction.guild_id)
                 language = user_language(
                     interaction.locale,
                     settings.language if settings is not None else None,

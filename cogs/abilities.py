@@ -19,19 +19,13 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.context import (
-    CharacterTransformer,
-    Here,
-    UserFacingError,
-    bot_of,
-    check_range,
-    find_typed_character,
-    send_change,
-    send_public,
-)
+from bot.errors import UserFacingError
+from bot.here import Here, services_of
 from bot.i18n import Language, text, user_language
 from bot.render import count_text, safe, status_embed, test_roll_field
+from bot.sending import send_change, send_public
 from bot.storage import CharacterNotFound, StoredCharacter
+from bot.transformers import CharacterTransformer, check_range, find_typed_character
 from rules.abilities import (
     MAX_DIFFICULTY,
     MAX_POINTS,
@@ -221,7 +215,7 @@ async def complete_ability(
     if interaction.guild_id is None:
         return []
     typed_character = getattr(interaction.namespace, "character", None)
-    async with bot_of(interaction).storage.read() as reader:
+    async with services_of(interaction).storage.read() as reader:
         settings = await reader.get_settings(interaction.guild_id)
         character = None
         if isinstance(typed_character, str) and typed_character.strip():
@@ -495,7 +489,7 @@ class AbilityUseCog(commands.Cog):
         if not first_aid:
             refuse_reserved(name)
         language = here.public_language
-        roller = bot_of(interaction).roller
+        roller = services_of(interaction).roller
         if spend == 0:
             # Nothing is spent: nothing is stored, and it is no change (COMMANDS.md).
             async with here.storage.read() as reader:

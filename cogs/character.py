@@ -14,20 +14,10 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.calling import owners_to_call
-from bot.change import Field, change_embeds
+from bot.change import Field, announce_worthy, change_embeds
 from bot.consciousness_buttons import consciousness_view
-from bot.context import (
-    NO_MENTIONS,
-    CharacterTransformer,
-    Here,
-    UserFacingError,
-    announce_worthy,
-    check_range,
-    resolve_character,
-    send_change,
-    send_public,
-    update_message,
-)
+from bot.errors import UserFacingError
+from bot.here import Here
 from bot.i18n import Language, text
 from bot.name_checks import refuse_taken_name
 from bot.render import (
@@ -38,7 +28,9 @@ from bot.render import (
     status_embed,
 )
 from bot.roll_buttons import number_due_rolls, remember_roll_buttons
+from bot.sending import NO_MENTIONS, send_change, send_public, update_message
 from bot.storage import CharacterNotFound, Gender, StoredCharacter
+from bot.transformers import CharacterTransformer, check_range, resolve_character
 from bot.tree import report_error
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth
 from rules.correction import correct

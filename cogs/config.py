@@ -10,8 +10,11 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.context import Here, TextChannelTransformer, UserFacingError, send_private
+from bot.errors import UserFacingError
+from bot.here import Here
 from bot.i18n import Language, text
+from bot.sending import send_private
+from bot.transformers import TextChannelTransformer
 
 if TYPE_CHECKING:
     from bot.app import SaludBot

@@ -27,19 +27,15 @@ from bot.consciousness_buttons import (
     send_roll_reply,
     unregister_consciousness_buttons,
 )
-from bot.context import (
-    CharacterTransformer,
-    Here,
-    UserFacingError,
-    check_range,
-    private_language,
-    resolve_character,
-    send_change,
-)
+from bot.errors import UserFacingError
+from bot.here import Here, private_language
 from bot.i18n import Language, text
 from bot.render import count_text, damage_roll_text, safe
 from bot.roll_buttons import RollButtonKeeper, number_due_rolls, remember_roll_buttons
+from bot.sanitize import visible
+from bot.sending import send_change
 from bot.storage import CharacterNotFound, StoredCharacter
+from bot.transformers import CharacterTransformer, check_range, resolve_character
 from rules.consciousness import MAX_SPEND
 from rules.damage import apply_damage
 from rules.dice import (
@@ -96,14 +92,7 @@ def clean_reason(raw: str | None) -> str | None:
     """
     if raw is None:
         return None
-    kept: list[str] = []
-    for char in unicodedata.normalize("NFC", raw):
-        category = unicodedata.category(char)
-        if category == "Cc":
-            kept.append(" ")
-        elif category != "Cf":
-            kept.append(char)
-    cleaned = " ".join("".join(kept).split())
+    cleaned = " ".join(visible(unicodedata.normalize("NFC", raw), control=" ").split())
     if len(cleaned) > MAX_REASON_LENGTH:
         raise UserFacingError("health.error.reason_too_long", max=MAX_REASON_LENGTH)
     return cleaned or None

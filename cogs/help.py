@@ -11,9 +11,12 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.context import Here, UserFacingError, private_language, send_private
+from bot.errors import UserFacingError
 from bot.help_pages import command_choices, command_page, find_command, leaf_commands
+from bot.here import Here, private_language
 from bot.i18n import Language, text
+from bot.sanitize import escape
+from bot.sending import send_private
 
 if TYPE_CHECKING:
     from bot.app import SaludBot
@@ -72,7 +75,7 @@ class HelpCog(commands.Cog):
             return
         found = find_command(self.bot.tree, command)
         if found is None:
-            shown = discord.utils.escape_markdown(command.strip()[:40])
+            shown = escape(command.strip()[:40])
             raise UserFacingError("help.error.unknown_command", command=shown)
         await send_private(interaction, embeds=[command_page(found, language)])
 

@@ -21,19 +21,14 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.change import should_announce
-from bot.context import (
-    NO_MENTIONS,
-    CharacterTransformer,
-    Here,
-    UserFacingError,
-    send_change,
-    send_private,
-    send_public,
-)
+from bot.errors import UserFacingError
+from bot.here import Here
 from bot.i18n import Language, text
 from bot.render import entry_words, history_lines, mention
+from bot.sending import NO_MENTIONS, send_change, send_private, send_public
 from bot.storage import HistoryEntry, StoredCharacter, UndoResult
 from bot.storage.roll_messages import renumber_rolls
+from bot.transformers import CharacterTransformer
 from bot.tree import report_error
 from bot.undo_preview import preview_embed, reversal_lines
 from cogs.scene import CONTENT_LIMIT, Touched, change_reply, clip_lines

@@ -25,16 +25,9 @@ from discord.ext import commands
 from bot.calling import owners_to_call
 from bot.change import Field, change_embeds, died, should_announce
 from bot.consciousness_buttons import ConsciousnessButton, consciousness_view
-from bot.context import (
-    NO_MENTIONS,
-    CharacterTransformer,
-    Here,
-    UserFacingError,
-    check_range,
-    defer,
-    send_change,
-    send_public,
-)
+from bot.deferral import defer
+from bot.errors import UserFacingError
+from bot.here import Here
 from bot.i18n import Language, text
 from bot.render import (
     death_embed,
@@ -45,9 +38,11 @@ from bot.render import (
     state_label,
 )
 from bot.roll_buttons import number_due_rolls, remember_roll_buttons
+from bot.sending import NO_MENTIONS, send_change, send_public
 from bot.storage import CharacterNotFound, StoredCharacter, Transaction
 from bot.storage.trackers import TrackerMessage
 from bot.tracker import LiveTracker
+from bot.transformers import CharacterTransformer, check_range
 from bot.tree import report_error
 from rules.abilities import refresh_ability
 from rules.events import RollDue

@@ -13,6 +13,7 @@ import discord
 
 from bot.i18n import Language, text
 from bot.render.grammar import gendered
+from bot.sanitize import escape
 from rules.state import HealthState
 
 if TYPE_CHECKING:
@@ -52,12 +53,8 @@ _EMOJI: dict[HealthState, str] = {
 FLAG_SEPARATOR = " · "
 
 
-def safe(name: str) -> str:
-    """A user-typed name for embed text: markdown escaped so ``*Bob*`` shows as typed.
-
-    Mentions need no escaping: every message is sent with ``AllowedMentions.none()``.
-    """
-    return discord.utils.escape_markdown(name)
+#: A user-typed name for embed text (``bot.sanitize.escape``).
+safe = escape
 
 
 def state_colour(state: HealthState) -> discord.Colour:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.context import UserFacingError
+from bot.errors import UserFacingError
 from bot.i18n import Language
 from bot.storage import StoredCharacter
 from cogs.abilities import (
