@@ -36,6 +36,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.help",
     "cogs.health",
     "cogs.scene",
+    "cogs.time",
     "cogs.history",
     "cogs.abilities",
     "cogs.welcome",

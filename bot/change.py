@@ -24,6 +24,12 @@ from collections.abc import Iterable, Sequence
 import discord
 
 from bot.i18n import Language, text
+from bot.limits import (
+    EMBED_TOTAL_LIMIT,
+    FIELD_NAME_LIMIT,
+    FIELD_VALUE_LIMIT,
+    TITLE_LIMIT,
+)
 from bot.render import death_embed, describe_events, flag_list, state_colour, state_label
 from bot.render.common import FLAG_SEPARATOR
 from bot.storage import StoredCharacter
@@ -33,8 +39,6 @@ from rules.outcome import Outcome
 from rules.state import HealthState
 
 __all__ = [
-    "DESCRIPTION_LIMIT",
-    "MESSAGE_EMBED_LIMIT",
     "SHOWN_BY_FIELDS",
     "Field",
     "change_embeds",
@@ -44,12 +48,6 @@ __all__ = [
     "state_value",
 ]
 
-#: Discord: all the embeds of one message together hold at most 6000 characters.
-MESSAGE_EMBED_LIMIT = 6000
-#: Discord: an embed description holds at most 4096 characters.
-DESCRIPTION_LIMIT = 4096
-_FIELD_NAME_LIMIT = 256
-_FIELD_VALUE_LIMIT = 1024
 
 #: A field of what happened: ``(name, value)``; shown full width under the Health field.
 Field = tuple[str, str]
@@ -153,7 +151,7 @@ def change_embeds(
     language: Language,
     *,
     extra_fields: Sequence[Field] = (),
-    budget: int = MESSAGE_EMBED_LIMIT,
+    budget: int = EMBED_TOTAL_LIMIT,
 ) -> list[discord.Embed]:
     """The embed that shows one character's change (``character`` as saved, ``outcome`` the
     rules' result): see the module's docstring. ``extra_fields`` are what the command did
@@ -168,13 +166,13 @@ def change_embeds(
         embed = death_embed(character, language)
         health = health_value(before, after)
     else:
-        embed = discord.Embed(title=character.name[:256], colour=state_colour(after.state))
+        embed = discord.Embed(title=character.name[:TITLE_LIMIT], colour=state_colour(after.state))
         health = f"{health_value(before, after)}\n{state_value(character, before, language)}"
     embed.add_field(name=text(language, "render.status.health"), value=health, inline=False)
     for name, value in _what_happened(character, outcome, language, extra_fields):
         embed.add_field(
-            name=_clip(name, _FIELD_NAME_LIMIT),
-            value=_clip(value, _FIELD_VALUE_LIMIT),
+            name=_clip(name, FIELD_NAME_LIMIT),
+            value=_clip(value, FIELD_VALUE_LIMIT),
             inline=False,
         )
     excess = len(embed) - budget

@@ -25,6 +25,7 @@ __all__ = [
     "catalog",
     "language_for_locale",
     "placeholders",
+    "plural",
     "public_language",
     "text",
     "user_language",
@@ -142,3 +143,10 @@ class SaludTranslator(app_commands.Translator):
         if not isinstance(key, str):
             return None
         return catalog(Language.ES).get(key)
+
+
+def plural(language: Language, key: str, count: int, /, **params: object) -> str:
+    """The message ``key.one`` or ``key.other`` for ``count``, with ``count`` among its
+    parameters."""
+    form = "one" if count == 1 else "other"
+    return text(language, f"{key}.{form}", count=count, **params)

@@ -19,6 +19,7 @@ from bot.consciousness_buttons import consciousness_view
 from bot.errors import UserFacingError
 from bot.here import Here
 from bot.i18n import Language, text
+from bot.limits import CONTENT_LIMIT, INFO_COLOUR
 from bot.name_checks import refuse_taken_name
 from bot.render import (
     mention,
@@ -51,7 +52,6 @@ MIN_SET_HEALTH, MAX_SET_HEALTH = -99, 99
 #: /character list: characters a page (one embed, far under Discord's 4096 characters even
 #: with 40-character names that are all escaped markdown), in one message with ◀ ▶ buttons.
 LIST_PAGE_LINES = 20
-LIST_COLOUR = discord.Colour(0x5865F2)
 #: Marks the names that look like another's in /character list (kept from older databases).
 LOOKALIKE_MARK = "⚠️"
 
@@ -109,7 +109,7 @@ def list_embed(
     """Page ``page`` of ``/character list``: a line per character (``list_line``), the names
     that look like another's marked, with a line saying what the mark means."""
     if not total:
-        return discord.Embed(description=text(language, "character.list.empty"), colour=LIST_COLOUR)
+        return discord.Embed(description=text(language, "character.list.empty"), colour=INFO_COLOUR)
     pages = list_pages(total)
     title = text(language, "character.list.title", count=total)
     if pages > 1:
@@ -117,7 +117,7 @@ def list_embed(
     lines = [list_line(c, language, lookalike=c.id in lookalikes) for c in characters]
     if any(c.id in lookalikes for c in characters):
         lines.append(text(language, "character.list.lookalikes", mark=LOOKALIKE_MARK))
-    return discord.Embed(title=title, description="\n".join(lines), colour=LIST_COLOUR)
+    return discord.Embed(title=title, description="\n".join(lines), colour=INFO_COLOUR)
 
 
 async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
@@ -531,7 +531,7 @@ class CharacterCog(
         )
 
 
-def _clip(content: str, limit: int = 2000) -> str | None:
+def _clip(content: str, limit: int = CONTENT_LIMIT) -> str | None:
     """Message content within Discord's 2000 characters (None when empty)."""
     if not content:
         return None

@@ -19,7 +19,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.calling import owners_to_call
-from bot.change import MESSAGE_EMBED_LIMIT, change_embeds, should_announce
+from bot.change import change_embeds, should_announce
 from bot.consciousness_buttons import (
     consciousness_view,
     perform_consciousness_roll,
@@ -30,6 +30,7 @@ from bot.consciousness_buttons import (
 from bot.errors import UserFacingError
 from bot.here import Here, private_language
 from bot.i18n import Language, text
+from bot.limits import EMBED_TOTAL_LIMIT
 from bot.render import count_text, damage_roll_text, safe
 from bot.roll_buttons import RollButtonKeeper, number_due_rolls, remember_roll_buttons
 from bot.sanitize import visible
@@ -239,7 +240,7 @@ class HealthCog(commands.Cog):
             numbers = await number_due_rolls(tx, here.guild_id, [(c, o) for c, o, _ in hits])
             await tx.record(**here.history("hurt", hurt_details(amount, shown_reason, hits)))
         language = here.public_language
-        budget = MESSAGE_EMBED_LIMIT // len(hits)
+        budget = EMBED_TOTAL_LIMIT // len(hits)
         embeds = []
         for saved, outcome, roll in hits:
             damage = damage_roll_text(roll, language, expression)
@@ -352,7 +353,7 @@ class HealthCog(commands.Cog):
             restored=result.restored,
         )
         pool = f"{result.medic.before.first_aid_pool} → {saved_medic.health.first_aid_pool}"
-        share = MESSAGE_EMBED_LIMIT // 2
+        share = EMBED_TOTAL_LIMIT // 2
         embeds = change_embeds(
             saved_patient,
             result.patient,

@@ -15,13 +15,13 @@ from bot.errors import UserFacingError
 from bot.help_pages import command_choices, command_page, find_command, leaf_commands
 from bot.here import Here, private_language
 from bot.i18n import Language, text
+from bot.limits import INFO_COLOUR
 from bot.sanitize import escape
 from bot.sending import send_private
 
 if TYPE_CHECKING:
     from bot.app import SaludBot
 
-HELP_COLOUR = discord.Colour(0x5865F2)
 
 #: The sections of the help, each an embed field: (name key, value key).
 SECTIONS = (
@@ -38,7 +38,7 @@ def help_embed(language: Language) -> discord.Embed:
     embed = discord.Embed(
         title=text(language, "help.title"),
         description=text(language, "help.description"),
-        colour=HELP_COLOUR,
+        colour=INFO_COLOUR,
     )
     for name_key, value_key in SECTIONS:
         embed.add_field(

@@ -21,9 +21,11 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.change import should_announce
+from bot.change_reply import Touched, change_reply, clip_lines
 from bot.errors import UserFacingError
 from bot.here import Here
 from bot.i18n import Language, text
+from bot.limits import CONTENT_LIMIT, DESCRIPTION_LIMIT, INFO_COLOUR, TITLE_LIMIT
 from bot.render import entry_words, history_lines, mention
 from bot.sending import NO_MENTIONS, send_change, send_private, send_public
 from bot.storage import HistoryEntry, StoredCharacter, UndoResult
@@ -31,7 +33,6 @@ from bot.storage.roll_messages import renumber_rolls
 from bot.transformers import CharacterTransformer
 from bot.tree import report_error
 from bot.undo_preview import preview_embed, reversal_lines
-from cogs.scene import CONTENT_LIMIT, Touched, change_reply, clip_lines
 from rules.outcome import Outcome
 
 if TYPE_CHECKING:
@@ -54,8 +55,6 @@ Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
 HISTORY_LIMIT = 10
 #: Pages further back than this are not offered (a page is one query with an offset).
 MAX_PAGE = 9999
-HISTORY_COLOUR = discord.Colour(0x5865F2)
-_DESCRIPTION_LIMIT = 4096
 
 
 def history_embed(
@@ -74,7 +73,7 @@ def history_embed(
     lines = history_lines(entries, language)
     description = "\n".join(lines) if lines else text(language, "render.history.empty")
     embed = discord.Embed(
-        title=title[:256], description=description[:_DESCRIPTION_LIMIT], colour=HISTORY_COLOUR
+        title=title[:TITLE_LIMIT], description=description[:DESCRIPTION_LIMIT], colour=INFO_COLOUR
     )
     if entries:
         embed.set_footer(text=text(language, "history.footer", limit=HISTORY_LIMIT))
