@@ -39,6 +39,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.time",
     "cogs.history",
     "cogs.abilities",
+    "cogs.ability_use",
     "cogs.welcome",
 )
 
