@@ -9,6 +9,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.button_registry import register_buttons
 from bot.i18n import SaludTranslator
 from bot.intake import Intake
 from bot.lean_state import LeanConnectionState
@@ -129,6 +130,7 @@ class SaludBot(commands.AutoShardedBot):
         )
 
     async def setup_hook(self) -> None:
+        register_buttons(self)
         for name in self._extensions:
             await self.load_extension(name)
         await self.tree.set_translator(SaludTranslator())

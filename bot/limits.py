@@ -6,6 +6,7 @@ from __future__ import annotations
 import discord
 
 __all__ = [
+    "BUTTON_LABEL_LIMIT",
     "CONTENT_LIMIT",
     "DESCRIPTION_LIMIT",
     "EMBEDS_PER_MESSAGE",
@@ -33,6 +34,8 @@ FIELD_NAME_LIMIT = 256
 FIELD_VALUE_LIMIT = 1024
 #: An embed's footer.
 FOOTER_LIMIT = 2048
+#: A button's label.
+BUTTON_LABEL_LIMIT = 80
 
 #: Lists, pages, help and history: Discord's own blurple, no character's state colour.
 INFO_COLOUR = discord.Colour(0x5865F2)

@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from bot.buttons import SaludButton
 from bot.change_reply import clip_lines
 from bot.here import Here
 from bot.i18n import Language, plural, text
@@ -17,7 +18,6 @@ from bot.limits import FOOTER_LIMIT, INFO_COLOUR
 from bot.render import flags_text, safe, state_emoji, state_label
 from bot.sending import NO_MENTIONS
 from bot.storage import StoredCharacter
-from bot.tree import report_error
 
 __all__ = [
     "STATUS_PAGE_LIMIT",
@@ -173,44 +173,23 @@ def tracker_embeds(
     return [embed]
 
 
-class StatusPageButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"salud:page:status:(?P<page>[0-9]{1,4})",
-):
+class StatusPageButton(SaludButton, template=r"salud:page:status:(?P<page>[0-9]{1,4})"):
     """Turns ``/scene status`` to another page, read afresh; anyone may press it (anyone may
     look), and it keeps working after a restart (self-describing id)."""
 
     def __init__(self, page: int, label: str = "", *, disabled: bool = False) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or str(page),
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"salud:page:status:{page}",
-                disabled=disabled,
-            )
-        )
+        super().__init__(f"salud:page:status:{page}", label or str(page), disabled=disabled)
         self.page = page
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> StatusPageButton:
-        label = item.label if isinstance(item, discord.ui.Button) else None
-        return cls(int(match["page"]), label or "")
+    def parse(cls, match: re.Match[str], label: str) -> StatusPageButton:
+        return cls(int(match["page"]), label)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            here = await Here.of(interaction)
-            async with here.storage.read() as reader:
-                characters = await reader.list_characters(here.guild_id)
-            living, fallen = split_fallen(characters)
-            embed, view = status_message(living, here.public_language, self.page, fallen)
-            await interaction.response.edit_message(
-                embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
-            )
-        except Exception as error:
-            await report_error(interaction, error)
+    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+        async with here.storage.read() as reader:
+            characters = await reader.list_characters(here.guild_id)
+        living, fallen = split_fallen(characters)
+        embed, view = status_message(living, here.public_language, self.page, fallen)
+        await interaction.response.edit_message(
+            embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
+        )

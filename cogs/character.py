@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
-from collections.abc import Sequence
-from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -15,24 +12,23 @@ from discord.ext import commands
 
 from bot.calling import owners_to_call
 from bot.change import Field, announce_worthy, change_embeds
+from bot.character_list import list_message
 from bot.consciousness_buttons import consciousness_view
+from bot.delete_confirm import DeleteButton
 from bot.errors import UserFacingError
 from bot.here import Here
-from bot.i18n import Language, text
-from bot.limits import CONTENT_LIMIT, INFO_COLOUR
+from bot.i18n import text
+from bot.limits import CONTENT_LIMIT
 from bot.name_checks import refuse_taken_name
 from bot.render import (
     mention,
     safe,
-    state_emoji,
-    state_label,
     status_embed,
 )
 from bot.roll_buttons import number_due_rolls, remember_roll_buttons
-from bot.sending import NO_MENTIONS, send_change, send_public, update_message
+from bot.sending import send_change, send_public
 from bot.storage import CharacterNotFound, Gender, StoredCharacter
 from bot.transformers import CharacterTransformer, check_range, resolve_character
-from bot.tree import report_error
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth
 from rules.correction import correct
 from rules.events import RollDue
@@ -48,12 +44,6 @@ Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
 
 #: ``/character set health`` range (a correction may set any Health a character can have).
 MIN_SET_HEALTH, MAX_SET_HEALTH = -99, 99
-
-#: /character list: characters a page (one embed, far under Discord's 4096 characters even
-#: with 40-character names that are all escaped markdown), in one message with ◀ ▶ buttons.
-LIST_PAGE_LINES = 20
-#: Marks the names that look like another's in /character list (kept from older databases).
-LOOKALIKE_MARK = "⚠️"
 
 #: ``gender`` of /character create: how replies speak of the character (COMMANDS.md Grammar).
 GENDER_CHOICES = [
@@ -77,184 +67,6 @@ def gender_of(choice: app_commands.Choice[str] | None) -> Gender | None:
         raise UserFacingError("error.bad_option", value=safe(str(choice.value))) from None
 
 
-def list_line(character: StoredCharacter, language: Language, *, lookalike: bool = False) -> str:
-    """``🟡 **Ana** — Health 0 / 9 — Hurt — <@owner>`` (the mention pings nobody in an embed);
-    ``lookalike``: marked as a name that another character's looks like (older databases)."""
-    health = character.health
-    line = text(
-        language,
-        "character.list.line",
-        emoji=state_emoji(health.state),
-        name=safe(character.name),
-        health=health.health,
-        max_health=health.max_health,
-        state=state_label(health.state, language, character.gender),
-        owner=mention(character.owner_id),
-    )
-    return f"{line} {LOOKALIKE_MARK}" if lookalike else line
-
-
-def list_pages(total: int) -> int:
-    """How many pages ``/character list`` has for ``total`` characters (at least one)."""
-    return max(1, -(-total // LIST_PAGE_LINES))
-
-
-def list_embed(
-    characters: Sequence[StoredCharacter],
-    language: Language,
-    page: int,
-    total: int,
-    lookalikes: AbstractSet[int] = frozenset(),
-) -> discord.Embed:
-    """Page ``page`` of ``/character list``: a line per character (``list_line``), the names
-    that look like another's marked, with a line saying what the mark means."""
-    if not total:
-        return discord.Embed(description=text(language, "character.list.empty"), colour=INFO_COLOUR)
-    pages = list_pages(total)
-    title = text(language, "character.list.title", count=total)
-    if pages > 1:
-        title = text(language, "character.list.title_page", count=total, page=page, pages=pages)
-    lines = [list_line(c, language, lookalike=c.id in lookalikes) for c in characters]
-    if any(c.id in lookalikes for c in characters):
-        lines.append(text(language, "character.list.lookalikes", mark=LOOKALIKE_MARK))
-    return discord.Embed(title=title, description="\n".join(lines), colour=INFO_COLOUR)
-
-
-async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
-    """Page ``page`` (1-based, clamped) of ``/character list`` and its buttons: one query for
-    the page, one for the count and one for the lookalike names, whatever the number of
-    characters."""
-    async with here.storage.read() as reader:
-        total = await reader.count_characters(here.guild_id)
-        pages = list_pages(total)
-        page = min(max(page, 1), pages)
-        characters = await reader.list_characters(
-            here.guild_id, limit=LIST_PAGE_LINES, offset=(page - 1) * LIST_PAGE_LINES
-        )
-        lookalikes = await reader.lookalike_ids(here.guild_id)
-    language = here.public_language
-    embed = list_embed(characters, language, page, total, lookalikes)
-    if pages == 1:
-        return embed, None
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        ListPageButton(page - 1, text(language, "character.list.previous"), disabled=page == 1)
-    )
-    view.add_item(
-        ListPageButton(page + 1, text(language, "character.list.next"), disabled=page == pages)
-    )
-    return embed, view
-
-
-class ListPageButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"salud:page:list:(?P<page>[0-9]{1,5})",
-):
-    """Turns ``/character list`` to another page, read afresh; anyone may press it (anyone may
-    look), and it keeps working after a restart (its id says the page)."""
-
-    def __init__(self, page: int, label: str = "", *, disabled: bool = False) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or str(page),
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"salud:page:list:{max(page, 0)}",
-                disabled=disabled,
-            )
-        )
-        self.page = page
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ListPageButton:
-        label = item.label if isinstance(item, discord.ui.Button) else None
-        return cls(int(match["page"]), label or "")
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            here = await Here.of(interaction)
-            embed, view = await list_message(here, self.page)
-            await interaction.response.edit_message(
-                embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
-            )
-        except Exception as error:
-            await report_error(interaction, error)
-
-
-class DeleteButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"salud:del:(?P<character_id>[0-9]{1,20}):(?P<answer>yes|no)",
-):
-    """Confirm or cancel a ``/character delete``; works after a restart (self-describing id).
-
-    Only the character's owner or a GM may press it; the press that confirms deletes in one
-    transaction recorded in the history, so ``/undo`` brings the character back.
-    """
-
-    def __init__(self, character_id: int, answer: str, label: str = "") -> None:
-        style = discord.ButtonStyle.danger if answer == "yes" else discord.ButtonStyle.secondary
-        super().__init__(
-            discord.ui.Button(
-                label=label or answer,
-                style=style,
-                custom_id=f"salud:del:{character_id}:{answer}",
-            )
-        )
-        self.character_id = character_id
-        self.answer = answer
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> DeleteButton:
-        label = item.label if isinstance(item, discord.ui.Button) else None
-        return cls(int(match["character_id"]), match["answer"], label or "")
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await self._answer(interaction)
-        except Exception as error:
-            await report_error(interaction, error)
-
-    async def _answer(self, interaction: discord.Interaction[Any]) -> None:
-        here = await Here.of(interaction)
-        async with here.storage.read() as reader:
-            current = await reader.get_character(here.guild_id, self.character_id)
-        if current is None:
-            raise UserFacingError("error.character_gone")
-        here.require_owner_or_gm(current, "action.delete")
-        language = here.public_language
-        if self.answer != "yes":
-            await update_message(
-                interaction, text(language, "character.delete.cancelled", name=safe(current.name))
-            )
-            return
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
-            deleted = await tx.delete_character(here.guild_id, self.character_id)
-            if deleted is None:
-                raise CharacterNotFound(here.guild_id, self.character_id)
-            await tx.record(**here.history("character delete", {"name": deleted.name}))
-        await update_message(
-            interaction,
-            text(
-                language,
-                "character.delete.done",
-                name=safe(deleted.name),
-                actor=mention(here.user_id),
-            ),
-        )
-
-
 def rolls_due(outcome: Outcome) -> bool:
     """Whether the change made a Consciousness roll fall due (C1, G2)."""
     return any(isinstance(event, RollDue) for event in outcome.events)
@@ -271,12 +83,6 @@ class CharacterCog(
     def __init__(self, bot: SaludBot) -> None:
         self.bot = bot
         super().__init__()
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(DeleteButton, ListPageButton)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(DeleteButton, ListPageButton)
 
     @app_commands.command(
         name="create",

@@ -23,9 +23,7 @@ from bot.change import change_embeds, should_announce
 from bot.consciousness_buttons import (
     consciousness_view,
     perform_consciousness_roll,
-    register_consciousness_buttons,
     send_roll_reply,
-    unregister_consciousness_buttons,
 )
 from bot.errors import UserFacingError
 from bot.here import Here, private_language
@@ -178,12 +176,10 @@ class HealthCog(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        register_consciousness_buttons(self.bot)
         self.roll_buttons = RollButtonKeeper(self.bot)
         self.roll_buttons.start()
 
     async def cog_unload(self) -> None:
-        unregister_consciousness_buttons(self.bot)
         await self.roll_buttons.close()
 
     # --- /hurt ------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ from bot.change_reply import acknowledge, change_reply, count_characters, save_a
 from bot.errors import UserFacingError
 from bot.here import Here
 from bot.i18n import plural, text
-from bot.scene_status import StatusPageButton, split_fallen, status_message, tracker_embeds
+from bot.scene_status import split_fallen, status_message, tracker_embeds
 from bot.sending import send_change, send_public
 from bot.storage.trackers import TrackerMessage
 from bot.tracker import LiveTracker
@@ -45,12 +45,10 @@ class SceneCog(
         super().__init__()
 
     async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(StatusPageButton)
         self.live = LiveTracker(self.bot, tracker_embeds)
         self.live.start()
 
     async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(StatusPageButton)
         await self.live.close()
 
     @app_commands.command(

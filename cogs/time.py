@@ -25,7 +25,7 @@ from bot.change_reply import (
     count_characters,
     save_all,
 )
-from bot.consciousness_buttons import ConsciousnessButton, consciousness_view
+from bot.consciousness_buttons import consciousness_view
 from bot.here import Here
 from bot.i18n import Language, plural, text
 from bot.limits import FIELD_VALUE_LIMIT
@@ -53,11 +53,6 @@ class TimeCog(commands.Cog):
     def __init__(self, bot: SaludBot) -> None:
         self.bot = bot
         super().__init__()
-
-    async def cog_load(self) -> None:
-        # The buttons of a /time reply must answer even without the cog that rolls
-        # /conscious; registering twice is harmless. Not removed on unload: they are shared.
-        self.bot.add_dynamic_items(ConsciousnessButton)
 
     @app_commands.command(
         name="time",
