@@ -19,7 +19,7 @@ from bot.here import Here, services_of
 from bot.i18n import Language, text, user_language
 from bot.render import safe, status_embed, test_roll_field
 from bot.sending import send_change
-from bot.storage import CharacterNotFound, StoredCharacter
+from bot.storage import StoredCharacter
 from bot.transformers import find_typed_character
 from rules.abilities import (
     Ability,
@@ -32,7 +32,7 @@ from rules.ability_catalog import KNOWN_ABILITIES, KnownAbility, find_known, nor
 from rules.names import MAX_NAME_LENGTH, InvalidName, clean_name, name_key
 
 if TYPE_CHECKING:
-    from bot.storage import Reader
+    pass
 
 #: Discord's limit on autocomplete choices, and on a choice's name and value.
 MAX_CHOICES = 25
@@ -121,14 +121,6 @@ async def reply_with_status(
         here=here,
         content=content,
     )
-
-
-async def fresh(tx: Reader, here: Here, character: StoredCharacter) -> StoredCharacter:
-    """The character as stored now (the option was read before the transaction began)."""
-    current = await tx.get_character(here.guild_id, character.id)
-    if current is None:
-        raise CharacterNotFound(here.guild_id, character.id)
-    return current
 
 
 # --- autocomplete --------------------------------------------------------------------------

@@ -75,8 +75,7 @@ async def perform_consciousness_roll(
     roll that changes nothing (success, no spend, none pending) stores nothing.
     """
     roller = services_of(here.interaction).roller
-    async with here.storage.transaction() as tx:
-        await here.refuse_repeated(tx)
+    async with here.change() as tx:
         current = await tx.get_character(here.guild_id, character_id)
         if current is None:
             raise CharacterNotFound(here.guild_id, character_id)

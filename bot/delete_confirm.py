@@ -44,8 +44,7 @@ class DeleteButton(
                 interaction, text(language, "character.delete.cancelled", name=safe(current.name))
             )
             return
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
+        async with here.change() as tx:
             deleted = await tx.delete_character(here.guild_id, self.character_id)
             if deleted is None:
                 raise CharacterNotFound(here.guild_id, self.character_id)

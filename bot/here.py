@@ -18,6 +18,8 @@ storage error; ``bot.tree`` turns them into an ephemeral localised reply.
 from __future__ import annotations
 
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
@@ -30,7 +32,7 @@ from bot.errors import UserFacingError
 from bot.i18n import Language, public_language, text, user_language
 from bot.rng import Roller
 from bot.sanitize import escape
-from bot.storage import GuildSettings, Reader, Storage, StoredCharacter, Transaction
+from bot.storage import GuildSettings, Storage, StoredCharacter, Transaction
 
 __all__ = ["Here", "Services", "guild_id_of", "private_language", "services_of"]
 
@@ -127,20 +129,21 @@ class Here:
                 action=text(self.private_language, action_key),
             )
 
-    async def refuse_repeated(self, reader: Reader) -> None:
-        """Refuse an interaction that already produced a change (applied once).
+    @asynccontextmanager
+    async def change(self) -> AsyncIterator[Transaction]:
+        """The frame of every change: one transaction (committed when the block ends, rolled
+        back when it raises) that refuses an interaction already applied and commits only if
+        the reply can still reach Discord.
 
-        Asked in memory (``Storage.applied_recently``: Discord repeats an interaction only
-        within a resumed session); a repeat it misses is refused when its change is recorded
-        (the history's unique index, ``AlreadyApplied``), which rolls the change back.
-
-        In a transaction (every changing command calls this first), it also makes sure that
-        the change is committed only if its reply can still reach Discord (``_answerable``).
+        A repeat is refused in memory (``Storage.applied_recently``: Discord repeats an
+        interaction only within a resumed session); one it misses is refused when its change
+        is recorded (the history's unique index, ``AlreadyApplied``), which rolls it back.
         """
-        if self.storage.applied_recently(self.interaction.id):
-            raise UserFacingError("error.already_applied")
-        if isinstance(reader, Transaction):
-            reader.guard_commit(self._answerable)
+        async with self.storage.transaction() as tx:
+            if self.storage.applied_recently(self.interaction.id):
+                raise UserFacingError("error.already_applied")
+            tx.guard_commit(self._answerable)
+            yield tx
 
     async def _answerable(self) -> None:
         """Just before a change is committed: if the interaction has not been answered and is

@@ -30,6 +30,7 @@ from typing import Any
 import discord
 
 from bot.i18n import text, user_language
+from bot.permissions import carried_roles
 from bot.storage import Storage, Ticket, current_ticket
 
 __all__ = ["ANSWER_WITHIN", "Intake", "created_at"]
@@ -127,7 +128,8 @@ class Intake:
         self._opening = key
         self._counted = False
         try:
-            parser(data)
+            with carried_roles(data):
+                parser(data)
         finally:
             self._opening = _NOBODY
             current_ticket.reset(token)

@@ -6,9 +6,15 @@ so the bot checks every GM command itself, from the interaction alone (no extra 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
 import discord
 
 __all__ = [
+    "carried_roles",
     "has_manage_server",
     "has_role",
     "is_gm",
@@ -16,9 +22,34 @@ __all__ = [
 ]
 
 
+#: The role ids the member's interaction carried (``carried_roles``), for the task that
+#: runs it: ``Member.get_role`` finds only roles of servers the bot has cached.
+_CARRIED_ROLES: ContextVar[frozenset[int]] = ContextVar("salud_carried_roles", default=frozenset())
+
+
+@contextmanager
+def carried_roles(payload: Any) -> Iterator[None]:
+    """While an ``INTERACTION_CREATE`` is handed to discord.py (``bot.intake``), keep the
+    role ids its member carries, for the task discord.py creates for it."""
+    member = payload.get("member") if isinstance(payload, dict) else None
+    raw = member.get("roles") if isinstance(member, dict) else None
+    ids = frozenset(
+        int(role_id)
+        for role_id in (raw if isinstance(raw, list) else ())
+        if isinstance(role_id, str | int) and str(role_id).isdigit()
+    )
+    token = _CARRIED_ROLES.set(ids)
+    try:
+        yield
+    finally:
+        _CARRIED_ROLES.reset(token)
+
+
 def has_role(user: discord.abc.User, role_id: int) -> bool:
-    """Whether the member who used a command has the role (``Member.get_role``: the role
-    ids the interaction carried, looked up in the server's roles, which the bot keeps)."""
+    """Whether the member who used a command has the role: one the interaction carried, or
+    one ``Member.get_role`` finds in the server's roles."""
+    if role_id in _CARRIED_ROLES.get():
+        return True
     return isinstance(user, discord.Member) and user.get_role(role_id) is not None
 
 

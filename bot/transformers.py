@@ -118,7 +118,7 @@ class CharacterTransformer(app_commands.Transformer):
     Use as ``character: app_commands.Transform[StoredCharacter, CharacterTransformer]`` (or
     ``... | None = None`` with ``resolve_character`` for "your only character"). The value
     read here may be stale by the time the command writes: re-read it by id inside the
-    transaction (``tx.get_character(guild_id, character.id)``).
+    transaction, once (``tx.character(character)``).
     """
 
     @property

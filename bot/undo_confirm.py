@@ -136,8 +136,7 @@ class UndoButton(
         # says it is done (so the GM's screen ends with the answer in place).
         await interaction.response.defer()
         try:
-            async with here.storage.transaction() as tx:
-                await here.refuse_repeated(tx)
+            async with here.change() as tx:
                 latest = await tx.latest_undoable(here.guild_id)
                 if latest is None or latest.id != self.entry_id:
                     previewed = await tx.get_history_entry(here.guild_id, self.entry_id)

@@ -33,7 +33,6 @@ from bot.abilities import (
     ability_name,
     complete_ability,
     find_ability,
-    fresh,
     refuse_reserved,
     reply_with_status,
     set_sentence,
@@ -85,9 +84,8 @@ class AbilityCog(
         chosen_kind = None if kind is None else AbilityKind(kind.value)
         name = ability_name(ability)
         refuse_reserved(name)
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
-            current = await fresh(tx, here, character)
+        async with here.change() as tx:
+            current = await tx.character(character)
             existing = current.ability(name)
             if existing is None:
                 check_can_add(len(current.abilities))
@@ -130,9 +128,8 @@ class AbilityCog(
         here = await Here.of(interaction)
         here.require_gm("abilities.action.remove")
         name = ability_name(ability)
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
-            current = await fresh(tx, here, character)
+        async with here.change() as tx:
+            current = await tx.character(character)
             removed = find_ability(current, name)
             saved = await tx.remove_ability(current, removed.name)
             details = {"ability": removed.name, "pool": f"{removed.pool}/{removed.rating}"}

@@ -36,7 +36,6 @@ from bot.abilities import (
     complete_ability,
     find_ability,
     first_aid_ability,
-    fresh,
     is_first_aid,
     refuse_reserved,
     reply_with_status,
@@ -72,9 +71,8 @@ class AbilityUseCog(commands.Cog):
         check_range("points", points, 1, MAX_POINTS)
         name = ability_name(ability)
         refuse_reserved(name)
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
-            current = await fresh(tx, here, character)
+        async with here.change() as tx:
+            current = await tx.character(character)
             before = find_ability(current, name)
             after = spend_ability(current.health, before, points)
             saved = await tx.set_ability(current, after)
@@ -145,7 +143,7 @@ class AbilityUseCog(commands.Cog):
         if spend == 0:
             # Nothing is spent: nothing is stored, and it is no change (COMMANDS.md).
             async with here.storage.read() as reader:
-                current = await fresh(reader, here, character)
+                current = await reader.character(character)
             tested = (
                 first_aid_ability(current, language) if first_aid else find_ability(current, name)
             )
@@ -156,9 +154,8 @@ class AbilityUseCog(commands.Cog):
                 interaction, embeds=[check_embed(current, roll, tested.name, language)]
             )
             return
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
-            current = await fresh(tx, here, character)
+        async with here.change() as tx:
+            current = await tx.character(character)
             tested = (
                 first_aid_ability(current, language) if first_aid else find_ability(current, name)
             )

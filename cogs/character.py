@@ -27,7 +27,7 @@ from bot.render import (
 )
 from bot.roll_buttons import number_due_rolls, remember_roll_buttons
 from bot.sending import send_change, send_public
-from bot.storage import CharacterNotFound, Gender, StoredCharacter
+from bot.storage import Gender, StoredCharacter
 from bot.transformers import CharacterTransformer, check_range, resolve_character
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth
 from rules.correction import correct
@@ -126,8 +126,7 @@ class CharacterCog(
             details["player"] = mention(owner_id)
         if chosen_gender is not None:
             details["gender"] = chosen_gender.value
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
+        async with here.change() as tx:
             await refuse_taken_name(tx, here.guild_id, clean)
             created = await tx.create_character(
                 here.guild_id,
@@ -217,11 +216,8 @@ class CharacterCog(
             check_range("first_aid", first_aid, 0, MAX_POOL_RATING)
         if max_first_aid is not None:
             check_range("max_first_aid", max_first_aid, 0, MAX_POOL_RATING)
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
-            current = await tx.get_character(here.guild_id, character.id)
-            if current is None:
-                raise CharacterNotFound(here.guild_id, character.id)
+        async with here.change() as tx:
+            current = await tx.character(character)
             outcome = correct(
                 current.health,
                 health=health,
@@ -284,11 +280,8 @@ class CharacterCog(
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "action.rename")
         clean = clean_name(name)
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
-            current = await tx.get_character(here.guild_id, character.id)
-            if current is None:
-                raise CharacterNotFound(here.guild_id, character.id)
+        async with here.change() as tx:
+            current = await tx.character(character)
             if current.name == clean:
                 raise UserFacingError("error.rename_same", name=safe(current.name))
             await refuse_taken_name(tx, here.guild_id, clean, renaming=current.id)

@@ -33,7 +33,7 @@ from bot.render import count_text, damage_roll_text, safe
 from bot.roll_buttons import RollButtonKeeper, number_due_rolls, remember_roll_buttons
 from bot.sanitize import visible
 from bot.sending import send_change
-from bot.storage import CharacterNotFound, StoredCharacter
+from bot.storage import StoredCharacter
 from bot.transformers import CharacterTransformer, check_range, resolve_character
 from rules.consciousness import MAX_SPEND
 from rules.damage import apply_damage
@@ -217,13 +217,10 @@ class HealthCog(commands.Cog):
         expression = _parse_amount(amount)
         shown_reason = clean_reason(reason)
         rolls = [roll_amount(expression, self.bot.roller) for _ in targets]
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
+        async with here.change() as tx:
             hits = []
             for target, roll in zip(targets, rolls, strict=True):
-                current = await tx.get_character(here.guild_id, target.id)
-                if current is None:
-                    raise CharacterNotFound(here.guild_id, target.id)
+                current = await tx.character(target)
                 try:
                     outcome = apply_damage(current.health, roll.dealt)
                 except CharacterDead as dead:
@@ -314,14 +311,8 @@ class HealthCog(commands.Cog):
         here = await Here.of(interaction)
         here.require_owner_or_gm(medic, "action.firstaid")
         check_range("points", points, 1, MAX_FIRST_AID_POINTS)
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
-            both = await tx.get_characters(here.guild_id, (medic.id, patient.id))
-            medic_now, patient_now = both.get(medic.id), both.get(patient.id)
-            if medic_now is None:
-                raise CharacterNotFound(here.guild_id, medic.id)
-            if patient_now is None:
-                raise CharacterNotFound(here.guild_id, patient.id)
+        async with here.change() as tx:
+            medic_now, patient_now = await tx.characters(medic, patient)
             result = give_first_aid(
                 medic_now.health,
                 patient_now.health,
@@ -394,11 +385,8 @@ class HealthCog(commands.Cog):
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "action.rest")
         check_range("days", days, 1, MAX_DAYS)
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
-            current = await tx.get_character(here.guild_id, character.id)
-            if current is None:
-                raise CharacterNotFound(here.guild_id, character.id)
+        async with here.change() as tx:
+            current = await tx.character(character)
             outcome = rest_days(current.health, days, hospital=hospital)
             saved = current
             if outcome.changed:

@@ -58,8 +58,7 @@ class SceneCog(
         here = await Here.of(interaction)
         here.require_gm("scene.action.new")
         await acknowledge(interaction, await count_characters(here, living_only=True))
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
+        async with here.change() as tx:
             # The dead are left out: a scene no longer concerns them (COMMANDS.md "The dead").
             characters = await tx.list_characters(here.guild_id, living_only=True)
             changed = [(c, start_scene(c.health)) for c in characters]

@@ -32,7 +32,7 @@ from bot.limits import FIELD_VALUE_LIMIT
 from bot.render import duration_text, safe
 from bot.roll_buttons import number_due_rolls, remember_roll_buttons
 from bot.sending import send_change, send_public
-from bot.storage import CharacterNotFound, StoredCharacter, Transaction
+from bot.storage import StoredCharacter, Transaction
 from bot.transformers import CharacterTransformer, check_range
 from rules.abilities import refresh_ability
 from rules.events import RollDue
@@ -69,8 +69,7 @@ class TimeCog(commands.Cog):
         here.require_gm("scene.action.time")
         check_range("minutes", minutes, 1, MAX_MINUTES)
         await acknowledge(interaction, await count_characters(here, living_only=True))
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
+        async with here.change() as tx:
             # Only this server's living characters are read: the dead do not bleed (T2).
             living = await tx.list_characters(here.guild_id, living_only=True)
             changed = [(c, pass_time(c.health, minutes)) for c in living]
@@ -129,14 +128,11 @@ class TimeCog(commands.Cog):
         )
         language = here.public_language
         touched: list[Touched] = []
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
+        async with here.change() as tx:
             if character is None:  # every character that can still use a pool: not the dead
                 targets = await tx.list_characters(here.guild_id, living_only=True)
             else:
-                current = await tx.get_character(here.guild_id, character.id)
-                if current is None:
-                    raise CharacterNotFound(here.guild_id, character.id)
+                current = await tx.character(character)
                 targets = [current]
             for target in targets:
                 item = await _refresh_one(tx, target, language)

@@ -18,6 +18,7 @@ from bot.storage.errors import (
 from bot.storage.fair_lock import LockDeadline, Ticket, current_ticket
 from bot.storage.history_writes import Transaction
 from bot.storage.models import (
+    CharacterRef,
     CharacterSuggestion,
     Gender,
     GuildSettings,
@@ -35,6 +36,7 @@ __all__ = [
     "UNSET",
     "AlreadyApplied",
     "CharacterNotFound",
+    "CharacterRef",
     "CharacterSuggestion",
     "Clock",
     "DuplicateName",

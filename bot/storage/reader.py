@@ -18,10 +18,12 @@ import aiosqlite
 
 from bot.names import NameEntry, look_key
 from bot.storage.errors import (
+    CharacterNotFound,
     TransactionStateError,
 )
 from bot.storage.memory import SettingsCache
 from bot.storage.models import (
+    CharacterRef,
     CharacterSuggestion,
     GuildSettings,
     HistoryCharacter,
@@ -146,6 +148,14 @@ class Reader:
     async def get_character(self, guild_id: int, character_id: int) -> StoredCharacter | None:
         found = await self._characters("c.guild_id = ? AND c.id = ?", (guild_id, character_id))
         return found[0] if found else None
+
+    async def character(self, ref: CharacterRef) -> StoredCharacter:
+        """The whole character ``ref`` names, as stored now; ``CharacterNotFound`` when it
+        was deleted since the option or button named it."""
+        found = await self.get_character(ref.guild_id, ref.id)
+        if found is None:
+            raise CharacterNotFound(ref.guild_id, ref.id)
+        return found
 
     async def find_character(self, guild_id: int, name: str) -> StoredCharacter | None:
         """By name, compared as ``name.strip().casefold()``."""

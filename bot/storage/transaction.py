@@ -28,6 +28,7 @@ from bot.storage.errors import (
 )
 from bot.storage.memory import SettingsCache
 from bot.storage.models import (
+    CharacterRef,
     StoredCharacter,
 )
 from bot.storage.pipeline import Pipeline
@@ -248,6 +249,15 @@ class TransactionCore(Reader):
             if stored is not None:
                 found[character_id] = stored.character()
         return found
+
+    async def characters(self, *refs: CharacterRef) -> tuple[StoredCharacter, ...]:
+        """``character`` for several of one guild, read together (one query)."""
+        guild_id = refs[0].guild_id
+        found = await self.get_characters(guild_id, [ref.id for ref in refs])
+        missing = next((ref for ref in refs if ref.id not in found), None)
+        if missing is not None:
+            raise CharacterNotFound(guild_id, missing.id)
+        return tuple(found[ref.id] for ref in refs)
 
     async def interaction_seen(self, interaction_id: int) -> bool:
         self.check_open()
