@@ -21,6 +21,7 @@ from rules.names import MAX_NAME_LENGTH
 
 __all__ = [
     "CharacterTransformer",
+    "InRange",
     "TextChannelTransformer",
     "character_choices",
     "check_range",
@@ -34,6 +35,35 @@ def check_range(option: str, value: int, minimum: int, maximum: int) -> int:
     if not minimum <= value <= maximum:
         raise UserFacingError("error.out_of_range", option=option, min=minimum, max=maximum)
     return value
+
+
+class InRange(app_commands.Transformer):
+    """A whole-number option between ``minimum`` and ``maximum`` (the rules' constants),
+    declared once: Discord is given the range, and a value outside it (a client that does not
+    enforce it) is refused here, before the command runs.
+
+    Use as ``minutes: app_commands.Transform[int, InRange("minutes", 1, MAX_MINUTES)]``.
+    """
+
+    def __init__(self, option: str, minimum: int, maximum: int) -> None:
+        self.option = option
+        self.minimum = minimum
+        self.maximum = maximum
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.integer
+
+    @property
+    def min_value(self) -> int:
+        return self.minimum
+
+    @property
+    def max_value(self) -> int:
+        return self.maximum
+
+    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> int:
+        return check_range(self.option, int(value), self.minimum, self.maximum)
 
 
 def _typed_name(value: str) -> str:

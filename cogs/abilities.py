@@ -18,13 +18,15 @@ from bot.here import Here
 from bot.i18n import text
 from bot.render import safe
 from bot.storage import StoredCharacter
-from bot.transformers import CharacterTransformer, check_range
+from bot.transformers import CharacterTransformer, InRange, check_range
 from rules.abilities import (
+    MAX_POINTS,
     MAX_RATING,
     AbilityKind,
     check_can_add,
     set_ability,
 )
+from rules.names import MAX_NAME_LENGTH
 
 if TYPE_CHECKING:
     from bot.app import SaludBot
@@ -71,14 +73,13 @@ class AbilityCog(
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        ability: app_commands.Range[str, 1, 40],
-        rating: app_commands.Range[int, 0, 99],
-        pool: app_commands.Range[int, 0, 99] | None = None,
+        ability: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        rating: app_commands.Transform[int, InRange("rating", 0, MAX_RATING)],
+        pool: app_commands.Transform[int, InRange("pool", 0, MAX_POINTS)] | None = None,
         kind: app_commands.Choice[str] | None = None,
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("abilities.action.set")
-        check_range("rating", rating, 0, MAX_RATING)
         if pool is not None:
             check_range("pool", pool, 0, rating)
         chosen_kind = None if kind is None else AbilityKind(kind.value)
@@ -123,7 +124,7 @@ class AbilityCog(
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        ability: app_commands.Range[str, 1, 40],
+        ability: app_commands.Range[str, 1, MAX_NAME_LENGTH],
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("abilities.action.remove")

@@ -20,13 +20,14 @@ from bot.i18n import text
 from bot.render import count_text, safe
 from bot.sending import send_change, send_public
 from bot.storage import StoredCharacter
-from bot.transformers import CharacterTransformer, check_range
+from bot.transformers import CharacterTransformer, InRange
 from rules.abilities import (
     MAX_DIFFICULTY,
     MAX_POINTS,
     make_test,
     spend_ability,
 )
+from rules.names import MAX_NAME_LENGTH
 
 if TYPE_CHECKING:
     from bot.app import SaludBot
@@ -63,12 +64,11 @@ class AbilityUseCog(commands.Cog):
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        ability: app_commands.Range[str, 1, 40],
-        points: app_commands.Range[int, 1, 99],
+        ability: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        points: app_commands.Transform[int, InRange("points", 1, MAX_POINTS)],
     ) -> None:
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "abilities.action.spend")
-        check_range("points", points, 1, MAX_POINTS)
         name = ability_name(ability)
         refuse_reserved(name)
         async with here.change() as tx:
@@ -124,16 +124,14 @@ class AbilityUseCog(commands.Cog):
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        ability: app_commands.Range[str, 1, 40],
-        difficulty: app_commands.Range[int, 0, 99] | None = None,
-        spend: app_commands.Range[int, 0, 99] = 0,
+        ability: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        difficulty: app_commands.Transform[int, InRange("difficulty", 0, MAX_DIFFICULTY)]
+        | None = None,
+        spend: app_commands.Transform[int, InRange("spend", 0, MAX_POINTS)] = 0,
         attack: bool = False,
     ) -> None:
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "abilities.action.check")
-        if difficulty is not None:
-            check_range("difficulty", difficulty, 0, MAX_DIFFICULTY)
-        check_range("spend", spend, 0, MAX_POINTS)
         name = ability_name(ability)
         first_aid = is_first_aid(name)
         if not first_aid:

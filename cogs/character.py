@@ -28,11 +28,11 @@ from bot.render import (
 from bot.roll_buttons import number_due_rolls, remember_roll_buttons
 from bot.sending import send_change, send_public
 from bot.storage import Gender, StoredCharacter
-from bot.transformers import CharacterTransformer, check_range, resolve_character
+from bot.transformers import CharacterTransformer, InRange, resolve_character
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth
 from rules.correction import correct
 from rules.events import RollDue
-from rules.names import clean_name
+from rules.names import MAX_NAME_LENGTH, clean_name
 from rules.outcome import Outcome
 
 if TYPE_CHECKING:
@@ -44,6 +44,13 @@ Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
 
 #: ``/character set health`` range (a correction may set any Health a character can have).
 MIN_SET_HEALTH, MAX_SET_HEALTH = -99, 99
+
+# The number options, each range declared once (``InRange``).
+HealthRating = app_commands.Transform[int, InRange("health", 1, MAX_HEALTH_RATING)]
+SetHealth = app_commands.Transform[int, InRange("health", MIN_SET_HEALTH, MAX_SET_HEALTH)]
+MaxHealth = app_commands.Transform[int, InRange("max_health", 1, MAX_HEALTH_RATING)]
+FirstAid = app_commands.Transform[int, InRange("first_aid", 0, MAX_POOL_RATING)]
+MaxFirstAid = app_commands.Transform[int, InRange("max_first_aid", 0, MAX_POOL_RATING)]
 
 #: ``gender`` of /character create: how replies speak of the character (COMMANDS.md Grammar).
 GENDER_CHOICES = [
@@ -104,16 +111,14 @@ class CharacterCog(
     async def create(
         self,
         interaction: discord.Interaction[SaludBot],
-        name: app_commands.Range[str, 1, 40],
-        health: app_commands.Range[int, 1, 99],
-        first_aid: app_commands.Range[int, 0, 99] = 0,
+        name: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        health: HealthRating,
+        first_aid: FirstAid = 0,
         player: discord.Member | discord.User | None = None,
         gender: app_commands.Choice[str] | None = None,
     ) -> None:
         here = await Here.of(interaction)
-        check_range("health", health, 1, MAX_HEALTH_RATING)
         chosen_gender = gender_of(gender)
-        check_range("first_aid", first_aid, 0, MAX_POOL_RATING)
         clean = clean_name(name)
         owner_id = here.user_id
         if player is not None and player.id != here.user_id:
@@ -188,10 +193,10 @@ class CharacterCog(
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        health: app_commands.Range[int, -99, 99] | None = None,
-        max_health: app_commands.Range[int, 1, 99] | None = None,
-        first_aid: app_commands.Range[int, 0, 99] | None = None,
-        max_first_aid: app_commands.Range[int, 0, 99] | None = None,
+        health: SetHealth | None = None,
+        max_health: MaxHealth | None = None,
+        first_aid: FirstAid | None = None,
+        max_first_aid: MaxFirstAid | None = None,
         conscious: bool | None = None,
         gender: app_commands.Choice[str] | None = None,
     ) -> None:
@@ -208,14 +213,6 @@ class CharacterCog(
         }
         if all(value is None for value in given.values()):
             raise UserFacingError("error.set_nothing")
-        if health is not None:
-            check_range("health", health, MIN_SET_HEALTH, MAX_SET_HEALTH)
-        if max_health is not None:
-            check_range("max_health", max_health, 1, MAX_HEALTH_RATING)
-        if first_aid is not None:
-            check_range("first_aid", first_aid, 0, MAX_POOL_RATING)
-        if max_first_aid is not None:
-            check_range("max_first_aid", max_first_aid, 0, MAX_POOL_RATING)
         async with here.change() as tx:
             current = await tx.character(character)
             outcome = correct(
@@ -275,7 +272,7 @@ class CharacterCog(
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        name: app_commands.Range[str, 1, 40],
+        name: app_commands.Range[str, 1, MAX_NAME_LENGTH],
     ) -> None:
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "action.rename")

@@ -34,7 +34,7 @@ from bot.roll_buttons import RollButtonKeeper, number_due_rolls, remember_roll_b
 from bot.sanitize import visible
 from bot.sending import send_change
 from bot.storage import StoredCharacter
-from bot.transformers import CharacterTransformer, check_range, resolve_character
+from bot.transformers import CharacterTransformer, InRange, resolve_character
 from rules.consciousness import MAX_SPEND
 from rules.damage import apply_damage
 from rules.dice import (
@@ -278,12 +278,11 @@ class HealthCog(commands.Cog):
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character | None = None,
-        spend: app_commands.Range[int, 0, MAX_SPEND] = 0,
+        spend: app_commands.Transform[int, InRange("spend", 0, MAX_SPEND)] = 0,
     ) -> None:
         here = await Here.of(interaction)
         target = character or await resolve_character(here, None)
         here.require_owner_or_gm(target, "action.conscious")
-        check_range("spend", spend, 0, MAX_SPEND)
         saved, roll = await perform_consciousness_roll(
             here, target.id, spend, require_pending=False
         )
@@ -306,11 +305,10 @@ class HealthCog(commands.Cog):
         interaction: discord.Interaction[SaludBot],
         medic: Character,
         patient: Character,
-        points: app_commands.Range[int, 1, MAX_FIRST_AID_POINTS],
+        points: app_commands.Transform[int, InRange("points", 1, MAX_FIRST_AID_POINTS)],
     ) -> None:
         here = await Here.of(interaction)
         here.require_owner_or_gm(medic, "action.firstaid")
-        check_range("points", points, 1, MAX_FIRST_AID_POINTS)
         async with here.change() as tx:
             medic_now, patient_now = await tx.characters(medic, patient)
             result = give_first_aid(
@@ -379,12 +377,11 @@ class HealthCog(commands.Cog):
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        days: app_commands.Range[int, 1, MAX_DAYS],
+        days: app_commands.Transform[int, InRange("days", 1, MAX_DAYS)],
         hospital: bool = False,
     ) -> None:
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "action.rest")
-        check_range("days", days, 1, MAX_DAYS)
         async with here.change() as tx:
             current = await tx.character(character)
             outcome = rest_days(current.health, days, hospital=hospital)

@@ -33,7 +33,7 @@ from bot.render import duration_text, safe
 from bot.roll_buttons import number_due_rolls, remember_roll_buttons
 from bot.sending import send_change, send_public
 from bot.storage import StoredCharacter, Transaction
-from bot.transformers import CharacterTransformer, check_range
+from bot.transformers import CharacterTransformer, InRange
 from rules.abilities import refresh_ability
 from rules.events import RollDue
 from rules.pools import refresh
@@ -63,11 +63,10 @@ class TimeCog(commands.Cog):
     async def time(
         self,
         interaction: discord.Interaction[SaludBot],
-        minutes: app_commands.Range[int, 1, 1440],
+        minutes: app_commands.Transform[int, InRange("minutes", 1, MAX_MINUTES)],
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("scene.action.time")
-        check_range("minutes", minutes, 1, MAX_MINUTES)
         await acknowledge(interaction, await count_characters(here, living_only=True))
         async with here.change() as tx:
             # Only this server's living characters are read: the dead do not bleed (T2).
