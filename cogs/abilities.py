@@ -61,7 +61,7 @@ class AbilityCog(
     @app_commands.describe(
         character=_("The character", key="cmd.ability.option.character"),
         ability=_("The ability's name (1–40 characters)", key="cmd.ability.set.ability"),
-        rating=_("Rating, the most its pool holds (0–99)", key="cmd.ability.set.rating"),
+        rating=_("Rating, the most the pool holds (0–99)", key="cmd.ability.set.rating"),
         pool=_(
             "Points left in the pool (0–rating; default: full, or kept)",
             key="cmd.ability.set.pool",

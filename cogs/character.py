@@ -54,13 +54,15 @@ MaxFirstAid = app_commands.Transform[int, InRange("max_first_aid", 0, MAX_POOL_R
 
 #: ``gender`` of /character create: how replies speak of the character (COMMANDS.md Grammar).
 GENDER_CHOICES = [
-    app_commands.Choice(name=_("feminine", key="cmd.gender.feminine"), value="feminine"),
-    app_commands.Choice(name=_("masculine", key="cmd.gender.masculine"), value="masculine"),
+    app_commands.Choice(name=_("feminine (she/her)", key="cmd.gender.feminine"), value="feminine"),
+    app_commands.Choice(
+        name=_("masculine (he/him)", key="cmd.gender.masculine"), value="masculine"
+    ),
 ]
 #: ``gender`` of /character set: also ``none``, to take it back.
 SET_GENDER_CHOICES = [
     *GENDER_CHOICES,
-    app_commands.Choice(name=_("none", key="cmd.gender.none"), value="none"),
+    app_commands.Choice(name=_("none (they/their)", key="cmd.gender.none"), value="none"),
 ]
 
 

@@ -59,9 +59,7 @@ class HelpCog(commands.Cog):
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        command=_(
-            "One command's page: its options, who may use it, an example", key="cmd.help.command"
-        )
+        command=_("One command's page: options, who may use it, an example", key="cmd.help.command")
     )
     async def help(
         self,
