@@ -93,7 +93,7 @@ def refuse_reserved(name: str) -> None:
     """Health and First Aid are the character's own values, not abilities: say where they
     are handled."""
     if is_reserved_ability_name(name):
-        raise ReservedAbility(name=safe(name))
+        raise ReservedAbility(name=name)  # escaped with every refusal value (bot.tree)
 
 
 def find_ability(character: StoredCharacter, name: str) -> Ability:

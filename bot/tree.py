@@ -107,7 +107,7 @@ def error_message(
     if isinstance(error, RuleError):
         return _rule_message(language, error, about(error.code))
     if isinstance(error, DuplicateName):
-        return text(language, "error.duplicate_name", name=error.name)
+        return text(language, "error.duplicate_name", name=_quoted(error.name))
     if isinstance(error, CharacterNotFound):
         return text(language, "error.character_gone")
     if isinstance(error, AlreadyApplied):

@@ -13,6 +13,7 @@ from discord.ext import commands
 from bot.errors import UserFacingError
 from bot.here import Here
 from bot.i18n import Language, text
+from bot.sanitize import escape, visible
 from bot.sending import send_private
 from bot.transformers import TextChannelTransformer
 
@@ -102,7 +103,9 @@ class ConfigCog(
         here = await Here.of(interaction)
         here.require_gm("action.config")
         if language.value not in {item.value for item in Language}:
-            raise UserFacingError("error.bad_option", value=str(language.value)[:20])
+            raise UserFacingError(
+                "error.bad_option", value=escape(visible(str(language.value)[:20]))
+            )
         async with here.storage.transaction(require_record=False) as tx:
             await tx.update_settings(here.guild_id, language=language.value)
         chosen = Language(language.value)
