@@ -14,7 +14,8 @@ from bot.buttons import SaludButton
 from bot.here import Here
 from bot.i18n import Language, text
 from bot.limits import INFO_COLOUR
-from bot.render import mention, safe, state_emoji, state_label
+from bot.render import mention
+from bot.render.common import line_params
 from bot.sending import NO_MENTIONS
 from bot.storage import StoredCharacter
 
@@ -38,15 +39,10 @@ LOOKALIKE_MARK = "⚠️"
 def list_line(character: StoredCharacter, language: Language, *, lookalike: bool = False) -> str:
     """``🟡 **Ana** — Health 0 / 9 — Hurt — <@owner>`` (the mention pings nobody in an embed);
     ``lookalike``: marked as a name that another character's looks like (older databases)."""
-    health = character.health
     line = text(
         language,
         "character.list.line",
-        emoji=state_emoji(health.state),
-        name=safe(character.name),
-        health=health.health,
-        max_health=health.max_health,
-        state=state_label(health.state, language, character.gender),
+        **line_params(character, language),
         owner=mention(character.owner_id),
     )
     return f"{line} {LOOKALIKE_MARK}" if lookalike else line

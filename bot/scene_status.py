@@ -15,7 +15,8 @@ from bot.change_reply import clip_lines
 from bot.here import Here
 from bot.i18n import Language, plural, text
 from bot.limits import FOOTER_LIMIT, INFO_COLOUR
-from bot.render import flags_text, safe, state_emoji, state_label
+from bot.render import flags_text, safe
+from bot.render.common import line_params
 from bot.sending import NO_MENTIONS
 from bot.storage import StoredCharacter
 
@@ -38,17 +39,8 @@ STATUS_PAGE_LINES = 40
 
 def status_line(character: StoredCharacter, language: Language) -> str:
     """``🟠 **Ana** — -7 / 9 — Seriously wounded · Unconscious · Bleeding``."""
-    health = character.health
-    line = text(
-        language,
-        "scene.status.line",
-        emoji=state_emoji(health.state),
-        name=safe(character.name),
-        health=health.health,
-        max_health=health.max_health,
-        state=state_label(health.state, language, character.gender),
-    )
-    flags = flags_text(health, language, character.gender)
+    line = text(language, "scene.status.line", **line_params(character, language))
+    flags = flags_text(character.health, language, character.gender)
     return f"{line} · {flags}" if flags else line
 
 

@@ -20,6 +20,7 @@ from bot.subjects import note_options, note_subject
 from rules.names import MAX_NAME_LENGTH
 
 __all__ = [
+    "Character",
     "CharacterTransformer",
     "InRange",
     "TextChannelTransformer",
@@ -211,3 +212,7 @@ class TextChannelTransformer(app_commands.Transformer):
         if getattr(value, "type", None) not in self._ALLOWED:
             raise UserFacingError("error.not_text_channel")
         return cast("app_commands.AppCommandChannel | discord.abc.GuildChannel", value)
+
+
+#: The ``character``-like option of every command: a server's character, with autocomplete.
+Character = app_commands.Transform[StoredCharacter, CharacterTransformer]

@@ -14,11 +14,19 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.abilities import (
+    KIND_CHOICES,
+    ability_name,
+    complete_ability,
+    find_ability,
+    refuse_reserved,
+    reply_with_status,
+    set_sentence,
+)
 from bot.here import Here
 from bot.i18n import text
 from bot.render import safe
-from bot.storage import StoredCharacter
-from bot.transformers import CharacterTransformer, InRange, check_range
+from bot.transformers import Character, InRange, check_range
 from rules.abilities import (
     MAX_POINTS,
     MAX_RATING,
@@ -30,17 +38,6 @@ from rules.names import MAX_NAME_LENGTH
 
 if TYPE_CHECKING:
     from bot.app import SaludBot
-from bot.abilities import (
-    KIND_CHOICES,
-    ability_name,
-    complete_ability,
-    find_ability,
-    refuse_reserved,
-    reply_with_status,
-    set_sentence,
-)
-
-Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
 
 
 @app_commands.guild_only()

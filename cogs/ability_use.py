@@ -1,8 +1,9 @@
 """``/spend`` and ``/check``: spending an ability's pool, and a test against a difficulty with
 the Hurt and Seriously wounded penalties (RULES.md P2, P3, H3, H4; COMMANDS.md "Abilities").
 
-Every rule decision is taken in ``rules.abilities``; this cog names the ability, checks who may
-act, stores the result in one transaction with its history entry, and says it in words.
+The ability is named as ``/ability`` names it (``bot.abilities``); First Aid is spent and
+tested from the character's own pool. A spend or a test that changes a pool is one change
+with its history entry; a test that spends nothing stores nothing.
 """
 
 from __future__ import annotations
@@ -15,22 +16,6 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.here import Here, services_of
-from bot.i18n import text
-from bot.render import count_text, safe
-from bot.sending import send_change, send_public
-from bot.storage import StoredCharacter
-from bot.transformers import CharacterTransformer, InRange
-from rules.abilities import (
-    MAX_DIFFICULTY,
-    MAX_POINTS,
-    make_test,
-    spend_ability,
-)
-from rules.names import MAX_NAME_LENGTH
-
-if TYPE_CHECKING:
-    from bot.app import SaludBot
 from bot.abilities import (
     ability_name,
     check_embed,
@@ -41,8 +26,21 @@ from bot.abilities import (
     refuse_reserved,
     reply_with_status,
 )
+from bot.here import Here, services_of
+from bot.i18n import text
+from bot.render import count_text, safe
+from bot.sending import send_change, send_public
+from bot.transformers import Character, InRange
+from rules.abilities import (
+    MAX_DIFFICULTY,
+    MAX_POINTS,
+    make_test,
+    spend_ability,
+)
+from rules.names import MAX_NAME_LENGTH
 
-Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
+if TYPE_CHECKING:
+    from bot.app import SaludBot
 
 
 class AbilityUseCog(commands.Cog):

@@ -27,8 +27,8 @@ from bot.render import (
 )
 from bot.roll_buttons import number_due_rolls, remember_roll_buttons
 from bot.sending import send_change, send_public
-from bot.storage import Gender, StoredCharacter
-from bot.transformers import CharacterTransformer, InRange, resolve_character
+from bot.storage import Gender
+from bot.transformers import Character, InRange, resolve_character
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth
 from rules.correction import correct
 from rules.events import RollDue
@@ -39,8 +39,6 @@ if TYPE_CHECKING:
     from bot.app import SaludBot
 
 log = logging.getLogger(__name__)
-
-Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
 
 #: ``/character set health`` range (a correction may set any Health a character can have).
 MIN_SET_HEALTH, MAX_SET_HEALTH = -99, 99

@@ -34,7 +34,7 @@ from bot.roll_buttons import RollButtonKeeper, number_due_rolls, remember_roll_b
 from bot.sanitize import visible
 from bot.sending import send_change
 from bot.storage import StoredCharacter
-from bot.transformers import CharacterTransformer, InRange, resolve_character
+from bot.transformers import Character, InRange, resolve_character
 from rules.consciousness import MAX_SPEND
 from rules.damage import apply_damage
 from rules.dice import (
@@ -55,8 +55,6 @@ if TYPE_CHECKING:
     from bot.app import SaludBot
 
 log = logging.getLogger(__name__)
-
-Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
 
 #: ``reason`` of ``/hurt``: at most this many characters once cleaned.
 MAX_REASON_LENGTH = 100

@@ -22,8 +22,7 @@ from bot.errors import UserFacingError
 from bot.here import Here
 from bot.history_pages import history_page
 from bot.sending import send_private, send_public
-from bot.storage import StoredCharacter
-from bot.transformers import CharacterTransformer
+from bot.transformers import Character
 from bot.undo_confirm import undo_view
 from bot.undo_preview import preview_embed
 
@@ -35,8 +34,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
 
 
 class HistoryCog(commands.Cog):

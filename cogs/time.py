@@ -33,7 +33,7 @@ from bot.render import duration_text, safe
 from bot.roll_buttons import number_due_rolls, remember_roll_buttons
 from bot.sending import send_change, send_public
 from bot.storage import StoredCharacter, Transaction
-from bot.transformers import CharacterTransformer, InRange
+from bot.transformers import Character, InRange
 from rules.abilities import refresh_ability
 from rules.events import RollDue
 from rules.pools import refresh
@@ -43,8 +43,6 @@ if TYPE_CHECKING:
     from bot.app import SaludBot
 
 __all__ = ["TimeCog"]
-
-Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
 
 
 class TimeCog(commands.Cog):
