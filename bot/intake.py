@@ -30,7 +30,7 @@ from typing import Any
 import discord
 
 from bot.i18n import text, user_language
-from bot.permissions import carried_roles
+from bot.permissions import carried_role_ids
 from bot.storage import Storage, Ticket, current_ticket
 
 __all__ = ["ANSWER_WITHIN", "Intake", "created_at"]
@@ -128,7 +128,7 @@ class Intake:
         self._opening = key
         self._counted = False
         try:
-            with carried_roles(data):
+            with carried_role_ids(data):
                 parser(data)
         finally:
             self._opening = _NOBODY

@@ -14,7 +14,7 @@ from typing import Any
 import discord
 
 __all__ = [
-    "carried_roles",
+    "carried_role_ids",
     "has_manage_server",
     "has_role",
     "is_gm",
@@ -22,13 +22,15 @@ __all__ = [
 ]
 
 
-#: The role ids the member's interaction carried (``carried_roles``), for the task that
+#: The role ids the member's interaction carried (``carried_role_ids``), for the task that
 #: runs it: ``Member.get_role`` finds only roles of servers the bot has cached.
-_CARRIED_ROLES: ContextVar[frozenset[int]] = ContextVar("salud_carried_roles", default=frozenset())
+_CARRIED_ROLE_IDS: ContextVar[frozenset[int]] = ContextVar(
+    "salud_carried_role_ids", default=frozenset()
+)
 
 
 @contextmanager
-def carried_roles(payload: Any) -> Iterator[None]:
+def carried_role_ids(payload: Any) -> Iterator[None]:
     """While an ``INTERACTION_CREATE`` is handed to discord.py (``bot.intake``), keep the
     role ids its member carries, for the task discord.py creates for it."""
     member = payload.get("member") if isinstance(payload, dict) else None
@@ -38,17 +40,17 @@ def carried_roles(payload: Any) -> Iterator[None]:
         for role_id in (raw if isinstance(raw, list) else ())
         if isinstance(role_id, str | int) and str(role_id).isdigit()
     )
-    token = _CARRIED_ROLES.set(ids)
+    token = _CARRIED_ROLE_IDS.set(ids)
     try:
         yield
     finally:
-        _CARRIED_ROLES.reset(token)
+        _CARRIED_ROLE_IDS.reset(token)
 
 
 def has_role(user: discord.abc.User, role_id: int) -> bool:
     """Whether the member who used a command has the role: one the interaction carried, or
     one ``Member.get_role`` finds in the server's roles."""
-    if role_id in _CARRIED_ROLES.get():
+    if role_id in _CARRIED_ROLE_IDS.get():
         return True
     return isinstance(user, discord.Member) and user.get_role(role_id) is not None
 
