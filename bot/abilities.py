@@ -109,6 +109,26 @@ def find_ability(character: StoredCharacter, name: str) -> Ability:
     )
 
 
+def ability_sentence(
+    language: Language,
+    key: str,
+    character: StoredCharacter,
+    ability: Ability,
+    **params: object,
+) -> str:
+    """The sentence ``key`` about one ability of a character: its ``character``, ``ability``,
+    ``pool`` and ``rating`` filled in (names escaped), with ``params``."""
+    return text(
+        language,
+        key,
+        character=safe(character.name),
+        ability=safe(ability.name),
+        pool=ability.pool,
+        rating=ability.rating,
+        **params,
+    )
+
+
 async def reply_with_status(
     interaction: discord.Interaction[Any], here: Here, saved: StoredCharacter, content: str
 ) -> None:

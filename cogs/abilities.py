@@ -17,6 +17,7 @@ from discord.ext import commands
 from bot.abilities import (
     KIND_CHOICES,
     ability_name,
+    ability_sentence,
     complete_ability,
     find_ability,
     refuse_reserved,
@@ -24,8 +25,6 @@ from bot.abilities import (
     set_sentence,
 )
 from bot.here import Here
-from bot.i18n import text
-from bot.render import safe
 from bot.transformers import Character, InRange, check_range
 from rules.abilities import (
     MAX_POINTS,
@@ -137,14 +136,7 @@ class AbilityCog(
             interaction,
             here,
             saved,
-            text(
-                language,
-                "abilities.remove.done",
-                character=safe(saved.name),
-                ability=safe(removed.name),
-                pool=removed.pool,
-                rating=removed.rating,
-            ),
+            ability_sentence(language, "abilities.remove.done", saved, removed),
         )
 
     @remove_ability_command.autocomplete("ability")

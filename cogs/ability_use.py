@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot.abilities import (
     ability_name,
+    ability_sentence,
     check_embed,
     complete_ability,
     find_ability,
@@ -27,8 +28,7 @@ from bot.abilities import (
     reply_with_status,
 )
 from bot.here import Here, services_of
-from bot.i18n import text
-from bot.render import count_text, safe
+from bot.render import count_text
 from bot.sending import send_change, send_public
 from bot.transformers import Character, InRange
 from rules.abilities import (
@@ -85,15 +85,13 @@ class AbilityUseCog(commands.Cog):
             interaction,
             here,
             saved,
-            text(
+            ability_sentence(
                 language,
                 f"abilities.spend.{after.kind.value}",
-                character=safe(saved.name),
-                ability=safe(after.name),
+                saved,
+                after,
                 points=count_text(language, "point", points),
                 before=before.pool,
-                pool=after.pool,
-                rating=after.rating,
             ),
         )
 
