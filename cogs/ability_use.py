@@ -46,9 +46,6 @@ if TYPE_CHECKING:
 class AbilityUseCog(commands.Cog):
     """Spending from a pool and GUMSHOE tests, by the character's owner or a GM."""
 
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-
     @app_commands.guild_only()
     @app_commands.command(
         name="spend", description=_("Spend points from an ability's pool", key="cmd.spend")
@@ -189,4 +186,4 @@ class AbilityUseCog(commands.Cog):
 
 
 async def setup(bot: SaludBot) -> None:
-    await bot.add_cog(AbilityUseCog(bot))
+    await bot.add_cog(AbilityUseCog())

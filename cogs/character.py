@@ -87,10 +87,6 @@ class CharacterCog(
 ):
     """The characters of a server."""
 
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-        super().__init__()
-
     @app_commands.command(
         name="create",
         description=_("Create a character with full pools", key="cmd.character.create"),
@@ -335,4 +331,4 @@ def _clip(content: str, limit: int = CONTENT_LIMIT) -> str | None:
 
 
 async def setup(bot: SaludBot) -> None:
-    await bot.add_cog(CharacterCog(bot))
+    await bot.add_cog(CharacterCog())

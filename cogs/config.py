@@ -38,10 +38,6 @@ class ConfigCog(
 ):
     """Settings of one server; only GMs change them (the bot checks, not Discord)."""
 
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-        super().__init__()
-
     @app_commands.command(
         name="gm-role", description=_("GM: set or clear the GM role", key="cmd.config.gm_role")
     )
@@ -118,4 +114,4 @@ class ConfigCog(
 
 
 async def setup(bot: SaludBot) -> None:
-    await bot.add_cog(ConfigCog(bot))
+    await bot.add_cog(ConfigCog())

@@ -39,10 +39,6 @@ log = logging.getLogger(__name__)
 class HistoryCog(commands.Cog):
     """A server's changes: looking back (anyone) and taking the latest back (GM)."""
 
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-        super().__init__()
-
     @app_commands.command(
         name="history",
         description=_("The last changes of a character or of the server", key="cmd.history"),
@@ -79,4 +75,4 @@ class HistoryCog(commands.Cog):
 
 
 async def setup(bot: SaludBot) -> None:
-    await bot.add_cog(HistoryCog(bot))
+    await bot.add_cog(HistoryCog())

@@ -48,10 +48,6 @@ __all__ = ["TimeCog"]
 class TimeCog(commands.Cog):
     """Game time (T1, T2) and pools (P1) for every character of a server."""
 
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-        super().__init__()
-
     @app_commands.command(
         name="time",
         description=_("GM: game time passes (whoever bleeds loses Health)", key="cmd.time"),
@@ -202,4 +198,4 @@ def _with_clock_note(item: Touched, language: Language) -> Touched:
 
 
 async def setup(bot: SaludBot) -> None:
-    await bot.add_cog(TimeCog(bot))
+    await bot.add_cog(TimeCog())
