@@ -12,7 +12,7 @@ once, when the bot starts (``bot.button_registry``).
 from __future__ import annotations
 
 import re
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import discord
 
@@ -22,7 +22,7 @@ from bot.limits import BUTTON_LABEL_LIMIT
 from bot.storage import StoredCharacter
 from bot.tree import report_error
 
-__all__ = ["SaludButton", "owned_character"]
+__all__ = ["PageButton", "SaludButton", "owned_character"]
 
 
 class SaludButton(
@@ -75,6 +75,22 @@ class SaludButton(
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
         """What a press does; raise to refuse (nothing changed)."""
         raise NotImplementedError
+
+
+class PageButton(SaludButton, template=r"(?!)"):
+    """◀ or ▶ of a paged reply (``<prefix>:<page>``); anyone may press it (anyone may look)
+    and the page is read afresh."""
+
+    #: The custom id before the page number, e.g. ``salud:page:list``.
+    prefix: ClassVar[str]
+
+    def __init__(self, page: int, label: str = "", *, disabled: bool = False) -> None:
+        super().__init__(f"{self.prefix}:{max(page, 0)}", label or str(page), disabled=disabled)
+        self.page = page
+
+    @classmethod
+    def parse(cls, match: re.Match[str], label: str) -> Self:
+        return cls(int(match["page"]), label)
 
 
 async def owned_character(here: Here, character_id: int, action_key: str) -> StoredCharacter:

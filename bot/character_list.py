@@ -3,14 +3,13 @@ buttons; the names that look like another's marked."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
 import discord
 
-from bot.buttons import SaludButton
+from bot.buttons import PageButton
 from bot.here import Here
 from bot.i18n import Language, text
 from bot.limits import INFO_COLOUR
@@ -100,17 +99,10 @@ async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui
     return embed, view
 
 
-class ListPageButton(SaludButton, template=r"salud:page:list:(?P<page>[0-9]{1,5})"):
-    """Turns ``/character list`` to another page, read afresh; anyone may press it (anyone may
-    look), and it keeps working after a restart (its id says the page)."""
+class ListPageButton(PageButton, template=r"salud:page:list:(?P<page>[0-9]{1,5})"):
+    """Turns ``/character list`` to another page."""
 
-    def __init__(self, page: int, label: str = "", *, disabled: bool = False) -> None:
-        super().__init__(f"salud:page:list:{max(page, 0)}", label or str(page), disabled=disabled)
-        self.page = page
-
-    @classmethod
-    def parse(cls, match: re.Match[str], label: str) -> ListPageButton:
-        return cls(int(match["page"]), label)
+    prefix = "salud:page:list"
 
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
         embed, view = await list_message(here, self.page)

@@ -3,14 +3,13 @@ flags), the dead on one closing line, pages with their ◀ ▶ buttons."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
 import discord
 
-from bot.buttons import SaludButton
+from bot.buttons import PageButton
 from bot.change_reply import clip_lines
 from bot.here import Here
 from bot.i18n import Language, plural, text
@@ -165,17 +164,10 @@ def tracker_embeds(
     return [embed]
 
 
-class StatusPageButton(SaludButton, template=r"salud:page:status:(?P<page>[0-9]{1,4})"):
-    """Turns ``/scene status`` to another page, read afresh; anyone may press it (anyone may
-    look), and it keeps working after a restart (self-describing id)."""
+class StatusPageButton(PageButton, template=r"salud:page:status:(?P<page>[0-9]{1,4})"):
+    """Turns ``/scene status`` to another page."""
 
-    def __init__(self, page: int, label: str = "", *, disabled: bool = False) -> None:
-        super().__init__(f"salud:page:status:{page}", label or str(page), disabled=disabled)
-        self.page = page
-
-    @classmethod
-    def parse(cls, match: re.Match[str], label: str) -> StatusPageButton:
-        return cls(int(match["page"]), label)
+    prefix = "salud:page:status"
 
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
         async with here.storage.read() as reader:

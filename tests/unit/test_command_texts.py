@@ -13,7 +13,7 @@ import pytest_asyncio
 from discord import app_commands
 
 from bot.app import EXTENSIONS, SaludBot
-from bot.i18n import Language, catalog
+from bot.i18n import NAME_LOCATIONS, Language, catalog
 from bot.rng import production_roller
 from bot.settings import load_settings
 from bot.storage import Storage
@@ -32,11 +32,7 @@ class Recorder(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        if context.location not in (
-            app_commands.TranslationContextLocation.command_name,
-            app_commands.TranslationContextLocation.group_name,
-            app_commands.TranslationContextLocation.parameter_name,
-        ):
+        if context.location not in NAME_LOCATIONS:
             key = string.extras.get("key")
             self.seen.append((string.message, key if isinstance(key, str) else None, locale.value))
         return None
