@@ -24,11 +24,11 @@ from bot.storage.rows import (
     StoredRow,
     Unset,
     abilities_by_key,
+    character_columns,
     is_unique_violation,
     settings_of_row,
 )
 from bot.storage.snapshot import (
-    HEALTH_COLUMNS,
     ability_to_row,
     health_to_row,
 )
@@ -108,26 +108,11 @@ class CharacterWrites(TransactionCore):
         health: Mapping[str, Any],
         gender: str | None = None,
     ) -> int:
-        columns = [
-            "guild_id",
-            "name",
-            "name_key",
-            "look_key",
-            "owner_id",
-            "created_at",
-            "gender",
-            *HEALTH_COLUMNS,
-        ]
-        values: list[Any] = [
-            guild_id,
-            name,
-            name_key(name),
-            look_key(name),
-            owner_id,
-            created_at,
-            gender,
-        ]
-        values += [health[column] for column in HEALTH_COLUMNS]
+        named, named_values = character_columns(
+            name=name, owner_id=owner_id, created_at=created_at, gender=gender, health=health
+        )
+        columns = ["guild_id", *named]
+        values: list[Any] = [guild_id, *named_values]
         if character_id is not None:
             columns.insert(0, "id")
             values.insert(0, character_id)

@@ -10,7 +10,6 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from bot.names import look_key
 from bot.storage.character_writes import CharacterWrites
 from bot.storage.errors import (
     AlreadyApplied,
@@ -23,12 +22,12 @@ from bot.storage.models import (
     HistoryCharacter,
     HistoryEntry,
     UndoResult,
-    name_key,
 )
 from bot.storage.rows import (
     NEXT_HISTORY_ID,
     StoredRow,
     abilities_by_key,
+    character_columns,
     is_unique_violation,
 )
 from bot.storage.snapshot import (
@@ -76,24 +75,13 @@ class Transaction(CharacterWrites):
                 gender=fields["gender"],
             )
         else:
-            columns = (
-                "name",
-                "name_key",
-                "look_key",
-                "owner_id",
-                "created_at",
-                "gender",
-                *HEALTH_COLUMNS,
+            columns, values = character_columns(
+                name=fields["name"],
+                owner_id=fields["owner_id"],
+                created_at=fields["created_at"],
+                gender=fields["gender"],
+                health=health,
             )
-            values = [
-                fields["name"],
-                name_key(fields["name"]),
-                look_key(fields["name"]),
-                fields["owner_id"],
-                fields["created_at"],
-                fields["gender"],
-                *(health[column] for column in HEALTH_COLUMNS),
-            ]
             try:
                 await self._execute(
                     f"UPDATE characters SET {', '.join(f'{c} = ?' for c in columns)}"

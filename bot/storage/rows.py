@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, Final
 
+from bot.names import look_key
 from bot.storage.models import (
     GuildSettings,
     StoredCharacter,
@@ -46,6 +47,7 @@ __all__ = [
     "Unset",
     "abilities_by_key",
     "abilities_of",
+    "character_columns",
     "character_of_row",
     "is_unique_violation",
     "settings_of_row",
@@ -212,3 +214,13 @@ def abilities_by_key(abilities: Iterable[Ability]) -> dict[str, dict[str, Any]]:
             raise ValueError("two abilities with the same name (ignoring case)")
         rows[key] = ability_to_row(ability)
     return rows
+
+
+def character_columns(
+    *, name: str, owner_id: int, created_at: str, gender: str | None, health: Mapping[str, Any]
+) -> tuple[list[str], list[Any]]:
+    """The columns of a character row beside its ids, and their values (the name's keys
+    worked out from the name)."""
+    columns = ["name", "name_key", "look_key", "owner_id", "created_at", "gender"]
+    values: list[Any] = [name, name_key(name), look_key(name), owner_id, created_at, gender]
+    return [*columns, *HEALTH_COLUMNS], [*values, *(health[c] for c in HEALTH_COLUMNS)]
