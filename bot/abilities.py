@@ -15,10 +15,9 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.errors import UserFacingError
-from bot.here import Here, services_of
+from bot.here import services_of
 from bot.i18n import Language, text, user_language
 from bot.render import safe, status_embed, test_roll_field
-from bot.sending import send_change
 from bot.storage import StoredCharacter
 from bot.transformers import find_typed_character
 from rules.abilities import (
@@ -126,20 +125,6 @@ def ability_sentence(
         pool=ability.pool,
         rating=ability.rating,
         **params,
-    )
-
-
-async def reply_with_status(
-    interaction: discord.Interaction[Any], here: Here, saved: StoredCharacter, content: str
-) -> None:
-    """The public reply to a change of a character's abilities: what changed, in words, and
-    its status embed (no state changes: nothing to announce)."""
-    await send_change(
-        interaction,
-        [status_embed(saved, here.public_language)],
-        announce=False,
-        here=here,
-        content=content,
     )
 
 

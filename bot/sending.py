@@ -12,8 +12,17 @@ import discord
 from bot.calling import call_content, call_mentions
 from bot.deferral import mark_filled
 from bot.here import Here
+from bot.render import status_embed
+from bot.storage import StoredCharacter
 
-__all__ = ["NO_MENTIONS", "send_change", "send_private", "send_public", "update_message"]
+__all__ = [
+    "NO_MENTIONS",
+    "send_change",
+    "send_private",
+    "send_public",
+    "send_status",
+    "update_message",
+]
 
 log = logging.getLogger(__name__)
 
@@ -141,3 +150,18 @@ async def send_change(
             "could not announce in channel %s of guild %s: %s", channel_id, here.guild_id, error
         )
     return message_id
+
+
+async def send_status(
+    interaction: discord.Interaction[Any], here: Here, character: StoredCharacter, content: str
+) -> None:
+    """The public reply to a change that moves no state (a character created or renamed, an
+    ability set or spent): what changed, in words, and the character's status embed; nothing
+    to announce."""
+    await send_change(
+        interaction,
+        [status_embed(character, here.public_language)],
+        announce=False,
+        here=here,
+        content=content,
+    )

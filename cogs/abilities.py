@@ -21,10 +21,10 @@ from bot.abilities import (
     complete_ability,
     find_ability,
     refuse_reserved,
-    reply_with_status,
     set_sentence,
 )
 from bot.here import Here
+from bot.sending import send_status
 from bot.transformers import Character, InRange, check_range
 from rules.abilities import (
     MAX_POINTS,
@@ -92,7 +92,7 @@ class AbilityCog(
             }
             entry = await tx.record(**here.history("ability set", details))
         language = here.public_language
-        await reply_with_status(
+        await send_status(
             interaction,
             here,
             saved,
@@ -128,7 +128,7 @@ class AbilityCog(
             details = {"ability": removed.name, "pool": f"{removed.pool}/{removed.rating}"}
             await tx.record(**here.history("ability remove", details))
         language = here.public_language
-        await reply_with_status(
+        await send_status(
             interaction,
             here,
             saved,

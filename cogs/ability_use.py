@@ -25,11 +25,10 @@ from bot.abilities import (
     first_aid_ability,
     is_first_aid,
     refuse_reserved,
-    reply_with_status,
 )
 from bot.here import Here, services_of
 from bot.render import count_text
-from bot.sending import send_change, send_public
+from bot.sending import send_change, send_public, send_status
 from bot.transformers import Character, InRange
 from rules.abilities import (
     MAX_DIFFICULTY,
@@ -78,7 +77,7 @@ class AbilityUseCog(commands.Cog):
             }
             await tx.record(**here.history("spend", details))
         language = here.public_language
-        await reply_with_status(
+        await send_status(
             interaction,
             here,
             saved,

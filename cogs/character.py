@@ -26,7 +26,7 @@ from bot.render import (
     status_embed,
 )
 from bot.roll_buttons import number_due_rolls, remember_roll_buttons
-from bot.sending import send_change, send_public
+from bot.sending import send_change, send_public, send_status
 from bot.storage import Gender
 from bot.transformers import Character, InRange, resolve_character
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth
@@ -138,14 +138,11 @@ class CharacterCog(
             )
             await tx.record(**here.history("character create", details))
         language = here.public_language
-        await send_change(
+        await send_status(
             interaction,
-            [status_embed(created, language)],
-            announce=False,
-            here=here,
-            content=text(
-                language, "character.created", name=safe(created.name), owner=mention(owner_id)
-            ),
+            here,
+            created,
+            text(language, "character.created", name=safe(created.name), owner=mention(owner_id)),
         )
 
     @app_commands.command(
@@ -282,12 +279,11 @@ class CharacterCog(
             details = {"from": current.name, "to": clean}
             await tx.record(**here.history("character rename", details))
         language = here.public_language
-        await send_change(
+        await send_status(
             interaction,
-            [status_embed(renamed, language)],
-            announce=False,
-            here=here,
-            content=text(
+            here,
+            renamed,
+            text(
                 language,
                 "character.renamed",
                 old=safe(current.name),
