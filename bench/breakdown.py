@@ -26,14 +26,14 @@ __all__ = ["PARTS", "Breakdown", "parse_samples", "sample", "spy_available"]
 #: (part, what marks a sample as that part), in the order they are tried.
 PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("SQLite and aiosqlite's thread", ()),  # any thread but the main one
-    ("the character option (read before the transaction)", ("transform (bot/context.py",)),
+    ("the character option (read before the transaction)", ("transform (bot/transformers.py",)),
     ("the transaction's Python side (queries sent, snapshots, history rows)", ("(bot/storage/",)),
     ("the rules", ("(rules/",)),
     ("rendering (embeds, sentences, buttons)", ("(bot/render/", "(bot/change.py")),
     (
         "sending the reply (discord.py, aiohttp)",
         (
-            "_send (bot/context.py",
+            "_send (bot/sending.py",
             "(discord/webhook/",
             "(aiohttp/http_writer.py",
             "(aiohttp/client_reqrep.py",

@@ -9,6 +9,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.button_registry import register_buttons
 from bot.i18n import SaludTranslator
 from bot.intake import Intake
 from bot.lean_state import LeanConnectionState
@@ -36,8 +37,10 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.help",
     "cogs.health",
     "cogs.scene",
+    "cogs.time",
     "cogs.history",
     "cogs.abilities",
+    "cogs.ability_use",
     "cogs.welcome",
 )
 
@@ -73,7 +76,7 @@ def invite_url(application_id: int) -> str:
 
 
 class SaludBot(commands.AutoShardedBot):
-    """The bot. Cogs reach their dependencies as ``self.bot.storage``, ``.settings``,
+    """The bot. Cogs reach their dependencies as ``self.bot.storage`` and
     ``.roller``; nothing is global, so tests build it with a temporary database and
     scripted dice.
 
@@ -84,7 +87,7 @@ class SaludBot(commands.AutoShardedBot):
     no channels, emojis or stickers of the servers it is in (``bot.lean_state``).
     """
 
-    tree: SaludTree
+    tree: SaludTree[SaludBot]
 
     def __init__(
         self,
@@ -112,11 +115,9 @@ class SaludBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.storage = storage
-        self.settings = settings
         self.roller = roller
         self._extensions = tuple(extensions)
-        self.synced_commands = False
-        self.intake = Intake(self)
+        self.intake = Intake(self, storage)
 
     def _get_state(self, **options: Any) -> LeanConnectionState:
         """discord.py's sharded state, keeping less of each server (``bot.lean_state``)."""
@@ -129,6 +130,7 @@ class SaludBot(commands.AutoShardedBot):
         )
 
     async def setup_hook(self) -> None:
+        register_buttons(self)
         for name in self._extensions:
             await self.load_extension(name)
         await self.tree.set_translator(SaludTranslator())
@@ -146,7 +148,6 @@ class SaludBot(commands.AutoShardedBot):
         synced = await self.tree.sync()
         async with self.storage.transaction(require_record=False) as tx:
             await tx.set_meta(SYNC_HASH_KEY, fingerprint)
-        self.synced_commands = True
         log.info("Synced %d commands with Discord", len(synced))
         return True
 

@@ -14,7 +14,7 @@ The ability list, the scene counters and the effects of the state are for ``/cha
 show``. Each fact is said once: a change of state is the ``before → after`` of the state
 line; a death replaces the embed by the death embed ("… has died"), which carries the
 Health and what happened. ``should_announce`` says whether the reply also goes to the
-announcement channel (``bot.context.send_change``).
+announcement channel (``bot.sending.send_change``).
 """
 
 from __future__ import annotations
@@ -23,8 +23,13 @@ from collections.abc import Iterable, Sequence
 
 import discord
 
-from bot.context import announce_worthy
 from bot.i18n import Language, text
+from bot.limits import (
+    EMBED_TOTAL_LIMIT,
+    FIELD_NAME_LIMIT,
+    FIELD_VALUE_LIMIT,
+    TITLE_LIMIT,
+)
 from bot.render import death_embed, describe_events, flag_list, state_colour, state_label
 from bot.render.common import FLAG_SEPARATOR
 from bot.storage import StoredCharacter
@@ -34,8 +39,6 @@ from rules.outcome import Outcome
 from rules.state import HealthState
 
 __all__ = [
-    "DESCRIPTION_LIMIT",
-    "MESSAGE_EMBED_LIMIT",
     "SHOWN_BY_FIELDS",
     "Field",
     "change_embeds",
@@ -45,12 +48,6 @@ __all__ = [
     "state_value",
 ]
 
-#: Discord: all the embeds of one message together hold at most 6000 characters.
-MESSAGE_EMBED_LIMIT = 6000
-#: Discord: an embed description holds at most 4096 characters.
-DESCRIPTION_LIMIT = 4096
-_FIELD_NAME_LIMIT = 256
-_FIELD_VALUE_LIMIT = 1024
 
 #: A field of what happened: ``(name, value)``; shown full width under the Health field.
 Field = tuple[str, str]
@@ -154,7 +151,7 @@ def change_embeds(
     language: Language,
     *,
     extra_fields: Sequence[Field] = (),
-    budget: int = MESSAGE_EMBED_LIMIT,
+    budget: int = EMBED_TOTAL_LIMIT,
 ) -> list[discord.Embed]:
     """The embed that shows one character's change (``character`` as saved, ``outcome`` the
     rules' result): see the module's docstring. ``extra_fields`` are what the command did
@@ -169,13 +166,13 @@ def change_embeds(
         embed = death_embed(character, language)
         health = health_value(before, after)
     else:
-        embed = discord.Embed(title=character.name[:256], colour=state_colour(after.state))
+        embed = discord.Embed(title=character.name[:TITLE_LIMIT], colour=state_colour(after.state))
         health = f"{health_value(before, after)}\n{state_value(character, before, language)}"
     embed.add_field(name=text(language, "render.status.health"), value=health, inline=False)
     for name, value in _what_happened(character, outcome, language, extra_fields):
         embed.add_field(
-            name=_clip(name, _FIELD_NAME_LIMIT),
-            value=_clip(value, _FIELD_VALUE_LIMIT),
+            name=_clip(name, FIELD_NAME_LIMIT),
+            value=_clip(value, FIELD_VALUE_LIMIT),
             inline=False,
         )
     excess = len(embed) - budget
@@ -186,3 +183,15 @@ def change_embeds(
             len(embed.fields) - 1, name=last.name, value=_clip(last.value or "", room), inline=False
         )
     return [embed]
+
+
+def announce_worthy(before: CharacterHealth | None, after: CharacterHealth | None) -> bool:
+    """Whether a change goes to the announcement channel too: its state changed, it was
+    knocked out, or it died (COMMANDS.md ``/config channel``)."""
+    if before is None or after is None:
+        return False
+    if before.state is not after.state:
+        return True
+    if before.conscious and not after.conscious:
+        return True
+    return after.state is HealthState.DEAD and before.state is not HealthState.DEAD

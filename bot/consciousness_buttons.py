@@ -4,7 +4,8 @@ A reply in which a roll falls due (``/hurt``, ``/time`` bleeding) carries a "Rol
 Consciousness" button, and "Spend 1/2/3 Health" buttons where C4 allows that spend. Their
 custom ids describe themselves (``salud:cons:<character_id>:<spend>:<roll>``, ``roll`` being
 the number of the roll they were posted for, ``bot.roll_buttons``), so they keep working
-after a restart (``discord.ui.DynamicItem``, registered with ``bot.add_dynamic_items``).
+after a restart (``bot.buttons.SaludButton``, registered when the bot starts:
+``bot.button_registry``).
 
 A press rolls only while the roll is still pending: the check and the roll happen in one
 transaction, so an old button (the roll was made, the character was healed, knocked out or
@@ -20,18 +21,20 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.buttons import SaludButton
 from bot.change import change_embeds, should_announce
-from bot.context import Here, UserFacingError, bot_of, send_change
+from bot.errors import UserFacingError
+from bot.here import Here, services_of
 from bot.i18n import Language, text
 from bot.render import consciousness_roll_field, safe
+from bot.sending import send_change
 from bot.storage import CharacterNotFound, StoredCharacter
 from bot.storage.roll_messages import roll_number
 from bot.subjects import note_subject
-from bot.tree import report_error
 from rules.consciousness import ConsciousnessRoll, legal_spends, roll_consciousness
 
 if TYPE_CHECKING:
-    from bot.app import SaludBot
+    pass
 
 __all__ = [
     "BUTTON_SPENDS",
@@ -39,10 +42,8 @@ __all__ = [
     "consciousness_custom_id",
     "consciousness_view",
     "perform_consciousness_roll",
-    "register_consciousness_buttons",
     "roll_reply_embeds",
     "send_roll_reply",
-    "unregister_consciousness_buttons",
 ]
 
 log = logging.getLogger(__name__)
@@ -73,9 +74,8 @@ async def perform_consciousness_roll(
     number), when the pending roll is a later one. The rules refuse the rest (C4, C6, H5). A
     roll that changes nothing (success, no spend, none pending) stores nothing.
     """
-    roller = bot_of(here.interaction).roller
-    async with here.storage.transaction() as tx:
-        await here.refuse_repeated(tx)
+    roller = services_of(here.interaction).roller
+    async with here.change() as tx:
         current = await tx.get_character(here.guild_id, character_id)
         if current is None:
             raise CharacterNotFound(here.guild_id, character_id)
@@ -140,7 +140,7 @@ async def send_roll_reply(
 
 
 class ConsciousnessButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    SaludButton,
     template=r"salud:cons:(?P<character_id>[0-9]{1,20}):(?P<spend>[0-9]{1,2})(?::(?P<roll>[0-9]{1,20}))?",
 ):
     """Roll Consciousness for one character, spending ``spend`` Health (0: a plain roll), for
@@ -157,11 +157,9 @@ class ConsciousnessButton(
     ) -> None:
         style = discord.ButtonStyle.primary if spend == 0 else discord.ButtonStyle.secondary
         super().__init__(
-            discord.ui.Button(
-                label=(label or str(spend))[:_LABEL_LIMIT],
-                style=style,
-                custom_id=consciousness_custom_id(character_id, spend, roll),
-            ),
+            consciousness_custom_id(character_id, spend, roll),
+            label or str(spend),
+            style=style,
             row=row,
         )
         self.character_id = character_id
@@ -169,26 +167,15 @@ class ConsciousnessButton(
         self.roll = roll
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ConsciousnessButton:
-        label = item.label if isinstance(item, discord.ui.Button) else None
+    def parse(cls, match: re.Match[str], label: str) -> ConsciousnessButton:
         roll = None if match["roll"] is None else int(match["roll"])
-        return cls(int(match["character_id"]), int(match["spend"]), label or "", roll=roll)
+        return cls(int(match["character_id"]), int(match["spend"]), label, roll=roll)
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            here = await Here.of(interaction)
-            saved, roll = await perform_consciousness_roll(
-                here, self.character_id, self.spend, require_pending=True, roll=self.roll
-            )
-            await send_roll_reply(interaction, here, saved, roll)
-        except Exception as error:
-            await report_error(interaction, error)
+    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+        saved, roll = await perform_consciousness_roll(
+            here, self.character_id, self.spend, require_pending=True, roll=self.roll
+        )
+        await send_roll_reply(interaction, here, saved, roll)
 
 
 def _label(language: Language, key: str, name: str | None, **params: object) -> str:
@@ -236,12 +223,3 @@ def consciousness_view(
                 label = _label(language, "health.button.spend", None, points=spend)
                 view.add_item(ConsciousnessButton(character.id, spend, label, row=row, roll=roll))
     return view
-
-
-def register_consciousness_buttons(bot: SaludBot) -> None:
-    """Make the buttons answer, also on messages sent before a restart."""
-    bot.add_dynamic_items(ConsciousnessButton)
-
-
-def unregister_consciousness_buttons(bot: SaludBot) -> None:
-    bot.remove_dynamic_items(ConsciousnessButton)

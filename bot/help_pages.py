@@ -16,9 +16,9 @@ import discord
 from discord import app_commands
 
 from bot.i18n import Language, catalog, text
+from bot.limits import FIELD_VALUE_LIMIT, INFO_COLOUR
 
 __all__ = [
-    "HELP_COLOUR",
     "catalog_key",
     "command_choices",
     "command_page",
@@ -26,10 +26,8 @@ __all__ = [
     "leaf_commands",
 ]
 
-HELP_COLOUR = discord.Colour(0x5865F2)
 #: Discord: 25 autocomplete choices, 100 characters a choice name.
 _CHOICES, _CHOICE_LENGTH = 25, 100
-_FIELD_VALUE_LIMIT = 1024
 
 Command = app_commands.Command[Any, ..., Any]
 
@@ -108,12 +106,12 @@ def command_page(command: Command, language: Language) -> discord.Embed:
     embed = discord.Embed(
         title=f"/{command.qualified_name}",
         description=_description(command, language),
-        colour=HELP_COLOUR,
+        colour=INFO_COLOUR,
     )
     lines = [_option_line(parameter, language) for parameter in command.parameters]
     options = "\n".join(lines) if lines else text(language, "help.page.no_options")
-    if len(options) > _FIELD_VALUE_LIMIT:
-        options = options[: _FIELD_VALUE_LIMIT - 1] + "…"
+    if len(options) > FIELD_VALUE_LIMIT:
+        options = options[: FIELD_VALUE_LIMIT - 1] + "…"
     embed.add_field(name=text(language, "help.page.options"), value=options, inline=False)
     key = catalog_key(command)
     for title, entry in (("help.page.who", "help.who"), ("help.page.example", "help.example")):

@@ -20,11 +20,13 @@ from babel.messages.pofile import read_po
 from discord import app_commands
 
 __all__ = [
+    "NAME_LOCATIONS",
     "Language",
     "SaludTranslator",
     "catalog",
     "language_for_locale",
     "placeholders",
+    "plural",
     "public_language",
     "text",
     "user_language",
@@ -117,6 +119,16 @@ def text(language: Language, key: str, /, **params: object) -> str:
         return template
 
 
+#: Where a text is a name (of a command, group or option): names stay English everywhere.
+NAME_LOCATIONS = frozenset(
+    {
+        app_commands.TranslationContextLocation.command_name,
+        app_commands.TranslationContextLocation.group_name,
+        app_commands.TranslationContextLocation.parameter_name,
+    }
+)
+
+
 class SaludTranslator(app_commands.Translator):
     """Translates command descriptions and choice labels; names stay English everywhere.
 
@@ -132,13 +144,16 @@ class SaludTranslator(app_commands.Translator):
     ) -> str | None:
         if language_for_locale(locale) is not Language.ES:
             return None
-        if context.location in (
-            app_commands.TranslationContextLocation.command_name,
-            app_commands.TranslationContextLocation.group_name,
-            app_commands.TranslationContextLocation.parameter_name,
-        ):
+        if context.location in NAME_LOCATIONS:
             return None
         key = string.extras.get("key")
         if not isinstance(key, str):
             return None
         return catalog(Language.ES).get(key)
+
+
+def plural(language: Language, key: str, count: int, /, **params: object) -> str:
+    """The message ``key.one`` or ``key.other`` for ``count``, with ``count`` among its
+    parameters."""
+    form = "one" if count == 1 else "other"
+    return text(language, f"{key}.{form}", count=count, **params)

@@ -25,22 +25,18 @@ import time
 import traceback
 from collections import Counter, deque
 from collections.abc import Callable, Coroutine, Hashable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.i18n import text, user_language
-from bot.storage import Ticket, current_ticket
+from bot.permissions import carried_role_ids
+from bot.storage import Storage, Ticket, current_ticket
 
-if TYPE_CHECKING:
-    from bot.app import SaludBot
-
-__all__ = ["ANSWER_WITHIN", "INTERACTION_TASK_PREFIXES", "Intake", "created_at"]
+__all__ = ["ANSWER_WITHIN", "Intake", "created_at"]
 
 log = logging.getLogger(__name__)
 
-#: Names of the tasks that run a slash command, a button press, or send refusals.
-INTERACTION_TASK_PREFIXES = ("CommandTree-invoker", "discord-ui-", "salud-refusals")
 #: Seconds after its creation by which an interaction still waiting for the storage gives up
 #: and answers "busy": the answer must reach Discord within 3 s.
 ANSWER_WITHIN = 2.4
@@ -73,14 +69,19 @@ def _where(error: BaseException) -> str:
 class Intake:
     """The guarded parsers of one bot, and its stopping state."""
 
-    def __init__(self, bot: SaludBot) -> None:
+    def __init__(self, bot: discord.Client, storage: Storage) -> None:
         self._bot = bot
+        self._storage = storage
         self.stopping = False
         self.refused_busy = 0
         self._open: Counter[Hashable] = Counter()
         self._opening: Hashable = _NOBODY
+        self._counted = False
         self._refusals: deque[tuple[Any, str]] = deque()
         self._senders: set[asyncio.Task[None]] = set()
+        #: Every task created while an interaction was handed to discord.py (the command or
+        #: button callback it runs), so that ``drain`` knows them without reading task names.
+        self._in_flight: set[asyncio.Task[Any]] = set()
         parsers: dict[str, Callable[[Any], None]] = bot._connection.parsers
         for event, parser in list(parsers.items()):
             parsers[event] = self._guarded(event, parser)
@@ -125,8 +126,10 @@ class Intake:
         ticket = Ticket(key=key, deadline=created_at(int(data["id"])) + ANSWER_WITHIN)
         token = current_ticket.set(ticket)
         self._opening = key
+        self._counted = False
         try:
-            parser(data)
+            with carried_role_ids(data):
+                parser(data)
         finally:
             self._opening = _NOBODY
             current_ticket.reset(token)
@@ -134,7 +137,7 @@ class Intake:
     # --- how many interactions of each server are open ----------------------------------------
 
     def _watch_tasks(self) -> None:
-        """Count the task discord.py creates for each interaction (``_task_factory``)."""
+        """Count the tasks discord.py creates for each interaction (``_task_factory``)."""
         loop = asyncio.get_running_loop()
         if loop.get_task_factory() is None:
             # typeshed leaves out the context keyword that 3.11 passes; the factory takes it.
@@ -148,8 +151,13 @@ class Intake:
         context: contextvars.Context | None = None,
     ) -> asyncio.Task[Any]:
         task: asyncio.Task[Any] = asyncio.Task(coro, loop=loop, context=context)
-        key, self._opening = self._opening, _NOBODY
-        if key is not _NOBODY:
+        if self._opening is _NOBODY:
+            return task
+        self._in_flight.add(task)
+        task.add_done_callback(self._in_flight.discard)
+        if not self._counted:
+            key = self._opening
+            self._counted = True
             self._open[key] += 1
             task.add_done_callback(lambda _: self._closed(key))
         return task
@@ -186,7 +194,7 @@ class Intake:
                 if interaction.type is discord.InteractionType.autocomplete:
                     await interaction.response.autocomplete([])
                     continue
-                settings = bot.storage.settings_in_memory(interaction.guild_id)
+                settings = self._storage.settings_in_memory(interaction.guild_id)
                 language = user_language(
                     interaction.locale,
                     settings.language if settings is not None else None,
@@ -216,10 +224,8 @@ class Intake:
         while True:
             running = [
                 task
-                for task in asyncio.all_tasks()
-                if task is not current
-                and not task.done()
-                and task.get_name().startswith(INTERACTION_TASK_PREFIXES)
+                for task in (*self._in_flight, *self._senders)
+                if task is not current and not task.done()
             ]
             if not running:
                 return True

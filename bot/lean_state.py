@@ -12,7 +12,7 @@ drops them from ``GUILD_CREATE`` before discord.py builds the server:
   joined while running keeps them (whatever greets it may look for a channel to post in).
 
 Roles stay: ``Member.guild_permissions`` needs the @everyone role. ``bench/scale.py`` measures
-the memory this saves; ``tests/unit/test_gateway.py`` fails if discord.py stops calling the
+the memory this saves; ``tests/bot/test_gateway.py`` fails if discord.py stops calling the
 hook.
 """
 

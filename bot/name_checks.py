@@ -3,9 +3,8 @@
 
 from __future__ import annotations
 
-import discord
-
-from bot.context import UserFacingError
+from bot.errors import UserFacingError
+from bot.sanitize import escape
 from bot.storage import Transaction
 from rules.names import fold_name
 
@@ -23,9 +22,7 @@ async def refuse_taken_name(
     other = await tx.find_lookalike(guild_id, name, other_than=renaming)
     if other is None:
         return
-    shown = discord.utils.escape_markdown(other.name)
+    shown = escape(other.name)
     if fold_name(other.name) == fold_name(name):
         raise UserFacingError("error.duplicate_name", name=shown)
-    raise UserFacingError(
-        "error.lookalike_name", name=discord.utils.escape_markdown(name), other=shown
-    )
+    raise UserFacingError("error.lookalike_name", name=escape(name), other=shown)

@@ -17,7 +17,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.context import UserFacingError
+from bot.errors import UserFacingError
+from bot.sanitize import escape
 
 __all__ = ["check_option_types"]
 
@@ -53,7 +54,7 @@ def _fits(kind: _Type, value: Any, resolved: Any) -> bool:
 
 def _refuse(value: Any, option: str) -> UserFacingError:
     raw = value if isinstance(value, str) else json.dumps(value, default=str)  # as Discord sent it
-    shown = discord.utils.escape_markdown(raw)
+    shown = escape(raw)
     return UserFacingError("error.option_type", value=shown[:60], option=option[:32])
 
 

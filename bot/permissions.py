@@ -6,28 +6,53 @@ so the bot checks every GM command itself, from the interaction alone (no extra 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
 import discord
 
 __all__ = [
+    "carried_role_ids",
     "has_manage_server",
+    "has_role",
     "is_gm",
     "is_owner_or_gm",
-    "member_role_ids",
 ]
 
 
-def member_role_ids(user: discord.abc.User) -> frozenset[int]:
-    """The role ids of the member who used a command, however discord.py resolved them.
+#: The role ids the member's interaction carried (``carried_role_ids``), for the task that
+#: runs it: ``Member.get_role`` finds only roles of servers the bot has cached.
+_CARRIED_ROLE_IDS: ContextVar[frozenset[int]] = ContextVar(
+    "salud_carried_role_ids", default=frozenset()
+)
 
-    ``Member.roles`` drops ids of roles missing from the guild cache; the ids the interaction
-    carried are kept in ``Member._roles``, so both are read.
-    """
-    if not isinstance(user, discord.Member):
-        return frozenset()
-    ids = {role.id for role in user.roles}
-    raw = getattr(user, "_roles", ())
-    ids.update(int(role_id) for role_id in raw)
-    return frozenset(ids)
+
+@contextmanager
+def carried_role_ids(payload: Any) -> Iterator[None]:
+    """While an ``INTERACTION_CREATE`` is handed to discord.py (``bot.intake``), keep the
+    role ids its member carries, for the task discord.py creates for it."""
+    member = payload.get("member") if isinstance(payload, dict) else None
+    raw = member.get("roles") if isinstance(member, dict) else None
+    ids = frozenset(
+        int(role_id)
+        for role_id in (raw if isinstance(raw, list) else ())
+        if isinstance(role_id, str | int) and str(role_id).isdigit()
+    )
+    token = _CARRIED_ROLE_IDS.set(ids)
+    try:
+        yield
+    finally:
+        _CARRIED_ROLE_IDS.reset(token)
+
+
+def has_role(user: discord.abc.User, role_id: int) -> bool:
+    """Whether the member who used a command has the role: one the interaction carried, or
+    one ``Member.get_role`` finds in the server's roles."""
+    if role_id in _CARRIED_ROLE_IDS.get():
+        return True
+    return isinstance(user, discord.Member) and user.get_role(role_id) is not None
 
 
 def has_manage_server(interaction: discord.Interaction) -> bool:
@@ -48,7 +73,7 @@ def is_gm(interaction: discord.Interaction, gm_role_id: int | None) -> bool:
         return False
     if has_manage_server(interaction):
         return True
-    return gm_role_id is not None and gm_role_id in member_role_ids(interaction.user)
+    return gm_role_id is not None and has_role(interaction.user, gm_role_id)
 
 
 def is_owner_or_gm(interaction: discord.Interaction, owner_id: int, gm_role_id: int | None) -> bool:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.context import Here, bot_of
+from bot.here import Here
 from bot.message_edits import edit_message, is_gone
 from bot.storage import StoredCharacter, Transaction
 from bot.storage.memory import Lru
@@ -87,7 +87,7 @@ async def remember_roll_buttons(
             "could not keep the roll-button message %s of guild %s", message_id, here.guild_id
         )
         return
-    keeper = _KEEPERS.get(bot_of(here.interaction))
+    keeper = _KEEPERS.get(here.interaction.client)
     if keeper is not None:
         keeper.kept(here.guild_id)
 
@@ -118,7 +118,7 @@ def _disabled_components(
 
 
 #: The keeper of each running bot (one), found by ``remember_roll_buttons``.
-_KEEPERS: weakref.WeakKeyDictionary[SaludBot, RollButtonKeeper] = weakref.WeakKeyDictionary()
+_KEEPERS: weakref.WeakKeyDictionary[discord.Client, RollButtonKeeper] = weakref.WeakKeyDictionary()
 
 
 class RollButtonKeeper:

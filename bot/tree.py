@@ -16,31 +16,25 @@ already sent or deferred.
 from __future__ import annotations
 
 import logging
-import unicodedata
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 
-from bot.context import (
-    NO_MENTIONS,
-    UserFacingError,
-    private_language,
-    public_placeholder,
-    send_private,
-)
+from bot.deferral import public_placeholder
+from bot.errors import UserFacingError
+from bot.here import private_language
 from bot.i18n import Language, catalog, text
 from bot.option_types import check_option_types
 from bot.render.grammar import gendered
+from bot.sanitize import escape, visible
+from bot.sending import NO_MENTIONS, send_private
 from bot.storage import StoredCharacter
 from bot.storage.errors import AlreadyApplied, CharacterNotFound, DuplicateName, StorageClosed
 from bot.storage.fair_lock import LockDeadline
 from bot.subjects import subject_for
 from rules.errors import RuleError
-
-if TYPE_CHECKING:
-    from bot.app import SaludBot
 
 __all__ = ["SaludTree", "error_message", "report_error"]
 
@@ -64,8 +58,7 @@ def _quoted(value: int | str) -> int | str:
     characters, markdown escaped, so ``**5**`` reads as typed and nothing pings."""
     if not isinstance(value, str):
         return value
-    visible = "".join(c for c in value if unicodedata.category(c) not in {"Cc", "Cf"})
-    return discord.utils.escape_markdown(visible)
+    return escape(visible(value))
 
 
 def _rule_params(language: Language, error: RuleError) -> dict[str, int | str]:
@@ -82,7 +75,7 @@ def _rule_message(language: Language, error: RuleError, about: StoredCharacter |
     params: dict[str, object] = dict(_rule_params(language, error))
     # A refusal's own ``name`` (a reserved ability's name, as typed) wins.
     if about is not None:
-        params.setdefault("name", discord.utils.escape_markdown(about.name))
+        params.setdefault("name", escape(about.name))
     else:
         params.setdefault("name", text(language, "error.subject.unknown"))
     return gendered(language, _rule_key(error), about.gender if about else None, **params)
@@ -106,7 +99,7 @@ def error_message(
         if isinstance(error, app_commands.TransformerError):
             # A value the option cannot take (a choice that is not in the list, a member who
             # left): "error.invalid_value" is the rules' range message ({field}, {min}, {max}).
-            shown = discord.utils.escape_markdown(str(error.value)[:100])
+            shown = escape(str(error.value)[:100])
             return text(language, "error.bad_option", value=shown)
         return None
     if isinstance(error, UserFacingError):
@@ -114,7 +107,7 @@ def error_message(
     if isinstance(error, RuleError):
         return _rule_message(language, error, about(error.code))
     if isinstance(error, DuplicateName):
-        return text(language, "error.duplicate_name", name=error.name)
+        return text(language, "error.duplicate_name", name=_quoted(error.name))
     if isinstance(error, CharacterNotFound):
         return text(language, "error.character_gone")
     if isinstance(error, AlreadyApplied):
@@ -199,10 +192,14 @@ async def _replace_placeholder(interaction: discord.Interaction[Any], message: s
     await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
-class SaludTree(app_commands.CommandTree["SaludBot"]):
+#: The bot the tree belongs to (``bot.app.SaludBot``), never imported here.
+ClientT = TypeVar("ClientT", bound=discord.Client)
+
+
+class SaludTree(app_commands.CommandTree[ClientT]):
     """The command tree of Salud: refuses DMs and answers every error."""
 
-    async def interaction_check(self, interaction: discord.Interaction[SaludBot]) -> bool:
+    async def interaction_check(self, interaction: discord.Interaction[ClientT]) -> bool:
         if interaction.guild_id is not None:
             if interaction.type is discord.InteractionType.application_command:
                 check_option_types(self, interaction.data)
@@ -216,6 +213,9 @@ class SaludTree(app_commands.CommandTree["SaludBot"]):
         return False
 
     async def on_error(
-        self, interaction: discord.Interaction[SaludBot], error: app_commands.AppCommandError, /
+        self,
+        interaction: discord.Interaction[discord.Client],
+        error: app_commands.AppCommandError,
+        /,
     ) -> None:
         await report_error(interaction, error)

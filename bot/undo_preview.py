@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import Language, text
+from bot.limits import DESCRIPTION_LIMIT, TITLE_LIMIT
 from bot.render import mention, safe
 from bot.render.common import duration_text
 from bot.storage import HistoryCharacter, HistoryEntry, StoredCharacter
@@ -23,7 +24,6 @@ from rules.character import CharacterHealth
 __all__ = ["PREVIEW_COLOUR", "preview_embed", "reversal_line", "reversal_lines"]
 
 PREVIEW_COLOUR = discord.Colour(0xE67E22)
-_DESCRIPTION_LIMIT = 4096
 
 
 def _health(health: CharacterHealth) -> str:
@@ -196,8 +196,8 @@ def preview_embed(
         intro = text(language, "undo.preview.changed") + "\n" + intro
     lines = "\n".join(reversal_lines(entry, language))
     description = f"{intro}\n{lines}"
-    if len(description) > _DESCRIPTION_LIMIT:
-        description = description[: _DESCRIPTION_LIMIT - 1] + "…"
-    embed = discord.Embed(title=title[:256], description=description, colour=PREVIEW_COLOUR)
+    if len(description) > DESCRIPTION_LIMIT:
+        description = description[: DESCRIPTION_LIMIT - 1] + "…"
+    embed = discord.Embed(title=title[:TITLE_LIMIT], description=description, colour=PREVIEW_COLOUR)
     embed.set_footer(text=text(language, "undo.preview.footer"))
     return embed

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
-from collections.abc import Sequence
-from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -14,36 +11,28 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.calling import owners_to_call
-from bot.change import Field, change_embeds
+from bot.change import Field, announce_worthy, change_embeds
+from bot.character_list import list_message
 from bot.consciousness_buttons import consciousness_view
-from bot.context import (
-    NO_MENTIONS,
-    CharacterTransformer,
-    Here,
-    UserFacingError,
-    announce_worthy,
-    check_range,
-    resolve_character,
-    send_change,
-    send_public,
-    update_message,
-)
-from bot.i18n import Language, text
+from bot.delete_confirm import DeleteButton
+from bot.errors import UserFacingError
+from bot.here import Here
+from bot.i18n import text
+from bot.limits import CONTENT_LIMIT
 from bot.name_checks import refuse_taken_name
 from bot.render import (
     mention,
     safe,
-    state_emoji,
-    state_label,
     status_embed,
 )
 from bot.roll_buttons import number_due_rolls, remember_roll_buttons
-from bot.storage import CharacterNotFound, Gender, StoredCharacter
-from bot.tree import report_error
+from bot.sending import send_change, send_public, send_status
+from bot.storage import Gender
+from bot.transformers import Character, InRange, resolve_character
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth
 from rules.correction import correct
 from rules.events import RollDue
-from rules.names import clean_name
+from rules.names import MAX_NAME_LENGTH, clean_name
 from rules.outcome import Outcome
 
 if TYPE_CHECKING:
@@ -51,27 +40,27 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
-
 #: ``/character set health`` range (a correction may set any Health a character can have).
 MIN_SET_HEALTH, MAX_SET_HEALTH = -99, 99
 
-#: /character list: characters a page (one embed, far under Discord's 4096 characters even
-#: with 40-character names that are all escaped markdown), in one message with ◀ ▶ buttons.
-LIST_PAGE_LINES = 20
-LIST_COLOUR = discord.Colour(0x5865F2)
-#: Marks the names that look like another's in /character list (kept from older databases).
-LOOKALIKE_MARK = "⚠️"
+# The number options, each range declared once (``InRange``).
+HealthRating = app_commands.Transform[int, InRange("health", 1, MAX_HEALTH_RATING)]
+SetHealth = app_commands.Transform[int, InRange("health", MIN_SET_HEALTH, MAX_SET_HEALTH)]
+MaxHealth = app_commands.Transform[int, InRange("max_health", 1, MAX_HEALTH_RATING)]
+FirstAid = app_commands.Transform[int, InRange("first_aid", 0, MAX_POOL_RATING)]
+MaxFirstAid = app_commands.Transform[int, InRange("max_first_aid", 0, MAX_POOL_RATING)]
 
 #: ``gender`` of /character create: how replies speak of the character (COMMANDS.md Grammar).
 GENDER_CHOICES = [
-    app_commands.Choice(name=_("feminine", key="cmd.gender.feminine"), value="feminine"),
-    app_commands.Choice(name=_("masculine", key="cmd.gender.masculine"), value="masculine"),
+    app_commands.Choice(name=_("feminine (she/her)", key="cmd.gender.feminine"), value="feminine"),
+    app_commands.Choice(
+        name=_("masculine (he/him)", key="cmd.gender.masculine"), value="masculine"
+    ),
 ]
 #: ``gender`` of /character set: also ``none``, to take it back.
 SET_GENDER_CHOICES = [
     *GENDER_CHOICES,
-    app_commands.Choice(name=_("none", key="cmd.gender.none"), value="none"),
+    app_commands.Choice(name=_("none (they/their)", key="cmd.gender.none"), value="none"),
 ]
 
 
@@ -83,184 +72,6 @@ def gender_of(choice: app_commands.Choice[str] | None) -> Gender | None:
         return Gender(choice.value)
     except ValueError:
         raise UserFacingError("error.bad_option", value=safe(str(choice.value))) from None
-
-
-def list_line(character: StoredCharacter, language: Language, *, lookalike: bool = False) -> str:
-    """``🟡 **Ana** — Health 0 / 9 — Hurt — <@owner>`` (the mention pings nobody in an embed);
-    ``lookalike``: marked as a name that another character's looks like (older databases)."""
-    health = character.health
-    line = text(
-        language,
-        "character.list.line",
-        emoji=state_emoji(health.state),
-        name=safe(character.name),
-        health=health.health,
-        max_health=health.max_health,
-        state=state_label(health.state, language, character.gender),
-        owner=mention(character.owner_id),
-    )
-    return f"{line} {LOOKALIKE_MARK}" if lookalike else line
-
-
-def list_pages(total: int) -> int:
-    """How many pages ``/character list`` has for ``total`` characters (at least one)."""
-    return max(1, -(-total // LIST_PAGE_LINES))
-
-
-def list_embed(
-    characters: Sequence[StoredCharacter],
-    language: Language,
-    page: int,
-    total: int,
-    lookalikes: AbstractSet[int] = frozenset(),
-) -> discord.Embed:
-    """Page ``page`` of ``/character list``: a line per character (``list_line``), the names
-    that look like another's marked, with a line saying what the mark means."""
-    if not total:
-        return discord.Embed(description=text(language, "character.list.empty"), colour=LIST_COLOUR)
-    pages = list_pages(total)
-    title = text(language, "character.list.title", count=total)
-    if pages > 1:
-        title = text(language, "character.list.title_page", count=total, page=page, pages=pages)
-    lines = [list_line(c, language, lookalike=c.id in lookalikes) for c in characters]
-    if any(c.id in lookalikes for c in characters):
-        lines.append(text(language, "character.list.lookalikes", mark=LOOKALIKE_MARK))
-    return discord.Embed(title=title, description="\n".join(lines), colour=LIST_COLOUR)
-
-
-async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
-    """Page ``page`` (1-based, clamped) of ``/character list`` and its buttons: one query for
-    the page, one for the count and one for the lookalike names, whatever the number of
-    characters."""
-    async with here.storage.read() as reader:
-        total = await reader.count_characters(here.guild_id)
-        pages = list_pages(total)
-        page = min(max(page, 1), pages)
-        characters = await reader.list_characters(
-            here.guild_id, limit=LIST_PAGE_LINES, offset=(page - 1) * LIST_PAGE_LINES
-        )
-        lookalikes = await reader.lookalike_ids(here.guild_id)
-    language = here.public_language
-    embed = list_embed(characters, language, page, total, lookalikes)
-    if pages == 1:
-        return embed, None
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        ListPageButton(page - 1, text(language, "character.list.previous"), disabled=page == 1)
-    )
-    view.add_item(
-        ListPageButton(page + 1, text(language, "character.list.next"), disabled=page == pages)
-    )
-    return embed, view
-
-
-class ListPageButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"salud:page:list:(?P<page>[0-9]{1,5})",
-):
-    """Turns ``/character list`` to another page, read afresh; anyone may press it (anyone may
-    look), and it keeps working after a restart (its id says the page)."""
-
-    def __init__(self, page: int, label: str = "", *, disabled: bool = False) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or str(page),
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"salud:page:list:{max(page, 0)}",
-                disabled=disabled,
-            )
-        )
-        self.page = page
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ListPageButton:
-        label = item.label if isinstance(item, discord.ui.Button) else None
-        return cls(int(match["page"]), label or "")
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            here = await Here.of(interaction)
-            embed, view = await list_message(here, self.page)
-            await interaction.response.edit_message(
-                embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
-            )
-        except Exception as error:
-            await report_error(interaction, error)
-
-
-class DeleteButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"salud:del:(?P<character_id>[0-9]{1,20}):(?P<answer>yes|no)",
-):
-    """Confirm or cancel a ``/character delete``; works after a restart (self-describing id).
-
-    Only the character's owner or a GM may press it; the press that confirms deletes in one
-    transaction recorded in the history, so ``/undo`` brings the character back.
-    """
-
-    def __init__(self, character_id: int, answer: str, label: str = "") -> None:
-        style = discord.ButtonStyle.danger if answer == "yes" else discord.ButtonStyle.secondary
-        super().__init__(
-            discord.ui.Button(
-                label=label or answer,
-                style=style,
-                custom_id=f"salud:del:{character_id}:{answer}",
-            )
-        )
-        self.character_id = character_id
-        self.answer = answer
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> DeleteButton:
-        label = item.label if isinstance(item, discord.ui.Button) else None
-        return cls(int(match["character_id"]), match["answer"], label or "")
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            await self._answer(interaction)
-        except Exception as error:
-            await report_error(interaction, error)
-
-    async def _answer(self, interaction: discord.Interaction[Any]) -> None:
-        here = await Here.of(interaction)
-        async with here.storage.read() as reader:
-            current = await reader.get_character(here.guild_id, self.character_id)
-        if current is None:
-            raise UserFacingError("error.character_gone")
-        here.require_owner_or_gm(current, "action.delete")
-        language = here.public_language
-        if self.answer != "yes":
-            await update_message(
-                interaction, text(language, "character.delete.cancelled", name=safe(current.name))
-            )
-            return
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
-            deleted = await tx.delete_character(here.guild_id, self.character_id)
-            if deleted is None:
-                raise CharacterNotFound(here.guild_id, self.character_id)
-            await tx.record(**here.history("character delete", {"name": deleted.name}))
-        await update_message(
-            interaction,
-            text(
-                language,
-                "character.delete.done",
-                name=safe(deleted.name),
-                actor=mention(here.user_id),
-            ),
-        )
 
 
 def rolls_due(outcome: Outcome) -> bool:
@@ -275,16 +86,6 @@ class CharacterCog(
     group_description=_("Create, show, list, correct and delete characters", key="cmd.character"),
 ):
     """The characters of a server."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-        super().__init__()
-
-    async def cog_load(self) -> None:
-        self.bot.add_dynamic_items(DeleteButton, ListPageButton)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(DeleteButton, ListPageButton)
 
     @app_commands.command(
         name="create",
@@ -306,16 +107,14 @@ class CharacterCog(
     async def create(
         self,
         interaction: discord.Interaction[SaludBot],
-        name: app_commands.Range[str, 1, 40],
-        health: app_commands.Range[int, 1, 99],
-        first_aid: app_commands.Range[int, 0, 99] = 0,
+        name: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        health: HealthRating,
+        first_aid: FirstAid = 0,
         player: discord.Member | discord.User | None = None,
         gender: app_commands.Choice[str] | None = None,
     ) -> None:
         here = await Here.of(interaction)
-        check_range("health", health, 1, MAX_HEALTH_RATING)
         chosen_gender = gender_of(gender)
-        check_range("first_aid", first_aid, 0, MAX_POOL_RATING)
         clean = clean_name(name)
         owner_id = here.user_id
         if player is not None and player.id != here.user_id:
@@ -328,8 +127,7 @@ class CharacterCog(
             details["player"] = mention(owner_id)
         if chosen_gender is not None:
             details["gender"] = chosen_gender.value
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
+        async with here.change() as tx:
             await refuse_taken_name(tx, here.guild_id, clean)
             created = await tx.create_character(
                 here.guild_id,
@@ -340,14 +138,11 @@ class CharacterCog(
             )
             await tx.record(**here.history("character create", details))
         language = here.public_language
-        await send_change(
+        await send_status(
             interaction,
-            [status_embed(created, language)],
-            announce=False,
-            here=here,
-            content=text(
-                language, "character.created", name=safe(created.name), owner=mention(owner_id)
-            ),
+            here,
+            created,
+            text(language, "character.created", name=safe(created.name), owner=mention(owner_id)),
         )
 
     @app_commands.command(
@@ -391,10 +186,10 @@ class CharacterCog(
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        health: app_commands.Range[int, -99, 99] | None = None,
-        max_health: app_commands.Range[int, 1, 99] | None = None,
-        first_aid: app_commands.Range[int, 0, 99] | None = None,
-        max_first_aid: app_commands.Range[int, 0, 99] | None = None,
+        health: SetHealth | None = None,
+        max_health: MaxHealth | None = None,
+        first_aid: FirstAid | None = None,
+        max_first_aid: MaxFirstAid | None = None,
         conscious: bool | None = None,
         gender: app_commands.Choice[str] | None = None,
     ) -> None:
@@ -411,19 +206,8 @@ class CharacterCog(
         }
         if all(value is None for value in given.values()):
             raise UserFacingError("error.set_nothing")
-        if health is not None:
-            check_range("health", health, MIN_SET_HEALTH, MAX_SET_HEALTH)
-        if max_health is not None:
-            check_range("max_health", max_health, 1, MAX_HEALTH_RATING)
-        if first_aid is not None:
-            check_range("first_aid", first_aid, 0, MAX_POOL_RATING)
-        if max_first_aid is not None:
-            check_range("max_first_aid", max_first_aid, 0, MAX_POOL_RATING)
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
-            current = await tx.get_character(here.guild_id, character.id)
-            if current is None:
-                raise CharacterNotFound(here.guild_id, character.id)
+        async with here.change() as tx:
+            current = await tx.character(character)
             outcome = correct(
                 current.health,
                 health=health,
@@ -481,16 +265,13 @@ class CharacterCog(
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        name: app_commands.Range[str, 1, 40],
+        name: app_commands.Range[str, 1, MAX_NAME_LENGTH],
     ) -> None:
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "action.rename")
         clean = clean_name(name)
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
-            current = await tx.get_character(here.guild_id, character.id)
-            if current is None:
-                raise CharacterNotFound(here.guild_id, character.id)
+        async with here.change() as tx:
+            current = await tx.character(character)
             if current.name == clean:
                 raise UserFacingError("error.rename_same", name=safe(current.name))
             await refuse_taken_name(tx, here.guild_id, clean, renaming=current.id)
@@ -498,12 +279,11 @@ class CharacterCog(
             details = {"from": current.name, "to": clean}
             await tx.record(**here.history("character rename", details))
         language = here.public_language
-        await send_change(
+        await send_status(
             interaction,
-            [status_embed(renamed, language)],
-            announce=False,
-            here=here,
-            content=text(
+            here,
+            renamed,
+            text(
                 language,
                 "character.renamed",
                 old=safe(current.name),
@@ -539,7 +319,7 @@ class CharacterCog(
         )
 
 
-def _clip(content: str, limit: int = 2000) -> str | None:
+def _clip(content: str, limit: int = CONTENT_LIMIT) -> str | None:
     """Message content within Discord's 2000 characters (None when empty)."""
     if not content:
         return None
@@ -547,4 +327,4 @@ def _clip(content: str, limit: int = 2000) -> str | None:
 
 
 async def setup(bot: SaludBot) -> None:
-    await bot.add_cog(CharacterCog(bot))
+    await bot.add_cog(CharacterCog())

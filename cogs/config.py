@@ -10,8 +10,12 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.context import Here, TextChannelTransformer, UserFacingError, send_private
+from bot.errors import UserFacingError
+from bot.here import Here
 from bot.i18n import Language, text
+from bot.sanitize import escape, visible
+from bot.sending import send_private
+from bot.transformers import TextChannelTransformer
 
 if TYPE_CHECKING:
     from bot.app import SaludBot
@@ -33,10 +37,6 @@ class ConfigCog(
     group_description=_("GM: the server's settings for Salud", key="cmd.config"),
 ):
     """Settings of one server; only GMs change them (the bot checks, not Discord)."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-        super().__init__()
 
     @app_commands.command(
         name="gm-role", description=_("GM: set or clear the GM role", key="cmd.config.gm_role")
@@ -99,7 +99,9 @@ class ConfigCog(
         here = await Here.of(interaction)
         here.require_gm("action.config")
         if language.value not in {item.value for item in Language}:
-            raise UserFacingError("error.bad_option", value=str(language.value)[:20])
+            raise UserFacingError(
+                "error.bad_option", value=escape(visible(str(language.value)[:20]))
+            )
         async with here.storage.transaction(require_record=False) as tx:
             await tx.update_settings(here.guild_id, language=language.value)
         chosen = Language(language.value)
@@ -112,4 +114,4 @@ class ConfigCog(
 
 
 async def setup(bot: SaludBot) -> None:
-    await bot.add_cog(ConfigCog(bot))
+    await bot.add_cog(ConfigCog())

@@ -19,27 +19,22 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.calling import owners_to_call
-from bot.change import MESSAGE_EMBED_LIMIT, change_embeds, should_announce
+from bot.change import change_embeds, should_announce
 from bot.consciousness_buttons import (
     consciousness_view,
     perform_consciousness_roll,
-    register_consciousness_buttons,
     send_roll_reply,
-    unregister_consciousness_buttons,
 )
-from bot.context import (
-    CharacterTransformer,
-    Here,
-    UserFacingError,
-    check_range,
-    private_language,
-    resolve_character,
-    send_change,
-)
+from bot.errors import UserFacingError
+from bot.here import Here, private_language
 from bot.i18n import Language, text
+from bot.limits import EMBED_TOTAL_LIMIT
 from bot.render import count_text, damage_roll_text, safe
 from bot.roll_buttons import RollButtonKeeper, number_due_rolls, remember_roll_buttons
-from bot.storage import CharacterNotFound, StoredCharacter
+from bot.sanitize import visible
+from bot.sending import send_change
+from bot.storage import StoredCharacter
+from bot.transformers import Character, InRange, resolve_character
 from rules.consciousness import MAX_SPEND
 from rules.damage import apply_damage
 from rules.dice import (
@@ -60,8 +55,6 @@ if TYPE_CHECKING:
     from bot.app import SaludBot
 
 log = logging.getLogger(__name__)
-
-Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
 
 #: ``reason`` of ``/hurt``: at most this many characters once cleaned.
 MAX_REASON_LENGTH = 100
@@ -96,14 +89,7 @@ def clean_reason(raw: str | None) -> str | None:
     """
     if raw is None:
         return None
-    kept: list[str] = []
-    for char in unicodedata.normalize("NFC", raw):
-        category = unicodedata.category(char)
-        if category == "Cc":
-            kept.append(" ")
-        elif category != "Cf":
-            kept.append(char)
-    cleaned = " ".join("".join(kept).split())
+    cleaned = " ".join(visible(unicodedata.normalize("NFC", raw), control=" ").split())
     if len(cleaned) > MAX_REASON_LENGTH:
         raise UserFacingError("health.error.reason_too_long", max=MAX_REASON_LENGTH)
     return cleaned or None
@@ -188,12 +174,10 @@ class HealthCog(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        register_consciousness_buttons(self.bot)
         self.roll_buttons = RollButtonKeeper(self.bot)
         self.roll_buttons.start()
 
     async def cog_unload(self) -> None:
-        unregister_consciousness_buttons(self.bot)
         await self.roll_buttons.close()
 
     # --- /hurt ------------------------------------------------------------------------------
@@ -231,13 +215,10 @@ class HealthCog(commands.Cog):
         expression = _parse_amount(amount)
         shown_reason = clean_reason(reason)
         rolls = [roll_amount(expression, self.bot.roller) for _ in targets]
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
+        async with here.change() as tx:
             hits = []
             for target, roll in zip(targets, rolls, strict=True):
-                current = await tx.get_character(here.guild_id, target.id)
-                if current is None:
-                    raise CharacterNotFound(here.guild_id, target.id)
+                current = await tx.character(target)
                 try:
                     outcome = apply_damage(current.health, roll.dealt)
                 except CharacterDead as dead:
@@ -250,7 +231,7 @@ class HealthCog(commands.Cog):
             numbers = await number_due_rolls(tx, here.guild_id, [(c, o) for c, o, _ in hits])
             await tx.record(**here.history("hurt", hurt_details(amount, shown_reason, hits)))
         language = here.public_language
-        budget = MESSAGE_EMBED_LIMIT // len(hits)
+        budget = EMBED_TOTAL_LIMIT // len(hits)
         embeds = []
         for saved, outcome, roll in hits:
             damage = damage_roll_text(roll, language, expression)
@@ -295,12 +276,11 @@ class HealthCog(commands.Cog):
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character | None = None,
-        spend: app_commands.Range[int, 0, MAX_SPEND] = 0,
+        spend: app_commands.Transform[int, InRange("spend", 0, MAX_SPEND)] = 0,
     ) -> None:
         here = await Here.of(interaction)
         target = character or await resolve_character(here, None)
         here.require_owner_or_gm(target, "action.conscious")
-        check_range("spend", spend, 0, MAX_SPEND)
         saved, roll = await perform_consciousness_roll(
             here, target.id, spend, require_pending=False
         )
@@ -323,19 +303,12 @@ class HealthCog(commands.Cog):
         interaction: discord.Interaction[SaludBot],
         medic: Character,
         patient: Character,
-        points: app_commands.Range[int, 1, MAX_FIRST_AID_POINTS],
+        points: app_commands.Transform[int, InRange("points", 1, MAX_FIRST_AID_POINTS)],
     ) -> None:
         here = await Here.of(interaction)
         here.require_owner_or_gm(medic, "action.firstaid")
-        check_range("points", points, 1, MAX_FIRST_AID_POINTS)
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
-            both = await tx.get_characters(here.guild_id, (medic.id, patient.id))
-            medic_now, patient_now = both.get(medic.id), both.get(patient.id)
-            if medic_now is None:
-                raise CharacterNotFound(here.guild_id, medic.id)
-            if patient_now is None:
-                raise CharacterNotFound(here.guild_id, patient.id)
+        async with here.change() as tx:
+            medic_now, patient_now = await tx.characters(medic, patient)
             result = give_first_aid(
                 medic_now.health,
                 patient_now.health,
@@ -363,7 +336,7 @@ class HealthCog(commands.Cog):
             restored=result.restored,
         )
         pool = f"{result.medic.before.first_aid_pool} → {saved_medic.health.first_aid_pool}"
-        share = MESSAGE_EMBED_LIMIT // 2
+        share = EMBED_TOTAL_LIMIT // 2
         embeds = change_embeds(
             saved_patient,
             result.patient,
@@ -402,17 +375,13 @@ class HealthCog(commands.Cog):
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        days: app_commands.Range[int, 1, MAX_DAYS],
+        days: app_commands.Transform[int, InRange("days", 1, MAX_DAYS)],
         hospital: bool = False,
     ) -> None:
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "action.rest")
-        check_range("days", days, 1, MAX_DAYS)
-        async with here.storage.transaction() as tx:
-            await here.refuse_repeated(tx)
-            current = await tx.get_character(here.guild_id, character.id)
-            if current is None:
-                raise CharacterNotFound(here.guild_id, character.id)
+        async with here.change() as tx:
+            current = await tx.character(character)
             outcome = rest_days(current.health, days, hospital=hospital)
             saved = current
             if outcome.changed:

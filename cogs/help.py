@@ -11,14 +11,17 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.context import Here, UserFacingError, private_language, send_private
+from bot.errors import UserFacingError
 from bot.help_pages import command_choices, command_page, find_command, leaf_commands
+from bot.here import Here, private_language
 from bot.i18n import Language, text
+from bot.limits import INFO_COLOUR
+from bot.sanitize import escape
+from bot.sending import send_private
 
 if TYPE_CHECKING:
     from bot.app import SaludBot
 
-HELP_COLOUR = discord.Colour(0x5865F2)
 
 #: The sections of the help, each an embed field: (name key, value key).
 SECTIONS = (
@@ -35,7 +38,7 @@ def help_embed(language: Language) -> discord.Embed:
     embed = discord.Embed(
         title=text(language, "help.title"),
         description=text(language, "help.description"),
-        colour=HELP_COLOUR,
+        colour=INFO_COLOUR,
     )
     for name_key, value_key in SECTIONS:
         embed.add_field(
@@ -56,9 +59,7 @@ class HelpCog(commands.Cog):
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        command=_(
-            "One command's page: its options, who may use it, an example", key="cmd.help.command"
-        )
+        command=_("One command's page: options, who may use it, an example", key="cmd.help.command")
     )
     async def help(
         self,
@@ -72,7 +73,7 @@ class HelpCog(commands.Cog):
             return
         found = find_command(self.bot.tree, command)
         if found is None:
-            shown = discord.utils.escape_markdown(command.strip()[:40])
+            shown = escape(command.strip()[:40])
             raise UserFacingError("help.error.unknown_command", command=shown)
         await send_private(interaction, embeds=[command_page(found, language)])
 

@@ -9,6 +9,7 @@ from typing import ClassVar
 from rules.errors import RuleError
 
 __all__ = [
+    "CONTROL_CATEGORIES",
     "MAX_NAME_LENGTH",
     "InvalidName",
     "clean_name",
@@ -21,7 +22,7 @@ __all__ = [
 MAX_NAME_LENGTH = 40
 
 #: Categories that are never shown: controls, format characters, surrogates.
-_CONTROL_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
+CONTROL_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
 #: Categories that show nothing on their own (spaces, combining marks, unassigned).
 _BLANK_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Mn", "Me", "Cn"})
 #: Letters and symbols that render as blank space.
@@ -51,7 +52,7 @@ def clean_name(text: str, max_length: int = MAX_NAME_LENGTH) -> str:
         raise InvalidName(reason="empty", max_length=max_length)
     if len(name) > max_length:
         raise InvalidName(reason="too_long", max_length=max_length)
-    if any(unicodedata.category(char) in _CONTROL_CATEGORIES for char in name):
+    if any(unicodedata.category(char) in CONTROL_CATEGORIES for char in name):
         raise InvalidName(reason="control", max_length=max_length)
     if all(
         char in _BLANK_CHARACTERS or unicodedata.category(char) in _BLANK_CATEGORIES

@@ -13,10 +13,11 @@ import discord
 
 from bot.i18n import Language, text
 from bot.render.grammar import gendered
+from bot.sanitize import escape
 from rules.state import HealthState
 
 if TYPE_CHECKING:
-    from bot.storage.models import Gender
+    from bot.storage.models import Gender, StoredCharacter
     from rules.character import CharacterHealth
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "effects_text",
     "flag_list",
     "flags_text",
+    "line_params",
     "safe",
     "state_colour",
     "state_emoji",
@@ -52,12 +54,8 @@ _EMOJI: dict[HealthState, str] = {
 FLAG_SEPARATOR = " · "
 
 
-def safe(name: str) -> str:
-    """A user-typed name for embed text: markdown escaped so ``*Bob*`` shows as typed.
-
-    Mentions need no escaping: every message is sent with ``AllowedMentions.none()``.
-    """
-    return discord.utils.escape_markdown(name)
+#: A user-typed name for embed text (``bot.sanitize.escape``).
+safe = escape
 
 
 def state_colour(state: HealthState) -> discord.Colour:
@@ -131,3 +129,16 @@ def flags_text(health: CharacterHealth, language: Language, gender: Gender | Non
 def effects_text(state: HealthState, language: Language) -> str:
     """What the state means at the table, in one line (H3, H4, H5)."""
     return text(language, f"render.effects.{state.value}")
+
+
+def line_params(character: StoredCharacter, language: Language) -> dict[str, object]:
+    """What a one-line view of a character (``/character list``, ``/scene status``) fills
+    in: ``emoji``, ``name`` (escaped), ``health``, ``max_health`` and ``state``."""
+    health = character.health
+    return {
+        "emoji": state_emoji(health.state),
+        "name": safe(character.name),
+        "health": health.health,
+        "max_health": health.max_health,
+        "state": state_label(health.state, language, character.gender),
+    }

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 import discord
 
 from bot.i18n import Language, text
+from bot.limits import EMBED_TOTAL_LIMIT, FIELD_VALUE_LIMIT, TITLE_LIMIT
 from bot.render.common import (
     FLAG_SEPARATOR,
     effects_text,
@@ -31,9 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ABILITY_SEPARATOR",
-    "EMBED_TEXT_LIMIT",
     "FIELD_LIMIT",
-    "FIELD_VALUE_LIMIT",
     "CharacterLike",
     "ability_entries",
     "death_embed",
@@ -41,12 +40,10 @@ __all__ = [
 ]
 
 #: Discord's limits on an embed.
-FIELD_VALUE_LIMIT = 1024
 FIELD_LIMIT = 25
-EMBED_TEXT_LIMIT = 6000
 #: Between abilities in the compact list.
 ABILITY_SEPARATOR = " · "
-# Room kept free under EMBED_TEXT_LIMIT, for a caller that adds an author line or so.
+# Room kept free under EMBED_TOTAL_LIMIT, for a caller that adds an author line or so.
 _EMBED_MARGIN = 200
 
 
@@ -110,7 +107,7 @@ def _add_abilities(embed: discord.Embed, abilities: Sequence[Ability], language:
     # Room for the "… and N more" note (and its separator), kept free in every field and in
     # the embed as a whole, so that it always fits where it is needed.
     reserve = len(text(language, "render.status.more", count=total)) + len(ABILITY_SEPARATOR)
-    budget = EMBED_TEXT_LIMIT - _EMBED_MARGIN - len(embed) - reserve
+    budget = EMBED_TOTAL_LIMIT - _EMBED_MARGIN - len(embed) - reserve
     shown = 0
     first_ability_field = len(embed.fields)
     for title, entries in groups:
@@ -150,7 +147,7 @@ def status_embed(character: CharacterLike, language: Language) -> discord.Embed:
     """
     health = character.health
     state = health.state
-    embed = discord.Embed(title=character.name[:256], colour=state_colour(state))
+    embed = discord.Embed(title=character.name[:TITLE_LIMIT], colour=state_colour(state))
     embed.add_field(
         name=text(language, "render.status.health"),
         value=f"{health.health} / {health.max_health}",
@@ -194,7 +191,7 @@ def death_embed(character: CharacterLike, language: Language) -> discord.Embed:
     """The death announcement: "<name> has died" / "<name> ha muerto", in the Dead colour."""
     health = character.health
     return discord.Embed(
-        title=text(language, "render.death.title", name=character.name)[:256],
+        title=text(language, "render.death.title", name=character.name)[:TITLE_LIMIT],
         description=gendered(
             language,
             "render.death.description",

@@ -16,7 +16,9 @@ from bot.storage.errors import (
     TransactionStateError,
 )
 from bot.storage.fair_lock import LockDeadline, Ticket, current_ticket
+from bot.storage.history_writes import Transaction
 from bot.storage.models import (
+    CharacterRef,
     CharacterSuggestion,
     Gender,
     GuildSettings,
@@ -26,13 +28,15 @@ from bot.storage.models import (
     UndoResult,
     name_key,
 )
-from bot.storage.repository import UNSET, Clock, Reader, Transaction, Unset, utc_now
+from bot.storage.reader import Reader
+from bot.storage.rows import UNSET, Clock, Unset, utc_now
 from bot.storage.storage import Storage
 
 __all__ = [
     "UNSET",
     "AlreadyApplied",
     "CharacterNotFound",
+    "CharacterRef",
     "CharacterSuggestion",
     "Clock",
     "DuplicateName",

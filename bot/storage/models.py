@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from rules.abilities import Ability
 from rules.character import CharacterHealth
 from rules.names import name_key as rules_name_key
 
 __all__ = [
+    "CharacterRef",
     "CharacterSuggestion",
     "Gender",
     "GuildSettings",
@@ -44,6 +45,23 @@ class GuildSettings:
     gm_role_id: int | None = None
     channel_id: int | None = None
     language: str | None = None
+
+
+class CharacterRef(Protocol):
+    """Which character an option or a button names: enough to check who may act and to read
+    the whole character, once, inside the change's transaction (``Reader.character``)."""
+
+    @property
+    def id(self) -> int: ...
+
+    @property
+    def guild_id(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def owner_id(self) -> int: ...
 
 
 @dataclass(frozen=True)

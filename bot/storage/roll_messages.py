@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.storage.repository import Reader, Transaction
+from bot.storage.history_writes import Transaction
+from bot.storage.reader import Reader
 
 __all__ = [
     "MESSAGES_PER_CHARACTER",
@@ -54,10 +55,12 @@ _TAKE_NUMBER = (
 )
 
 
-def _queue_new_numbers(tx: Transaction, guild_id: int, character_ids: Sequence[int]) -> None:
+def _queue_new_numbers(
+    tx: Transaction, guild_id: int, character_ids: Sequence[int], *, after_record: bool = False
+) -> None:
     for character_id in sorted(set(character_ids)):
-        tx._pipe.queue(_NEXT_NUMBER)
-        tx._pipe.queue(_TAKE_NUMBER, (guild_id, character_id))
+        tx.queue(_NEXT_NUMBER, after_record=after_record)
+        tx.queue(_TAKE_NUMBER, (guild_id, character_id), after_record=after_record)
 
 
 async def number_rolls(
@@ -70,9 +73,8 @@ async def number_rolls(
     if not wanted:
         return {}
     if due:
-        tx._check_writable()
         _queue_new_numbers(tx, guild_id, due)
-    rows = await tx._fetchall(
+    rows = await tx.fetch_all(
         f"SELECT id, roll_seq FROM characters WHERE guild_id = ? AND id IN ({_marks(len(wanted))})",
         (guild_id, *wanted),
     )
@@ -84,13 +86,12 @@ async def renumber_rolls(tx: Transaction, guild_id: int, character_ids: Sequence
     answers them (a later roll's button would otherwise roll the earlier one). Allowed after
     ``record``: roll numbers are not in the history."""
     if character_ids:
-        tx._check_open()
-        _queue_new_numbers(tx, guild_id, character_ids)
+        _queue_new_numbers(tx, guild_id, character_ids, after_record=True)
 
 
 async def roll_number(reader: Reader, guild_id: int, character_id: int) -> int | None:
     """The character's current roll number (None when it is not in this guild)."""
-    row = await reader._fetchone(
+    row = await reader.fetch_one(
         "SELECT roll_seq FROM characters WHERE guild_id = ? AND id = ?", (guild_id, character_id)
     )
     return None if row is None else int(row["roll_seq"])
@@ -101,13 +102,12 @@ async def remember_roll_messages(tx: Transaction, messages: Iterable[RollMessage
     rows = [(m.guild_id, m.character_id, m.roll_seq, m.channel_id, m.message_id) for m in messages]
     if not rows:
         return
-    tx._check_writable()
-    tx._pipe.queue_many(
+    tx.queue_many(
         "INSERT OR REPLACE INTO roll_messages"
         " (guild_id, character_id, roll_seq, channel_id, message_id) VALUES (?, ?, ?, ?, ?)",
         rows,
     )
-    tx._pipe.queue_many(
+    tx.queue_many(
         "DELETE FROM roll_messages WHERE guild_id = ? AND character_id = ? AND message_id NOT IN"
         " (SELECT message_id FROM roll_messages WHERE guild_id = ? AND character_id = ?"
         " ORDER BY message_id DESC LIMIT ?)",
@@ -117,7 +117,7 @@ async def remember_roll_messages(tx: Transaction, messages: Iterable[RollMessage
 
 async def has_roll_messages(reader: Reader, guild_id: int) -> bool:
     """Whether the guild keeps any roll-button message (most keep none most of the time)."""
-    row = await reader._fetchone(
+    row = await reader.fetch_one(
         "SELECT 1 FROM roll_messages WHERE guild_id = ? LIMIT 1", (guild_id,)
     )
     return row is not None
@@ -130,7 +130,7 @@ async def stale_roll_messages(
     knocked out, replaced by a later roll, or the character deleted."""
     if not character_ids:
         return []
-    rows = await reader._fetchall(
+    rows = await reader.fetch_all(
         "SELECT m.guild_id, m.character_id, m.roll_seq, m.channel_id, m.message_id"
         " FROM roll_messages AS m LEFT JOIN characters AS c"
         " ON c.id = m.character_id AND c.guild_id = m.guild_id"
@@ -155,8 +155,7 @@ async def forget_roll_messages(tx: Transaction, messages: Iterable[RollMessage])
     """Forget these messages (edited, or no longer editable)."""
     rows = [(m.guild_id, m.character_id, m.message_id) for m in messages]
     if rows:
-        tx._check_writable()
-        tx._pipe.queue_many(
+        tx.queue_many(
             "DELETE FROM roll_messages WHERE guild_id = ? AND character_id = ? AND message_id = ?",
             rows,
         )

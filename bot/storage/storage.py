@@ -17,9 +17,11 @@ from bot.storage.database import apply_migrations, connect, latest_version
 from bot.storage.errors import StorageClosed, TransactionStateError
 from bot.storage.fair_lock import FairLock, current_ticket
 from bot.storage.file_check import check_database_file
+from bot.storage.history_writes import Transaction
 from bot.storage.memory import RecentInteractions, SettingsCache
 from bot.storage.models import GuildSettings
-from bot.storage.repository import Clock, Reader, Transaction, utc_now
+from bot.storage.reader import Reader
+from bot.storage.rows import Clock, utc_now
 
 __all__ = ["ChangeListener", "Storage"]
 
@@ -67,10 +69,6 @@ class Storage:
             await conn.close()
             raise
         return cls(conn, target, clock or utc_now)
-
-    @property
-    def path(self) -> Path:
-        return self._path
 
     async def close(self) -> None:
         """Wait for the running transaction, then close. Closing twice is harmless."""
@@ -152,14 +150,13 @@ class Storage:
             tx = Transaction(self._conn, self._clock, self._settings)  # queues BEGIN IMMEDIATE
             try:
                 yield tx
-                await tx._before_commit(require_record)
-                await tx._commit()
+                await tx.finish(require_record=require_record)
             except BaseException:
-                tx._discard()
+                tx.abort()
                 await self._rollback()
                 raise
             finally:
-                tx._close()
+                tx.end()
                 for guild_id in tx.settings_written:
                     self._settings.forget(guild_id)
         finally:
@@ -219,6 +216,6 @@ class Storage:
             try:
                 yield reader
             finally:
-                reader._close()
+                reader.end()
         finally:
             self._release()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.storage.repository import Reader, Transaction
+from bot.storage.history_writes import Transaction
+from bot.storage.reader import Reader
 
 __all__ = ["TrackerMessage", "forget_tracker", "get_tracker", "set_tracker"]
 
@@ -19,7 +20,7 @@ class TrackerMessage:
 
 
 async def get_tracker(reader: Reader, guild_id: int) -> TrackerMessage | None:
-    row = await reader._fetchone(
+    row = await reader.fetch_one(
         "SELECT channel_id, message_id FROM trackers WHERE guild_id = ?", (guild_id,)
     )
     if row is None:
@@ -30,20 +31,18 @@ async def get_tracker(reader: Reader, guild_id: int) -> TrackerMessage | None:
 async def set_tracker(tx: Transaction, tracker: TrackerMessage) -> TrackerMessage | None:
     """Make ``tracker`` the server's; returns the one it replaces."""
     old = await get_tracker(tx, tracker.guild_id)
-    tx._check_writable()
-    tx._pipe.queue(
+    tx.queue(
         "INSERT INTO trackers (guild_id, channel_id, message_id, created_at) VALUES (?, ?, ?, ?)"
         " ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id,"
         " message_id = excluded.message_id, created_at = excluded.created_at",
-        (tracker.guild_id, tracker.channel_id, tracker.message_id, tx._now()),
+        (tracker.guild_id, tracker.channel_id, tracker.message_id, tx.now()),
     )
     return old
 
 
 async def forget_tracker(tx: Transaction, tracker: TrackerMessage) -> None:
     """Stop that tracker for good (only if it is still the server's)."""
-    tx._check_writable()
-    tx._pipe.queue(
+    tx.queue(
         "DELETE FROM trackers WHERE guild_id = ? AND message_id = ?",
         (tracker.guild_id, tracker.message_id),
     )

@@ -1,13 +1,10 @@
-"""The pure helpers of cogs/abilities.py: autocomplete choices and naming (no Discord)."""
+"""The pure helpers of bot/abilities.py: autocomplete choices and naming (no Discord)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.context import UserFacingError
-from bot.i18n import Language
-from bot.storage import StoredCharacter
-from cogs.abilities import (
+from bot.abilities import (
     ability_choices,
     ability_name,
     check_embed,
@@ -15,6 +12,9 @@ from cogs.abilities import (
     first_aid_ability,
     is_first_aid,
 )
+from bot.errors import UserFacingError
+from bot.i18n import Language
+from bot.storage import StoredCharacter
 from rules.abilities import Ability, AbilityKind, ReservedAbility, make_test
 from rules.character import CharacterHealth
 from rules.dice import ScriptedRoller

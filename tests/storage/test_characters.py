@@ -223,7 +223,7 @@ async def test_delete_cascades_abilities(storage: Storage, next_id: Interactions
     assert deleted == ann
     async with storage.read() as reader:
         assert await reader.get_character(GUILD_A, ann.id) is None
-        rows = await reader._fetchall("SELECT * FROM abilities WHERE character_id = ?", (ann.id,))
+        rows = await reader.fetch_all("SELECT * FROM abilities WHERE character_id = ?", (ann.id,))
     assert rows == []
 
 

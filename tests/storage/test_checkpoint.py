@@ -24,7 +24,7 @@ def wal(db_path: Path) -> Path:
 
 async def test_commits_never_checkpoint(storage: Storage) -> None:
     async with storage.read() as reader:
-        rows = await reader._fetchall("PRAGMA wal_autocheckpoint")
+        rows = await reader.fetch_all("PRAGMA wal_autocheckpoint")
     assert rows[0][0] == 0
 
 

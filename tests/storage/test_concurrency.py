@@ -34,7 +34,7 @@ async def make(storage: Storage, next_id: Interactions, name: str = "Ann") -> St
 
 async def history_rows(storage: Storage, command: str) -> int:
     async with storage.read() as reader:
-        row = await reader._fetchone(
+        row = await reader.fetch_one(
             "SELECT count(*) FROM history WHERE guild_id = ? AND command = ?", (GUILD_A, command)
         )
     assert row is not None
@@ -79,7 +79,7 @@ async def test_exception_rolls_everything_back(storage: Storage, next_id: Intera
         assert (await reader.get_settings(GUILD_A)).language is None
         assert await reader.get_meta("k") is None
         assert len(await reader.history(GUILD_A)) == 1
-        rows = await reader._fetchall("SELECT count(*) FROM abilities")
+        rows = await reader.fetch_all("SELECT count(*) FROM abilities")
         assert rows[0][0] == 0
     # the connection is usable again
     await decrement(storage, ann, next_id())

@@ -438,7 +438,7 @@ async def test_a_change_of_health_stores_no_second_copy_of_the_character(
     saved, entry = await hurt(storage, next_id, ann, 3)
     assert entry is not None
     async with storage.read() as reader:
-        rows = await reader._fetchall(
+        rows = await reader.fetch_all(
             "SELECT before, after FROM history_characters WHERE history_id = ?", (entry.id,)
         )
     before, after = rows[0]["before"], rows[0]["after"]

@@ -58,8 +58,8 @@ def test_migrations_are_package_data_numbered_from_one() -> None:
 
 async def test_open_creates_parent_folder_and_full_schema(db_path: Path) -> None:
     assert not db_path.parent.exists()
-    async with await Storage.open(db_path) as storage:
-        assert storage.path == db_path
+    async with await Storage.open(db_path):
+        assert db_path.parent.exists(), "the folder of the database is created"
     assert user_version(db_path) == latest_version()
     assert tables(db_path) == EXPECTED_TABLES
 

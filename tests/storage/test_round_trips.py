@@ -70,7 +70,7 @@ async def stored_after(storage: Storage, entry_id: int) -> dict[int, str | None]
     """The ``after`` snapshots a history entry stored, as JSON text, by character id (made
     whole from the changes stored, as the bot reads them)."""
     async with storage.read() as reader:
-        rows = await reader._fetchall(
+        rows = await reader.fetch_all(
             "SELECT character_id, before, after FROM history_characters WHERE history_id = ?",
             (entry_id,),
         )
@@ -323,7 +323,7 @@ async def test_history_ids_probed_with_begin_never_repeat_a_deleted_one(
     ann = await create(storage, next_id, "Ann")
     bob = await create(storage, next_id, "Bob", BOB)
     async with storage.read() as reader:
-        (latest,) = await reader._fetchall("SELECT max(id) AS id FROM history")
+        (latest,) = await reader.fetch_all("SELECT max(id) AS id FROM history")
     await storage._conn.execute("DELETE FROM history WHERE id = ?", (latest["id"],))
     async with storage.transaction() as tx:
         await tx.save_health(ann, replace(ann.health, health=4))

@@ -1,0 +1,355 @@
+"""What a cog does inside ``storage.read()``: the ``Reader``, read-only queries.
+
+Every method takes the guild id and filters on it: no call can see or change another guild's
+rows. Each statement is a round trip to aiosqlite's thread (a queue put, a thread switch and
+a wake-up of the loop), which the benchmark measured as the main cost of a command (issue 6);
+``tests/storage/test_round_trips.py`` pins the number of trips of the usual commands.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import aiosqlite
+
+from bot.names import NameEntry, look_key
+from bot.storage.errors import (
+    CharacterNotFound,
+    TransactionStateError,
+)
+from bot.storage.memory import SettingsCache
+from bot.storage.models import (
+    CharacterRef,
+    CharacterSuggestion,
+    GuildSettings,
+    HistoryCharacter,
+    HistoryEntry,
+    StoredCharacter,
+    name_key,
+)
+from bot.storage.rows import (
+    ABILITIES_JSON,
+    SELECT_CHARACTER,
+    SELECT_HISTORY,
+    Clock,
+    StoredRow,
+    abilities_of,
+    character_of_row,
+    settings_of_row,
+)
+from bot.storage.snapshot import (
+    Snapshot,
+    ability_from_row,
+    character_from_snapshot,
+    load_after,
+    load_snapshot,
+)
+from rules.state import DEATH_THRESHOLD
+
+__all__ = ["Reader"]
+
+
+class Reader:
+    """Read-only queries; valid only inside the ``async with`` that produced it."""
+
+    def __init__(self, conn: aiosqlite.Connection, clock: Clock, settings: SettingsCache) -> None:
+        self._connection: aiosqlite.Connection | None = conn
+        self._clock = clock
+        self._settings_cache = settings
+
+    # --- plumbing ----------------------------------------------------------------------------
+
+    @property
+    def _conn(self) -> aiosqlite.Connection:
+        if self._connection is None:
+            raise TransactionStateError("used after its 'async with' block ended")
+        return self._connection
+
+    def check_open(self) -> None:
+        """For answers given without a query: the block must still be running."""
+        _ = self._conn
+
+    def end(self) -> None:
+        self._connection = None
+
+    def now(self) -> str:
+        moment = self._clock()
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        return moment.astimezone(UTC).isoformat(timespec="microseconds")
+
+    # Each aiosqlite call is a round trip to its thread (a queue put, a thread switch and a
+    # wake-up of the loop): execute_fetchall/execute_insert do in one trip what a cursor does
+    # in three (execute, fetch, close). The benchmark measured the trips as the main cost of
+    # a command (issue 6).
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        """The first row (every caller selects at most one)."""
+        rows = await self.fetch_all(sql, params)
+        return rows[0] if rows else None
+
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return list(await self._conn.execute_fetchall(sql, params))
+
+    async def _characters(
+        self, where: str, params: Sequence[Any], tail: str = ""
+    ) -> list[StoredCharacter]:
+        """Characters matching ``where`` (which must filter on c.guild_id), with abilities
+        (read with their character: one query, see ``ABILITIES_JSON``)."""
+        rows = await self.fetch_all(
+            f"{SELECT_CHARACTER}, {ABILITIES_JSON} FROM characters AS c WHERE {where} {tail}",
+            params,
+        )
+        return [self._loaded(row) for row in rows]
+
+    def _loaded(self, row: sqlite3.Row) -> StoredCharacter:
+        """A character row read with ``ABILITIES_JSON`` (a transaction also keeps it)."""
+        return character_of_row(row, tuple(ability_from_row(item) for item in abilities_of(row)))
+
+    async def _snapshot(self, guild_id: int, character_id: int) -> Snapshot | None:
+        """The whole stored character as a snapshot, or None when it is not in this guild."""
+        row = await self.fetch_one(
+            f"{SELECT_CHARACTER}, {ABILITIES_JSON} FROM characters AS c"
+            " WHERE c.guild_id = ? AND c.id = ?",
+            (guild_id, character_id),
+        )
+        return None if row is None else StoredRow.from_row(row).snapshot
+
+    # --- settings and meta -------------------------------------------------------------------
+
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's ``/config`` (all None when never set), from the cache when there."""
+        cached = self._settings_cache.get(guild_id)
+        if cached is not None:
+            self.check_open()
+            return cached
+        found = await self._read_settings(guild_id)
+        self._settings_cache.put(guild_id, found)
+        return found
+
+    async def _read_settings(self, guild_id: int) -> GuildSettings:
+        row = await self.fetch_one(
+            "SELECT gm_role_id, channel_id, language FROM guild_settings WHERE guild_id = ?",
+            (guild_id,),
+        )
+        return settings_of_row(guild_id, row)
+
+    async def get_meta(self, key: str) -> str | None:
+        """A bot-wide value (not per guild), e.g. the hash of the last command sync."""
+        row = await self.fetch_one("SELECT value FROM meta WHERE key = ?", (key,))
+        return None if row is None else str(row["value"])
+
+    # --- characters --------------------------------------------------------------------------
+
+    async def get_character(self, guild_id: int, character_id: int) -> StoredCharacter | None:
+        found = await self._characters("c.guild_id = ? AND c.id = ?", (guild_id, character_id))
+        return found[0] if found else None
+
+    async def character(self, ref: CharacterRef) -> StoredCharacter:
+        """The whole character ``ref`` names, as stored now; ``CharacterNotFound`` when it
+        was deleted since the option or button named it."""
+        found = await self.get_character(ref.guild_id, ref.id)
+        if found is None:
+            raise CharacterNotFound(ref.guild_id, ref.id)
+        return found
+
+    async def find_character(self, guild_id: int, name: str) -> StoredCharacter | None:
+        """By name, compared as ``name.strip().casefold()``."""
+        found = await self._characters(
+            "c.guild_id = ? AND c.name_key = ?", (guild_id, name_key(name))
+        )
+        return found[0] if found else None
+
+    async def name_entries(self, guild_id: int) -> list[NameEntry]:
+        """Every character of the guild as name matching needs it (id, name, owner): read
+        only when a typed name is not a stored one (``bot.names.resolve_name``)."""
+        rows = await self.fetch_all(
+            "SELECT id, name, owner_id FROM characters WHERE guild_id = ? ORDER BY name_key, id",
+            (guild_id,),
+        )
+        return [
+            NameEntry(id=int(row["id"]), name=str(row["name"]), owner_id=int(row["owner_id"]))
+            for row in rows
+        ]
+
+    async def find_lookalike(
+        self, guild_id: int, name: str, *, other_than: int | None = None
+    ) -> StoredCharacter | None:
+        """A character of the guild (other than ``other_than``) whose name is the same as, or
+        looks like, ``name`` (``bot.names.look_key``): create and rename refuse it."""
+        found = await self._characters(
+            "c.guild_id = ? AND c.look_key = ? AND c.id != ?",
+            (guild_id, look_key(name), -1 if other_than is None else other_than),
+            "ORDER BY c.id LIMIT 1",
+        )
+        return found[0] if found else None
+
+    async def characters_of_owner(self, guild_id: int, owner_id: int) -> list[StoredCharacter]:
+        """The owner's characters in this guild, by name."""
+        return await self._characters(
+            "c.guild_id = ? AND c.owner_id = ?", (guild_id, owner_id), "ORDER BY c.name_key, c.id"
+        )
+
+    async def list_characters(
+        self,
+        guild_id: int,
+        *,
+        living_only: bool = False,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[StoredCharacter]:
+        """The guild's characters by name (living: Health above the death threshold)."""
+        where = "c.guild_id = ?"
+        params: list[Any] = [guild_id]
+        if living_only:
+            where += " AND c.health > ?"
+            params.append(DEATH_THRESHOLD)
+        tail = "ORDER BY c.name_key, c.id LIMIT ? OFFSET ?"
+        params += [-1 if limit is None else limit, offset]
+        return await self._characters(where, params, tail)
+
+    async def lookalike_ids(self, guild_id: int) -> set[int]:
+        """The characters whose name is the same as, or looks like, another's of the server
+        (by ``look_key``; possible only in databases older than that rule): one query on the
+        ``(guild_id, look_key)`` index, whatever page of ``/character list`` is shown."""
+        rows = await self.fetch_all(
+            "SELECT id FROM characters WHERE guild_id = ? AND look_key IN"
+            " (SELECT look_key FROM characters WHERE guild_id = ?"
+            " GROUP BY look_key HAVING count(*) > 1)",
+            (guild_id, guild_id),
+        )
+        return {int(row["id"]) for row in rows}
+
+    async def count_characters(self, guild_id: int, *, living_only: bool = False) -> int:
+        sql = "SELECT count(*) FROM characters WHERE guild_id = ?"
+        params: list[Any] = [guild_id]
+        if living_only:
+            sql += " AND health > ?"
+            params.append(DEATH_THRESHOLD)
+        row = await self.fetch_one(sql, params)
+        return 0 if row is None else int(row[0])
+
+    async def suggest_characters(
+        self, guild_id: int, text: str, user_id: int, limit: int = 25
+    ) -> list[CharacterSuggestion]:
+        """Autocomplete: names containing ``text`` (ignoring case); the user's own first,
+        then names starting with ``text``, then by name."""
+        key = name_key(text)
+        rows = await self.fetch_all(
+            "SELECT id, name, owner_id FROM characters"
+            " WHERE guild_id = ? AND instr(name_key, ?) > 0"
+            " ORDER BY owner_id != ?, instr(name_key, ?) != 1, name_key, id LIMIT ?",
+            (guild_id, key, user_id, key, limit),
+        )
+        return [
+            CharacterSuggestion(id=int(row["id"]), name=str(row["name"]), owner_id=row["owner_id"])
+            for row in rows
+        ]
+
+    # --- history -----------------------------------------------------------------------------
+
+    async def interaction_seen(self, interaction_id: int) -> bool:
+        """Whether this interaction already produced a history entry (applied once)."""
+        row = await self.fetch_one(
+            "SELECT 1 FROM history WHERE interaction_id = ?", (interaction_id,)
+        )
+        return row is not None
+
+    async def _entries(
+        self, rows: list[sqlite3.Row], befores: dict[int, Snapshot | None] | None = None
+    ) -> list[HistoryEntry]:
+        """The entries of ``rows`` with their characters; ``befores`` (for one entry) also
+        gets each character's ``before`` snapshot, as stored (``/undo`` writes it back)."""
+        if not rows:
+            return []
+        ids = [int(row["id"]) for row in rows]
+        marks = ", ".join("?" * len(ids))
+        touched: dict[int, list[HistoryCharacter]] = {entry_id: [] for entry_id in ids}
+        for item in await self.fetch_all(
+            "SELECT history_id, character_id, name, before, after FROM history_characters"
+            f" WHERE history_id IN ({marks}) ORDER BY history_id, character_id",
+            ids,
+        ):
+            before = load_snapshot(item["before"])
+            after = load_after(before, item["after"])
+            if befores is not None:
+                befores[int(item["character_id"])] = before
+            touched[int(item["history_id"])].append(
+                HistoryCharacter(
+                    character_id=int(item["character_id"]),
+                    name=str(item["name"]),
+                    before=None if before is None else character_from_snapshot(before),
+                    after=None if after is None else character_from_snapshot(after),
+                )
+            )
+        return [
+            HistoryEntry(
+                id=int(row["id"]),
+                guild_id=int(row["guild_id"]),
+                interaction_id=int(row["interaction_id"]),
+                created_at=datetime.fromisoformat(row["created_at"]),
+                actor_id=int(row["actor_id"]),
+                command=str(row["command"]),
+                details=json.loads(row["details"]),
+                undo_of=row["undo_of"],
+                undone_by=row["undone_by"],
+                characters=tuple(touched[int(row["id"])]),
+            )
+            for row in rows
+        ]
+
+    async def history(
+        self,
+        guild_id: int,
+        character_id: int | None = None,
+        limit: int = 15,
+        *,
+        before_id: int | None = None,
+        offset: int = 0,
+    ) -> list[HistoryEntry]:
+        """The guild's entries (or those touching one character), newest first.
+
+        ``before_id`` pages further back: only entries with a smaller id; ``offset`` skips
+        that many of the newest (a page of ``/history``).
+        """
+        page = "" if before_id is None else " AND h.id < ?"
+        paging: tuple[int, ...] = () if before_id is None else (before_id,)
+        if character_id is None:
+            rows = await self.fetch_all(
+                f"{SELECT_HISTORY} WHERE h.guild_id = ?{page} ORDER BY h.id DESC LIMIT ? OFFSET ?",
+                (guild_id, *paging, limit, max(0, offset)),
+            )
+        else:
+            rows = await self.fetch_all(
+                f"{SELECT_HISTORY} JOIN history_characters AS hc ON hc.history_id = h.id"
+                f" WHERE hc.character_id = ? AND h.guild_id = ?{page}"
+                " ORDER BY hc.history_id DESC LIMIT ? OFFSET ?",
+                (character_id, guild_id, *paging, limit, max(0, offset)),
+            )
+        return await self._entries(rows)
+
+    async def get_history_entry(self, guild_id: int, entry_id: int) -> HistoryEntry | None:
+        rows = await self.fetch_all(
+            f"{SELECT_HISTORY} WHERE h.guild_id = ? AND h.id = ?", (guild_id, entry_id)
+        )
+        found = await self._entries(rows)
+        return found[0] if found else None
+
+    async def latest_undoable(self, guild_id: int) -> HistoryEntry | None:
+        """The entry ``undo_latest`` would revert now (neither an undo nor undone), if any."""
+        return await self._latest_undoable(guild_id)
+
+    async def _latest_undoable(
+        self, guild_id: int, befores: dict[int, Snapshot | None] | None = None
+    ) -> HistoryEntry | None:
+        rows = await self.fetch_all(
+            f"{SELECT_HISTORY} WHERE h.guild_id = ? AND h.undo_of IS NULL"
+            " AND h.undone_by IS NULL ORDER BY h.id DESC LIMIT 1",
+            (guild_id,),
+        )
+        found = await self._entries(rows, befores)
+        return found[0] if found else None

@@ -1,0 +1,226 @@
+"""The storage's rows and SQL: the statements the reader and the transaction share, and how a
+stored row becomes a value (``StoredCharacter``, ``GuildSettings``) or a snapshot."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import Enum
+from typing import Any, Final
+
+from bot.names import look_key
+from bot.storage.models import (
+    GuildSettings,
+    StoredCharacter,
+    name_key,
+)
+from bot.storage.snapshot import (
+    HEALTH_COLUMNS,
+    RowLike,
+    Snapshot,
+    ability_from_row,
+    ability_to_row,
+    character_from_snapshot,
+    gender_from_value,
+    health_from_row,
+    make_snapshot,
+)
+from rules.abilities import Ability
+
+__all__ = [
+    "ABILITIES_JSON",
+    "CHARACTER_COLUMNS",
+    "DELETE_ABILITY",
+    "IDS_PER_QUERY",
+    "NEXT_HISTORY_ID",
+    "SELECT_CHARACTER",
+    "SELECT_HISTORY",
+    "SELECT_NEXT_HISTORY_ID",
+    "UNSET",
+    "UPDATE_HEALTH",
+    "UPSERT_ABILITY",
+    "Clock",
+    "StoredRow",
+    "Unset",
+    "abilities_by_key",
+    "abilities_of",
+    "character_columns",
+    "character_of_row",
+    "is_unique_violation",
+    "settings_of_row",
+    "utc_now",
+]
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Unset(Enum):
+    """Marks a keyword argument that was not given (``None`` means "clear it")."""
+
+    UNSET = "unset"
+
+
+UNSET: Final = Unset.UNSET
+
+CHARACTER_COLUMNS = (
+    "id",
+    "guild_id",
+    "name",
+    "owner_id",
+    "created_at",
+    "gender",
+    *HEALTH_COLUMNS,
+)
+SELECT_CHARACTER = "SELECT " + ", ".join(f"c.{column}" for column in CHARACTER_COLUMNS)
+SELECT_HISTORY = (
+    "SELECT h.id, h.guild_id, h.interaction_id, h.actor_id, h.command, h.details,"
+    " h.created_at, h.undo_of, h.undone_by FROM history AS h"
+)
+UPDATE_HEALTH = (
+    f"UPDATE characters SET {', '.join(f'{column} = ?' for column in HEALTH_COLUMNS)}"
+    " WHERE id = ? AND guild_id = ?"
+)
+UPSERT_ABILITY = (
+    "INSERT INTO abilities (character_id, name, name_key, kind, rating, pool)"
+    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (character_id, name_key) DO UPDATE SET"
+    " name = excluded.name, kind = excluded.kind, rating = excluded.rating,"
+    " pool = excluded.pool"
+)
+DELETE_ABILITY = "DELETE FROM abilities WHERE character_id = ? AND name_key = ?"
+#: Ids per ``IN (…)`` list: under SQLite's oldest limit of 999 parameters.
+IDS_PER_QUERY = 900
+#: The id the next history entry gets (AUTOINCREMENT: above every id ever given), asked
+#: with ``BEGIN IMMEDIATE``, after which no other connection can write until the COMMIT.
+NEXT_HISTORY_ID = "next_history_id"
+SELECT_NEXT_HISTORY_ID = (
+    "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'history'), 0),"
+    " coalesce((SELECT max(id) FROM history), 0)) + 1"
+)
+
+
+#: A character's abilities as one JSON column of its row, so that a character is read in one
+#: query (each query is a round trip to aiosqlite's thread; issue 6 measured them as the main
+#: cost of a command). Sorted by name_key in Python (``abilities_of``): json_group_array
+#: promises no order.
+ABILITIES_JSON = (
+    "(SELECT json_group_array(json_object('key', a.name_key, 'name', a.name, 'kind', a.kind,"
+    " 'rating', a.rating, 'pool', a.pool)) FROM abilities AS a WHERE a.character_id = c.id)"
+    " AS abilities_json"
+)
+
+
+def abilities_of(row: sqlite3.Row) -> list[dict[str, Any]]:
+    """The abilities of a row read with ``ABILITIES_JSON``, in name_key order."""
+    items: list[dict[str, Any]] = json.loads(row["abilities_json"])
+    items.sort(key=lambda item: str(item["key"]))
+    return items
+
+
+def is_unique_violation(error: sqlite3.IntegrityError, column: str) -> bool:
+    message = str(error)
+    return "UNIQUE constraint failed" in message and column in message
+
+
+def character_of_row(row: sqlite3.Row, abilities: tuple[Ability, ...]) -> StoredCharacter:
+    return StoredCharacter(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        name=str(row["name"]),
+        owner_id=int(row["owner_id"]),
+        health=health_from_row(row),
+        abilities=abilities,
+        gender=gender_from_value(row["gender"]),
+    )
+
+
+def settings_of_row(guild_id: int, row: RowLike | None) -> GuildSettings:
+    if row is None:
+        return GuildSettings(guild_id=guild_id)
+    return GuildSettings(
+        guild_id=guild_id,
+        gm_role_id=row["gm_role_id"],
+        channel_id=row["channel_id"],
+        language=row["language"],
+    )
+
+
+@dataclass(frozen=True)
+class StoredRow:
+    """A character exactly as stored: its snapshot, and the stored ``name_key`` of each of
+    its abilities (in the order of ``snapshot["abilities"]``, which is sorted by it).
+
+    Never changed in place: a write makes a new one (a ``before`` may share its parts).
+    """
+
+    snapshot: Snapshot
+    keys: tuple[str, ...]
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> StoredRow:
+        """From a row read with ``ABILITIES_JSON``."""
+        return cls.read(row)[0]
+
+    @classmethod
+    def read(cls, row: sqlite3.Row) -> tuple[StoredRow, StoredCharacter]:
+        """From a row read with ``ABILITIES_JSON``, with the character it holds."""
+        items = abilities_of(row)
+        abilities = tuple(ability_from_row(item) for item in items)
+        snapshot = make_snapshot(row, [ability_to_row(ability) for ability in abilities])
+        stored = cls(snapshot, tuple(str(item["key"]) for item in items))
+        return stored, character_of_row(row, abilities)
+
+    @classmethod
+    def new(cls, fields: Mapping[str, Any]) -> StoredRow:
+        """A row without abilities from its column values (``CHARACTER_COLUMNS``)."""
+        return cls(make_snapshot(fields, []), ())
+
+    @property
+    def id(self) -> int:
+        return int(self.snapshot["id"])
+
+    @property
+    def guild_id(self) -> int:
+        return int(self.snapshot["guild_id"])
+
+    def character(self) -> StoredCharacter:
+        return character_from_snapshot(self.snapshot)
+
+    def abilities(self) -> dict[str, dict[str, Any]]:
+        """The ability rows by stored name_key."""
+        return dict(zip(self.keys, self.snapshot["abilities"], strict=True))
+
+    def with_health(self, health: dict[str, Any]) -> StoredRow:
+        return StoredRow({**self.snapshot, "health": health}, self.keys)
+
+    def with_abilities(self, abilities: Mapping[str, dict[str, Any]]) -> StoredRow:
+        """With these ability rows (by name_key), in name_key order as a read gives them."""
+        keys = sorted(abilities)
+        return StoredRow({**self.snapshot, "abilities": [abilities[k] for k in keys]}, tuple(keys))
+
+
+def abilities_by_key(abilities: Iterable[Ability]) -> dict[str, dict[str, Any]]:
+    """Ability rows by name_key; two names equal ignoring case are a ``ValueError``."""
+    rows: dict[str, dict[str, Any]] = {}
+    for ability in abilities:
+        key = name_key(ability.name)
+        if key in rows:
+            raise ValueError("two abilities with the same name (ignoring case)")
+        rows[key] = ability_to_row(ability)
+    return rows
+
+
+def character_columns(
+    *, name: str, owner_id: int, created_at: str, gender: str | None, health: Mapping[str, Any]
+) -> tuple[list[str], list[Any]]:
+    """The columns of a character row beside its ids, and their values (the name's keys
+    worked out from the name)."""
+    columns = ["name", "name_key", "look_key", "owner_id", "created_at", "gender"]
+    values: list[Any] = [name, name_key(name), look_key(name), owner_id, created_at, gender]
+    return [*columns, *HEALTH_COLUMNS], [*values, *(health[c] for c in HEALTH_COLUMNS)]

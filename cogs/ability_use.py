@@ -1,0 +1,188 @@
+"""``/spend`` and ``/check``: spending an ability's pool, and a test against a difficulty with
+the Hurt and Seriously wounded penalties (RULES.md P2, P3, H3, H4; COMMANDS.md "Abilities").
+
+The ability is named as ``/ability`` names it (``bot.abilities``); First Aid is spent and
+tested from the character's own pool. A spend or a test that changes a pool is one change
+with its history entry; a test that spends nothing stores nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot.abilities import (
+    ability_name,
+    ability_sentence,
+    check_embed,
+    complete_ability,
+    find_ability,
+    first_aid_ability,
+    is_first_aid,
+    refuse_reserved,
+)
+from bot.here import Here, services_of
+from bot.render import count_text
+from bot.sending import send_change, send_public, send_status
+from bot.transformers import Character, InRange
+from rules.abilities import (
+    MAX_DIFFICULTY,
+    MAX_POINTS,
+    make_test,
+    spend_ability,
+)
+from rules.names import MAX_NAME_LENGTH
+
+if TYPE_CHECKING:
+    from bot.app import SaludBot
+
+
+class AbilityUseCog(commands.Cog):
+    """Spending from a pool and GUMSHOE tests, by the character's owner or a GM."""
+
+    @app_commands.guild_only()
+    @app_commands.command(
+        name="spend", description=_("Spend points from an ability's pool", key="cmd.spend")
+    )
+    @app_commands.describe(
+        character=_("The character", key="cmd.ability.option.character"),
+        ability=_("The ability to spend from", key="cmd.spend.ability"),
+        points=_("Points to spend (1–99)", key="cmd.spend.points"),
+    )
+    async def spend(
+        self,
+        interaction: discord.Interaction[SaludBot],
+        character: Character,
+        ability: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        points: app_commands.Transform[int, InRange("points", 1, MAX_POINTS)],
+    ) -> None:
+        here = await Here.of(interaction)
+        here.require_owner_or_gm(character, "abilities.action.spend")
+        name = ability_name(ability)
+        refuse_reserved(name)
+        async with here.change() as tx:
+            current = await tx.character(character)
+            before = find_ability(current, name)
+            after = spend_ability(current.health, before, points)
+            saved = await tx.set_ability(current, after)
+            details = {
+                "ability": after.name,
+                "points": points,
+                "pool": f"{before.pool} → {after.pool}",
+            }
+            await tx.record(**here.history("spend", details))
+        language = here.public_language
+        await send_status(
+            interaction,
+            here,
+            saved,
+            ability_sentence(
+                language,
+                f"abilities.spend.{after.kind.value}",
+                saved,
+                after,
+                points=count_text(language, "point", points),
+                before=before.pool,
+            ),
+        )
+
+    @spend.autocomplete("ability")
+    async def _spend_autocomplete(
+        self, interaction: discord.Interaction[SaludBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await complete_ability(interaction, current)
+
+    @app_commands.guild_only()
+    @app_commands.command(
+        name="check",
+        description=_("Test a general ability: 1d6 + spend vs the Difficulty", key="cmd.check"),
+    )
+    @app_commands.describe(
+        character=_("The character", key="cmd.ability.option.character"),
+        ability=_("The general ability to test", key="cmd.check.ability"),
+        difficulty=_(
+            "Difficulty, or the Hit Threshold for an attack (0–99; default 4, attack 3)",
+            key="cmd.check.difficulty",
+        ),
+        spend=_("Points of the ability's pool to add to the die (0–99)", key="cmd.check.spend"),
+        attack=_("An attack: against the opponent's Hit Threshold", key="cmd.check.attack"),
+    )
+    async def check(
+        self,
+        interaction: discord.Interaction[SaludBot],
+        character: Character,
+        ability: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        difficulty: app_commands.Transform[int, InRange("difficulty", 0, MAX_DIFFICULTY)]
+        | None = None,
+        spend: app_commands.Transform[int, InRange("spend", 0, MAX_POINTS)] = 0,
+        attack: bool = False,
+    ) -> None:
+        here = await Here.of(interaction)
+        here.require_owner_or_gm(character, "abilities.action.check")
+        name = ability_name(ability)
+        first_aid = is_first_aid(name)
+        if not first_aid:
+            refuse_reserved(name)
+        language = here.public_language
+        roller = services_of(interaction).roller
+        if spend == 0:
+            # Nothing is spent: nothing is stored, and it is no change (COMMANDS.md).
+            async with here.storage.read() as reader:
+                current = await reader.character(character)
+            tested = (
+                first_aid_ability(current, language) if first_aid else find_ability(current, name)
+            )
+            roll = make_test(
+                current.health, tested, difficulty=difficulty, spend=0, attack=attack, roller=roller
+            )
+            await send_public(
+                interaction, embeds=[check_embed(current, roll, tested.name, language)]
+            )
+            return
+        async with here.change() as tx:
+            current = await tx.character(character)
+            tested = (
+                first_aid_ability(current, language) if first_aid else find_ability(current, name)
+            )
+            roll = make_test(
+                current.health,
+                tested,
+                difficulty=difficulty,
+                spend=spend,
+                attack=attack,
+                roller=roller,
+            )
+            if first_aid:
+                health = replace(current.health, first_aid_pool=roll.ability_after.pool)
+                saved = await tx.save_health(current, health)
+            else:
+                saved = await tx.set_ability(current, roll.ability_after)
+            details: dict[str, Any] = {
+                "ability": tested.name,
+                "roll": f"{roll.die} + {roll.spend} = {roll.total} vs {roll.difficulty}",
+                "success": roll.success,
+            }
+            if attack:
+                details["attack"] = True
+            await tx.record(**here.history("check", details))
+        await send_change(
+            interaction,
+            [check_embed(saved, roll, tested.name, language)],
+            announce=False,
+            here=here,
+        )
+
+    @check.autocomplete("ability")
+    async def _check_autocomplete(
+        self, interaction: discord.Interaction[SaludBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await complete_ability(interaction, current, testable_only=True)
+
+
+async def setup(bot: SaludBot) -> None:
+    await bot.add_cog(AbilityUseCog())
