@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable
@@ -169,7 +170,10 @@ class Storage:
     def on_change(self, listener: ChangeListener) -> None:
         """Call ``listener(guild_id, character_ids)`` after each committed change (a recorded
         transaction): the live tracker and the roll buttons follow the server's state so.
-        A listener must return at once (schedule its own work); its errors are logged."""
+        A listener must return at once (schedule its own work); its errors are logged. It
+        runs in a context of its own, so the work it schedules is background work: it does
+        not inherit the committing interaction's storage ticket, whose deadline would turn its
+        wait for the lock into a ``LockDeadline`` under load."""
         self._change_listeners.append(listener)
 
     def _tell_listeners(self, tx: Transaction) -> None:
@@ -179,7 +183,7 @@ class Storage:
         touched = tx.touched_ids
         for listener in self._change_listeners:
             try:
-                listener(guild_id, touched)
+                contextvars.Context().run(listener, guild_id, touched)
             except Exception:
                 log.exception("a change listener failed (guild %s)", guild_id)
 
