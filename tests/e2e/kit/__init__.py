@@ -12,7 +12,15 @@
 
 from __future__ import annotations
 
-from tests.e2e.kit.commands import correct, create, gm_of, gm_set, replay
+from tests.e2e.kit.commands import (
+    correct,
+    create,
+    gm_of,
+    gm_set,
+    gms_by_permission_and_role,
+    permission_cast,
+    replay,
+)
 from tests.e2e.kit.db import (
     abilities,
     guild_state,
@@ -70,6 +78,7 @@ __all__ = [
     "fits_discord",
     "gm_of",
     "gm_set",
+    "gms_by_permission_and_role",
     "guild_state",
     "health_change_shown",
     "health_shown",
@@ -82,6 +91,7 @@ __all__ = [
     "make_table",
     "message_bodies",
     "parse_roll",
+    "permission_cast",
     "read_only",
     "replay",
     "roll_shown",

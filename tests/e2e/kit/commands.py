@@ -53,3 +53,25 @@ async def correct(
     reply = await fake.slash(guild, gm, "character set", {"character": name, **values})
     assert not reply.ephemeral, reply.content
     return reply
+
+
+async def gms_by_permission_and_role(
+    fake: FakeDiscord, guild: FakeGuild
+) -> tuple[FakeMember, FakeMember]:
+    """A GM by Manage Server and a GM by the GM role, which the server's owner configures."""
+    manager = guild.member("Manager", permissions=["manage_guild"])
+    role = guild.role("Keeper")
+    keeper = guild.member("Keeper", roles=[role])
+    configured = await fake.slash(guild, guild.owner, "config gm-role", {"role": role})
+    assert configured.ephemeral and "GM role set" in configured.content, configured.content
+    return manager, keeper
+
+
+async def permission_cast(
+    fake: FakeDiscord, guild: FakeGuild
+) -> tuple[FakeMember, FakeMember, FakeMember, FakeMember]:
+    """The people of a permission test: Ana (owns the character), Bea (another player) and the
+    two kinds of GM besides the owner (``gms_by_permission_and_role``)."""
+    ana, bea = guild.member("Ana"), guild.member("Bea")
+    manager, keeper = await gms_by_permission_and_role(fake, guild)
+    return ana, bea, manager, keeper
