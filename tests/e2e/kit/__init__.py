@@ -20,6 +20,7 @@ from tests.e2e.kit.commands import (
     gms_by_permission_and_role,
     permission_cast,
     replay,
+    try_create,
 )
 from tests.e2e.kit.db import (
     abilities,
@@ -43,6 +44,7 @@ from tests.e2e.kit.replies import (
     health_change_shown,
     health_shown,
     message_bodies,
+    refused_at_once,
     state_shown,
     what_happened,
 )
@@ -93,11 +95,13 @@ __all__ = [
     "parse_roll",
     "permission_cast",
     "read_only",
+    "refused_at_once",
     "replay",
     "roll_shown",
     "rows",
     "state_shown",
     "stored",
+    "try_create",
     "undo",
     "what_happened",
     "writable",

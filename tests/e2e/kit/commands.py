@@ -27,6 +27,13 @@ async def create(
     return reply
 
 
+async def try_create(
+    fake: FakeDiscord, guild: FakeGuild, member: FakeMember, name: str, health: int = 9
+) -> Reply:
+    """``/character create`` whatever its answer, for the tests of names and refusals."""
+    return await fake.slash(guild, member, "character create", {"name": name, "health": health})
+
+
 async def gm_set(fake: FakeDiscord, guild: FakeGuild, name: str, **values: Any) -> Reply:
     """``/character set`` by the server's owner (a GM); asserts it worked."""
     reply = await fake.slash(guild, guild.owner, "character set", {"character": name, **values})
