@@ -26,6 +26,18 @@ def names_in_db(bot: BotProcess, guild: FakeGuild) -> list[str]:
     return [str(row[0]) for row in rows]
 
 
+async def spanish_player_with(
+    fake: FakeDiscord, make_guild: Callable[..., Awaitable[FakeGuild]], *names: str
+) -> tuple[FakeGuild, FakeMember]:
+    """A new Spanish server where Ana's player has created the characters ``names``."""
+    guild = await make_guild(locale="es-ES")
+    ana = guild.member("Ana", locale="es-ES")
+    for name in names:
+        created = await try_create(fake, guild, ana, name)
+        assert not created.ephemeral, created.text
+    return guild, ana
+
+
 async def shown_title(fake: FakeDiscord, guild: FakeGuild, member: FakeMember, typed: str) -> str:
     reply = await fake.slash(guild, member, "character show", {"character": typed})
     assert reply.type == 4 and not reply.ephemeral, reply.text
@@ -137,9 +149,7 @@ async def test_the_same_or_a_lookalike_name_is_refused_at_create(
 async def test_a_lookalike_is_refused_in_spanish_too(
     fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]]
 ) -> None:
-    guild = await make_guild(locale="es-ES")
-    ana = guild.member("Ana", locale="es-ES")
-    await try_create(fake, guild, ana, "Olga")
+    guild, ana = await spanish_player_with(fake, make_guild, "Olga")
     refused_at_once(
         await try_create(fake, guild, ana, "\u041elga"), "se parece demasiado a **Olga**"
     )
@@ -234,10 +244,7 @@ async def test_rename_is_a_change_with_history_and_undo(
 async def test_rename_refuses_bad_taken_and_lookalike_names_changing_nothing(
     fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]]
 ) -> None:
-    guild = await make_guild(locale="es-ES")
-    ana = guild.member("Ana", locale="es-ES")
-    await try_create(fake, guild, ana, "Olga")
-    await try_create(fake, guild, ana, "Pablo")
+    guild, ana = await spanish_player_with(fake, make_guild, "Olga", "Pablo")
 
     async def rename(character: str, name: str, **more: Any) -> Reply:
         return await fake.slash(
