@@ -14,6 +14,7 @@ from tests.e2e.kit import (
     create,
     fits_discord,
     gm_of,
+    gm_with,
     history_count,
     insert_characters,
     rows,
@@ -27,8 +28,7 @@ from tests.e2e.kit import undo as confirmed_undo
 async def test_T1_minutes_carry_over_between_calls(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9)
+    gm = await gm_with(fake, guild, "Ana", 9)
     await correct(fake, guild, gm, "Ana", health=-7)
     before = history_count(bot, guild)
 
@@ -53,8 +53,7 @@ async def test_T1_minutes_carry_over_between_calls(
 async def test_T1_half_hours_in_one_call_and_remainder_kept(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9)
+    gm = await gm_with(fake, guild, "Ana", 9)
     await correct(fake, guild, gm, "Ana", health=-6)
     reply = await fake.slash(guild, gm, "time", {"minutes": 75})
     state = rows(bot, guild)["Ana"]
@@ -65,8 +64,7 @@ async def test_T1_half_hours_in_one_call_and_remainder_kept(
 async def test_T1_time_with_nobody_bleeding_is_answered_but_no_change(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9)
+    gm = await gm_with(fake, guild, "Ana", 9)
     await create(fake, guild, gm, "Hurt", 9)
     await correct(fake, guild, gm, "Hurt", health=-3)  # Hurt, not Seriously wounded: no bleeding
     before_rows, before = rows(bot, guild), history_count(bot, guild)
@@ -83,8 +81,7 @@ async def test_T1_time_with_nobody_bleeding_is_answered_but_no_change(
 async def test_T1_stabilized_and_hospitalized_characters_do_not_bleed(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Medic", 8, first_aid=4)
+    gm = await gm_with(fake, guild, "Medic", 8, first_aid=4)
     await create(fake, guild, gm, "Stable", 9)
     await create(fake, guild, gm, "Patient", 9)
     await create(fake, guild, gm, "Bleeder", 9)

@@ -16,7 +16,7 @@ from typing import Any
 
 from devkit.fake_discord import FakeDiscord, FakeGuild, Reply, message_text
 from devkit.harness import BotProcess
-from tests.e2e.kit import create, gm_of, read_only, stored
+from tests.e2e.kit import create, gm_of, gm_with, read_only, stored
 
 
 def tracker_row(bot: BotProcess, guild: FakeGuild) -> tuple[int, int] | None:
@@ -97,8 +97,7 @@ async def test_only_a_gm_posts_it(fake: FakeDiscord, bot: BotProcess, guild: Fak
 async def test_a_burst_of_100_changes_is_folded_into_edits_two_seconds_apart(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 60)
+    gm = await gm_with(fake, guild, "Ana", 60)
     await create(fake, guild, gm, "Bea", 60)
     tracker = await post_tracker(fake, guild, gm)
     message_id = str(tracker.message_id)
@@ -139,8 +138,7 @@ async def test_a_burst_of_100_changes_is_folded_into_edits_two_seconds_apart(
 async def test_a_new_tracker_replaces_the_old_which_says_it_moved(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Carla", 9)
+    gm = await gm_with(fake, guild, "Carla", 9)
     old = await post_tracker(fake, guild, gm)
     new = await post_tracker(fake, guild, gm, channel=guild.announcements)
     old_id, new_id = str(old.message_id), str(new.message_id)
@@ -157,8 +155,7 @@ async def test_a_new_tracker_replaces_the_old_which_says_it_moved(
 async def test_the_tracker_survives_a_restart(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Dario", 9)
+    gm = await gm_with(fake, guild, "Dario", 9)
     tracker = await post_tracker(fake, guild, gm)
     await bot.restart()
     await fake.slash(guild, gm, "hurt", {"character": "Dario", "amount": "3"})
@@ -168,8 +165,7 @@ async def test_the_tracker_survives_a_restart(
 async def test_a_deleted_tracker_stops_quietly_for_good(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Elena", 9)
+    gm = await gm_with(fake, guild, "Elena", 9)
     tracker = await post_tracker(fake, guild, gm)
     message_id = str(tracker.message_id)
     fake.delete_message(message_id)
@@ -186,8 +182,7 @@ async def test_a_deleted_tracker_stops_quietly_for_good(
 async def test_a_tracker_the_bot_may_no_longer_edit_stops_for_good(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Fabia", 9)
+    gm = await gm_with(fake, guild, "Fabia", 9)
     tracker = await post_tracker(fake, guild, gm)
     message_id = str(tracker.message_id)
     await asyncio.sleep(2.1)  # the next edit is due at once

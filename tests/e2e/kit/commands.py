@@ -27,6 +27,15 @@ async def create(
     return reply
 
 
+async def gm_with(
+    fake: FakeDiscord, guild: FakeGuild, name: str, health: int, first_aid: int = 0
+) -> FakeMember:
+    """A GM (``gm_of``) who has just created the character ``name``: how most GM tests start."""
+    gm = gm_of(guild)
+    await create(fake, guild, gm, name, health, first_aid)
+    return gm
+
+
 async def try_create(
     fake: FakeDiscord, guild: FakeGuild, member: FakeMember, name: str, health: int = 9
 ) -> Reply:
