@@ -20,7 +20,7 @@ from bot.storage import CharacterNotFound, HistoryEntry, Storage, StoredCharacte
 from bot.storage.pipeline import Batch
 from bot.storage.snapshot import dump_json, load_after, load_snapshot
 
-from .conftest import ALICE, BOB, GM, GUILD_A, Interactions, general, health, investigative
+from .conftest import ALICE, BOB, GM, GUILD_A, Interactions, create, general, health, investigative
 
 #: What goes with every transaction's ``BEGIN``: the probe of the next history id.
 BEGIN = "BEGIN IMMEDIATE + SELECT max(coalesce((SELECT seq"
@@ -53,17 +53,6 @@ class Trips:
 @pytest.fixture
 def trips(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> Trips:
     return Trips(storage, monkeypatch)
-
-
-async def create(
-    storage: Storage, next_id: Interactions, name: str, owner: int = ALICE
-) -> StoredCharacter:
-    async with storage.transaction() as tx:
-        made = await tx.create_character(
-            GUILD_A, name, owner, health(), [general("Athletics", 4), investigative("Occult", 2)]
-        )
-        await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=owner, command="c")
-    return made
 
 
 async def stored_after(storage: Storage, entry_id: int) -> dict[int, str | None]:
