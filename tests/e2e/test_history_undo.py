@@ -11,6 +11,7 @@ import pytest
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.harness import BotProcess
 from tests.e2e.kit import (
+    announcing_gm,
     assert_refused,
     correct,
     create,
@@ -375,8 +376,7 @@ async def test_undo_in_one_server_never_touches_another(
 async def test_undo_of_a_death_is_announced(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await fake.slash(guild, gm, "config channel", {"channel": guild.announcements})
+    gm = await announcing_gm(fake, guild)
     await create(fake, guild, gm, "Ana", 9)
     await _ok(fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "30"}))
     posted = len(await fake.wait_channel_messages(guild.announcements.id, 1))

@@ -9,6 +9,7 @@ from devkit.fake_discord import FakeDiscord, FakeGuild
 from devkit.harness import BotProcess
 from tests.e2e.kit import (
     ROLL,
+    announcing_gm,
     assert_refused,
     correct,
     create,
@@ -144,8 +145,7 @@ async def test_T1_every_bleeding_character_is_shown_in_one_message(
 async def test_T2_bleeding_kills_at_minus_12_and_stops_there(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await fake.slash(guild, gm, "config channel", {"channel": guild.announcements})
+    gm = await announcing_gm(fake, guild)
     await create(fake, guild, gm, "Ana", 9)
     await create(fake, guild, gm, "Bea", 9)
     await correct(fake, guild, gm, "Ana", health=-10)
@@ -222,8 +222,7 @@ async def test_T2_death_used_in_the_announcement_channel_is_not_posted_twice(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
     """A /time used in the announcement channel itself is not posted twice."""
-    gm = gm_of(guild)
-    await fake.slash(guild, gm, "config channel", {"channel": guild.announcements})
+    gm = await announcing_gm(fake, guild)
     await create(fake, guild, gm, "Ana", 9)
     await correct(fake, guild, gm, "Ana", health=-11)
     posted_before = len(fake.channel_messages(guild.announcements.id))

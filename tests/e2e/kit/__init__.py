@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from tests.e2e.kit.commands import (
+    announcing_gm,
     correct,
     create,
     gm_of,
@@ -71,6 +72,7 @@ __all__ = [
     "Table",
     "Undone",
     "abilities",
+    "announcing_gm",
     "assert_refused",
     "check_roll",
     "confirm_id",

@@ -36,6 +36,14 @@ async def gm_with(
     return gm
 
 
+async def announcing_gm(fake: FakeDiscord, guild: FakeGuild) -> FakeMember:
+    """A GM (``gm_of``) who has made ``guild.announcements`` the announcement channel."""
+    gm = gm_of(guild)
+    reply = await fake.slash(guild, gm, "config channel", {"channel": guild.announcements})
+    assert reply.ephemeral and guild.announcements.mention in reply.text, reply.text
+    return gm
+
+
 async def try_create(
     fake: FakeDiscord, guild: FakeGuild, member: FakeMember, name: str, health: int = 9
 ) -> Reply:
