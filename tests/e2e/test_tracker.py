@@ -14,7 +14,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from devkit.fake_discord import FakeDiscord, FakeGuild, Reply, message_text
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply, message_text
 from devkit.harness import BotProcess
 from tests.e2e.kit import create, gm_of, gm_with, read_only, stored
 
@@ -58,6 +58,14 @@ async def post_tracker(fake: FakeDiscord, guild: FakeGuild, gm: Any, **more: Any
     assert reply.type == 4 and not reply.ephemeral, reply.text
     assert reply.message_id is not None
     return reply
+
+
+async def tracked(fake: FakeDiscord, guild: FakeGuild, name: str) -> tuple[FakeMember, str]:
+    """A GM who has created ``name`` (9 Health) and posted a tracker; the GM and the id of the
+    tracker's message."""
+    gm = await gm_with(fake, guild, name, 9)
+    tracker = await post_tracker(fake, guild, gm)
+    return gm, str(tracker.message_id)
 
 
 async def test_the_tracker_follows_every_change_within_five_seconds(
@@ -155,19 +163,16 @@ async def test_a_new_tracker_replaces_the_old_which_says_it_moved(
 async def test_the_tracker_survives_a_restart(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = await gm_with(fake, guild, "Dario", 9)
-    tracker = await post_tracker(fake, guild, gm)
+    gm, message_id = await tracked(fake, guild, "Dario")
     await bot.restart()
     await fake.slash(guild, gm, "hurt", {"character": "Dario", "amount": "3"})
-    await shows(fake, str(tracker.message_id), "**Dario** — Health 6 / 9")
+    await shows(fake, message_id, "**Dario** — Health 6 / 9")
 
 
 async def test_a_deleted_tracker_stops_quietly_for_good(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = await gm_with(fake, guild, "Elena", 9)
-    tracker = await post_tracker(fake, guild, gm)
-    message_id = str(tracker.message_id)
+    gm, message_id = await tracked(fake, guild, "Elena")
     fake.delete_message(message_id)
     await fake.slash(guild, gm, "hurt", {"character": "Elena", "amount": "1"})
     await row_soon(bot, guild, None)
@@ -182,9 +187,7 @@ async def test_a_deleted_tracker_stops_quietly_for_good(
 async def test_a_tracker_the_bot_may_no_longer_edit_stops_for_good(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = await gm_with(fake, guild, "Fabia", 9)
-    tracker = await post_tracker(fake, guild, gm)
-    message_id = str(tracker.message_id)
+    gm, message_id = await tracked(fake, guild, "Fabia")
     await asyncio.sleep(2.1)  # the next edit is due at once
     fake.inject_failure("channel_message", status=403)  # permissions taken away
     await fake.slash(guild, gm, "hurt", {"character": "Fabia", "amount": "1"})
