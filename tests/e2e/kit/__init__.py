@@ -23,6 +23,7 @@ from tests.e2e.kit.commands import (
     permission_cast,
     replay,
     try_create,
+    uno_and_dos_hurt,
 )
 from tests.e2e.kit.db import (
     abilities,
@@ -107,6 +108,7 @@ __all__ = [
     "stored",
     "try_create",
     "undo",
+    "uno_and_dos_hurt",
     "what_happened",
     "writable",
 ]

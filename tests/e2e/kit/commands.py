@@ -44,6 +44,19 @@ async def announcing_gm(fake: FakeDiscord, guild: FakeGuild) -> FakeMember:
     return gm
 
 
+async def uno_and_dos_hurt(
+    fake: FakeDiscord, guild: FakeGuild, amount: str
+) -> tuple[FakeMember, Reply]:
+    """A GM creates Uno and Dos (2 Health each) and hurts both in one ``/hurt``; the GM and
+    that reply."""
+    gm = await gm_with(fake, guild, "Uno", 2)
+    await create(fake, guild, gm, "Dos", 2)
+    reply = await fake.slash(
+        guild, gm, "hurt", {"character": "Uno", "amount": amount, "character2": "Dos"}
+    )
+    return gm, reply
+
+
 async def try_create(
     fake: FakeDiscord, guild: FakeGuild, member: FakeMember, name: str, health: int = 9
 ) -> Reply:
