@@ -6,24 +6,8 @@ from typing import Any
 
 import pytest
 
-from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
-
-
-async def create(
-    fake: FakeDiscord, guild: FakeGuild, member: FakeMember, name: str, health: int = 9
-) -> Reply:
-    return await fake.slash(guild, member, "character create", {"name": name, "health": health})
-
-
-def private(reply: Reply, *fragments: str) -> None:
-    assert reply.type == 4, reply
-    assert reply.ephemeral, reply.text
-    for fragment in fragments:
-        assert fragment in reply.text, f"{fragment!r} not in {reply.text!r}"
-
-
-def gm_of(guild: FakeGuild) -> FakeMember:
-    return guild.member("Gm", permissions=["manage_guild"])
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from tests.e2e.kit import gm_of, refused_at_once, try_create
 
 
 # --- /config is for GMs, ephemeral ---
@@ -35,9 +19,11 @@ async def test_config_commands_refuse_players(fake: FakeDiscord, guild: FakeGuil
         ("config channel", {"channel": guild.announcements}),
         ("config language", {"language": "es"}),
     ):
-        private(await fake.slash(guild, ana, command, options), "Only a GM", "Manage Server")
+        refused_at_once(
+            await fake.slash(guild, ana, command, options), "Only a GM", "Manage Server"
+        )
     spanish = guild.member("Pepa", locale="es-ES")
-    private(
+    refused_at_once(
         await fake.slash(guild, spanish, "config language", {"language": "es"}),
         "Solo un DJ",
         "Gestionar servidor",
@@ -50,9 +36,9 @@ async def test_gm_role_makes_its_members_gms_until_cleared(
     role = guild.role("Guardianes")
     keeper = guild.member("Keeper", roles=[role])
     ana = guild.member("Ana")
-    await create(fake, guild, ana, "Ana")
+    await try_create(fake, guild, ana, "Ana")
     reply = await fake.slash(guild, gm_of(guild), "config gm-role", {"role": role})
-    private(reply, "GM role set", f"<@&{role.id}>")
+    refused_at_once(reply, "GM role set", f"<@&{role.id}>")
     assert reply.body is not None and reply.body["data"]["allowed_mentions"]["parse"] == []
 
     # A GM by role may create for another player and configure too.
@@ -60,17 +46,19 @@ async def test_gm_role_makes_its_members_gms_until_cleared(
         guild, keeper, "character create", {"name": "De Ana", "health": 5, "player": ana}
     )
     assert not made.ephemeral
-    private(await fake.slash(guild, keeper, "config language", {"language": "en"}), "English")
+    refused_at_once(
+        await fake.slash(guild, keeper, "config language", {"language": "en"}), "English"
+    )
 
-    private(await fake.slash(guild, keeper, "config gm-role"), "GM role cleared")
-    private(
+    refused_at_once(await fake.slash(guild, keeper, "config gm-role"), "GM role cleared")
+    refused_at_once(
         await fake.slash(guild, keeper, "character set", {"character": "Ana", "health": 1}),
         "Only a GM",
     )
 
 
 async def test_everyone_cannot_be_the_gm_role(fake: FakeDiscord, guild: FakeGuild) -> None:
-    private(
+    refused_at_once(
         await fake.slash(guild, gm_of(guild), "config gm-role", {"role": guild.everyone}),
         "`@everyone` cannot be the GM role",
     )
@@ -80,9 +68,9 @@ async def test_announcement_channel_gets_state_changes_and_deaths_except_from_it
     fake: FakeDiscord, guild: FakeGuild
 ) -> None:
     gm = gm_of(guild)
-    await create(fake, guild, gm, "Carter", 10)
+    await try_create(fake, guild, gm, "Carter", 10)
     reply = await fake.slash(guild, gm, "config channel", {"channel": guild.announcements})
-    private(reply, "Announcement channel set", guild.announcements.mention)
+    refused_at_once(reply, "Announcement channel set", guild.announcements.mention)
 
     # Health down but still Healthy: no announcement.
     await fake.slash(guild, gm, "character set", {"character": "Carter", "health": 5})
@@ -105,7 +93,7 @@ async def test_announcement_channel_gets_state_changes_and_deaths_except_from_it
     assert not here.ephemeral
     assert len(fake.channel_messages(guild.announcements.id)) == 2
 
-    private(await fake.slash(guild, gm, "config channel"), "Announcement channel cleared")
+    refused_at_once(await fake.slash(guild, gm, "config channel"), "Announcement channel cleared")
     await fake.slash(guild, gm, "character set", {"character": "Carter", "health": -12})
     assert len(fake.channel_messages(guild.announcements.id)) == 2
 
@@ -114,7 +102,7 @@ async def test_announcement_failure_does_not_break_the_reply(
     fake: FakeDiscord, guild: FakeGuild
 ) -> None:
     gm = gm_of(guild)
-    await create(fake, guild, gm, "Lovecraft", 6)
+    await try_create(fake, guild, gm, "Lovecraft", 6)
     await fake.slash(guild, gm, "config channel", {"channel": guild.announcements})
     fake.forbidden_channels.add(guild.announcements.id)
     try:
@@ -131,19 +119,25 @@ async def test_language_sets_public_messages_and_users_keep_their_own_for_errors
 ) -> None:
     gm = gm_of(guild)
     reply = await fake.slash(guild, gm, "config language", {"language": "es"})
-    private(reply, "Spanish")
-    created = await create(fake, guild, gm, "Ramiro")
+    refused_at_once(reply, "Spanish")
+    created = await try_create(fake, guild, gm, "Ramiro")
     assert created.embed["fields"][0]["name"] == "Salud"
     # An English user's refusal stays English; a Spanish user's is Spanish.
-    private(await create(fake, guild, guild.member("Ann"), "ramiro"), "There is already")
-    private(await create(fake, guild, guild.member("Eva", locale="es-ES"), "ramiro"), "Ya hay")
+    refused_at_once(
+        await try_create(fake, guild, guild.member("Ann"), "ramiro"), "There is already"
+    )
+    refused_at_once(
+        await try_create(fake, guild, guild.member("Eva", locale="es-ES"), "ramiro"), "Ya hay"
+    )
     # A user whose Discord language is neither gets the server's language.
-    private(await create(fake, guild, guild.member("Hans", locale="de"), "ramiro"), "Ya hay")
+    refused_at_once(
+        await try_create(fake, guild, guild.member("Hans", locale="de"), "ramiro"), "Ya hay"
+    )
 
     spanish = await make_guild(locale="es-ES")
     spanish_gm = gm_of(spanish)
     await fake.slash(spanish, spanish_gm, "config language", {"language": "en"})
-    reply = await create(fake, spanish, spanish_gm, "Ramiro")
+    reply = await try_create(fake, spanish, spanish_gm, "Ramiro")
     assert reply.embed["fields"][0]["name"] == "Health"
 
 
@@ -162,9 +156,9 @@ async def test_language_choices_have_localised_labels(fake: FakeDiscord) -> None
 # --- /help ---
 async def test_help_is_ephemeral_in_the_users_language(fake: FakeDiscord, guild: FakeGuild) -> None:
     english = await fake.slash(guild, guild.member("Ann"), "help")
-    private(english, "/character create", "Consciousness roll", "Seriously wounded")
+    refused_at_once(english, "/character create", "Consciousness roll", "Seriously wounded")
     spanish = await fake.slash(guild, guild.member("Eva", locale="es-419"), "help")
-    private(spanish, "/character create", "Tirada de Consciencia", "Gravemente herido")
+    refused_at_once(spanish, "/character create", "Tirada de Consciencia", "Gravemente herido")
     assert fake.violations == []
 
 

@@ -22,6 +22,7 @@ from tests.e2e.kit import (
     health_shown,
     history_commands,
     history_count,
+    permission_cast,
     replay,
     roll_shown,
     state_shown,
@@ -187,11 +188,7 @@ async def test_the_character_defaults_to_the_users_only_one(
 async def test_permissions_owner_other_player_gm_by_manage_server_and_by_role(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    ana, bea = guild.member("Ana"), guild.member("Bea")
-    manager = guild.member("Manager", permissions=["manage_guild"])
-    role = guild.role("Keeper")
-    keeper = guild.member("Keeper", roles=[role])
-    await fake.slash(guild, guild.owner, "config gm-role", {"role": role})
+    ana, bea, manager, keeper = await permission_cast(fake, guild)
     await wounded(fake, guild, ana, "Ana", -1)
 
     refused = await fake.slash(guild, bea, "conscious", {"character": "Ana"})

@@ -13,6 +13,7 @@ from tests.e2e.kit import (
     create,
     field,
     gm_set,
+    gms_by_permission_and_role,
     health_change_shown,
     health_shown,
     history_commands,
@@ -208,10 +209,7 @@ async def test_permissions_medics_owner_or_a_gm_not_the_patients_owner(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
     ana, bob = await team(fake, guild, patient_health=0, first_aid=9, max_health=30)
-    manager = guild.member("Manager", permissions=["manage_guild"])
-    role = guild.role("Keeper")
-    keeper = guild.member("Keeper", roles=[role])
-    await fake.slash(guild, guild.owner, "config gm-role", {"role": role})
+    manager, keeper = await gms_by_permission_and_role(fake, guild)
     refused = await aid(fake, guild, ana, 1)
     assert_refused(refused, "Only **Bob**'s player or a GM can use their First Aid")
     assert stored(bot, guild, "Bob")["first_aid_pool"] == 9

@@ -11,11 +11,13 @@ import pytest
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.harness import BotProcess
 from tests.e2e.kit import (
+    announcing_gm,
     assert_refused,
     correct,
     create,
     fits_discord,
     gm_of,
+    gm_with,
     history_count,
     rows,
 )
@@ -218,8 +220,7 @@ async def test_undo_of_delete_brings_back_the_character_with_its_abilities_and_i
 async def test_undo_of_create_removes_the_character(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9)
+    gm = await gm_with(fake, guild, "Ana", 9)
     undo = await confirmed_undo(fake, guild, gm)
     assert rows(bot, guild) == {}
     assert "**Ana**'s creation is undone" in undo.content
@@ -229,8 +230,7 @@ async def test_undo_of_create_removes_the_character(
 async def test_undo_twice_reverts_two_changes_then_nothing_is_left(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9)
+    gm = await gm_with(fake, guild, "Ana", 9)
     start = rows(bot, guild)
     await _ok(fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "5"}))
     after_hurt = rows(bot, guild)
@@ -294,8 +294,7 @@ async def test_undo_is_gm_only_and_history_is_for_anyone(
 async def test_history_of_the_server_and_of_a_character_shows_10_a_page_newest_first(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9)
+    gm = await gm_with(fake, guild, "Ana", 9)
     await create(fake, guild, gm, "Bea", 9)
     for health in range(8, -9, -1):  # 17 corrections of Ana
         await correct(fake, guild, gm, "Ana", health=health)
@@ -377,8 +376,7 @@ async def test_undo_in_one_server_never_touches_another(
 async def test_undo_of_a_death_is_announced(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await fake.slash(guild, gm, "config channel", {"channel": guild.announcements})
+    gm = await announcing_gm(fake, guild)
     await create(fake, guild, gm, "Ana", 9)
     await _ok(fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "30"}))
     posted = len(await fake.wait_channel_messages(guild.announcements.id, 1))

@@ -23,6 +23,7 @@ from tests.e2e.kit import (
     history_commands,
     history_count,
     last_details,
+    permission_cast,
     replay,
     state_shown,
     stored,
@@ -239,12 +240,8 @@ async def test_the_reason_is_cleaned_escaped_and_pings_nobody(
 async def test_permissions_owner_other_player_gm_by_manage_server_and_by_role(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    ana, bea = guild.member("Ana"), guild.member("Bea")
-    manager = guild.member("Manager", permissions=["manage_guild"])
-    role = guild.role("Keeper")
-    keeper = guild.member("Keeper", roles=[role])
+    ana, bea, manager, keeper = await permission_cast(fake, guild)
     await create(fake, guild, ana, "Ana", 20)
-    await fake.slash(guild, guild.owner, "config gm-role", {"role": role})
 
     refused = await fake.slash(guild, bea, "hurt", {"character": "Ana", "amount": "1"})
     assert_refused(refused, "Only **Ana**'s player or a GM can hurt this character")

@@ -21,6 +21,7 @@ from tests.e2e.kit import (
     history_count,
     last_details,
     stored,
+    uno_and_dos_hurt,
 )
 from tests.e2e.kit import undo as confirmed_undo
 
@@ -74,12 +75,7 @@ async def test_each_target_rolls_its_own_damage_in_one_change(
 async def test_several_targets_may_fall_and_each_gets_its_buttons(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = guild.member("Gm", permissions=["manage_guild"])
-    await create(fake, guild, gm, "Uno", 2)
-    await create(fake, guild, gm, "Dos", 2)
-    reply = await fake.slash(
-        guild, gm, "hurt", {"character": "Uno", "amount": "4", "character2": "Dos"}
-    )
+    _, reply = await uno_and_dos_hurt(fake, guild, "4")
     assert [health_shown(embed) for embed in reply.embeds] == [(-2, 2), (-2, 2)]
     rolls = [c for c in reply.custom_ids if c.startswith("salud:cons:") and c.split(":")[3] == "0"]
     assert len(rolls) == 2

@@ -12,24 +12,10 @@ from typing import Any
 from bot.names import look_key
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.harness import BotProcess
-from tests.e2e.kit import read_only, writable
+from tests.e2e.kit import read_only, refused_at_once, try_create, writable
 from tests.e2e.kit import undo as confirmed_undo
 
 EPHEMERAL = 1 << 6
-
-
-async def create(
-    fake: FakeDiscord, guild: FakeGuild, member: FakeMember, name: str, health: int = 9
-) -> Reply:
-    return await fake.slash(guild, member, "character create", {"name": name, "health": health})
-
-
-def refused(reply: Reply, *fragments: str) -> None:
-    """An ephemeral refusal containing every fragment."""
-    assert reply.type == 4, reply
-    assert reply.ephemeral, f"a refusal must be ephemeral: {reply.text!r}"
-    for fragment in fragments:
-        assert fragment in reply.text, f"{fragment!r} not in {reply.text!r}"
 
 
 def names_in_db(bot: BotProcess, guild: FakeGuild) -> list[str]:
@@ -38,6 +24,18 @@ def names_in_db(bot: BotProcess, guild: FakeGuild) -> list[str]:
             "SELECT name FROM characters WHERE guild_id = ? ORDER BY id", (int(guild.id),)
         ).fetchall()
     return [str(row[0]) for row in rows]
+
+
+async def spanish_player_with(
+    fake: FakeDiscord, make_guild: Callable[..., Awaitable[FakeGuild]], *names: str
+) -> tuple[FakeGuild, FakeMember]:
+    """A new Spanish server where Ana's player has created the characters ``names``."""
+    guild = await make_guild(locale="es-ES")
+    ana = guild.member("Ana", locale="es-ES")
+    for name in names:
+        created = await try_create(fake, guild, ana, name)
+        assert not created.ephemeral, created.text
+    return guild, ana
 
 
 async def shown_title(fake: FakeDiscord, guild: FakeGuild, member: FakeMember, typed: str) -> str:
@@ -50,8 +48,8 @@ async def test_the_same_name_ignoring_case_accents_width_and_spaces(
     fake: FakeDiscord, guild: FakeGuild
 ) -> None:
     gm = guild.member("Gm", permissions=["manage_guild"])
-    await create(fake, guild, gm, "Amelia Ríos")
-    await create(fake, guild, gm, "Ana Bel")
+    await try_create(fake, guild, gm, "Amelia Ríos")
+    await try_create(fake, guild, gm, "Ana Bel")
     for typed in ("Amelia Rios", "AMELIA RÍOS", "Ａｍｅｌｉａ Ríos", "amelia   rios"):
         assert await shown_title(fake, guild, gm, typed) == "Amelia Ríos", typed
     for typed in ("Ana\u00a0Bel", "ana  bel", "ＡＮＡ ＢＥＬ"):
@@ -65,16 +63,16 @@ async def test_a_unique_word_start_resolves_and_several_are_named(
 ) -> None:
     gm = guild.member("Gm", permissions=["manage_guild"])
     for name in ("Amelia Ríos", "Jack O'Malley", "Ana Bel", "Ana Cruz"):
-        await create(fake, guild, gm, name)
+        await try_create(fake, guild, gm, name)
     assert await shown_title(fake, guild, gm, "amelia") == "Amelia Ríos"
     assert await shown_title(fake, guild, gm, "rios") == "Amelia Ríos"
     assert await shown_title(fake, guild, gm, "jack") == "Jack O'Malley"
     assert await shown_title(fake, guild, gm, "malley") == "Jack O'Malley"
     assert await shown_title(fake, guild, gm, "ana c") == "Ana Cruz"
     both = await fake.slash(guild, gm, "character show", {"character": "ana"})
-    refused(both, "“ana” could be **Ana Bel** or **Ana Cruz**", "whole name")
+    refused_at_once(both, "“ana” could be **Ana Bel** or **Ana Cruz**", "whole name")
     # Not a word start: "elia" is inside a word only.
-    refused(await fake.slash(guild, gm, "character show", {"character": "elia"}), "“elia”")
+    refused_at_once(await fake.slash(guild, gm, "character show", {"character": "elia"}), "“elia”")
 
 
 async def test_a_miss_suggests_close_names_in_both_languages(
@@ -83,21 +81,23 @@ async def test_a_miss_suggests_close_names_in_both_languages(
     guild = await make_guild(locale="es-ES")
     gm = guild.member("Dj", permissions=["manage_guild"], locale="es-ES")
     for name in ("Amelia Ríos", "Padre Tomás", "Renée Pennington", "Sgt. O'Malley"):
-        await create(fake, guild, gm, name)
+        await try_create(fake, guild, gm, name)
     before = len(await _listed(fake, guild, gm))
     spanish = await fake.slash(guild, gm, "hurt", {"character": "Amelai Rois", "amount": "3"})
-    refused(
+    refused_at_once(
         spanish, "No hay ningún personaje llamado «Amelai Rois»", "¿Querías decir", "Amelia Ríos"
     )
     english = await fake.slash(
         guild, gm, "hurt", {"character": "Tomas Padre", "amount": "3"}, locale="en-US"
     )
-    refused(english, "There is no character called “Tomas Padre”", "Did you mean", "Padre Tomás")
+    refused_at_once(
+        english, "There is no character called “Tomas Padre”", "Did you mean", "Padre Tomás"
+    )
     suggested = english.text.split("Did you mean", 1)[1]
     assert suggested.count("**") // 2 <= 3
     # Nothing close at all: the plain refusal, without "Did you mean".
     far = await fake.slash(guild, gm, "character show", {"character": "Zzyzx"}, locale="en-US")
-    refused(far, "“Zzyzx”")
+    refused_at_once(far, "“Zzyzx”")
     assert "Did you mean" not in far.text
     assert len(await _listed(fake, guild, gm)) == before
 
@@ -112,10 +112,10 @@ async def test_autocomplete_ignores_accents_with_the_users_own_first(
 ) -> None:
     gm = guild.member("Gm", permissions=["manage_guild"])
     bea = guild.member("Bea")
-    await create(fake, guild, gm, "Padre Tomás")
-    await create(fake, guild, gm, "Renée Pennington")
-    await create(fake, guild, gm, "Tomasa Vidal")
-    await create(fake, guild, bea, "Tomás Bea")
+    await try_create(fake, guild, gm, "Padre Tomás")
+    await try_create(fake, guild, gm, "Renée Pennington")
+    await try_create(fake, guild, gm, "Tomasa Vidal")
+    await try_create(fake, guild, bea, "Tomás Bea")
 
     async def choices(member: FakeMember, typed: str) -> list[str]:
         found = await fake.autocomplete(
@@ -134,24 +134,28 @@ async def test_the_same_or_a_lookalike_name_is_refused_at_create(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
     ana = guild.member("Ana")
-    await create(fake, guild, ana, "Ana")
-    await create(fake, guild, ana, "Ana Bel")
-    refused(await create(fake, guild, ana, "ＡＮＡ"), "already a character called **Ana**")
-    refused(await create(fake, guild, ana, "ÁNA"), "already a character called **Ana**")
-    refused(await create(fake, guild, ana, "\u0410na"), "looks too much like **Ana**")
-    refused(await create(fake, guild, ana, "Ana\u00a0Bel"), "already", "**Ana Bel**")
-    refused(await create(fake, guild, ana, "Ana  Bel"), "already", "**Ana Bel**")
+    await try_create(fake, guild, ana, "Ana")
+    await try_create(fake, guild, ana, "Ana Bel")
+    refused_at_once(
+        await try_create(fake, guild, ana, "ＡＮＡ"), "already a character called **Ana**"
+    )
+    refused_at_once(await try_create(fake, guild, ana, "ÁNA"), "already a character called **Ana**")
+    refused_at_once(await try_create(fake, guild, ana, "\u0410na"), "looks too much like **Ana**")
+    refused_at_once(await try_create(fake, guild, ana, "Ana\u00a0Bel"), "already", "**Ana Bel**")
+    refused_at_once(await try_create(fake, guild, ana, "Ana  Bel"), "already", "**Ana Bel**")
     assert names_in_db(bot, guild) == ["Ana", "Ana Bel"]
 
 
 async def test_a_lookalike_is_refused_in_spanish_too(
     fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]]
 ) -> None:
-    guild = await make_guild(locale="es-ES")
-    ana = guild.member("Ana", locale="es-ES")
-    await create(fake, guild, ana, "Olga")
-    refused(await create(fake, guild, ana, "\u041elga"), "se parece demasiado a **Olga**")
-    refused(await create(fake, guild, ana, "OLGA"), "Ya hay un personaje llamado **Olga**")
+    guild, ana = await spanish_player_with(fake, make_guild, "Olga")
+    refused_at_once(
+        await try_create(fake, guild, ana, "\u041elga"), "se parece demasiado a **Olga**"
+    )
+    refused_at_once(
+        await try_create(fake, guild, ana, "OLGA"), "Ya hay un personaje llamado **Olga**"
+    )
     assert names_in_db(bot, guild) == ["Olga"]
 
 
@@ -188,7 +192,7 @@ async def test_colliding_names_of_an_older_database_are_kept_reachable_and_marke
     assert len(marked) == 3 and not any("Bruno" in line for line in marked)
     assert "/character rename" in lines[-1] and "se confunden" in lines[-1]
     # "ana" typed in another way is one of three: the refusal names them.
-    refused(
+    refused_at_once(
         await fake.slash(guild, gm, "character show", {"character": "ána"}),
         "puede ser",
         "**Ana**",
@@ -211,9 +215,9 @@ async def test_rename_is_a_change_with_history_and_undo(
 ) -> None:
     ana, bea = guild.member("Ana"), guild.member("Bea")
     gm = guild.member("Gm", permissions=["manage_guild"])
-    await create(fake, guild, ana, "Amelia Rios")
-    await create(fake, guild, bea, "Bruno")
-    refused(
+    await try_create(fake, guild, ana, "Amelia Rios")
+    await try_create(fake, guild, bea, "Bruno")
+    refused_at_once(
         await fake.slash(guild, bea, "character rename", {"character": "Amelia", "name": "X"}),
         "Only **Amelia Rios**'s player or a GM can rename this character.",
     )
@@ -240,23 +244,22 @@ async def test_rename_is_a_change_with_history_and_undo(
 async def test_rename_refuses_bad_taken_and_lookalike_names_changing_nothing(
     fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]]
 ) -> None:
-    guild = await make_guild(locale="es-ES")
-    ana = guild.member("Ana", locale="es-ES")
-    await create(fake, guild, ana, "Olga")
-    await create(fake, guild, ana, "Pablo")
+    guild, ana = await spanish_player_with(fake, make_guild, "Olga", "Pablo")
 
     async def rename(character: str, name: str, **more: Any) -> Reply:
         return await fake.slash(
             guild, ana, "character rename", {"character": character, "name": name}, **more
         )
 
-    refused(await rename("Pablo", "OLGA"), "Ya hay un personaje llamado **Olga**")
-    refused(await rename("Pablo", "\u041elga"), "se parece demasiado a **Olga**")
-    refused(await rename("Pablo", "Pab\u200blo"), "control")
-    refused(await rename("Pablo", "x" * 41), "40")
-    refused(await rename("Pablo", "Pablo"), "**Pablo** ya se llama así")
-    refused(await rename("Nadie", "Otro"), "«Nadie»")
-    refused(await rename("Pablo", "OLGA", locale="en-US"), "already a character called **Olga**")
+    refused_at_once(await rename("Pablo", "OLGA"), "Ya hay un personaje llamado **Olga**")
+    refused_at_once(await rename("Pablo", "\u041elga"), "se parece demasiado a **Olga**")
+    refused_at_once(await rename("Pablo", "Pab\u200blo"), "control")
+    refused_at_once(await rename("Pablo", "x" * 41), "40")
+    refused_at_once(await rename("Pablo", "Pablo"), "**Pablo** ya se llama así")
+    refused_at_once(await rename("Nadie", "Otro"), "«Nadie»")
+    refused_at_once(
+        await rename("Pablo", "OLGA", locale="en-US"), "already a character called **Olga**"
+    )
     assert names_in_db(bot, guild) == ["Olga", "Pablo"]
     # Its own name in another case is a rename, not a clash with itself.
     fixed = await rename("Pablo", "PABLO")
@@ -268,7 +271,7 @@ async def test_the_ability_autocomplete_finds_the_character_as_typed(
     fake: FakeDiscord, guild: FakeGuild
 ) -> None:
     gm = guild.member("Gm", permissions=["manage_guild"])
-    await create(fake, guild, gm, "Padre Tomás")
+    await try_create(fake, guild, gm, "Padre Tomás")
     added = await fake.slash(
         guild, gm, "ability set", {"character": "tomas", "ability": "Theology", "rating": 3}
     )

@@ -12,6 +12,7 @@ from tests.e2e.kit import (
     create,
     fits_discord,
     gm_of,
+    gm_with,
     history_count,
     rows,
 )
@@ -109,8 +110,7 @@ async def test_P1_refresh_all_characters_in_one_change(
 async def test_P1_refresh_of_full_pools_is_no_change(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9, first_aid=3)
+    gm = await gm_with(fake, guild, "Ana", 9, first_aid=3)
     await _ability(fake, guild, gm, "Ana", "Athletics", 6, 6, "general")
     entries, before = history_count(bot, guild), rows(bot, guild)
     one = await fake.slash(guild, gm, "refresh", {"character": "Ana"})
@@ -123,8 +123,7 @@ async def test_P1_refresh_of_full_pools_is_no_change(
 async def test_P1_refresh_reaches_dead_and_wounded_characters_without_touching_health(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9, first_aid=3)
+    gm = await gm_with(fake, guild, "Ana", 9, first_aid=3)
     await correct(fake, guild, gm, "Ana", health=-8, first_aid=0)
     before = rows(bot, guild)["Ana"]
     await fake.slash(guild, gm, "refresh", {"character": "Ana"})

@@ -11,6 +11,7 @@ from tests.e2e.kit import (
     health_shown,
     history_commands,
     history_count,
+    permission_cast,
     replay,
     state_shown,
     stored,
@@ -198,11 +199,7 @@ async def test_days_out_of_range_are_refused(
 async def test_permissions_owner_other_player_gm_by_manage_server_and_by_role(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    ana, bea = guild.member("Ana"), guild.member("Bea")
-    manager = guild.member("Manager", permissions=["manage_guild"])
-    role = guild.role("Keeper")
-    keeper = guild.member("Keeper", roles=[role])
-    await fake.slash(guild, guild.owner, "config gm-role", {"role": role})
+    ana, bea, manager, keeper = await permission_cast(fake, guild)
     await hurt_to(fake, guild, ana, 0, max_health=30)
     assert_refused(
         await rest(fake, guild, bea, 1), "Only **Ana**'s player or a GM can decide their rest"

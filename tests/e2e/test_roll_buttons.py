@@ -16,7 +16,7 @@ from typing import Any
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.fake_discord.replies import flatten_components
 from devkit.harness import BotProcess
-from tests.e2e.kit import assert_refused, create, history_count, read_only, stored
+from tests.e2e.kit import assert_refused, create, history_count, read_only, stored, uno_and_dos_hurt
 from tests.e2e.kit import undo as confirmed_undo
 
 
@@ -144,12 +144,7 @@ async def test_healing_the_roll_away_disables_the_buttons(
 async def test_one_characters_roll_leaves_the_others_buttons_live(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = guild.member("Gm", permissions=["manage_guild"])
-    await create(fake, guild, gm, "Uno", 2)
-    await create(fake, guild, gm, "Dos", 2)
-    both = await fake.slash(
-        guild, gm, "hurt", {"character": "Uno", "amount": "3", "character2": "Dos"}
-    )
+    gm, both = await uno_and_dos_hurt(fake, guild, "3")
     uno, dos = stored(bot, guild, "Uno")["id"], stored(bot, guild, "Dos")["id"]
     await fake.slash(guild, gm, "conscious", {"character": "Uno"})
     message = await wait_disabled(fake, both, uno)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from devkit.fake_discord import FakeDiscord, FakeGuild, Reply
 from devkit.harness import BotProcess
-from tests.e2e.kit import correct, create, gm_of, rows, state_shown
+from tests.e2e.kit import correct, create, gm_of, gm_with, rows, state_shown
 
 
 def health_field(reply: Reply, title: str) -> str:
@@ -37,8 +37,7 @@ async def test_H1_health_of_1_and_a_pool_below_zero(
 
 
 async def test_H2_the_state_follows_health_alone(fake: FakeDiscord, guild: FakeGuild) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9)
+    gm = await gm_with(fake, guild, "Ana", 9)
     for health, state, colour in [
         (1, "Healthy", 0x2ECC71),
         (0, "Hurt", 0xF1C40F),
@@ -57,8 +56,7 @@ async def test_H2_the_state_follows_health_alone(fake: FakeDiscord, guild: FakeG
 async def test_H6_rest_never_heals_above_the_maximum(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9)
+    gm = await gm_with(fake, guild, "Ana", 9)
     await correct(fake, guild, gm, "Ana", health=-1)
     rested = await fake.slash(guild, gm, "rest", {"character": "Ana", "days": 30})
     assert health_field(rested, "Ana").startswith("9 / 9")
@@ -68,8 +66,7 @@ async def test_H6_rest_never_heals_above_the_maximum(
 async def test_D5_R4_the_stay_lasts_the_lowest_health_of_the_spell(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9)
+    gm = await gm_with(fake, guild, "Ana", 9)
     await fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "16"})  # -7
     await fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "2"})  # -9
     await correct(fake, guild, gm, "Ana", health=-7)  # the spell's lowest stays -9
@@ -85,8 +82,7 @@ async def test_D5_R4_the_stay_lasts_the_lowest_health_of_the_spell(
 async def test_C7_an_unconscious_character_healed_to_zero_wakes(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9)
+    gm = await gm_with(fake, guild, "Ana", 9)
     await create(fake, guild, gm, "Doc", 9, first_aid=4)
     await fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "12"})  # -3
     await correct(fake, guild, gm, "Ana", conscious=False)
@@ -103,8 +99,7 @@ async def test_C7_an_unconscious_character_healed_to_zero_wakes(
 async def test_G1_a_lower_maximum_lowers_health_and_the_pool_stays_within_its_rating(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9, first_aid=4)
+    gm = await gm_with(fake, guild, "Ana", 9, first_aid=4)
     lowered = await correct(fake, guild, gm, "Ana", max_health=5, first_aid=9)
     assert health_field(lowered, "Ana").startswith("5 / 5")
     row = rows(bot, guild)["Ana"]
@@ -115,8 +110,7 @@ async def test_G1_a_lower_maximum_lowers_health_and_the_pool_stays_within_its_ra
 async def test_G4_correcting_only_ratings_leaves_the_flags_alone(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9, first_aid=2)
+    gm = await gm_with(fake, guild, "Ana", 9, first_aid=2)
     await fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "16"})  # -7, roll due
     before = rows(bot, guild)["Ana"]
     await correct(fake, guild, gm, "Ana", max_first_aid=5, max_health=12)

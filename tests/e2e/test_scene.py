@@ -12,6 +12,7 @@ from tests.e2e.kit import (
     create,
     fits_discord,
     gm_of,
+    gm_with,
     history_count,
     insert_characters,
     rows,
@@ -86,8 +87,7 @@ async def test_S1_new_scene_takes_health_now_as_start_for_every_character(
 async def test_S1_new_scene_when_nothing_changes_stores_nothing(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9)
+    gm = await gm_with(fake, guild, "Ana", 9)
     before = history_count(bot, guild)
     reply = await fake.slash(guild, gm, "scene new")
     assert not reply.ephemeral and "Nothing to reset" in reply.content
@@ -105,8 +105,7 @@ async def test_S1_new_scene_without_characters(
 async def test_S1_first_aid_received_is_reset_by_a_new_scene(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Medic", 6, first_aid=4)
+    gm = await gm_with(fake, guild, "Medic", 6, first_aid=4)
     await create(fake, guild, gm, "Ana", 9)
     await fake.slash(guild, gm, "scene new")
     await correct(fake, guild, gm, "Ana", health=2)  # lost during the scene (started at 9)
@@ -121,8 +120,7 @@ async def test_S1_first_aid_received_is_reset_by_a_new_scene(
 async def test_S2_character_created_during_a_scene_starts_it_at_full_health(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9)
+    gm = await gm_with(fake, guild, "Ana", 9)
     await correct(fake, guild, gm, "Ana", health=4)
     await fake.slash(guild, gm, "scene new")
     await create(fake, guild, gm, "Late", 7)

@@ -9,11 +9,13 @@ from devkit.fake_discord import FakeDiscord, FakeGuild
 from devkit.harness import BotProcess
 from tests.e2e.kit import (
     ROLL,
+    announcing_gm,
     assert_refused,
     correct,
     create,
     fits_discord,
     gm_of,
+    gm_with,
     history_count,
     insert_characters,
     rows,
@@ -27,8 +29,7 @@ from tests.e2e.kit import undo as confirmed_undo
 async def test_T1_minutes_carry_over_between_calls(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9)
+    gm = await gm_with(fake, guild, "Ana", 9)
     await correct(fake, guild, gm, "Ana", health=-7)
     before = history_count(bot, guild)
 
@@ -53,8 +54,7 @@ async def test_T1_minutes_carry_over_between_calls(
 async def test_T1_half_hours_in_one_call_and_remainder_kept(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9)
+    gm = await gm_with(fake, guild, "Ana", 9)
     await correct(fake, guild, gm, "Ana", health=-6)
     reply = await fake.slash(guild, gm, "time", {"minutes": 75})
     state = rows(bot, guild)["Ana"]
@@ -65,8 +65,7 @@ async def test_T1_half_hours_in_one_call_and_remainder_kept(
 async def test_T1_time_with_nobody_bleeding_is_answered_but_no_change(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 9)
+    gm = await gm_with(fake, guild, "Ana", 9)
     await create(fake, guild, gm, "Hurt", 9)
     await correct(fake, guild, gm, "Hurt", health=-3)  # Hurt, not Seriously wounded: no bleeding
     before_rows, before = rows(bot, guild), history_count(bot, guild)
@@ -83,8 +82,7 @@ async def test_T1_time_with_nobody_bleeding_is_answered_but_no_change(
 async def test_T1_stabilized_and_hospitalized_characters_do_not_bleed(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Medic", 8, first_aid=4)
+    gm = await gm_with(fake, guild, "Medic", 8, first_aid=4)
     await create(fake, guild, gm, "Stable", 9)
     await create(fake, guild, gm, "Patient", 9)
     await create(fake, guild, gm, "Bleeder", 9)
@@ -147,8 +145,7 @@ async def test_T1_every_bleeding_character_is_shown_in_one_message(
 async def test_T2_bleeding_kills_at_minus_12_and_stops_there(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await fake.slash(guild, gm, "config channel", {"channel": guild.announcements})
+    gm = await announcing_gm(fake, guild)
     await create(fake, guild, gm, "Ana", 9)
     await create(fake, guild, gm, "Bea", 9)
     await correct(fake, guild, gm, "Ana", health=-10)
@@ -225,8 +222,7 @@ async def test_T2_death_used_in_the_announcement_channel_is_not_posted_twice(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
     """A /time used in the announcement channel itself is not posted twice."""
-    gm = gm_of(guild)
-    await fake.slash(guild, gm, "config channel", {"channel": guild.announcements})
+    gm = await announcing_gm(fake, guild)
     await create(fake, guild, gm, "Ana", 9)
     await correct(fake, guild, gm, "Ana", health=-11)
     posted_before = len(fake.channel_messages(guild.announcements.id))

@@ -14,9 +14,9 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from devkit.fake_discord import FakeDiscord, FakeGuild, Reply, message_text
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply, message_text
 from devkit.harness import BotProcess
-from tests.e2e.kit import create, gm_of, read_only, stored
+from tests.e2e.kit import create, gm_of, gm_with, read_only, stored
 
 
 def tracker_row(bot: BotProcess, guild: FakeGuild) -> tuple[int, int] | None:
@@ -60,6 +60,14 @@ async def post_tracker(fake: FakeDiscord, guild: FakeGuild, gm: Any, **more: Any
     return reply
 
 
+async def tracked(fake: FakeDiscord, guild: FakeGuild, name: str) -> tuple[FakeMember, str]:
+    """A GM who has created ``name`` (9 Health) and posted a tracker; the GM and the id of the
+    tracker's message."""
+    gm = await gm_with(fake, guild, name, 9)
+    tracker = await post_tracker(fake, guild, gm)
+    return gm, str(tracker.message_id)
+
+
 async def test_the_tracker_follows_every_change_within_five_seconds(
     fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]]
 ) -> None:
@@ -97,8 +105,7 @@ async def test_only_a_gm_posts_it(fake: FakeDiscord, bot: BotProcess, guild: Fak
 async def test_a_burst_of_100_changes_is_folded_into_edits_two_seconds_apart(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Ana", 60)
+    gm = await gm_with(fake, guild, "Ana", 60)
     await create(fake, guild, gm, "Bea", 60)
     tracker = await post_tracker(fake, guild, gm)
     message_id = str(tracker.message_id)
@@ -139,8 +146,7 @@ async def test_a_burst_of_100_changes_is_folded_into_edits_two_seconds_apart(
 async def test_a_new_tracker_replaces_the_old_which_says_it_moved(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Carla", 9)
+    gm = await gm_with(fake, guild, "Carla", 9)
     old = await post_tracker(fake, guild, gm)
     new = await post_tracker(fake, guild, gm, channel=guild.announcements)
     old_id, new_id = str(old.message_id), str(new.message_id)
@@ -157,21 +163,16 @@ async def test_a_new_tracker_replaces_the_old_which_says_it_moved(
 async def test_the_tracker_survives_a_restart(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Dario", 9)
-    tracker = await post_tracker(fake, guild, gm)
+    gm, message_id = await tracked(fake, guild, "Dario")
     await bot.restart()
     await fake.slash(guild, gm, "hurt", {"character": "Dario", "amount": "3"})
-    await shows(fake, str(tracker.message_id), "**Dario** — Health 6 / 9")
+    await shows(fake, message_id, "**Dario** — Health 6 / 9")
 
 
 async def test_a_deleted_tracker_stops_quietly_for_good(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Elena", 9)
-    tracker = await post_tracker(fake, guild, gm)
-    message_id = str(tracker.message_id)
+    gm, message_id = await tracked(fake, guild, "Elena")
     fake.delete_message(message_id)
     await fake.slash(guild, gm, "hurt", {"character": "Elena", "amount": "1"})
     await row_soon(bot, guild, None)
@@ -186,10 +187,7 @@ async def test_a_deleted_tracker_stops_quietly_for_good(
 async def test_a_tracker_the_bot_may_no_longer_edit_stops_for_good(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Fabia", 9)
-    tracker = await post_tracker(fake, guild, gm)
-    message_id = str(tracker.message_id)
+    gm, message_id = await tracked(fake, guild, "Fabia")
     await asyncio.sleep(2.1)  # the next edit is due at once
     fake.inject_failure("channel_message", status=403)  # permissions taken away
     await fake.slash(guild, gm, "hurt", {"character": "Fabia", "amount": "1"})

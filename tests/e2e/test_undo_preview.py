@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply, message_text
 from devkit.harness import BotProcess
-from tests.e2e.kit import confirm_id, create, gm_of, history_count, rows, stored
+from tests.e2e.kit import confirm_id, create, gm_of, gm_with, history_count, rows, stored
 from tests.e2e.kit import undo as confirmed_undo
 
 
@@ -169,8 +169,7 @@ async def test_first_aid_flags_hospital_and_a_deletion_are_all_in_the_detail(
 async def test_the_confirmation_works_after_a_restart(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Carla", 9)
+    gm = await gm_with(fake, guild, "Carla", 9)
     await fake.slash(guild, gm, "hurt", {"character": "Carla", "amount": "4"})
     preview = await fake.slash(guild, gm, "undo")
     await bot.restart()
@@ -184,8 +183,7 @@ async def test_the_confirmation_works_after_a_restart(
 async def test_confirming_twice_reverts_once(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    gm = gm_of(guild)
-    await create(fake, guild, gm, "Gala", 9)
+    gm = await gm_with(fake, guild, "Gala", 9)
     await fake.slash(guild, gm, "hurt", {"character": "Gala", "amount": "4"})
     await fake.slash(guild, gm, "hurt", {"character": "Gala", "amount": "1"})
     preview = await fake.slash(guild, gm, "undo")

@@ -15,6 +15,7 @@ from typing import Any
 from bot.storage.snapshot import load_after
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.harness import BotProcess
+from tests.e2e.kit.commands import create
 from tests.e2e.kit.db import read_only
 from tests.e2e.kit.processes import fake_with_bot
 
@@ -51,6 +52,27 @@ async def burst(
     return [
         await fake.slash(guild, member, command, options, wait="none")
         for member, command, options in calls
+    ]
+
+
+async def players_with_characters(
+    fake: FakeDiscord, guild: FakeGuild, names: Sequence[str]
+) -> dict[str, FakeMember]:
+    """A player for each name, who has created the character of that name with 99 Health."""
+    owners = {name: guild.member(name) for name in names}
+    for name in names:
+        await create(fake, guild, owners[name], name, 99)
+    return owners
+
+
+def hurts_in_turn(
+    owners: Mapping[str, FakeMember], names: Sequence[str], count: int
+) -> list[tuple[FakeMember, str, dict[str, Any]]]:
+    """``count`` /hurt of 1, each by its owner, going round ``names`` in turn."""
+    return [
+        (owners[name], "hurt", {"character": name, "amount": "1"})
+        for number in range(count)
+        for name in [names[number % len(names)]]
     ]
 
 

@@ -16,16 +16,17 @@ from pathlib import Path
 
 from devkit.fake_discord import FakeGuild
 from devkit.harness import PROJECT_ROOT
-from tests.e2e.kit import create
 from tests.e2e.kit.db import stored as character_row
 from tests.reliability.support import (
     assert_chain,
     burst,
     entries_of,
+    hurts_in_turn,
     integrity,
     interaction_ids,
     is_refusal,
     isolated_bot,
+    players_with_characters,
     wait_all,
 )
 
@@ -86,14 +87,8 @@ async def test_backup_during_a_burst_is_a_consistent_snapshot_that_restores(
 ) -> None:
     async with isolated_bot(tmp_path, interaction_deadline=30.0) as (fake, bot):
         guild = await fake.create_guild()
-        owners = {name: guild.member(name) for name in NAMES}
-        for name in NAMES:
-            await create(fake, guild, owners[name], name, 99)
-        calls = [
-            (owners[name], "hurt", {"character": name, "amount": "1"})
-            for number in range(HURTS)
-            for name in [NAMES[number % len(NAMES)]]
-        ]
+        owners = await players_with_characters(fake, guild, NAMES)
+        calls = hurts_in_turn(owners, NAMES, HURTS)
         # In waves of 50: one that could not be answered within Discord's 3 s is refused "busy"
         # (COMMANDS.md, Busy servers); the backup runs while the later waves are stored.
         waves = [calls[start : start + WAVE] for start in range(0, len(calls), WAVE)]

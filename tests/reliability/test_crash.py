@@ -13,17 +13,18 @@ import pytest
 
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.harness import BotProcess
-from tests.e2e.kit import create
 from tests.e2e.kit.db import stored as character_row
 from tests.reliability.support import (
     BUSY,
     assert_chain,
     burst,
     entries_of,
+    hurts_in_turn,
     integrity,
     interaction_ids,
     is_refusal,
     isolated_bot,
+    players_with_characters,
 )
 
 NAMES = ("Ana", "Bea", "Cid")
@@ -38,11 +39,7 @@ async def _burst_and_kill(
     kill_after: int,
 ) -> list[Reply]:
     """Sends ``count`` /hurt of 1, kills the bot once ``kill_after`` were answered."""
-    calls = [
-        (owners[name], "hurt", {"character": name, "amount": "1"})
-        for number in range(count)
-        for name in [NAMES[number % len(NAMES)]]
-    ]
+    calls = hurts_in_turn(owners, NAMES, count)
     replies = await burst(fake, guild, calls)
     await fake.wait_until(
         lambda: sum(r.is_complete() for r in replies) >= kill_after,
@@ -90,9 +87,7 @@ def _check(
 async def _crash_rounds(tmp_path: Path, rounds: int, count: int) -> None:
     async with isolated_bot(tmp_path, interaction_deadline=20.0) as (fake, bot):
         guild = await fake.create_guild()
-        owners = {name: guild.member(name) for name in NAMES}
-        for name in NAMES:
-            await create(fake, guild, owners[name], name, 99)
+        owners = await players_with_characters(fake, guild, NAMES)
         for _ in range(rounds):
             for name in NAMES:  # a GM's correction: every round starts from full Health
                 await fake.slash(

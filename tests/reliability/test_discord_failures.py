@@ -12,9 +12,18 @@ from pathlib import Path
 
 import pytest
 
+from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember
 from tests.e2e.kit import create
 from tests.e2e.kit.db import stored as character_row
 from tests.reliability.support import entries_of, interaction_ids, isolated_bot
+
+
+async def ana_on_a_new_server(fake: FakeDiscord) -> tuple[FakeGuild, FakeMember]:
+    """A new server where Ana's player has created Ana (9 Health)."""
+    guild = await fake.create_guild()
+    ana = guild.member("Ana")
+    await create(fake, guild, ana, "Ana", 9)
+    return guild, ana
 
 
 @pytest.mark.parametrize(
@@ -26,9 +35,7 @@ async def test_a_retried_reply_arrives_and_the_change_is_applied_once(
     tmp_path: Path, status: int, count: int
 ) -> None:
     async with isolated_bot(tmp_path) as (fake, bot):
-        guild = await fake.create_guild()
-        ana = guild.member("Ana")
-        await create(fake, guild, ana, "Ana", 9)
+        guild, ana = await ana_on_a_new_server(fake)
         fake.inject_failure("callback", status=status, count=count, retry_after=0.05)
         reply = await fake.slash(guild, ana, "hurt", {"character": "Ana", "amount": "3"})
         assert reply.type == 4 and not reply.ephemeral, reply.text
@@ -49,9 +56,7 @@ async def test_a_reply_discord_keeps_refusing_is_lost_but_the_change_is_kept_onc
     tmp_path: Path,
 ) -> None:
     async with isolated_bot(tmp_path) as (fake, bot):
-        guild = await fake.create_guild()
-        ana = guild.member("Ana")
-        await create(fake, guild, ana, "Ana", 9)
+        guild, ana = await ana_on_a_new_server(fake)
         # 500, then 500 after 1 s; the third try (after 3 s more) is past Discord's window.
         fake.inject_failure("callback", status=500, count=2)
         lost = await fake.slash(
@@ -78,9 +83,7 @@ async def test_an_announcement_discord_refuses_does_not_spoil_the_reply(
     tmp_path: Path,
 ) -> None:
     async with isolated_bot(tmp_path) as (fake, bot):
-        guild = await fake.create_guild()
-        ana = guild.member("Ana")
-        await create(fake, guild, ana, "Ana", 9)
+        guild, ana = await ana_on_a_new_server(fake)
         config = await fake.slash(
             guild, guild.owner, "config channel", {"channel": guild.announcements}
         )

@@ -11,15 +11,16 @@ from pathlib import Path
 import pytest
 
 from devkit.fake_discord import Reply
-from tests.e2e.kit import create
 from tests.e2e.kit.db import stored as character_row
 from tests.reliability.support import (
     RESTARTING,
     burst,
     entries_of,
+    hurts_in_turn,
     integrity,
     interaction_ids,
     isolated_bot,
+    players_with_characters,
 )
 
 NAMES = ("Ana", "Bea", "Cid")
@@ -40,14 +41,8 @@ async def _stop_during_burst(tmp_path: Path, trial: int) -> int:
     and were answered "restarting" (none if it had already closed the gateway)."""
     async with isolated_bot(tmp_path, name=f"stopping-{trial}") as (fake, bot):
         guild = await fake.create_guild()
-        owners = {name: guild.member(name) for name in NAMES}
-        for name in NAMES:
-            await create(fake, guild, owners[name], name, 99)
-        calls = [
-            (owners[name], "hurt", {"character": name, "amount": "1"})
-            for number in range(BURST)
-            for name in [NAMES[number % len(NAMES)]]
-        ]
+        owners = await players_with_characters(fake, guild, NAMES)
+        calls = hurts_in_turn(owners, NAMES, BURST)
         replies = await burst(fake, guild, calls)
         await fake.wait_until(
             lambda: sum(r.is_complete() for r in replies) >= 10, 20, what="10 replies"

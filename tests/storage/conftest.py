@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Storage
+from bot.storage import Storage, StoredCharacter
 from rules.abilities import Ability, AbilityKind
 from rules.character import CharacterHealth
 
@@ -51,6 +51,19 @@ def general(name: str, rating: int, pool: int | None = None) -> Ability:
 
 def investigative(name: str, rating: int, pool: int | None = None) -> Ability:
     return Ability(name, AbilityKind.INVESTIGATIVE, rating, rating if pool is None else pool)
+
+
+async def create(
+    storage: Storage, next_id: Interactions, name: str, owner: int = ALICE, guild: int = GUILD_A
+) -> StoredCharacter:
+    """A character with two abilities, created and recorded in one transaction (as the bot's
+    ``/character create`` is)."""
+    async with storage.transaction() as tx:
+        character = await tx.create_character(
+            guild, name, owner, health(), [general("Athletics", 4), investigative("Occult", 2)]
+        )
+        await tx.record(guild_id=guild, interaction_id=next_id(), actor_id=owner, command="create")
+    return character
 
 
 @pytest.fixture

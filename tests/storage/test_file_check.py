@@ -25,6 +25,15 @@ async def salud_file(path: Path, characters: int = 200) -> None:
             await tx.set_meta(f"filler-{number}", "x" * 200)
 
 
+def execute(path: Path, *statements: str) -> None:
+    """Runs ``statements`` on the file with plain sqlite3 (as another program would), committed
+    and closed."""
+    with sqlite3.connect(path) as conn:
+        for statement in statements:
+            conn.execute(statement)
+    conn.close()
+
+
 def assert_refused(path: Path, *words: str) -> DatabaseFileError:
     before = digest(path)
     with pytest.raises(DatabaseFileError) as caught:
@@ -85,29 +94,29 @@ async def test_a_damaged_page_is_refused(tmp_path: Path) -> None:
 
 def test_another_programs_tables_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "other.sqlite3"
-    with sqlite3.connect(path) as conn:
-        conn.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
-        conn.execute("INSERT INTO invoices (total) VALUES (9.5)")
-    conn.close()
+    execute(
+        path,
+        "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)",
+        "INSERT INTO invoices (total) VALUES (9.5)",
+    )
     assert_refused(path, "another program's tables")
 
 
 async def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "newer.sqlite3"
     await salud_file(path)
-    with sqlite3.connect(path) as conn:
-        conn.execute(f"PRAGMA user_version = {latest_version() + 1}")
-    conn.close()
+    execute(path, f"PRAGMA user_version = {latest_version() + 1}")
     assert_refused(path, "newer version of Salud")
 
 
 async def test_storage_open_refuses_before_writing(tmp_path: Path) -> None:
     path = tmp_path / "newer.sqlite3"
     await salud_file(path)
-    with sqlite3.connect(path) as conn:
-        conn.execute("PRAGMA journal_mode = DELETE")  # what switching to WAL would change
-        conn.execute(f"PRAGMA user_version = {latest_version() + 1}")
-    conn.close()
+    execute(
+        path,
+        "PRAGMA journal_mode = DELETE",  # what switching to WAL would change
+        f"PRAGMA user_version = {latest_version() + 1}",
+    )
     before = digest(path)
     with pytest.raises(DatabaseFileError):
         await Storage.open(path)

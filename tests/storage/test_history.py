@@ -26,21 +26,10 @@ from .conftest import (
     GUILD_B,
     FakeClock,
     Interactions,
+    create,
     general,
-    health,
     investigative,
 )
-
-
-async def create(
-    storage: Storage, next_id: Interactions, name: str, owner: int = ALICE, guild: int = GUILD_A
-) -> StoredCharacter:
-    async with storage.transaction() as tx:
-        character = await tx.create_character(
-            guild, name, owner, health(), [general("Athletics", 4), investigative("Occult", 2)]
-        )
-        await tx.record(guild_id=guild, interaction_id=next_id(), actor_id=owner, command="create")
-    return character
 
 
 async def hurt(

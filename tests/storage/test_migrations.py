@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiosqlite
@@ -30,6 +32,19 @@ EXPECTED_TABLES = {
     "roll_messages",  # 0004: the messages carrying roll buttons
     "trackers",  # 0005: the live trackers
 }
+
+#: The first step of the made-up migrations below.
+TABLE_A = Migration(1, "0001_a.sql", "CREATE TABLE a (x INTEGER);")
+
+
+@asynccontextmanager
+async def connection(path: Path) -> AsyncIterator[aiosqlite.Connection]:
+    """The bot's own connection to ``path`` (``connect``), closed however the test ends."""
+    conn = await connect(path)
+    try:
+        yield conn
+    finally:
+        await conn.close()
 
 
 def user_version(path: Path) -> int:
@@ -85,50 +100,37 @@ async def test_a_version_0_file_with_other_tables_is_refused_untouched(db_path: 
 
 
 async def test_each_step_applies_once_in_order(tmp_path: Path) -> None:
-    path = tmp_path / "steps.sqlite3"
-    first = Migration(1, "0001_a.sql", "CREATE TABLE a (x INTEGER);")
     second = Migration(2, "0002_b.sql", "CREATE TABLE b (y INTEGER); INSERT INTO b VALUES (7);")
-    conn = await connect(path)
-    try:
-        assert await apply_migrations(conn, [first]) == 1
-        assert await apply_migrations(conn, [first, second]) == 2  # the simulated upgrade
-        assert await apply_migrations(conn, [first, second]) == 2  # nothing left to do
+    async with connection(tmp_path / "steps.sqlite3") as conn:
+        assert await apply_migrations(conn, [TABLE_A]) == 1
+        assert await apply_migrations(conn, [TABLE_A, second]) == 2  # the simulated upgrade
+        assert await apply_migrations(conn, [TABLE_A, second]) == 2  # nothing left to do
         async with conn.execute("SELECT count(*) FROM b") as cursor:
             row = await cursor.fetchone()
         assert row is not None and row[0] == 1
-    finally:
-        await conn.close()
 
 
 async def test_failed_migration_leaves_previous_version(tmp_path: Path) -> None:
     path = tmp_path / "broken.sqlite3"
-    first = Migration(1, "0001_a.sql", "CREATE TABLE a (x INTEGER);")
     broken = Migration(
         2, "0002_b.sql", "CREATE TABLE b (y INTEGER); INSERT INTO nowhere VALUES (1);"
     )
-    conn = await connect(path)
-    try:
-        assert await apply_migrations(conn, [first]) == 1
+    async with connection(path) as conn:
+        assert await apply_migrations(conn, [TABLE_A]) == 1
         with pytest.raises(sqlite3.OperationalError):
-            await apply_migrations(conn, [first, broken])
+            await apply_migrations(conn, [TABLE_A, broken])
         assert await schema_version(conn) == 1
         assert not conn.in_transaction
-    finally:
-        await conn.close()
     assert tables(path) == {"a"}  # b's CREATE TABLE was rolled back with the failed step
 
 
 async def test_one_run_of_migrations_is_one_transaction(tmp_path: Path) -> None:
     path = tmp_path / "all_or_nothing.sqlite3"
-    first = Migration(1, "0001_a.sql", "CREATE TABLE a (x INTEGER);")
     broken = Migration(2, "0002_b.sql", "INSERT INTO nowhere VALUES (1);")
-    conn = await connect(path)
-    try:
+    async with connection(path) as conn:
         with pytest.raises(sqlite3.OperationalError):
-            await apply_migrations(conn, [first, broken])
+            await apply_migrations(conn, [TABLE_A, broken])
         assert await schema_version(conn) == 0
-    finally:
-        await conn.close()
     assert tables(path) == set()
 
 
@@ -159,14 +161,11 @@ async def test_a_newer_schema_met_while_migrating_is_refused(tmp_path: Path) -> 
     """The version is read again inside the migration's transaction (a race with a newer
     process that migrated after the file check)."""
     path = tmp_path / "raced.sqlite3"
-    conn = await connect(path)
-    try:
+    async with connection(path) as conn:
         await conn.execute("PRAGMA user_version = 9")
         with pytest.raises(MigrationError):
             await apply_migrations(conn, [Migration(1, "0001_a.sql", "CREATE TABLE a (x);")])
         assert not conn.in_transaction
-    finally:
-        await conn.close()
     assert tables(path) == set()
 
 

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from bot.storage import CharacterNotFound, Storage, StoredCharacter
+from bot.storage import CharacterNotFound, HistoryEntry, Storage, StoredCharacter
 from bot.storage.pipeline import Batch
 from bot.storage.snapshot import dump_json, load_after, load_snapshot
 
-from .conftest import ALICE, BOB, GM, GUILD_A, Interactions, general, health, investigative
+from .conftest import ALICE, BOB, GM, GUILD_A, Interactions, create, general, health, investigative
 
 #: What goes with every transaction's ``BEGIN``: the probe of the next history id.
 BEGIN = "BEGIN IMMEDIATE + SELECT max(coalesce((SELECT seq"
@@ -55,17 +55,6 @@ def trips(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> Trips:
     return Trips(storage, monkeypatch)
 
 
-async def create(
-    storage: Storage, next_id: Interactions, name: str, owner: int = ALICE
-) -> StoredCharacter:
-    async with storage.transaction() as tx:
-        made = await tx.create_character(
-            GUILD_A, name, owner, health(), [general("Athletics", 4), investigative("Occult", 2)]
-        )
-        await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=owner, command="c")
-    return made
-
-
 async def stored_after(storage: Storage, entry_id: int) -> dict[int, str | None]:
     """The ``after`` snapshots a history entry stored, as JSON text, by character id (made
     whole from the changes stored, as the bot reads them)."""
@@ -86,6 +75,19 @@ async def read_back(storage: Storage, character_id: int) -> str | None:
     async with storage.read() as reader:
         snapshot = await reader._snapshot(GUILD_A, character_id)
     return None if snapshot is None else dump_json(snapshot)
+
+
+async def assert_stored_as_read(
+    storage: Storage, entry: HistoryEntry | None, character_id: int, expected: StoredCharacter
+) -> None:
+    """``entry`` stored character ``character_id`` as its ``after`` just as a read gives it
+    now, and that read is ``expected``."""
+    assert entry is not None
+    assert (await stored_after(storage, entry.id))[character_id] == await read_back(
+        storage, character_id
+    )
+    async with storage.read() as reader:
+        assert await reader.get_character(GUILD_A, character_id) == expected
 
 
 # --- how many trips ---------------------------------------------------------------------------
@@ -227,10 +229,7 @@ async def test_ability_writes_match_a_read(storage: Storage, next_id: Interactio
             guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="x"
         )
         assert await tx.get_character(GUILD_A, ann.id) == current
-    assert entry is not None
-    assert (await stored_after(storage, entry.id))[ann.id] == await read_back(storage, ann.id)
-    async with storage.read() as reader:
-        assert await reader.get_character(GUILD_A, ann.id) == current
+    await assert_stored_as_read(storage, entry, ann.id, current)
     async with storage.transaction() as tx:
         current = await tx.save_abilities(
             current, [general("Scuffling", 2), general("Athletics", 1)]
@@ -238,10 +237,7 @@ async def test_ability_writes_match_a_read(storage: Storage, next_id: Interactio
         entry = await tx.record(
             guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="y"
         )
-    assert entry is not None
-    assert (await stored_after(storage, entry.id))[ann.id] == await read_back(storage, ann.id)
-    async with storage.read() as reader:
-        assert await reader.get_character(GUILD_A, ann.id) == current
+    await assert_stored_as_read(storage, entry, ann.id, current)
 
 
 async def test_created_character_matches_a_read(storage: Storage, next_id: Interactions) -> None:
@@ -252,10 +248,7 @@ async def test_created_character_matches_a_read(storage: Storage, next_id: Inter
         entry = await tx.record(
             guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c"
         )
-    assert entry is not None
-    assert (await stored_after(storage, entry.id))[made.id] == await read_back(storage, made.id)
-    async with storage.read() as reader:
-        assert await reader.get_character(GUILD_A, made.id) == made
+    await assert_stored_as_read(storage, entry, made.id, made)
 
 
 async def test_save_healths_is_saving_each_in_turn(storage: Storage, next_id: Interactions) -> None:

@@ -12,7 +12,19 @@
 
 from __future__ import annotations
 
-from tests.e2e.kit.commands import correct, create, gm_of, gm_set, replay
+from tests.e2e.kit.commands import (
+    announcing_gm,
+    correct,
+    create,
+    gm_of,
+    gm_set,
+    gm_with,
+    gms_by_permission_and_role,
+    permission_cast,
+    replay,
+    try_create,
+    uno_and_dos_hurt,
+)
 from tests.e2e.kit.db import (
     abilities,
     guild_state,
@@ -35,6 +47,7 @@ from tests.e2e.kit.replies import (
     health_change_shown,
     health_shown,
     message_bodies,
+    refused_at_once,
     state_shown,
     what_happened,
 )
@@ -60,6 +73,7 @@ __all__ = [
     "Table",
     "Undone",
     "abilities",
+    "announcing_gm",
     "assert_refused",
     "check_roll",
     "confirm_id",
@@ -70,6 +84,8 @@ __all__ = [
     "fits_discord",
     "gm_of",
     "gm_set",
+    "gm_with",
+    "gms_by_permission_and_role",
     "guild_state",
     "health_change_shown",
     "health_shown",
@@ -82,13 +98,17 @@ __all__ = [
     "make_table",
     "message_bodies",
     "parse_roll",
+    "permission_cast",
     "read_only",
+    "refused_at_once",
     "replay",
     "roll_shown",
     "rows",
     "state_shown",
     "stored",
+    "try_create",
     "undo",
+    "uno_and_dos_hurt",
     "what_happened",
     "writable",
 ]

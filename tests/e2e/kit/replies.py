@@ -75,6 +75,12 @@ def assert_refused(reply: Reply, *needles: str) -> None:
         assert needle in reply.text, f"{needle!r} not in {reply.text!r}"
 
 
+def refused_at_once(reply: Reply, *needles: str) -> None:
+    """A refusal answered in the interaction's own response (type 4, not after a deferral)."""
+    assert reply.type == 4, reply
+    assert_refused(reply, *needles)
+
+
 def fits_discord(reply: Reply) -> None:
     """Every message of the reply within Discord's limits."""
     for message in [reply.message, *reply.followups]:
