@@ -16,7 +16,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.names import NameEntry, look_key
+from bot.names import look_key
 from bot.storage.errors import (
     CharacterNotFound,
     TransactionStateError,
@@ -165,18 +165,6 @@ class Reader:
             "c.guild_id = ? AND c.name_key = ?", (guild_id, name_key(name))
         )
         return found[0] if found else None
-
-    async def name_entries(self, guild_id: int) -> list[NameEntry]:
-        """Every character of the guild as name matching needs it (id, name, owner): read
-        only when a typed name is not a stored one (``bot.names.resolve_name``)."""
-        rows = await self.fetch_all(
-            "SELECT id, name, owner_id FROM characters WHERE guild_id = ? ORDER BY name_key, id",
-            (guild_id,),
-        )
-        return [
-            NameEntry(id=int(row["id"]), name=str(row["name"]), owner_id=int(row["owner_id"]))
-            for row in rows
-        ]
 
     async def server_names(self, guild_id: int) -> ServerNames:
         """Every character of the guild as the options resolve them (``NameIndex``): one

@@ -160,6 +160,29 @@ async def test_hurt_end_to_end_is_two_trips(
         assert (await reader.character(ann)).health.health == 6
 
 
+async def test_firstaid_end_to_end_is_two_trips(
+    storage: Storage, next_id: Interactions, trips: Trips
+) -> None:
+    """Two character options, both from the index in memory: the transaction's 2 trips are
+    all (it was 4: each option read its character first)."""
+    medic = await create(storage, next_id, "Medic")
+    patient = await create(storage, next_id, "Patient", BOB)
+    await storage.names(GUILD_A)
+    trips.take()
+    index = await storage.names(GUILD_A)
+    refs = [index.find(typed)[0] for typed in ("medic", "PATIENT")]
+    assert [(r.id, r.owner_id) for r in refs if r is not None] == [
+        (medic.id, ALICE),
+        (patient.id, BOB),
+    ]
+    async with storage.transaction() as tx:
+        medic_now, patient_now = await tx.characters(*(r for r in refs if r is not None))
+        await tx.save_health(medic_now, replace(medic_now.health, first_aid_pool=1))
+        await tx.save_health(patient_now, replace(patient_now.health, first_aid_received=2))
+        await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="fa")
+    assert len(trips.take()) == 2
+
+
 async def test_firstaid_is_two_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
     """Both characters in one query (``get_characters``), the writes with the COMMIT."""
     medic = await create(storage, next_id, "Medic")
