@@ -15,8 +15,7 @@ from bot.here import Here, services_of
 from bot.i18n import text
 from bot.names import rank_choices
 from bot.sanitize import escape, has_invisible, visible
-from bot.storage import LightCharacter
-from bot.storage.memory import ServerNames
+from bot.storage import LightCharacter, ServerNames
 from bot.subjects import note_options, note_subject
 from rules.names import MAX_NAME_LENGTH
 

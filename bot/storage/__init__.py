@@ -17,6 +17,7 @@ from bot.storage.errors import (
 )
 from bot.storage.fair_lock import LockDeadline, Ticket, current_ticket
 from bot.storage.history_writes import Transaction
+from bot.storage.memory import ServerNames
 from bot.storage.models import (
     CharacterRef,
     CharacterSuggestion,
@@ -49,6 +50,7 @@ __all__ = [
     "LockDeadline",
     "MigrationError",
     "Reader",
+    "ServerNames",
     "Storage",
     "StorageClosed",
     "StorageError",

@@ -8,9 +8,9 @@ bounded so that it holds what is in use, never every server stored.
 - The names of the characters of the servers in use (``NameIndex``): every command with a
   character option resolves the typed name against them, and autocomplete ranks them on
   every keystroke. Read with one query per server, and forgotten for a server by every
-  transaction that creates, deletes, renames a character, changes its owner or gender, or
-  restores snapshots (``/undo``) there, when it ends (committed or not). A server lives on
-  one shard, hence in one process, so no other process writes them.
+  transaction that creates, deletes, renames a character, changes its gender, or restores
+  snapshots (``/undo``: names, owners, genders come back) there, when it ends (committed or
+  not). A server lives on one shard, hence in one process, so no other process writes them.
 - The interactions this process applied lately, to refuse a repeated one. Discord may deliver
   an interaction again when the gateway resumes a session (never to a new session, so never
   across a restart). The history's UNIQUE index on ``interaction_id`` stays the guarantee: a

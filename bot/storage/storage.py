@@ -211,8 +211,8 @@ class Storage:
     async def names(self, guild_id: int) -> ServerNames:
         """The server's characters as the options resolve them: from memory when read lately
         (no wait for the lock, no round trip), else read under the lock in one query
-        (``NameIndex``; every transaction that changes a name, owner or gender, creates,
-        deletes or restores a character forgets its server's entry when it ends)."""
+        (``NameIndex``; every transaction that creates, deletes, renames a character, changes
+        its gender or restores one (``/undo``) forgets its server's entry when it ends)."""
         cached = self._names.get(guild_id)
         if cached is not None:
             return cached
