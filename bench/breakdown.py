@@ -26,7 +26,7 @@ __all__ = ["PARTS", "Breakdown", "parse_samples", "sample", "spy_available"]
 #: (part, what marks a sample as that part), in the order they are tried.
 PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("SQLite and aiosqlite's thread", ()),  # any thread but the main one
-    ("the character option (read before the transaction)", ("transform (bot/transformers.py",)),
+    ("the character option (resolved from the name index)", ("transform (bot/transformers.py",)),
     ("the transaction's Python side (queries sent, snapshots, history rows)", ("(bot/storage/",)),
     ("the rules", ("(rules/",)),
     ("rendering (embeds, sentences, buttons)", ("(bot/render/", "(bot/change.py")),

@@ -19,7 +19,6 @@ from bot.here import services_of
 from bot.i18n import Language, text, user_language
 from bot.render import safe, status_embed, test_roll_field
 from bot.storage import StoredCharacter
-from bot.transformers import find_typed_character
 from rules.abilities import (
     Ability,
     AbilityKind,
@@ -195,13 +194,16 @@ async def complete_ability(
     if interaction.guild_id is None:
         return []
     typed_character = getattr(interaction.namespace, "character", None)
-    async with services_of(interaction).storage.read() as reader:
+    storage = services_of(interaction).storage
+    named = None
+    if isinstance(typed_character, str) and typed_character.strip():
+        index = await storage.names(interaction.guild_id)  # in memory after the first time
+        named, _ = index.find(typed_character.strip()[:CHOICE_LENGTH])
+    async with storage.read() as reader:
         settings = await reader.get_settings(interaction.guild_id)
         character = None
-        if isinstance(typed_character, str) and typed_character.strip():
-            character, _ = await find_typed_character(
-                reader, interaction.guild_id, typed_character.strip()[:CHOICE_LENGTH]
-            )
+        if named is not None:  # its abilities: the whole character
+            character = await reader.get_character(interaction.guild_id, named.id)
     language = user_language(interaction.locale, settings.language, interaction.guild_locale)
     return ability_choices(
         character, typed[:CHOICE_LENGTH], language, testable_only=testable_only, own_only=own_only

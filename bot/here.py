@@ -32,7 +32,7 @@ from bot.errors import UserFacingError
 from bot.i18n import Language, public_language, text, user_language
 from bot.rng import Roller
 from bot.sanitize import escape
-from bot.storage import GuildSettings, Storage, StoredCharacter, Transaction
+from bot.storage import CharacterRef, GuildSettings, Storage, Transaction
 
 __all__ = ["Here", "Services", "guild_id_of", "private_language", "services_of"]
 
@@ -115,12 +115,12 @@ class Here:
         if not self.is_gm:
             raise UserFacingError("error.not_gm", action=text(self.private_language, action_key))
 
-    def is_owner_or_gm(self, character: StoredCharacter) -> bool:
+    def is_owner_or_gm(self, character: CharacterRef) -> bool:
         return permissions.is_owner_or_gm(
             self.interaction, character.owner_id, self.settings.gm_role_id
         )
 
-    def require_owner_or_gm(self, character: StoredCharacter, action_key: str) -> None:
+    def require_owner_or_gm(self, character: CharacterRef, action_key: str) -> None:
         """Refuse unless owner or GM: "Only <name>'s owner or a GM can <action>."."""
         if not self.is_owner_or_gm(character):
             raise UserFacingError(

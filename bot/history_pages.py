@@ -16,7 +16,7 @@ from bot.i18n import Language, text
 from bot.limits import DESCRIPTION_LIMIT, INFO_COLOUR, TITLE_LIMIT
 from bot.render import history_lines
 from bot.sending import NO_MENTIONS
-from bot.storage import HistoryEntry, StoredCharacter
+from bot.storage import CharacterRef, HistoryEntry, StoredCharacter
 
 __all__ = ["HISTORY_LIMIT", "HistoryPageButton", "history_embed", "history_page"]
 
@@ -29,7 +29,7 @@ MAX_PAGE = 9999
 def history_embed(
     entries: Sequence[HistoryEntry],
     language: Language,
-    character: StoredCharacter | None,
+    character: CharacterRef | None,
     page: int = 1,
 ) -> discord.Embed:
     """A page of entries (newest first) touching ``character``, or the whole server."""
@@ -50,7 +50,7 @@ def history_embed(
 
 
 async def history_page(
-    here: Here, character: StoredCharacter | None, page: int
+    here: Here, character: CharacterRef | None, page: int
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """Page ``page`` (1-based) of the history with its ◀ ▶ buttons (None when one page)."""
     page = min(max(page, 1), MAX_PAGE)

@@ -12,7 +12,7 @@ from typing import Any
 
 import discord
 
-from bot.storage import StoredCharacter
+from bot.storage import CharacterRef
 
 __all__ = ["note_subject", "subject_for", "subjects"]
 
@@ -26,7 +26,7 @@ _ORDER = ("character", "patient", "medic")
 
 
 def note_subject(
-    interaction: discord.Interaction[Any], option: str, character: StoredCharacter
+    interaction: discord.Interaction[Any], option: str, character: CharacterRef
 ) -> None:
     """Remember that ``option`` of this interaction names ``character``."""
     found = interaction.extras.setdefault(_KEY, {})
@@ -35,7 +35,7 @@ def note_subject(
 
 
 def note_options(
-    interaction: discord.Interaction[Any], typed: object, character: StoredCharacter
+    interaction: discord.Interaction[Any], typed: object, character: CharacterRef
 ) -> None:
     """Note ``character`` for every option of the interaction whose typed value is ``typed``
     (a transformer is not told which option it is resolving)."""
@@ -44,13 +44,13 @@ def note_options(
             note_subject(interaction, option, character)
 
 
-def subjects(interaction: discord.Interaction[Any]) -> dict[str, StoredCharacter]:
+def subjects(interaction: discord.Interaction[Any]) -> dict[str, CharacterRef]:
     """The characters noted for this interaction, by option."""
     found = interaction.extras.get(_KEY)
     return dict(found) if isinstance(found, dict) else {}
 
 
-def subject_for(interaction: discord.Interaction[Any], code: str) -> StoredCharacter | None:
+def subject_for(interaction: discord.Interaction[Any], code: str) -> CharacterRef | None:
     """The character a refusal with ``code`` is about, if the command named one."""
     noted = subjects(interaction)
     if code in _ABOUT_MEDIC and "medic" in noted:

@@ -13,9 +13,9 @@ from discord import app_commands
 from bot.errors import UserFacingError
 from bot.here import Here, services_of
 from bot.i18n import text
-from bot.names import Resolution, rank_choices, resolve_name
+from bot.names import rank_choices
 from bot.sanitize import escape, has_invisible, visible
-from bot.storage import Reader, StoredCharacter
+from bot.storage import LightCharacter, ServerNames
 from bot.subjects import note_options, note_subject
 from rules.names import MAX_NAME_LENGTH
 
@@ -26,7 +26,6 @@ __all__ = [
     "TextChannelTransformer",
     "character_choices",
     "check_range",
-    "find_typed_character",
     "resolve_character",
 ]
 
@@ -71,8 +70,10 @@ def _typed_name(value: str) -> str:
     return unicodedata.normalize("NFC", value).strip()
 
 
-async def resolve_character(here: Here, name: str | None) -> StoredCharacter:
-    """The character called ``name`` in this server, or the user's only one when omitted.
+async def resolve_character(here: Here, name: str | None) -> LightCharacter:
+    """The character called ``name`` in this server, or the user's only one when omitted,
+    from the server's name index (``Storage.names``: no trip to the database when it is in
+    memory). A change reads the whole character inside its transaction (``tx.character``).
 
     Refuses an unknown name, and an omitted one when the user has no character or several.
     """
@@ -80,39 +81,24 @@ async def resolve_character(here: Here, name: str | None) -> StoredCharacter:
         # No stored name has them (names are cleaned when created), so say what is wrong
         # rather than "no character called Ana" with the invisible character dropped.
         raise UserFacingError("error.invalid_name.control", max_length=MAX_NAME_LENGTH)
-    async with here.storage.read() as reader:
-        if name is not None:
-            return await _find_by_name(here, reader, name)
-        own = await reader.characters_of_owner(here.guild_id, here.user_id)
+    names = await here.storage.names(here.guild_id)
+    if name is not None:
+        return _find_by_name(here, names, name)
+    own = names.owned_by(here.user_id)
     if not own:
         raise UserFacingError("error.no_character")
     if len(own) > 1:
-        names = ", ".join(escape(c.name) for c in own[:10])
+        shown = ", ".join(escape(c.name) for c in own[:10])
         if len(own) > 10:
-            names += ", …"
-        raise UserFacingError("error.several_characters", names=names)
+            shown += ", …"
+        raise UserFacingError("error.several_characters", names=shown)
     note_subject(here.interaction, "character", own[0])
     return own[0]
 
 
-async def find_typed_character(
-    reader: Reader, guild_id: int, typed: str
-) -> tuple[StoredCharacter | None, Resolution]:
-    """COMMANDS.md Finding a character by name: the stored name wins (one query); else the
-    same name ignoring case, accents and width, or a unique word start (``bot.names``). The
-    resolution says, on a miss, which names were alike or close."""
-    found = await reader.find_character(guild_id, typed)
-    if found is not None:
-        return found, Resolution()
-    resolution = resolve_name(typed, await reader.name_entries(guild_id))
-    if resolution.found is not None:
-        return await reader.get_character(guild_id, resolution.found.id), resolution
-    return None, resolution
-
-
-async def _find_by_name(here: Here, reader: Reader, name: str) -> StoredCharacter:
+def _find_by_name(here: Here, names: ServerNames, name: str) -> LightCharacter:
     """The character a typed name names, or a refusal that says what was close."""
-    found, resolution = await find_typed_character(reader, here.guild_id, _typed_name(name))
+    found, resolution = names.find(_typed_name(name))
     if found is not None:
         return found
     if resolution.ambiguous:
@@ -146,10 +132,11 @@ def _shown(typed: str) -> str:
 class CharacterTransformer(app_commands.Transformer):
     """A ``character``-like option: a server's character, with autocomplete.
 
-    Use as ``character: app_commands.Transform[StoredCharacter, CharacterTransformer]`` (or
-    ``... | None = None`` with ``resolve_character`` for "your only character"). The value
-    read here may be stale by the time the command writes: re-read it by id inside the
-    transaction, once (``tx.character(character)``).
+    Use as ``character: app_commands.Transform[LightCharacter, CharacterTransformer]`` (or
+    ``... | None = None`` with ``resolve_character`` for "your only character"). The value is
+    light (id, name, owner, gender: enough to check who may act and to name it in a
+    refusal), resolved from the server's name index; a change reads the whole character
+    inside its transaction, once (``tx.character(character)``).
     """
 
     @property
@@ -166,7 +153,7 @@ class CharacterTransformer(app_commands.Transformer):
 
     async def transform(
         self, interaction: discord.Interaction[Any], value: Any, /
-    ) -> StoredCharacter:
+    ) -> LightCharacter:
         here = await Here.of(interaction)
         found = await resolve_character(here, str(value))
         note_options(interaction, value, found)
@@ -185,9 +172,8 @@ async def character_choices(
     (accents ignored: ``bot.names.rank_choices``), the user's own first."""
     if interaction.guild_id is None:
         return []
-    async with services_of(interaction).storage.read() as reader:
-        entries = await reader.name_entries(interaction.guild_id)
-    ranked = rank_choices(_typed_name(typed)[:100], entries, interaction.user.id)
+    names = await services_of(interaction).storage.names(interaction.guild_id)
+    ranked = rank_choices(_typed_name(typed)[:100], names.entries, interaction.user.id)
     return [
         app_commands.Choice(name=item.name[:100], value=item.name[:100]) for item in ranked[:25]
     ]
@@ -215,4 +201,4 @@ class TextChannelTransformer(app_commands.Transformer):
 
 
 #: The ``character``-like option of every command: a server's character, with autocomplete.
-Character = app_commands.Transform[StoredCharacter, CharacterTransformer]
+Character = app_commands.Transform[LightCharacter, CharacterTransformer]

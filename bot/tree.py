@@ -30,7 +30,7 @@ from bot.option_types import check_option_types
 from bot.render.grammar import gendered
 from bot.sanitize import escape, visible
 from bot.sending import NO_MENTIONS, send_private
-from bot.storage import StoredCharacter
+from bot.storage import CharacterRef
 from bot.storage.errors import AlreadyApplied, CharacterNotFound, DuplicateName, StorageClosed
 from bot.storage.fair_lock import LockDeadline
 from bot.subjects import subject_for
@@ -70,7 +70,7 @@ def _rule_params(language: Language, error: RuleError) -> dict[str, int | str]:
     return params
 
 
-def _rule_message(language: Language, error: RuleError, about: StoredCharacter | None) -> str:
+def _rule_message(language: Language, error: RuleError, about: CharacterRef | None) -> str:
     """A refusal of the rules, naming the character it is about (COMMANDS.md "Refusals")."""
     params: dict[str, object] = dict(_rule_params(language, error))
     # A refusal's own ``name`` (a reserved ability's name, as typed) wins.
@@ -84,7 +84,7 @@ def _rule_message(language: Language, error: RuleError, about: StoredCharacter |
 def error_message(
     language: Language,
     error: BaseException,
-    about: Callable[[str], StoredCharacter | None] = (lambda code: None),
+    about: Callable[[str], CharacterRef | None] = (lambda code: None),
 ) -> str | None:
     """The user's message for a known refusal, or None for an unexpected error.
 

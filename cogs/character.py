@@ -156,7 +156,9 @@ class CharacterCog(
     ) -> None:
         here = await Here.of(interaction)
         target = character or await resolve_character(here, None)
-        await send_public(interaction, embeds=[status_embed(target, here.public_language)])
+        async with here.storage.read() as reader:  # what is shown, as stored now
+            current = await reader.character(target)
+        await send_public(interaction, embeds=[status_embed(current, here.public_language)])
 
     @app_commands.command(
         name="list", description=_("Every character of this server", key="cmd.character.list")

@@ -33,7 +33,7 @@ from bot.render import count_text, damage_roll_text, safe
 from bot.roll_buttons import RollButtonKeeper, number_due_rolls, remember_roll_buttons
 from bot.sanitize import visible
 from bot.sending import send_change
-from bot.storage import StoredCharacter
+from bot.storage import LightCharacter, StoredCharacter
 from bot.transformers import Character, InRange, resolve_character
 from rules.consciousness import MAX_SPEND
 from rules.damage import apply_damage
@@ -131,10 +131,10 @@ def weapon_choices(typed: str, language: Language) -> list[app_commands.Choice[s
     return choices[:25]
 
 
-def hurt_targets(chosen: Sequence[StoredCharacter | None]) -> list[StoredCharacter]:
+def hurt_targets(chosen: Sequence[LightCharacter | None]) -> list[LightCharacter]:
     """The characters one ``/hurt`` hits, in option order; a character named twice refuses
     the whole command (each target rolls its own damage: twice would be two blows)."""
-    targets: list[StoredCharacter] = []
+    targets: list[LightCharacter] = []
     for character in chosen:
         if character is None:
             continue

@@ -17,6 +17,7 @@ from bot.storage.errors import (
 )
 from bot.storage.fair_lock import LockDeadline, Ticket, current_ticket
 from bot.storage.history_writes import Transaction
+from bot.storage.memory import ServerNames
 from bot.storage.models import (
     CharacterRef,
     CharacterSuggestion,
@@ -24,6 +25,7 @@ from bot.storage.models import (
     GuildSettings,
     HistoryCharacter,
     HistoryEntry,
+    LightCharacter,
     StoredCharacter,
     UndoResult,
     name_key,
@@ -44,9 +46,11 @@ __all__ = [
     "GuildSettings",
     "HistoryCharacter",
     "HistoryEntry",
+    "LightCharacter",
     "LockDeadline",
     "MigrationError",
     "Reader",
+    "ServerNames",
     "Storage",
     "StorageClosed",
     "StorageError",

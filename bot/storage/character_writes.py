@@ -158,6 +158,7 @@ class CharacterWrites(TransactionCore):
         ``ValueError`` for two abilities whose names are equal ignoring case."""
         self._check_writable()
         self._claim_guild(guild_id)
+        self.names_written.add(guild_id)
         rows = abilities_by_key(abilities)
         clean = name.strip()
         created_at = self.now()
@@ -224,6 +225,7 @@ class CharacterWrites(TransactionCore):
     ) -> StoredCharacter:
         """Give the character a grammatical gender (None: none). Raises ``CharacterNotFound``."""
         current = await self._require(character.guild_id, character.id)
+        self.names_written.add(character.guild_id)
         value = None if gender is None else gender.value
         if current.snapshot.get("gender") != value:
             self._pipe.queue(
@@ -262,6 +264,7 @@ class CharacterWrites(TransactionCore):
         """Give the character a new name (stored as given: clean it first). Raises
         ``CharacterNotFound``, and ``DuplicateName`` when the exact name is taken."""
         current = await self._require(character.guild_id, character.id)
+        self.names_written.add(character.guild_id)
         try:
             await self._execute(
                 "UPDATE characters SET name = ?, name_key = ?, look_key = ?"
@@ -281,6 +284,7 @@ class CharacterWrites(TransactionCore):
         current = await self._touch(guild_id, character_id)
         if current is None:
             return None
+        self.names_written.add(guild_id)
         self._pipe.queue(
             "DELETE FROM characters WHERE id = ? AND guild_id = ?", (character_id, guild_id)
         )

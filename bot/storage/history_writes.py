@@ -54,6 +54,7 @@ class Transaction(CharacterWrites):
         character_id = int(snapshot["id"])
         abilities = abilities_by_key(ability_from_row(item) for item in snapshot["abilities"])
         current = await self._touch(guild_id, character_id, will_create=True)
+        self.names_written.add(guild_id)  # the name, owner or gender may come back
         health = snapshot["health"]
         fields = {
             "id": character_id,

@@ -5,6 +5,12 @@ bounded so that it holds what is in use, never every server stored.
   Only this process writes them, through ``Transaction.update_settings``, and the transaction
   forgets the server's entry when it ends (committed or not), so an entry is always what is
   committed.
+- The names of the characters of the servers in use (``NameIndex``): every command with a
+  character option resolves the typed name against them, and autocomplete ranks them on
+  every keystroke. Read with one query per server, and forgotten for a server by every
+  transaction that creates, deletes, renames a character, changes its gender, or restores
+  snapshots (``/undo``: names, owners, genders come back) there, when it ends (committed or
+  not). A server lives on one shard, hence in one process, so no other process writes them.
 - The interactions this process applied lately, to refuse a repeated one. Discord may deliver
   an interaction again when the gateway resumes a session (never to a new session, so never
   across a restart). The history's UNIQUE index on ``interaction_id`` stays the guarantee: a
@@ -14,20 +20,28 @@ bounded so that it holds what is in use, never every server stored.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from bot.storage.models import GuildSettings
+from bot.names import NameEntry, Resolution, resolve_name
+from bot.storage.models import GuildSettings, LightCharacter, name_key
 
 __all__ = [
+    "NAME_INDEX_SIZE",
     "RECENT_INTERACTIONS",
     "SETTINGS_CACHE_SIZE",
     "Lru",
+    "NameIndex",
     "RecentInteractions",
+    "ServerNames",
     "SettingsCache",
 ]
 
 #: Servers whose settings are kept (a few hundred bytes each).
 SETTINGS_CACHE_SIZE = 4096
+#: Servers whose character names are kept (about a hundred bytes per character).
+NAME_INDEX_SIZE = 1024
 #: Interaction ids remembered (tens of bytes each); far more than a resumed session replays.
 RECENT_INTERACTIONS = 20_000
 
@@ -79,3 +93,55 @@ class RecentInteractions(Lru[int, bool]):
 
     def add(self, interaction_id: int) -> None:
         self.put(interaction_id, True)
+
+
+@dataclass(frozen=True)
+class ServerNames:
+    """A server's characters as name matching needs them, by stored name key then id."""
+
+    guild_id: int
+    characters: tuple[LightCharacter, ...]
+    #: The stored ``name_key`` of each character, in ``characters`` order.
+    keys: tuple[str, ...]
+    entries: tuple[NameEntry, ...] = field(init=False)
+    _by_key: dict[str, LightCharacter] = field(init=False)
+    _by_id: dict[int, LightCharacter] = field(init=False)
+
+    def __post_init__(self) -> None:
+        entries = tuple(NameEntry(c.id, c.name, c.owner_id) for c in self.characters)
+        by_key: dict[str, LightCharacter] = {}
+        for key, character in zip(self.keys, self.characters, strict=True):
+            by_key.setdefault(key, character)
+        object.__setattr__(self, "entries", entries)
+        object.__setattr__(self, "_by_key", by_key)
+        object.__setattr__(self, "_by_id", {c.id: c for c in self.characters})
+
+    @classmethod
+    def of(cls, guild_id: int, rows: Sequence[tuple[LightCharacter, str]]) -> ServerNames:
+        return cls(guild_id, tuple(c for c, _ in rows), tuple(key for _, key in rows))
+
+    def with_key(self, key: str) -> LightCharacter | None:
+        """The character whose stored name key is ``key`` (``Reader.find_character``)."""
+        return self._by_key.get(key)
+
+    def owned_by(self, owner_id: int) -> list[LightCharacter]:
+        """The owner's characters, by name (``Reader.characters_of_owner``)."""
+        return [c for c in self.characters if c.owner_id == owner_id]
+
+    def find(self, typed: str) -> tuple[LightCharacter | None, Resolution]:
+        """COMMANDS.md Finding a character by name: the stored name wins; else
+        ``bot.names.resolve_name``, whose resolution says, on a miss, what was close."""
+        found = self.with_key(name_key(typed))
+        if found is not None:
+            return found, Resolution()
+        resolution = resolve_name(typed, self.entries)
+        if resolution.found is not None:
+            return self._by_id[resolution.found.id], resolution
+        return None, resolution
+
+
+class NameIndex(Lru[int, ServerNames]):
+    """``ServerNames`` by guild id."""
+
+    def __init__(self, size: int = NAME_INDEX_SIZE) -> None:
+        super().__init__(size)

@@ -18,6 +18,7 @@ __all__ = [
     "GuildSettings",
     "HistoryCharacter",
     "HistoryEntry",
+    "LightCharacter",
     "StoredCharacter",
     "UndoResult",
     "name_key",
@@ -62,6 +63,23 @@ class CharacterRef(Protocol):
 
     @property
     def owner_id(self) -> int: ...
+
+    @property
+    def gender(self) -> Gender | None: ...
+
+
+@dataclass(frozen=True)
+class LightCharacter:
+    """A character as the options resolve it (from the server's name index, ``NameIndex``):
+    who it is, whose, and how replies speak of it. Enough to check who may act and to name it
+    in a refusal; a change reads the whole character inside its transaction
+    (``tx.character(ref)``), a display reads what it shows."""
+
+    id: int
+    guild_id: int
+    name: str
+    owner_id: int
+    gender: Gender | None = None
 
 
 @dataclass(frozen=True)

@@ -16,18 +16,19 @@ from typing import Any
 
 import aiosqlite
 
-from bot.names import NameEntry, look_key
+from bot.names import look_key
 from bot.storage.errors import (
     CharacterNotFound,
     TransactionStateError,
 )
-from bot.storage.memory import SettingsCache
+from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
     CharacterRef,
     CharacterSuggestion,
     GuildSettings,
     HistoryCharacter,
     HistoryEntry,
+    LightCharacter,
     StoredCharacter,
     name_key,
 )
@@ -45,6 +46,7 @@ from bot.storage.snapshot import (
     Snapshot,
     ability_from_row,
     character_from_snapshot,
+    gender_from_value,
     load_after,
     load_snapshot,
 )
@@ -164,17 +166,30 @@ class Reader:
         )
         return found[0] if found else None
 
-    async def name_entries(self, guild_id: int) -> list[NameEntry]:
-        """Every character of the guild as name matching needs it (id, name, owner): read
-        only when a typed name is not a stored one (``bot.names.resolve_name``)."""
+    async def server_names(self, guild_id: int) -> ServerNames:
+        """Every character of the guild as the options resolve them (``NameIndex``): one
+        query, by stored name key then id."""
         rows = await self.fetch_all(
-            "SELECT id, name, owner_id FROM characters WHERE guild_id = ? ORDER BY name_key, id",
+            "SELECT id, name, name_key, owner_id, gender FROM characters WHERE guild_id = ?"
+            " ORDER BY name_key, id",
             (guild_id,),
         )
-        return [
-            NameEntry(id=int(row["id"]), name=str(row["name"]), owner_id=int(row["owner_id"]))
-            for row in rows
-        ]
+        return ServerNames.of(
+            guild_id,
+            [
+                (
+                    LightCharacter(
+                        id=int(row["id"]),
+                        guild_id=guild_id,
+                        name=str(row["name"]),
+                        owner_id=int(row["owner_id"]),
+                        gender=gender_from_value(row["gender"]),
+                    ),
+                    str(row["name_key"]),
+                )
+                for row in rows
+            ],
+        )
 
     async def find_lookalike(
         self, guild_id: int, name: str, *, other_than: int | None = None

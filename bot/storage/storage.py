@@ -19,7 +19,7 @@ from bot.storage.errors import StorageClosed, TransactionStateError
 from bot.storage.fair_lock import FairLock, current_ticket
 from bot.storage.file_check import check_database_file
 from bot.storage.history_writes import Transaction
-from bot.storage.memory import RecentInteractions, SettingsCache
+from bot.storage.memory import NameIndex, RecentInteractions, ServerNames, SettingsCache
 from bot.storage.models import GuildSettings
 from bot.storage.reader import Reader
 from bot.storage.rows import Clock, utc_now
@@ -50,6 +50,7 @@ class Storage:
         self._closed = False
         self.checkpointer = Checkpointer(path, self.exclusive)
         self._settings = SettingsCache()
+        self._names = NameIndex()
         self._applied = RecentInteractions()
         self._change_listeners: list[ChangeListener] = []
 
@@ -160,6 +161,8 @@ class Storage:
                 tx.end()
                 for guild_id in tx.settings_written:
                     self._settings.forget(guild_id)
+                for guild_id in tx.names_written:
+                    self._names.forget(guild_id)
         finally:
             self._release()
         if tx.recorded_interaction is not None:
@@ -204,6 +207,23 @@ class Storage:
     def settings_in_memory(self, guild_id: int | None) -> GuildSettings | None:
         """The guild's ``/config`` if it is in memory, without waiting for anything."""
         return None if guild_id is None else self._settings.get(guild_id)
+
+    async def names(self, guild_id: int) -> ServerNames:
+        """The server's characters as the options resolve them: from memory when read lately
+        (no wait for the lock, no round trip), else read under the lock in one query
+        (``NameIndex``; every transaction that creates, deletes, renames a character, changes
+        its gender or restores one (``/undo``) forgets its server's entry when it ends)."""
+        cached = self._names.get(guild_id)
+        if cached is not None:
+            return cached
+        async with self.read() as reader:
+            found = await reader.server_names(guild_id)
+            self._names.put(guild_id, found)  # under the lock: no transaction between
+        return found
+
+    def names_in_memory(self, guild_id: int) -> ServerNames | None:
+        """The server's name index if it is in memory (tests; nothing waits)."""
+        return self._names.get(guild_id)
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Reader]:

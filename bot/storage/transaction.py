@@ -104,6 +104,7 @@ class TransactionCore(Reader):
         self._pipe.queue("BEGIN IMMEDIATE")  # sent with the first statement that is
         self._pipe.probe(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID)
         self.settings_written: set[int] = set()  # guilds whose cached settings end with this
+        self.names_written: set[int] = set()  # guilds whose name index ends with this
         self.recorded_interaction: int | None = None  # the interaction of the history entry
         self._touched: dict[int, FirstState] = {}
         self._known: dict[int, StoredRow | None] = {}  # None: deleted here

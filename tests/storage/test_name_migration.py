@@ -39,9 +39,9 @@ async def test_colliding_names_are_all_kept_and_reachable_by_exact_name(db_path:
         for name in COLLIDING:
             found = await reader.find_character(GUILD_A, name)
             assert found is not None and found.name == name
-        entries = await reader.name_entries(GUILD_A)
+        entries = (await reader.server_names(GUILD_A)).entries
         assert sorted(entry.name for entry in entries) == sorted(COLLIDING)
-        assert await reader.name_entries(GUILD_B) == []
+        assert (await reader.server_names(GUILD_B)).entries == ()
     with sqlite3.connect(db_path) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == latest_version()
         rows = dict(raw.execute("SELECT name, look_key FROM characters").fetchall())

@@ -126,6 +126,65 @@ async def test_hurt_is_two_trips(storage: Storage, next_id: Interactions, trips:
     assert (await stored_after(storage, entry.id))[ann.id] == await read_back(storage, ann.id)
 
 
+async def test_a_typed_name_resolves_without_a_trip_once_the_server_is_in_memory(
+    storage: Storage, next_id: Interactions, trips: Trips
+) -> None:
+    """The character option (``bot.transformers``) resolves against the server's name index
+    (``Storage.names``): one query the first time a server is used, none after. Before it
+    read the whole character (one trip and a wait for the lock) for every command."""
+    ann = await create(storage, next_id, "Ann")
+    trips.take()
+    first = (await storage.names(GUILD_A)).find("ann")[0]
+    assert trips.take() == ["SELECT id, name,"]
+    again = (await storage.names(GUILD_A)).find("ANN")[0]
+    assert trips.take() == []
+    assert first == again and first is not None
+    assert (first.id, first.name, first.owner_id) == (ann.id, ann.name, ann.owner_id)
+
+
+async def test_hurt_end_to_end_is_two_trips(
+    storage: Storage, next_id: Interactions, trips: Trips
+) -> None:
+    """A /hurt as the bot runs it: the option resolved (no trip: the index is in memory),
+    then the transaction (2 trips). It was 3: the option read the whole character first."""
+    ann = await create(storage, next_id, "Ann")
+    await storage.names(GUILD_A)
+    trips.take()
+    ref, _ = (await storage.names(GUILD_A)).find("Ann")
+    assert ref is not None
+    async with storage.transaction() as tx:
+        current = await tx.character(ref)
+        await tx.save_health(current, replace(current.health, health=6))
+        await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="hurt")
+    assert len(trips.take()) == 2
+    assert storage.names_in_memory(GUILD_A) is not None  # Health is not in the index
+    async with storage.read() as reader:
+        assert (await reader.character(ann)).health.health == 6
+
+
+async def test_firstaid_end_to_end_is_two_trips(
+    storage: Storage, next_id: Interactions, trips: Trips
+) -> None:
+    """Two character options, both from the index in memory: the transaction's 2 trips are
+    all (it was 4: each option read its character first)."""
+    medic = await create(storage, next_id, "Medic")
+    patient = await create(storage, next_id, "Patient", BOB)
+    await storage.names(GUILD_A)
+    trips.take()
+    index = await storage.names(GUILD_A)
+    refs = [index.find(typed)[0] for typed in ("medic", "PATIENT")]
+    assert [(r.id, r.owner_id) for r in refs if r is not None] == [
+        (medic.id, ALICE),
+        (patient.id, BOB),
+    ]
+    async with storage.transaction() as tx:
+        medic_now, patient_now = await tx.characters(*(r for r in refs if r is not None))
+        await tx.save_health(medic_now, replace(medic_now.health, first_aid_pool=1))
+        await tx.save_health(patient_now, replace(patient_now.health, first_aid_received=2))
+        await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="fa")
+    assert len(trips.take()) == 2
+
+
 async def test_firstaid_is_two_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
     """Both characters in one query (``get_characters``), the writes with the COMMIT."""
     medic = await create(storage, next_id, "Medic")
