@@ -318,11 +318,6 @@ class TransactionCore(Reader):
                 changes.append(change)
         return changes
 
-    async def has_changes(self) -> bool:
-        """Whether the characters written so far differ from their state at first touch."""
-        self.check_open()
-        return bool(await self._changes())
-
     async def _before_commit(self, require_record: bool) -> None:
         if require_record and not self._recorded and await self._changes():
             raise TransactionStateError(

@@ -27,9 +27,13 @@ async def test_gender_is_stored_corrected_recorded_and_undone(
 
     async with storage.transaction() as tx:
         unchanged = await tx.set_gender(ann, Gender.FEMININE)
-        assert not await tx.has_changes(), "the same gender is no change"
+        same = await tx.record(
+            guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="character set"
+        )
+    assert same is None, "the same gender is no change: nothing recorded"
+    async with storage.transaction() as tx:
         cleared = await tx.set_gender(unchanged, None)
-        assert cleared.gender is None and await tx.has_changes()
+        assert cleared.gender is None
         entry = await tx.record(
             guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="character set"
         )
