@@ -80,6 +80,24 @@ def permission_value(spec: PermissionSpec) -> int:
     return sum(PERMISSION_BITS[name] for name in spec)
 
 
+def member_fields(roles: list[str], joined_at: str) -> dict[str, Any]:
+    """A guild member object's own fields (without ``user``), as Discord sends them."""
+    return {
+        "roles": roles,
+        "joined_at": joined_at,
+        "premium_since": None,
+        "deaf": False,
+        "mute": False,
+        "pending": False,
+        "nick": None,
+        "avatar": None,
+        "banner": None,
+        "flags": 0,
+        "communication_disabled_until": None,
+        "unusual_dm_activity_until": None,
+    }
+
+
 def user_payload(user_id: str, name: str, *, bot: bool = False) -> dict[str, Any]:
     """A user object."""
     payload: dict[str, Any] = {
@@ -187,20 +205,7 @@ class FakeMember:
 
     def payload(self, *, with_user: bool = True, with_permissions: bool = False) -> dict[str, Any]:
         """The guild member object."""
-        data: dict[str, Any] = {
-            "roles": list(self.role_ids),
-            "joined_at": self.joined_at,
-            "premium_since": None,
-            "deaf": False,
-            "mute": False,
-            "pending": False,
-            "nick": None,
-            "avatar": None,
-            "banner": None,
-            "flags": 0,
-            "communication_disabled_until": None,
-            "unusual_dm_activity_until": None,
-        }
+        data = member_fields(list(self.role_ids), self.joined_at)
         if with_user:
             data["user"] = self.user_payload()
         if with_permissions:

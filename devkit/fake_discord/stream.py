@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .ids import iso_now, snowflake
-from .models import user_payload
+from .models import member_fields, user_payload
 
 if TYPE_CHECKING:
     from .models import FakeChannel, FakeGuild
@@ -104,19 +104,7 @@ class EventStream:
 
     # --- payloads (as Discord sends them to a bot without the message content intent) -------
     def _member(self, user: dict[str, Any], *, with_user: bool = True) -> dict[str, Any]:
-        member: dict[str, Any] = {
-            "roles": [],
-            "joined_at": self._joined,
-            "premium_since": None,
-            "deaf": False,
-            "mute": False,
-            "pending": False,
-            "nick": None,
-            "avatar": None,
-            "banner": None,
-            "flags": 0,
-            "communication_disabled_until": None,
-        }
+        member = member_fields([], self._joined)
         if with_user:
             member["user"] = user
         return member
