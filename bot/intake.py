@@ -49,12 +49,11 @@ MAX_OPEN_PER_SERVER = 250
 REFUSAL_SENDERS = 4
 #: No interaction is being handed to discord.py.
 _NOBODY = object()
-_DISCORD_EPOCH_MS = 1_420_070_400_000
 
 
 def created_at(snowflake: int) -> float:
     """The wall-clock time (``time.time()``) an id was made at."""
-    return ((snowflake >> 22) + _DISCORD_EPOCH_MS) / 1000
+    return discord.utils.snowflake_time(snowflake).timestamp()
 
 
 def _where(error: BaseException) -> str:

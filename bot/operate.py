@@ -26,11 +26,11 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import quote
 
 from dotenv import load_dotenv
 
 from bot.settings import DEFAULT_DATABASE_PATH
+from bot.storage.file_check import read_only_uri
 
 __all__ = [
     "COMMANDS",
@@ -111,7 +111,7 @@ def _read_only(path: Path) -> Iterator[sqlite3.Connection]:
     database leaves empty ``-wal`` and ``-shm`` files behind, which it cannot delete.
     """
     in_use = Path(f"{path}-wal").exists() or Path(f"{path}-shm").exists()
-    uri = f"file:{quote(str(path.resolve()))}?mode=ro" + ("" if in_use else "&immutable=1")
+    uri = read_only_uri(path) + ("" if in_use else "&immutable=1")
     conn = sqlite3.connect(uri, uri=True, timeout=_BUSY_TIMEOUT_S)
     try:
         yield conn

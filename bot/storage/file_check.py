@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-__all__ = ["DatabaseFileError", "FileReport", "check_database_file"]
+__all__ = ["DatabaseFileError", "FileReport", "check_database_file", "read_only_uri"]
 
 #: SQLite's own tables, which any database may hold.
 _SQLITE_TABLES = ("sqlite_%",)
@@ -42,7 +42,8 @@ class FileReport:
     fresh: bool
 
 
-def _read_only_uri(path: Path) -> str:
+def read_only_uri(path: Path) -> str:
+    """The URI that opens ``path`` so that SQLite cannot write to it."""
     return f"file:{quote(str(path.resolve()))}?mode=ro"
 
 
@@ -75,7 +76,7 @@ def check_database_file(path: str | Path, latest: int) -> FileReport:
     if not target.is_file():
         raise DatabaseFileError(target, "is not a file", "Set DATABASE_PATH to a file's path")
     try:
-        conn = sqlite3.connect(_read_only_uri(target), uri=True, timeout=5.0)
+        conn = sqlite3.connect(read_only_uri(target), uri=True, timeout=5.0)
     except sqlite3.Error as error:
         raise DatabaseFileError(
             target, f"cannot be opened ({error})", "Check its permissions and DATABASE_PATH"
