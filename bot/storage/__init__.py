@@ -20,7 +20,6 @@ from bot.storage.history_writes import Transaction
 from bot.storage.memory import ServerNames
 from bot.storage.models import (
     CharacterRef,
-    CharacterSuggestion,
     Gender,
     GuildSettings,
     HistoryCharacter,
@@ -39,7 +38,6 @@ __all__ = [
     "AlreadyApplied",
     "CharacterNotFound",
     "CharacterRef",
-    "CharacterSuggestion",
     "Clock",
     "DuplicateName",
     "Gender",

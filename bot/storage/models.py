@@ -13,7 +13,6 @@ from rules.names import name_key as rules_name_key
 
 __all__ = [
     "CharacterRef",
-    "CharacterSuggestion",
     "Gender",
     "GuildSettings",
     "HistoryCharacter",
@@ -109,15 +108,6 @@ class StoredCharacter:
             if name_key(ability.name) == key:
                 return ability
         return None
-
-
-@dataclass(frozen=True)
-class CharacterSuggestion:
-    """One autocomplete choice."""
-
-    id: int
-    name: str
-    owner_id: int
 
 
 @dataclass(frozen=True)

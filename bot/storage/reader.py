@@ -24,7 +24,6 @@ from bot.storage.errors import (
 from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
     CharacterRef,
-    CharacterSuggestion,
     GuildSettings,
     HistoryCharacter,
     HistoryEntry,
@@ -247,25 +246,6 @@ class Reader:
             params.append(DEATH_THRESHOLD)
         row = await self.fetch_one(sql, params)
         return 0 if row is None else int(row[0])
-
-    async def suggest_characters(
-        self, guild_id: int, text: str, user_id: int, limit: int = 25
-    ) -> list[CharacterSuggestion]:
-        """Autocomplete: names containing ``text`` (ignoring case); the user's own first,
-        then names starting with ``text``, then by name."""
-        key = name_key(text)
-        rows = await self.fetch_all(
-            "SELECT id, name, owner_id FROM characters"
-            " WHERE guild_id = ? AND instr(name_key, ?) > 0"
-            " ORDER BY owner_id != ?, instr(name_key, ?) != 1, name_key, id LIMIT ?",
-            (guild_id, key, user_id, key, limit),
-        )
-        return [
-            CharacterSuggestion(id=int(row["id"]), name=str(row["name"]), owner_id=row["owner_id"])
-            for row in rows
-        ]
-
-    # --- history -----------------------------------------------------------------------------
 
     async def interaction_seen(self, interaction_id: int) -> bool:
         """Whether this interaction already produced a history entry (applied once)."""

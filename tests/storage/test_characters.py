@@ -157,35 +157,6 @@ async def test_one_transaction_writes_one_guild(storage: Storage, next_id: Inter
         assert await reader.count_characters(GUILD_B) == 0
 
 
-async def test_suggestions_own_first_substring_limited(
-    storage: Storage, next_id: Interactions
-) -> None:
-    async with storage.transaction() as tx:
-        for name, owner in (
-            ("Marta", BOB),
-            ("Armando", BOB),
-            ("Carmen", ALICE),
-            ("Zoe", ALICE),
-            ("50% Mar_", BOB),
-        ):
-            await tx.create_character(GUILD_A, name, owner, health())
-        await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
-    async with storage.transaction() as tx:
-        await tx.create_character(GUILD_B, "Mar elsewhere", ALICE, health())
-        await tx.record(guild_id=GUILD_B, interaction_id=next_id(), actor_id=GM, command="c")
-    async with storage.read() as reader:
-        found = await reader.suggest_characters(GUILD_A, "MAR", ALICE)
-        assert [s.name for s in found] == ["Marta", "50% Mar_"]  # starting with it first
-        # the user's own first, then names starting with the text, then the rest by name
-        found = await reader.suggest_characters(GUILD_A, "aR", ALICE)
-        assert [s.name for s in found] == ["Carmen", "Armando", "50% Mar_", "Marta"]
-        assert [s.owner_id for s in found] == [ALICE, BOB, BOB, BOB]
-        everything = await reader.suggest_characters(GUILD_A, "", ALICE, limit=3)
-        assert [s.name for s in everything] == ["Carmen", "Zoe", "50% Mar_"]
-        assert await reader.suggest_characters(GUILD_A, "%", ALICE) != []  # literal, not LIKE
-        assert [s.name for s in await reader.suggest_characters(GUILD_A, "_", BOB)] == ["50% Mar_"]
-
-
 async def test_abilities(storage: Storage, next_id: Interactions) -> None:
     async with storage.transaction() as tx:
         ann = await tx.create_character(GUILD_A, "Ann", ALICE, health())
@@ -238,7 +209,7 @@ async def test_guild_isolation(storage: Storage, next_id: Interactions) -> None:
         assert await tx.list_characters(GUILD_B) == []
         assert await tx.characters_of_owner(GUILD_B, ALICE) == []
         assert await tx.count_characters(GUILD_B) == 0
-        assert await tx.suggest_characters(GUILD_B, "an", ALICE) == []
+        assert (await tx.server_names(GUILD_B)).characters == ()
         assert await tx.history(GUILD_B) == []
         assert await tx.history(GUILD_B, ann.id) == []
         assert await tx.delete_character(GUILD_B, ann.id) is None
