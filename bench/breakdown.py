@@ -26,14 +26,17 @@ __all__ = ["PARTS", "Breakdown", "parse_samples", "sample", "spy_available"]
 #: (part, what marks a sample as that part), in the order they are tried.
 PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("SQLite and aiosqlite's thread", ()),  # any thread but the main one
-    ("the character option (resolved from the name index)", ("transform (bot/transformers.py",)),
+    (
+        "the character option (resolved from the name index)",
+        ("transform (bot/features/characters/option.py",),
+    ),
     ("the transaction's Python side (queries sent, snapshots, history rows)", ("(bot/storage/",)),
     ("the rules", ("(rules/",)),
-    ("rendering (embeds, sentences, buttons)", ("(bot/render/", "(bot/change.py")),
+    ("rendering (embeds, sentences, buttons)", ("(bot/render/",)),
     (
         "sending the reply (discord.py, aiohttp)",
         (
-            "_send (bot/sending.py",
+            "_send (bot/interaction/sending.py",
             "(discord/webhook/",
             "(aiohttp/http_writer.py",
             "(aiohttp/client_reqrep.py",

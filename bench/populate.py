@@ -18,8 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bot.names import look_key
 from bot.storage import Storage, name_key
+from bot.storage.names import look_key
 from bot.storage.snapshot import HEALTH_COLUMNS, dump_json, health_to_row, make_snapshot
 from rules.character import CharacterHealth
 

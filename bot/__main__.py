@@ -1,6 +1,6 @@
 """``python -m bot`` and the ``salud`` script: check settings, open storage, run the bot.
 
-``salud backup PATH`` and ``salud check`` are the database tools of ``bot/operate.py``.
+``salud backup PATH`` and ``salud check`` are the database tools of ``bot/config/operate.py``.
 
 Exit codes (COMMANDS.md, Running it), each failure one line on stderr saying what to do:
 0 after a clean stop (SIGINT/SIGTERM); 2 when a setting is wrong (also when Discord refuses
@@ -23,8 +23,8 @@ import aiohttp
 import discord
 from dotenv import load_dotenv
 
-from bot import operate
-from bot.settings import Settings, SettingsError, load_settings
+from bot.config import operate
+from bot.config.settings import Settings, SettingsError, load_settings
 
 __all__ = ["main", "run"]
 
@@ -48,7 +48,7 @@ async def run(settings: Settings) -> int:
     """Run until Discord closes the connection or a stop signal arrives."""
     # Imported here so that a settings error is reported before the heavier imports run.
     from bot.app import SaludBot
-    from bot.rng import production_roller
+    from bot.config.dice import production_roller
     from bot.storage import MigrationError, Storage
     from bot.storage.file_check import DatabaseFileError
 

@@ -9,15 +9,15 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.button_registry import register_buttons
+from bot.config.dice import Roller
+from bot.config.settings import Settings
+from bot.features.registry import register_buttons
+from bot.gateway.intake import Intake
+from bot.gateway.lean_state import LeanConnectionState
+from bot.gateway.sync import SYNC_HASH_KEY, command_hash
 from bot.i18n import SaludTranslator
-from bot.intake import Intake
-from bot.lean_state import LeanConnectionState
-from bot.rng import Roller
-from bot.settings import Settings
+from bot.interaction.tree import SaludTree
 from bot.storage import Storage
-from bot.sync import SYNC_HASH_KEY, command_hash
-from bot.tree import SaludTree
 
 __all__ = [
     "EXTENSIONS",
@@ -84,7 +84,7 @@ class SaludBot(commands.AutoShardedBot):
     servers; Discord refuses a connection with more than 2,500), or ``SHARD_COUNT`` with
     ``SHARD_IDS`` to split them between processes on one database. Nothing is cached that a
     slash command does not need: no messages, no members beyond the bot itself, no chunking,
-    no channels, emojis or stickers of the servers it is in (``bot.lean_state``).
+    no channels, emojis or stickers of the servers it is in (``bot.gateway.lean_state``).
     """
 
     tree: SaludTree[SaludBot]
@@ -120,7 +120,7 @@ class SaludBot(commands.AutoShardedBot):
         self.intake = Intake(self, storage)
 
     def _get_state(self, **options: Any) -> LeanConnectionState:
-        """discord.py's sharded state, keeping less of each server (``bot.lean_state``)."""
+        """discord.py's sharded state, keeping less of each server (``bot.gateway.lean_state``)."""
         return LeanConnectionState(
             dispatch=self.dispatch,
             handlers=self._handlers,

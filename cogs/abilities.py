@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.abilities import (
+from bot.features.abilities import (
     KIND_CHOICES,
     ability_name,
     ability_sentence,
@@ -23,9 +23,10 @@ from bot.abilities import (
     refuse_reserved,
     set_sentence,
 )
-from bot.here import Here
-from bot.sending import send_status
-from bot.transformers import Character, InRange, check_range
+from bot.features.characters.option import Character
+from bot.interaction.here import Here
+from bot.interaction.sending import send_status
+from bot.interaction.transformers import InRange, check_range
 from rules.abilities import (
     MAX_POINTS,
     MAX_RATING,

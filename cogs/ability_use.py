@@ -1,7 +1,7 @@
 """``/spend`` and ``/check``: spending an ability's pool, and a test against a difficulty with
 the Hurt and Seriously wounded penalties (RULES.md P2, P3, H3, H4; COMMANDS.md "Abilities").
 
-The ability is named as ``/ability`` names it (``bot.abilities``); First Aid is spent and
+The ability is named as ``/ability`` names it (``bot.features.abilities``); First Aid is spent and
 tested from the character's own pool. A spend or a test that changes a pool is one change
 with its history entry; a test that spends nothing stores nothing.
 """
@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.abilities import (
+from bot.features.abilities import (
     ability_name,
     ability_sentence,
     check_embed,
@@ -26,10 +26,11 @@ from bot.abilities import (
     is_first_aid,
     refuse_reserved,
 )
-from bot.here import Here, services_of
+from bot.features.characters.option import Character
+from bot.interaction.here import Here, services_of
+from bot.interaction.sending import send_change, send_public, send_status
+from bot.interaction.transformers import InRange
 from bot.render import count_text
-from bot.sending import send_change, send_public, send_status
-from bot.transformers import Character, InRange
 from rules.abilities import (
     MAX_DIFFICULTY,
     MAX_POINTS,

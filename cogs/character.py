@@ -10,26 +10,26 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.calling import owners_to_call
-from bot.change import Field, announce_worthy, change_embeds
-from bot.character_list import list_message
-from bot.consciousness_buttons import consciousness_view
-from bot.delete_confirm import DeleteButton
-from bot.errors import UserFacingError
-from bot.here import Here
+from bot.features.characters.delete import DeleteButton
+from bot.features.characters.listing import list_message
+from bot.features.characters.names import refuse_taken_name
+from bot.features.characters.option import Character, resolve_character
+from bot.features.consciousness.buttons import consciousness_view
+from bot.features.consciousness.keeper import number_due_rolls, remember_roll_buttons
 from bot.i18n import text
-from bot.limits import CONTENT_LIMIT
-from bot.name_checks import refuse_taken_name
+from bot.interaction.errors import UserFacingError
+from bot.interaction.here import Here
+from bot.interaction.mentions import owners_to_call
+from bot.interaction.sending import send_change, send_public, send_status
+from bot.interaction.transformers import InRange
 from bot.render import (
     mention,
     safe,
     status_embed,
 )
-from bot.roll_buttons import number_due_rolls, remember_roll_buttons
-from bot.sending import send_change, send_public, send_status
-from bot.storage import Gender
-from bot.transformers import Character, InRange, resolve_character
-from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth
+from bot.render.change import Field, announce_worthy, change_embeds
+from bot.render.limits import CONTENT_LIMIT
+from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth, Gender
 from rules.correction import correct
 from rules.events import RollDue
 from rules.names import MAX_NAME_LENGTH, clean_name

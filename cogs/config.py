@@ -10,12 +10,12 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.errors import UserFacingError
-from bot.here import Here
 from bot.i18n import Language, text
-from bot.sanitize import escape, visible
-from bot.sending import send_private
-from bot.transformers import TextChannelTransformer
+from bot.interaction.errors import UserFacingError
+from bot.interaction.here import Here
+from bot.interaction.sending import send_private
+from bot.interaction.transformers import TextChannelTransformer
+from bot.render.sanitize import escape, visible
 
 if TYPE_CHECKING:
     from bot.app import SaludBot

@@ -1,8 +1,8 @@
 """``/hurt``, ``/conscious``, ``/firstaid``, ``/rest``: Health lost and won (COMMANDS.md).
 
 Thin adapters: parse the options, check who may act, apply one rule (``rules``) in one
-transaction with its history entry, and answer publicly with ``bot.change``'s embeds. Every
-refusal is raised (a ``RuleError`` or ``UserFacingError``) and answered by ``bot.tree``.
+transaction with its history entry, and answer publicly with ``bot.render.change``'s embeds. Every
+refusal is raised (a ``RuleError`` or ``UserFacingError``) and answered by ``bot.interaction.tree``.
 """
 
 from __future__ import annotations
@@ -18,23 +18,28 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.calling import owners_to_call
-from bot.change import change_embeds, should_announce
-from bot.consciousness_buttons import (
+from bot.features.characters.option import Character, resolve_character
+from bot.features.consciousness.buttons import (
     consciousness_view,
     perform_consciousness_roll,
     send_roll_reply,
 )
-from bot.errors import UserFacingError
-from bot.here import Here, private_language
+from bot.features.consciousness.keeper import (
+    RollButtonKeeper,
+    number_due_rolls,
+    remember_roll_buttons,
+)
 from bot.i18n import Language, text
-from bot.limits import EMBED_TOTAL_LIMIT
+from bot.interaction.errors import UserFacingError
+from bot.interaction.here import Here, private_language
+from bot.interaction.mentions import owners_to_call
+from bot.interaction.sending import send_change
+from bot.interaction.transformers import InRange
 from bot.render import count_text, damage_roll_text, safe
-from bot.roll_buttons import RollButtonKeeper, number_due_rolls, remember_roll_buttons
-from bot.sanitize import visible
-from bot.sending import send_change
+from bot.render.change import change_embeds, should_announce
+from bot.render.limits import EMBED_TOTAL_LIMIT
+from bot.render.sanitize import visible
 from bot.storage import LightCharacter, StoredCharacter
-from bot.transformers import Character, InRange, resolve_character
 from rules.consciousness import MAX_SPEND
 from rules.damage import apply_damage
 from rules.dice import (

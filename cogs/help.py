@@ -1,5 +1,5 @@
 """``/help``: the commands and a one-screen summary of the rules, or one command's page
-(``/help command``, autocompleted: ``bot.help_pages``), ephemeral, in the user's language
+(``/help command``, autocompleted: ``bot.features.help``), ephemeral, in the user's language
 (catalog domain ``help``)."""
 
 from __future__ import annotations
@@ -11,13 +11,13 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.errors import UserFacingError
-from bot.help_pages import command_choices, command_page, find_command, leaf_commands
-from bot.here import Here, private_language
+from bot.features.help import command_choices, command_page, find_command, leaf_commands
 from bot.i18n import Language, text
-from bot.limits import INFO_COLOUR
-from bot.sanitize import escape
-from bot.sending import send_private
+from bot.interaction.errors import UserFacingError
+from bot.interaction.here import Here, private_language
+from bot.interaction.sending import send_private
+from bot.render.limits import INFO_COLOUR
+from bot.render.sanitize import escape
 
 if TYPE_CHECKING:
     from bot.app import SaludBot

@@ -18,13 +18,13 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.errors import UserFacingError
-from bot.here import Here
-from bot.history_pages import history_page
-from bot.sending import send_private, send_public
-from bot.transformers import Character
-from bot.undo_confirm import undo_view
-from bot.undo_preview import preview_embed
+from bot.features.characters.option import Character
+from bot.features.history.pages import history_page
+from bot.features.history.undo_confirm import undo_view
+from bot.features.history.undo_preview import preview_embed
+from bot.interaction.errors import UserFacingError
+from bot.interaction.here import Here
+from bot.interaction.sending import send_private, send_public
 
 if TYPE_CHECKING:
     from bot.app import SaludBot

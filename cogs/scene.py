@@ -16,14 +16,16 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.change_reply import acknowledge, change_reply, count_characters, save_all
-from bot.errors import UserFacingError
-from bot.here import Here
+from bot.features.scene.server_wide import count_characters, save_all
+from bot.features.scene.status import split_fallen, status_message, tracker_embeds
+from bot.features.scene.tracker import LiveTracker
 from bot.i18n import plural, text
-from bot.scene_status import split_fallen, status_message, tracker_embeds
-from bot.sending import send_change, send_public
+from bot.interaction.deferral import defer_change_of
+from bot.interaction.errors import UserFacingError
+from bot.interaction.here import Here
+from bot.interaction.sending import send_change, send_public
+from bot.render.change_reply import change_reply
 from bot.storage.trackers import TrackerMessage
-from bot.tracker import LiveTracker
 from rules.scene import start_scene
 
 if TYPE_CHECKING:
@@ -57,7 +59,7 @@ class SceneCog(
     async def new(self, interaction: discord.Interaction[SaludBot]) -> None:
         here = await Here.of(interaction)
         here.require_gm("scene.action.new")
-        await acknowledge(interaction, await count_characters(here, living_only=True))
+        await defer_change_of(interaction, await count_characters(here, living_only=True))
         async with here.change() as tx:
             # The dead are left out: a scene no longer concerns them (COMMANDS.md "The dead").
             characters = await tx.list_characters(here.guild_id, living_only=True)
@@ -94,7 +96,7 @@ class SceneCog(
     )
     async def tracker(self, interaction: discord.Interaction[SaludBot]) -> None:
         """Posts the server's live tracker in this channel; a tracker posted before is
-        edited to say that it moved (``bot.tracker``)."""
+        edited to say that it moved (``bot.features.scene.tracker``)."""
         here = await Here.of(interaction)
         here.require_gm("tracker.action")
         if interaction.channel_id is None:  # pragma: no cover - commands come from a channel

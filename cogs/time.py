@@ -15,25 +15,21 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.calling import owners_to_call
-from bot.change import Field
-from bot.change_reply import (
-    Touched,
-    acknowledge,
-    announce_touched,
-    change_reply,
-    count_characters,
-    save_all,
-)
-from bot.consciousness_buttons import consciousness_view
-from bot.here import Here
+from bot.features.characters.option import Character
+from bot.features.consciousness.buttons import consciousness_view
+from bot.features.consciousness.keeper import number_due_rolls, remember_roll_buttons
+from bot.features.scene.server_wide import count_characters, save_all
 from bot.i18n import Language, plural, text
-from bot.limits import FIELD_VALUE_LIMIT
+from bot.interaction.deferral import defer_change_of
+from bot.interaction.here import Here
+from bot.interaction.mentions import owners_to_call
+from bot.interaction.sending import send_change, send_public
+from bot.interaction.transformers import InRange
 from bot.render import duration_text, safe
-from bot.roll_buttons import number_due_rolls, remember_roll_buttons
-from bot.sending import send_change, send_public
+from bot.render.change import Field
+from bot.render.change_reply import Touched, announce_touched, change_reply
+from bot.render.limits import FIELD_VALUE_LIMIT
 from bot.storage import StoredCharacter, Transaction
-from bot.transformers import Character, InRange
 from rules.abilities import refresh_ability
 from rules.events import RollDue
 from rules.pools import refresh
@@ -61,7 +57,7 @@ class TimeCog(commands.Cog):
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("scene.action.time")
-        await acknowledge(interaction, await count_characters(here, living_only=True))
+        await defer_change_of(interaction, await count_characters(here, living_only=True))
         async with here.change() as tx:
             # Only this server's living characters are read: the dead do not bleed (T2).
             living = await tx.list_characters(here.guild_id, living_only=True)
@@ -116,7 +112,7 @@ class TimeCog(commands.Cog):
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("scene.action.refresh")
-        await acknowledge(
+        await defer_change_of(
             interaction, 1 if character else await count_characters(here, living_only=True)
         )
         language = here.public_language

@@ -1,4 +1,5 @@
-"""Server joins and removals: the welcome message (``bot/welcome.py``) and a log line each."""
+"""Server joins and removals: the welcome message (``bot/features/welcome.py``) and a log line
+each."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord.ext import commands
 
-from bot.welcome import greet
+from bot.features.welcome import greet
 
 if TYPE_CHECKING:
     from bot.app import SaludBot

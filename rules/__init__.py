@@ -22,6 +22,7 @@ from rules.character import (
     MAX_HEALTH_RATING,
     MAX_POOL_RATING,
     CharacterHealth,
+    Gender,
     Hospital,
     inconsistencies,
 )
@@ -150,6 +151,7 @@ __all__ = [
     "FirstAidResult",
     "FirstAidSpent",
     "FixedAmount",
+    "Gender",
     "HealthRestored",
     "HealthSpent",
     "HealthState",

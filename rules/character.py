@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from rules.errors import check_range
 from rules.state import DEATH_THRESHOLD, HealthState, state_of
@@ -12,6 +13,7 @@ __all__ = [
     "MAX_HEALTH_RATING",
     "MAX_POOL_RATING",
     "CharacterHealth",
+    "Gender",
     "Hospital",
     "inconsistencies",
 ]
@@ -22,6 +24,15 @@ MAX_HEALTH_RATING = 99
 MAX_POOL_RATING = 99
 #: T1: game minutes per point of bleeding.
 BLEED_INTERVAL_MINUTES = 30
+
+
+class Gender(StrEnum):
+    """A character's grammatical gender, when its player gave one: the bot's Spanish
+    sentences agree with it and its English ones say she/he. No rule depends on it; it lives
+    here because it is a fact about the character that every layer above may read."""
+
+    FEMININE = "feminine"
+    MASCULINE = "masculine"
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import Language, text
-from bot.render.grammar import gendered
-from bot.sanitize import escape
+from bot.i18n.grammar import gendered
+from bot.render.sanitize import escape
 from rules.state import HealthState
 
 if TYPE_CHECKING:
-    from bot.storage.models import Gender, StoredCharacter
-    from rules.character import CharacterHealth
+    from bot.storage.models import StoredCharacter
+    from rules.character import CharacterHealth, Gender
 
 __all__ = [
     "FLAG_SEPARATOR",
@@ -54,7 +54,7 @@ _EMOJI: dict[HealthState, str] = {
 FLAG_SEPARATOR = " · "
 
 
-#: A user-typed name for embed text (``bot.sanitize.escape``).
+#: A user-typed name for embed text (``bot.render.sanitize.escape``).
 safe = escape
 
 

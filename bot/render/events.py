@@ -11,13 +11,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.i18n import Language, text
+from bot.i18n.grammar import gendered
 from bot.render.common import count_text, safe, state_label
-from bot.render.grammar import gendered
 from rules.events import Event
 from rules.state import HealthState
 
 if TYPE_CHECKING:
-    from bot.storage.models import Gender
+    from rules.character import Gender
 
 __all__ = ["EVENT_KEYS", "describe_event", "describe_events"]
 

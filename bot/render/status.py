@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 import discord
 
 from bot.i18n import Language, text
-from bot.limits import EMBED_TOTAL_LIMIT, FIELD_VALUE_LIMIT, TITLE_LIMIT
+from bot.i18n.grammar import gendered
 from bot.render.common import (
     FLAG_SEPARATOR,
     effects_text,
@@ -22,13 +22,12 @@ from bot.render.common import (
     state_colour,
     state_label,
 )
-from bot.render.grammar import gendered
+from bot.render.limits import EMBED_TOTAL_LIMIT, FIELD_VALUE_LIMIT, TITLE_LIMIT
 from rules.abilities import Ability, AbilityKind
 from rules.state import HealthState
 
 if TYPE_CHECKING:
-    from bot.storage.models import Gender
-    from rules.character import CharacterHealth
+    from rules.character import CharacterHealth, Gender
 
 __all__ = [
     "ABILITY_SEPARATOR",

@@ -20,15 +20,14 @@ from bot.storage.history_writes import Transaction
 from bot.storage.memory import ServerNames
 from bot.storage.models import (
     CharacterRef,
-    Gender,
     GuildSettings,
     HistoryCharacter,
     HistoryEntry,
     LightCharacter,
     StoredCharacter,
     UndoResult,
-    name_key,
 )
+from bot.storage.names import name_key
 from bot.storage.reader import Reader
 from bot.storage.rows import UNSET, Clock, Unset, utc_now
 from bot.storage.storage import Storage
@@ -40,7 +39,6 @@ __all__ = [
     "CharacterRef",
     "Clock",
     "DuplicateName",
-    "Gender",
     "GuildSettings",
     "HistoryCharacter",
     "HistoryEntry",

@@ -6,16 +6,14 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from bot.names import look_key
 from bot.storage.errors import (
     DuplicateName,
 )
 from bot.storage.models import (
-    Gender,
     GuildSettings,
     StoredCharacter,
-    name_key,
 )
+from bot.storage.names import look_key, name_key
 from bot.storage.rows import (
     DELETE_ABILITY,
     UNSET,
@@ -34,7 +32,7 @@ from bot.storage.snapshot import (
 )
 from bot.storage.transaction import FirstState, TransactionCore
 from rules.abilities import Ability
-from rules.character import CharacterHealth
+from rules.character import CharacterHealth, Gender
 
 __all__ = ["CharacterWrites"]
 

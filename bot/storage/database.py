@@ -11,8 +11,8 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.names import look_key
 from bot.storage.errors import MigrationError
+from bot.storage.names import look_key
 
 __all__ = [
     "BUSY_TIMEOUT_MS",

@@ -24,8 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from bot.names import NameEntry, Resolution, resolve_name
-from bot.storage.models import GuildSettings, LightCharacter, name_key
+from bot.storage.models import GuildSettings, LightCharacter
 
 __all__ = [
     "NAME_INDEX_SIZE",
@@ -103,41 +102,25 @@ class ServerNames:
     characters: tuple[LightCharacter, ...]
     #: The stored ``name_key`` of each character, in ``characters`` order.
     keys: tuple[str, ...]
-    entries: tuple[NameEntry, ...] = field(init=False)
     _by_key: dict[str, LightCharacter] = field(init=False)
-    _by_id: dict[int, LightCharacter] = field(init=False)
 
     def __post_init__(self) -> None:
-        entries = tuple(NameEntry(c.id, c.name, c.owner_id) for c in self.characters)
         by_key: dict[str, LightCharacter] = {}
         for key, character in zip(self.keys, self.characters, strict=True):
             by_key.setdefault(key, character)
-        object.__setattr__(self, "entries", entries)
         object.__setattr__(self, "_by_key", by_key)
-        object.__setattr__(self, "_by_id", {c.id: c for c in self.characters})
 
     @classmethod
     def of(cls, guild_id: int, rows: Sequence[tuple[LightCharacter, str]]) -> ServerNames:
         return cls(guild_id, tuple(c for c, _ in rows), tuple(key for _, key in rows))
 
     def with_key(self, key: str) -> LightCharacter | None:
-        """The character whose stored name key is ``key`` (``Reader.find_character``)."""
+        """The character whose stored name key is ``key``."""
         return self._by_key.get(key)
 
     def owned_by(self, owner_id: int) -> list[LightCharacter]:
-        """The owner's characters, by name (``Reader.characters_of_owner``)."""
+        """The owner's characters, by name."""
         return [c for c in self.characters if c.owner_id == owner_id]
-
-    def find(self, typed: str) -> tuple[LightCharacter | None, Resolution]:
-        """COMMANDS.md Finding a character by name: the stored name wins; else
-        ``bot.names.resolve_name``, whose resolution says, on a miss, what was close."""
-        found = self.with_key(name_key(typed))
-        if found is not None:
-            return found, Resolution()
-        resolution = resolve_name(typed, self.entries)
-        if resolution.found is not None:
-            return self._by_id[resolution.found.id], resolution
-        return None, resolution
 
 
 class NameIndex(Lru[int, ServerNames]):

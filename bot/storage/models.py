@@ -4,37 +4,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
 from typing import Any, Protocol
 
+from bot.storage.names import name_key
 from rules.abilities import Ability
-from rules.character import CharacterHealth
-from rules.names import name_key as rules_name_key
+from rules.character import CharacterHealth, Gender
 
 __all__ = [
     "CharacterRef",
-    "Gender",
     "GuildSettings",
     "HistoryCharacter",
     "HistoryEntry",
     "LightCharacter",
     "StoredCharacter",
     "UndoResult",
-    "name_key",
 ]
-
-
-def name_key(name: str) -> str:
-    """The key names are compared by: trimmed, then the rules' key (NFC, ``casefold``)."""
-    return rules_name_key(name.strip())
-
-
-class Gender(StrEnum):
-    """A character's grammatical gender, when its player gave one (``/character create``):
-    Spanish sentences agree with it, English ones say she/he. Unknown: labels and the name."""
-
-    FEMININE = "feminine"
-    MASCULINE = "masculine"
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,6 @@ from typing import Any
 
 import aiosqlite
 
-from bot.names import look_key
 from bot.storage.errors import (
     CharacterNotFound,
     TransactionStateError,
@@ -29,8 +28,8 @@ from bot.storage.models import (
     HistoryEntry,
     LightCharacter,
     StoredCharacter,
-    name_key,
 )
+from bot.storage.names import look_key, name_key
 from bot.storage.rows import (
     ABILITIES_JSON,
     SELECT_CHARACTER,
@@ -194,7 +193,8 @@ class Reader:
         self, guild_id: int, name: str, *, other_than: int | None = None
     ) -> StoredCharacter | None:
         """A character of the guild (other than ``other_than``) whose name is the same as, or
-        looks like, ``name`` (``bot.names.look_key``): create and rename refuse it."""
+        looks like, ``name`` (``bot.features.characters.names.look_key``): create and rename refuse
+        it."""
         found = await self._characters(
             "c.guild_id = ? AND c.look_key = ? AND c.id != ?",
             (guild_id, look_key(name), -1 if other_than is None else other_than),

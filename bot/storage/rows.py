@@ -11,12 +11,11 @@ from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, Final
 
-from bot.names import look_key
 from bot.storage.models import (
     GuildSettings,
     StoredCharacter,
-    name_key,
 )
+from bot.storage.names import look_key, name_key
 from bot.storage.snapshot import (
     HEALTH_COLUMNS,
     RowLike,

@@ -13,9 +13,9 @@ from __future__ import annotations
 import json
 from typing import Any, Protocol
 
-from bot.storage.models import Gender, StoredCharacter
+from bot.storage.models import StoredCharacter
 from rules.abilities import Ability, AbilityKind
-from rules.character import CharacterHealth, Hospital
+from rules.character import CharacterHealth, Gender, Hospital
 
 __all__ = [
     "HEALTH_COLUMNS",

@@ -1,10 +1,10 @@
-"""The pure helpers of bot/abilities.py: autocomplete choices and naming (no Discord)."""
+"""The pure helpers of bot/features/abilities.py: autocomplete choices and naming (no Discord)."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.abilities import (
+from bot.features.abilities import (
     ability_choices,
     ability_name,
     check_embed,
@@ -12,8 +12,8 @@ from bot.abilities import (
     first_aid_ability,
     is_first_aid,
 )
-from bot.errors import UserFacingError
 from bot.i18n import Language
+from bot.interaction.errors import UserFacingError
 from bot.storage import StoredCharacter
 from rules.abilities import Ability, AbilityKind, ReservedAbility, make_test
 from rules.character import CharacterHealth

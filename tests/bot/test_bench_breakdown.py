@@ -19,13 +19,14 @@ RAW = "\n".join(
         "_connection_worker_thread (aiosqlite/core.py:62);"
         "Batch.__call__ (bot/storage/pipeline.py:73) 30",
         # the option's read goes to the option, though it runs storage code
-        "thread (1): MainThread;CharacterTransformer.transform (bot/transformers.py:94);"
-        "resolve_character (bot/transformers.py:44);"
+        "thread (1): MainThread;"
+        "CharacterTransformer.transform (bot/features/characters/option.py:94);"
+        "resolve_character (bot/features/characters/option.py:44);"
         "Reader.fetch_all (bot/storage/reader.py:97) 10",
         "thread (1): MainThread;HealthCog.hurt (cogs/health.py:180);"
         "Transaction.record (bot/storage/history_writes.py:90) 20",
         "thread (1): MainThread;HealthCog.hurt (cogs/health.py:186);"
-        "change_embeds (bot/change.py:84) 5",
+        "change_embeds (bot/render/change.py:84) 5",
         "thread (1): MainThread;StreamWriter._writelines (aiohttp/http_writer.py:116) 15",
         "thread (1): MainThread;DiscordWebSocket.received_message (discord/gateway.py:700) 20",
         "malformed line",

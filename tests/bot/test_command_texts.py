@@ -13,11 +13,11 @@ import pytest_asyncio
 from discord import app_commands
 
 from bot.app import EXTENSIONS, SaludBot
+from bot.config.dice import production_roller
+from bot.config.settings import load_settings
+from bot.gateway.sync import translated_payloads
 from bot.i18n import NAME_LOCATIONS, Language, catalog
-from bot.rng import production_roller
-from bot.settings import load_settings
 from bot.storage import Storage
-from bot.sync import translated_payloads
 
 
 class Recorder(app_commands.Translator):

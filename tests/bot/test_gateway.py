@@ -15,8 +15,8 @@ import pytest
 import pytest_asyncio
 
 from bot.app import SaludBot, gateway_intents
-from bot.rng import production_roller
-from bot.settings import MAX_SHARD_COUNT, Settings, SettingsError, load_settings
+from bot.config.dice import production_roller
+from bot.config.settings import MAX_SHARD_COUNT, Settings, SettingsError, load_settings
 from bot.storage import Storage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,7 +131,7 @@ def test_a_bad_shard_setting_exits_2_with_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
-# --- what is kept of each server (bot.lean_state) -----------------------------------------
+# --- what is kept of each server (bot.gateway.lean_state) -----------------------------------------
 def guild_payload(guild_id: int) -> dict[str, object]:
     """A GUILD_CREATE as Discord sends it to a bot with the GUILDS intent (trimmed)."""
     return {
@@ -159,7 +159,7 @@ def guild_payload(guild_id: int) -> dict[str, object]:
 async def test_servers_online_at_start_keep_no_channels_or_emojis(
     storage: Storage, environ: dict[str, str]
 ) -> None:
-    from bot.lean_state import LeanConnectionState
+    from bot.gateway.lean_state import LeanConnectionState
 
     bot = make_bot(storage, load_settings(environ))
     state = bot._connection

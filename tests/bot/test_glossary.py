@@ -18,7 +18,7 @@ _PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 
 def glossary(language: Language) -> dict[str, list[str]]:
     """The glossary of ``language``: the word used → the words refused."""
-    path = resources.files("bot") / "locales" / language.value / "LC_MESSAGES" / "common.po"
+    path = resources.files("bot.i18n") / "locales" / language.value / "LC_MESSAGES" / "common.po"
     entries: dict[str, list[str]] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.startswith(f"# {_MARKER[language]}"):

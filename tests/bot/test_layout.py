@@ -11,8 +11,8 @@ import pkgutil
 from pathlib import Path
 
 import bot
-from bot.button_registry import PERSISTENT_BUTTONS
-from bot.buttons import PageButton, SaludButton
+from bot.features.registry import PERSISTENT_BUTTONS
+from bot.interaction.buttons import PageButton, SaludButton
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_LINES = 500

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.names import NameEntry, close_names, look_key, rank_choices, resolve_name, skeleton
+from bot.features.characters.names import NameEntry, close_names, rank_choices, resolve_name
+from bot.storage import LightCharacter
+from bot.storage.names import look_key, skeleton
 from rules import clean_name, fold_name, starts_a_word
 
 
@@ -48,11 +50,15 @@ def test_skeleton_maps_lookalike_scripts() -> None:
     assert look_key("Ana") != look_key("Ano")
 
 
+def entry(character_id: int, name: str, owner_id: int) -> NameEntry:
+    return NameEntry.of(LightCharacter(character_id, 1, name, owner_id))
+
+
 ENTRIES = [
-    NameEntry(1, "Amelia Ríos", 10),
-    NameEntry(2, "Ana Bel", 10),
-    NameEntry(3, "Ana Cruz", 20),
-    NameEntry(4, "Padre Tomás", 20),
+    entry(1, "Amelia Ríos", 10),
+    entry(2, "Ana Bel", 10),
+    entry(3, "Ana Cruz", 20),
+    entry(4, "Padre Tomás", 20),
 ]
 
 
@@ -62,13 +68,13 @@ def test_resolve_same_name_then_word_start_then_suggestions() -> None:
     assert resolve_name("ana", ENTRIES).ambiguous == (ENTRIES[1], ENTRIES[2])
     missed = resolve_name("Tomas Padre", ENTRIES)
     assert missed.found is None and missed.suggestions[0] == "Padre Tomás"
-    many = [*ENTRIES, NameEntry(5, "Arturo", 10), NameEntry(6, "Alba", 10)]
+    many = [*ENTRIES, entry(5, "Arturo", 10), entry(6, "Alba", 10)]
     assert len(resolve_name("a", many).ambiguous) == 3  # at most three named
     assert resolve_name("Zzyzx", ENTRIES).suggestions == ()
 
 
 def test_close_names_are_at_most_three() -> None:
-    many = [NameEntry(i, f"Ana {letter}", 1) for i, letter in enumerate("BCDEFG")]
+    many = [entry(i, f"Ana {letter}", 1) for i, letter in enumerate("BCDEFG")]
     assert len(close_names("Ana X", many)) == 3
 
 

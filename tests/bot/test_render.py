@@ -13,10 +13,10 @@ import pytest
 from bot import render
 from bot.i18n import Language
 from bot.render import rolls
-from bot.storage.models import Gender, HistoryCharacter, HistoryEntry, StoredCharacter
+from bot.storage.models import HistoryCharacter, HistoryEntry, StoredCharacter
 from rules import events
 from rules.abilities import Ability, AbilityKind, TestRoll
-from rules.character import CharacterHealth, Hospital
+from rules.character import CharacterHealth, Gender, Hospital
 from rules.consciousness import ConsciousnessRoll
 from rules.dice import DamageRoll, DiceExpression, FixedAmount
 from rules.outcome import Outcome

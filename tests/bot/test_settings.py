@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import DEFAULT_DATABASE_PATH, SettingsError, load_settings
+from bot.config.settings import DEFAULT_DATABASE_PATH, SettingsError, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,12 +1,13 @@
-"""What an /undo reverts, in words (bot/undo_preview.py): every value that changes back."""
+"""What an /undo reverts, in words (bot/features/history/undo_preview.py): every value that changes
+back."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from bot.features.history.undo_preview import preview_embed, reversal_line, reversal_lines
 from bot.i18n import Language, text
 from bot.storage import HistoryCharacter, HistoryEntry, StoredCharacter
-from bot.undo_preview import preview_embed, reversal_line, reversal_lines
 from rules import Ability, AbilityKind, Hospital
 from tests.rules.factories import character
 

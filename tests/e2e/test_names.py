@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.names import look_key
+from bot.storage.names import look_key
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.harness import BotProcess
 from tests.e2e.kit import read_only, refused_at_once, try_create, writable

@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Gender, Storage
+from bot.storage import Storage
 from bot.storage.snapshot import character_from_snapshot
+from rules.character import Gender
 
 from .conftest import ALICE, GM, GUILD_A, Interactions, health
 

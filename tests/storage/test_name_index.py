@@ -9,7 +9,8 @@ from dataclasses import replace
 
 import pytest
 
-from bot.storage import Gender, Storage, StoredCharacter
+from bot.storage import Storage, StoredCharacter, name_key
+from rules.character import Gender
 
 from .conftest import ALICE, BOB, GM, GUILD_A, GUILD_B, Interactions, health
 
@@ -39,7 +40,7 @@ async def test_the_index_is_what_is_stored_and_is_kept_in_memory(
     kept = storage.names_in_memory(GUILD_A)
     assert kept is not None and await storage.names(GUILD_A) is kept
     assert await names(storage, GUILD_B) == [("Other", ALICE, None)]
-    found, _ = kept.find("  zoë ".strip())
+    found = kept.with_key(name_key("  zoë ".strip()))
     assert found is not None and found.name == "Zoë" and found.guild_id == GUILD_A
     assert [c.name for c in kept.owned_by(BOB)] == ["ana"]
 
@@ -60,8 +61,8 @@ async def test_create_rename_gender_and_delete_forget_the_server(
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="r")
     assert storage.names_in_memory(GUILD_A) is None
     assert await names(storage) == [("Bob", BOB, None), ("Cleo", ALICE, None)]
-    assert (await storage.names(GUILD_A)).find("ann")[0] is None
-    assert (await storage.names(GUILD_A)).find("cleo")[0] is not None
+    assert (await storage.names(GUILD_A)).with_key(name_key("ann")) is None
+    assert (await storage.names(GUILD_A)).with_key(name_key("cleo")) is not None
 
     async with storage.transaction() as tx:
         await tx.set_gender(await tx.character(ann), Gender.FEMININE)

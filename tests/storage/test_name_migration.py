@@ -6,9 +6,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bot.names import look_key
 from bot.storage import Storage
 from bot.storage.database import apply_migrations, connect, latest_version, load_migrations
+from bot.storage.names import look_key
 from tests.storage.conftest import ALICE, GUILD_A, GUILD_B, health
 
 COLLIDING = ["Ana", "ＡＮＡ", "\u0410na", "Ana Bel", "Ana  Bel", "Bruno"]
@@ -39,9 +39,9 @@ async def test_colliding_names_are_all_kept_and_reachable_by_exact_name(db_path:
         for name in COLLIDING:
             found = await reader.find_character(GUILD_A, name)
             assert found is not None and found.name == name
-        entries = (await reader.server_names(GUILD_A)).entries
+        entries = (await reader.server_names(GUILD_A)).characters
         assert sorted(entry.name for entry in entries) == sorted(COLLIDING)
-        assert (await reader.server_names(GUILD_B)).entries == ()
+        assert (await reader.server_names(GUILD_B)).characters == ()
     with sqlite3.connect(db_path) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == latest_version()
         rows = dict(raw.execute("SELECT name, look_key FROM characters").fetchall())

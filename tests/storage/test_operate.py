@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.operate import OperateError, backup, check, database_path, main
-from bot.settings import DEFAULT_DATABASE_PATH
+from bot.config.operate import OperateError, backup, check, database_path, main
+from bot.config.settings import DEFAULT_DATABASE_PATH
 from bot.storage import Storage
 from bot.storage.database import latest_version
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.roll_buttons import _disabled_components
+from bot.features.consciousness.keeper import _disabled_components
 from bot.storage import Storage
 from bot.storage.roll_messages import (
     MESSAGES_PER_CHARACTER,

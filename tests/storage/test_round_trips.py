@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.storage import CharacterNotFound, HistoryEntry, Storage, StoredCharacter
+from bot.storage import CharacterNotFound, HistoryEntry, Storage, StoredCharacter, name_key
 from bot.storage.pipeline import Batch
 from bot.storage.snapshot import dump_json, load_after, load_snapshot
 
@@ -129,14 +129,14 @@ async def test_hurt_is_two_trips(storage: Storage, next_id: Interactions, trips:
 async def test_a_typed_name_resolves_without_a_trip_once_the_server_is_in_memory(
     storage: Storage, next_id: Interactions, trips: Trips
 ) -> None:
-    """The character option (``bot.transformers``) resolves against the server's name index
-    (``Storage.names``): one query the first time a server is used, none after. Before it
-    read the whole character (one trip and a wait for the lock) for every command."""
+    """The character option (``bot.interaction.transformers``) resolves against the server's name
+    index (``Storage.names``): one query the first time a server is used, none after. Before it read
+    the whole character (one trip and a wait for the lock) for every command."""
     ann = await create(storage, next_id, "Ann")
     trips.take()
-    first = (await storage.names(GUILD_A)).find("ann")[0]
+    first = (await storage.names(GUILD_A)).with_key(name_key("ann"))
     assert trips.take() == ["SELECT id, name,"]
-    again = (await storage.names(GUILD_A)).find("ANN")[0]
+    again = (await storage.names(GUILD_A)).with_key(name_key("ANN"))
     assert trips.take() == []
     assert first == again and first is not None
     assert (first.id, first.name, first.owner_id) == (ann.id, ann.name, ann.owner_id)
@@ -150,7 +150,7 @@ async def test_hurt_end_to_end_is_two_trips(
     ann = await create(storage, next_id, "Ann")
     await storage.names(GUILD_A)
     trips.take()
-    ref, _ = (await storage.names(GUILD_A)).find("Ann")
+    ref = (await storage.names(GUILD_A)).with_key(name_key("Ann"))
     assert ref is not None
     async with storage.transaction() as tx:
         current = await tx.character(ref)
@@ -172,7 +172,7 @@ async def test_firstaid_end_to_end_is_two_trips(
     await storage.names(GUILD_A)
     trips.take()
     index = await storage.names(GUILD_A)
-    refs = [index.find(typed)[0] for typed in ("medic", "PATIENT")]
+    refs = [index.with_key(name_key(typed)) for typed in ("medic", "PATIENT")]
     assert [(r.id, r.owner_id) for r in refs if r is not None] == [
         (medic.id, ALICE),
         (patient.id, BOB),

@@ -1,0 +1,253 @@
+"""What the ability commands share (``cogs/abilities.py``, ``cogs/ability_use.py``): the
+ability a typed name means, First Aid as an ability, autocomplete, and the replies in words.
+
+First Aid is kept on the character (``CharacterHealth``), not as an ability: ``/check`` tests
+it through an ``Ability`` built from the character's First Aid pool and rating, and writes the
+pool back.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+
+from bot.features.characters.names import find_character
+from bot.i18n import Language, text, user_language
+from bot.interaction.errors import UserFacingError
+from bot.interaction.here import services_of
+from bot.render import safe, status_embed, test_roll_field
+from bot.storage import StoredCharacter
+from rules.abilities import (
+    Ability,
+    AbilityKind,
+    ReservedAbility,
+    TestRoll,
+    is_reserved_ability_name,
+)
+from rules.ability_catalog import KNOWN_ABILITIES, KnownAbility, find_known, normalize, suggest
+from rules.names import MAX_NAME_LENGTH, InvalidName, clean_name, name_key
+
+if TYPE_CHECKING:
+    pass
+
+#: Discord's limit on autocomplete choices, and on a choice's name and value.
+MAX_CHOICES = 25
+CHOICE_LENGTH = 100
+
+KIND_CHOICES = [
+    app_commands.Choice(name=_("General", key="cmd.ability.kind.general"), value="general"),
+    app_commands.Choice(
+        name=_("Investigative", key="cmd.ability.kind.investigative"), value="investigative"
+    ),
+]
+
+_FIRST_AID: KnownAbility | None = find_known("First Aid")
+
+
+# --- names ---------------------------------------------------------------------------------
+
+
+def ability_name(typed: str) -> str:
+    """The ability's name cleaned like a character's (COMMANDS.md Names), or a refusal that
+    speaks of the ability."""
+    try:
+        return clean_name(typed, MAX_NAME_LENGTH)
+    except InvalidName as error:
+        reason = error.params.get("reason", "empty")
+        raise UserFacingError(
+            f"abilities.error.name.{reason}", max_length=MAX_NAME_LENGTH
+        ) from error
+
+
+def kind_label(kind: AbilityKind, language: Language) -> str:
+    """ "general" / "investigative" ("general" / "de investigación")."""
+    return text(language, f"abilities.kind.{kind.value}")
+
+
+def is_first_aid(name: str) -> bool:
+    """Whether ``name`` means First Aid (either language, loosely): ``/check`` tests its pool."""
+    return _FIRST_AID is not None and find_known(name) is _FIRST_AID
+
+
+def first_aid_name(language: Language) -> str:
+    """First Aid as the status embed names it ("First Aid" / "Primeros Auxilios")."""
+    return text(language, "render.status.first_aid")
+
+
+def first_aid_ability(character: StoredCharacter, language: Language) -> Ability:
+    """The character's First Aid as a general ability, for a test (P1: a general ability)."""
+    health = character.health
+    return Ability(
+        name=first_aid_name(language),
+        kind=AbilityKind.GENERAL,
+        rating=health.first_aid_rating,
+        pool=health.first_aid_pool,
+    )
+
+
+def refuse_reserved(name: str) -> None:
+    """Health and First Aid are the character's own values, not abilities: say where they
+    are handled."""
+    if is_reserved_ability_name(name):
+        raise ReservedAbility(name=name)  # escaped with every refusal value (bot.interaction.tree)
+
+
+def find_ability(character: StoredCharacter, name: str) -> Ability:
+    """The character's ability called ``name`` (ignoring case), else a refusal that says what
+    to do: Health and First Aid are no abilities; a missing one a GM may add (rating 0 for an
+    untrained test)."""
+    found = character.ability(name)
+    if found is not None:
+        return found
+    refuse_reserved(name)
+    raise UserFacingError(
+        "abilities.error.missing", ability=safe(name), character=safe(character.name)
+    )
+
+
+def ability_sentence(
+    language: Language,
+    key: str,
+    character: StoredCharacter,
+    ability: Ability,
+    **params: object,
+) -> str:
+    """The sentence ``key`` about one ability of a character: its ``character``, ``ability``,
+    ``pool`` and ``rating`` filled in (names escaped), with ``params``."""
+    return text(
+        language,
+        key,
+        character=safe(character.name),
+        ability=safe(ability.name),
+        pool=ability.pool,
+        rating=ability.rating,
+        **params,
+    )
+
+
+# --- autocomplete --------------------------------------------------------------------------
+
+
+def _own_choice(ability: Ability, language: Language) -> app_commands.Choice[str]:
+    label = (
+        f"{ability.name} · {ability.pool}/{ability.rating} · {kind_label(ability.kind, language)}"
+    )
+    return app_commands.Choice(name=label[:CHOICE_LENGTH], value=ability.name[:CHOICE_LENGTH])
+
+
+def ability_choices(
+    character: StoredCharacter | None,
+    typed: str,
+    language: Language,
+    *,
+    testable_only: bool = False,
+    own_only: bool = False,
+) -> list[app_commands.Choice[str]]:
+    """The character's own abilities containing ``typed`` first (those starting with it
+    before), then the usual Trail of Cthulhu abilities in ``language`` with their kind.
+
+    ``testable_only`` (``/check``): general abilities only, First Aid among the character's
+    own. ``own_only`` (``/ability remove``): no catalog. At most 25.
+    """
+    needle = normalize(typed)
+    own: list[Ability] = []
+    if character is not None:
+        own = list(character.abilities)
+        if testable_only:
+            own = [ability for ability in own if ability.kind is AbilityKind.GENERAL]
+            own.append(first_aid_ability(character, language))
+    matching = [ability for ability in own if needle in normalize(ability.name)]
+    matching.sort(key=lambda a: (not normalize(a.name).startswith(needle), name_key(a.name)))
+    choices = [_own_choice(ability, language) for ability in matching]
+    if own_only:
+        return choices[:MAX_CHOICES]
+    held = {find_known(ability.name) for ability in own} - {None}
+    taken = {choice.value.casefold() for choice in choices}
+    for known in suggest(typed, language.value, limit=len(KNOWN_ABILITIES)):
+        if len(choices) >= MAX_CHOICES:
+            break
+        if known in held or (testable_only and known.kind is not AbilityKind.GENERAL):
+            continue
+        name = known.name(language.value)
+        if name.casefold() in taken:
+            continue
+        label = f"{name} · {kind_label(known.kind, language)}"
+        choices.append(app_commands.Choice(name=label[:CHOICE_LENGTH], value=name))
+    if testable_only and character is None and _FIRST_AID is not None:
+        name = _FIRST_AID.name(language.value)
+        if needle in normalize(name) and len(choices) < MAX_CHOICES:
+            label = f"{name} · {kind_label(AbilityKind.GENERAL, language)}"
+            choices.append(app_commands.Choice(name=label, value=name))
+    return choices[:MAX_CHOICES]
+
+
+async def complete_ability(
+    interaction: discord.Interaction[Any],
+    typed: str,
+    *,
+    testable_only: bool = False,
+    own_only: bool = False,
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete of ``ability``, for the ``character`` already typed in the command."""
+    if interaction.guild_id is None:
+        return []
+    typed_character = getattr(interaction.namespace, "character", None)
+    storage = services_of(interaction).storage
+    named = None
+    if isinstance(typed_character, str) and typed_character.strip():
+        index = await storage.names(interaction.guild_id)  # in memory after the first time
+        named, _ = find_character(index, typed_character.strip()[:CHOICE_LENGTH])
+    async with storage.read() as reader:
+        settings = await reader.get_settings(interaction.guild_id)
+        character = None
+        if named is not None:  # its abilities: the whole character
+            character = await reader.get_character(interaction.guild_id, named.id)
+    language = user_language(interaction.locale, settings.language, interaction.guild_locale)
+    return ability_choices(
+        character, typed[:CHOICE_LENGTH], language, testable_only=testable_only, own_only=own_only
+    )
+
+
+# --- replies -------------------------------------------------------------------------------
+
+
+def _pool_text(ability: Ability) -> str:
+    return f"{ability.pool}/{ability.rating}"
+
+
+def set_sentence(
+    character: StoredCharacter,
+    before: Ability | None,
+    after: Ability,
+    changed: bool,
+    language: Language,
+) -> str:
+    """What ``/ability set`` did, in one sentence."""
+    params = {
+        "character": safe(character.name),
+        "ability": safe(after.name),
+        "kind": kind_label(after.kind, language),
+        "pool": after.pool,
+        "rating": after.rating,
+    }
+    if not changed:
+        return text(language, "abilities.set.unchanged", **params)
+    if before is None:
+        return text(language, "abilities.set.added", **params)
+    old = f"{_pool_text(before)} {kind_label(before.kind, language)}"
+    new = f"{_pool_text(after)} {kind_label(after.kind, language)}"
+    return text(language, "abilities.set.corrected", before=old, after=new, **params)
+
+
+def check_embed(
+    character: StoredCharacter, roll: TestRoll, ability_name: str, language: Language
+) -> discord.Embed:
+    """The reply to ``/check``: the character's status embed (its pools as they are after the
+    spend) with the test's field: ``DIE + SPEND = TOTAL vs DIFFICULTY`` and the outcome."""
+    embed = status_embed(character, language)
+    name, value = test_roll_field(roll, ability_name, language)
+    embed.add_field(name=name, value=value, inline=False)
+    return embed

@@ -1,0 +1,60 @@
+"""The Delete / Cancel buttons of ``/character delete``."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+
+from bot.i18n import text
+from bot.interaction.buttons import SaludButton, owned_character
+from bot.interaction.here import Here
+from bot.interaction.sending import update_message
+from bot.render import mention, safe
+from bot.storage import CharacterNotFound
+
+__all__ = ["DeleteButton"]
+
+
+class DeleteButton(
+    SaludButton, template=r"salud:del:(?P<character_id>[0-9]{1,20}):(?P<answer>yes|no)"
+):
+    """Confirm or cancel a ``/character delete``; works after a restart (self-describing id).
+
+    Only the character's owner or a GM may press it; the press that confirms deletes in one
+    transaction recorded in the history, so ``/undo`` brings the character back.
+    """
+
+    def __init__(self, character_id: int, answer: str, label: str = "") -> None:
+        style = discord.ButtonStyle.danger if answer == "yes" else discord.ButtonStyle.secondary
+        super().__init__(f"salud:del:{character_id}:{answer}", label or answer, style=style)
+        self.character_id = character_id
+        self.answer = answer
+
+    @classmethod
+    def parse(cls, match: re.Match[str], label: str) -> DeleteButton:
+        return cls(int(match["character_id"]), match["answer"], label)
+
+    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+        current = await owned_character(here, self.character_id, "action.delete")
+        language = here.public_language
+        if self.answer != "yes":
+            await update_message(
+                interaction, text(language, "character.delete.cancelled", name=safe(current.name))
+            )
+            return
+        async with here.change() as tx:
+            deleted = await tx.delete_character(here.guild_id, self.character_id)
+            if deleted is None:
+                raise CharacterNotFound(here.guild_id, self.character_id)
+            await tx.record(**here.history("character delete", {"name": deleted.name}))
+        await update_message(
+            interaction,
+            text(
+                language,
+                "character.delete.done",
+                name=safe(deleted.name),
+                actor=mention(here.user_id),
+            ),
+        )

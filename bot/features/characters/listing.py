@@ -1,0 +1,111 @@
+"""``/character list``: a line per character of the server, a page at a time with ◀ ▶
+buttons; the names that look like another's marked."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
+from typing import Any
+
+import discord
+
+from bot.i18n import Language, text
+from bot.interaction.buttons import PageButton
+from bot.interaction.here import Here
+from bot.interaction.sending import NO_MENTIONS
+from bot.render import mention
+from bot.render.common import line_params
+from bot.render.limits import INFO_COLOUR
+from bot.storage import StoredCharacter
+
+__all__ = [
+    "LIST_PAGE_LINES",
+    "LOOKALIKE_MARK",
+    "ListPageButton",
+    "list_embed",
+    "list_line",
+    "list_message",
+    "list_pages",
+]
+
+#: /character list: characters a page (one embed, far under Discord's 4096 characters even
+#: with 40-character names that are all escaped markdown), in one message with ◀ ▶ buttons.
+LIST_PAGE_LINES = 20
+#: Marks the names that look like another's in /character list (kept from older databases).
+LOOKALIKE_MARK = "⚠️"
+
+
+def list_line(character: StoredCharacter, language: Language, *, lookalike: bool = False) -> str:
+    """``🟡 **Ana** — Health 0 / 9 — Hurt — <@owner>`` (the mention pings nobody in an embed);
+    ``lookalike``: marked as a name that another character's looks like (older databases)."""
+    line = text(
+        language,
+        "character.list.line",
+        **line_params(character, language),
+        owner=mention(character.owner_id),
+    )
+    return f"{line} {LOOKALIKE_MARK}" if lookalike else line
+
+
+def list_pages(total: int) -> int:
+    """How many pages ``/character list`` has for ``total`` characters (at least one)."""
+    return max(1, -(-total // LIST_PAGE_LINES))
+
+
+def list_embed(
+    characters: Sequence[StoredCharacter],
+    language: Language,
+    page: int,
+    total: int,
+    lookalikes: AbstractSet[int] = frozenset(),
+) -> discord.Embed:
+    """Page ``page`` of ``/character list``: a line per character (``list_line``), the names
+    that look like another's marked, with a line saying what the mark means."""
+    if not total:
+        return discord.Embed(description=text(language, "character.list.empty"), colour=INFO_COLOUR)
+    pages = list_pages(total)
+    title = text(language, "character.list.title", count=total)
+    if pages > 1:
+        title = text(language, "character.list.title_page", count=total, page=page, pages=pages)
+    lines = [list_line(c, language, lookalike=c.id in lookalikes) for c in characters]
+    if any(c.id in lookalikes for c in characters):
+        lines.append(text(language, "character.list.lookalikes", mark=LOOKALIKE_MARK))
+    return discord.Embed(title=title, description="\n".join(lines), colour=INFO_COLOUR)
+
+
+async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
+    """Page ``page`` (1-based, clamped) of ``/character list`` and its buttons: one query for
+    the page, one for the count and one for the lookalike names, whatever the number of
+    characters."""
+    async with here.storage.read() as reader:
+        total = await reader.count_characters(here.guild_id)
+        pages = list_pages(total)
+        page = min(max(page, 1), pages)
+        characters = await reader.list_characters(
+            here.guild_id, limit=LIST_PAGE_LINES, offset=(page - 1) * LIST_PAGE_LINES
+        )
+        lookalikes = await reader.lookalike_ids(here.guild_id)
+    language = here.public_language
+    embed = list_embed(characters, language, page, total, lookalikes)
+    if pages == 1:
+        return embed, None
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        ListPageButton(page - 1, text(language, "character.list.previous"), disabled=page == 1)
+    )
+    view.add_item(
+        ListPageButton(page + 1, text(language, "character.list.next"), disabled=page == pages)
+    )
+    return embed, view
+
+
+class ListPageButton(PageButton, template=r"salud:page:list:(?P<page>[0-9]{1,5})"):
+    """Turns ``/character list`` to another page."""
+
+    prefix = "salud:page:list"
+
+    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+        embed, view = await list_message(here, self.page)
+        await interaction.response.edit_message(
+            embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
+        )

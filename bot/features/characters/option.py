@@ -1,0 +1,140 @@
+"""The ``character``-like options (``character``, ``medic``, ``patient``): the server's
+character a typed name names (COMMANDS.md Finding a character by name), "your only
+character" when omitted, and the autocomplete that ranks the server's names as people type."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.features.characters.names import entries_of, find_character, rank_choices
+from bot.i18n import text
+from bot.interaction.errors import UserFacingError
+from bot.interaction.here import Here, services_of
+from bot.interaction.subjects import note_options, note_subject
+from bot.render.sanitize import escape, has_invisible, visible
+from bot.storage import LightCharacter, ServerNames
+from rules.names import MAX_NAME_LENGTH
+
+__all__ = ["Character", "CharacterTransformer", "character_choices", "resolve_character"]
+
+
+def _typed_name(value: str) -> str:
+    return unicodedata.normalize("NFC", value).strip()
+
+
+async def resolve_character(here: Here, name: str | None) -> LightCharacter:
+    """The character called ``name`` in this server, or the user's only one when omitted,
+    from the server's name index (``Storage.names``: no trip to the database when it is in
+    memory). A change reads the whole character inside its transaction (``tx.character``).
+
+    Refuses an unknown name, and an omitted one when the user has no character or several.
+    """
+    if name is not None and has_invisible(_typed_name(name)):
+        # No stored name has them (names are cleaned when created), so say what is wrong
+        # rather than "no character called Ana" with the invisible character dropped.
+        raise UserFacingError("error.invalid_name.control", max_length=MAX_NAME_LENGTH)
+    names = await here.storage.names(here.guild_id)
+    if name is not None:
+        return _find_by_name(here, names, name)
+    own = names.owned_by(here.user_id)
+    if not own:
+        raise UserFacingError("error.no_character")
+    if len(own) > 1:
+        shown = ", ".join(escape(c.name) for c in own[:10])
+        if len(own) > 10:
+            shown += ", …"
+        raise UserFacingError("error.several_characters", names=shown)
+    note_subject(here.interaction, "character", own[0])
+    return own[0]
+
+
+def _find_by_name(here: Here, names: ServerNames, name: str) -> LightCharacter:
+    """The character a typed name names, or a refusal that says what was close."""
+    found, resolution = find_character(names, _typed_name(name))
+    if found is not None:
+        return found
+    if resolution.ambiguous:
+        raise UserFacingError(
+            "error.character_ambiguous",
+            name=_shown(name),
+            names=_quoted(here, [entry.name for entry in resolution.ambiguous]),
+        )
+    if resolution.suggestions:
+        raise UserFacingError(
+            "error.character_not_found_suggest",
+            name=_shown(name),
+            names=_quoted(here, resolution.suggestions),
+        )
+    raise UserFacingError("error.character_not_found", name=_shown(name))
+
+
+def _quoted(here: Here, names: Sequence[str]) -> str:
+    """``**Ana**, **Ana Bel** or **Anabel**``: names for a refusal, markdown escaped."""
+    shown = [f"**{escape(name)}**" for name in names]
+    if len(shown) < 2:
+        return "".join(shown)
+    return ", ".join(shown[:-1]) + text(here.private_language, "names.or") + shown[-1]
+
+
+def _shown(typed: str) -> str:
+    """A typed name fit to quote in an error (trimmed, shortened, markdown escaped)."""
+    return escape(visible(typed.strip())[:40] or "?")
+
+
+class CharacterTransformer(app_commands.Transformer):
+    """A ``character``-like option: a server's character, with autocomplete.
+
+    Use as ``character: app_commands.Transform[LightCharacter, CharacterTransformer]`` (or
+    ``... | None = None`` with ``resolve_character`` for "your only character"). The value is
+    light (id, name, owner, gender: enough to check who may act and to name it in a
+    refusal), resolved from the server's name index; a change reads the whole character
+    inside its transaction, once (``tx.character(character)``).
+    """
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.string
+
+    @property
+    def min_value(self) -> int:
+        return 1  # for a string option: its minimum length
+
+    @property
+    def max_value(self) -> int:
+        return 100
+
+    async def transform(
+        self, interaction: discord.Interaction[Any], value: Any, /
+    ) -> LightCharacter:
+        here = await Here.of(interaction)
+        found = await resolve_character(here, str(value))
+        note_options(interaction, value, found)
+        return found
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction[Any], value: int | float | str, /
+    ) -> list[app_commands.Choice[str]]:
+        return await character_choices(interaction, str(value))
+
+
+async def character_choices(
+    interaction: discord.Interaction[Any], typed: str
+) -> list[app_commands.Choice[str]]:
+    """Up to 25 of the server's characters matching ``typed`` as a typed name is matched
+    (accents ignored: ``bot.features.characters.names.rank_choices``), the user's own first."""
+    if interaction.guild_id is None:
+        return []
+    names = await services_of(interaction).storage.names(interaction.guild_id)
+    ranked = rank_choices(_typed_name(typed)[:100], entries_of(names), interaction.user.id)
+    return [
+        app_commands.Choice(name=item.name[:100], value=item.name[:100]) for item in ranked[:25]
+    ]
+
+
+#: The ``character``-like option of every command: a server's character, with autocomplete.
+Character = app_commands.Transform[LightCharacter, CharacterTransformer]

@@ -1,0 +1,203 @@
+"""Buttons that know their roll (COMMANDS.md, The Consciousness button).
+
+Each time a character's Consciousness roll falls due it gets a new number (``roll_seq``);
+the buttons posted for it carry that number, and a press is refused once that roll was made
+or is no longer due, even when a later roll is pending. The public messages that carry the
+buttons are kept (a few per character, ``bot.storage.roll_messages``): once their roll is
+made or no longer due, ``RollButtonKeeper`` edits them so that those buttons show disabled.
+It follows every committed change (``Storage.on_change``), so a roll made by a button, by
+``/conscious``, a healing, a knock-out, a later roll or a deletion all count, after a restart
+too. A message that can no longer be edited (deleted, no access) is forgotten.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.gateway.message_edits import edit_message, is_gone
+from bot.interaction.here import Here
+from bot.storage import StoredCharacter, Transaction
+from bot.storage.memory import Lru
+from bot.storage.roll_messages import (
+    RollMessage,
+    forget_roll_messages,
+    has_roll_messages,
+    number_rolls,
+    remember_roll_messages,
+    stale_roll_messages,
+)
+from rules.events import RollDue
+from rules.outcome import Outcome
+
+if TYPE_CHECKING:
+    from bot.app import SaludBot
+
+__all__ = ["RollButtonKeeper", "number_due_rolls", "remember_roll_buttons"]
+
+log = logging.getLogger(__name__)
+
+_CUSTOM_ID = re.compile(r"salud:cons:(?P<character_id>[0-9]+):[0-9]+(?::(?P<roll>[0-9]+))?")
+#: How many servers without roll-button messages are remembered.
+_NO_MESSAGES_MEMORY = 4096
+
+
+async def number_due_rolls(
+    tx: Transaction,
+    guild_id: int,
+    changes: Iterable[tuple[StoredCharacter | None, Outcome | None]],
+) -> dict[int, int]:
+    """Inside the change's transaction: a new number for each roll that fell due, and the
+    current number of every character left with a roll pending (for its buttons)."""
+    due: list[int] = []
+    pending: list[int] = []
+    for character, outcome in changes:
+        if character is None:
+            continue
+        if outcome is not None and any(isinstance(e, RollDue) for e in outcome.events):
+            due.append(character.id)
+        if character.health.roll_pending and not character.health.is_dead:
+            pending.append(character.id)
+    return await number_rolls(tx, guild_id, due, pending)
+
+
+async def remember_roll_buttons(
+    here: Here, message_id: int | None, rolls: Mapping[int, int]
+) -> None:
+    """Keep the reply that carries these characters' roll buttons (after it was sent)."""
+    channel_id = here.interaction.channel_id
+    if channel_id is None or message_id is None or not rolls:
+        return
+    messages = [
+        RollMessage(here.guild_id, character_id, roll, channel_id, message_id)
+        for character_id, roll in rolls.items()
+    ]
+    try:
+        async with here.storage.transaction(require_record=False) as tx:
+            await remember_roll_messages(tx, messages)
+    except Exception:
+        # The reply was sent; only the later disabling of its buttons is lost.
+        log.exception(
+            "could not keep the roll-button message %s of guild %s", message_id, here.guild_id
+        )
+        return
+    keeper = _KEEPERS.get(here.interaction.client)
+    if keeper is not None:
+        keeper.kept(here.guild_id)
+
+
+def _disabled_components(
+    components: list[dict[str, Any]], stale: set[tuple[int, int | None]]
+) -> tuple[list[dict[str, Any]], bool]:
+    """The message's components with the buttons of the ``stale`` rolls disabled (also the
+    unnumbered buttons of those characters); whether anything changed."""
+    changed = False
+    stale_characters = {character_id for character_id, _ in stale}
+    rows = []
+    for row in components:
+        items = []
+        for item in row.get("components") or []:
+            found = _CUSTOM_ID.fullmatch(str(item.get("custom_id") or ""))
+            if found is not None and not item.get("disabled"):
+                character_id = int(found["character_id"])
+                roll = None if found["roll"] is None else int(found["roll"])
+                if (character_id, roll) in stale or (
+                    roll is None and character_id in stale_characters
+                ):
+                    item = {**item, "disabled": True}
+                    changed = True
+            items.append(item)
+        rows.append({**row, "components": items})
+    return rows, changed
+
+
+#: The keeper of each running bot (one), found by ``remember_roll_buttons``.
+_KEEPERS: weakref.WeakKeyDictionary[discord.Client, RollButtonKeeper] = weakref.WeakKeyDictionary()
+
+
+class RollButtonKeeper:
+    """Disables the buttons of rolls that are no longer due, after every change."""
+
+    def __init__(self, bot: SaludBot) -> None:
+        self._bot = bot
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._lock = asyncio.Lock()  # one sweep at a time: two never edit one message at once
+        self._closed = False
+        # Servers known to keep no roll-button message: their changes cost no read.
+        self._without: Lru[int, bool] = Lru(_NO_MESSAGES_MEMORY)
+
+    def kept(self, guild_id: int) -> None:
+        """A message of this server was just kept: its changes must be swept again."""
+        self._without.forget(guild_id)
+
+    def start(self) -> None:
+        self._bot.storage.on_change(self._changed)
+        _KEEPERS[self._bot] = self
+
+    def _changed(self, guild_id: int, character_ids: tuple[int, ...]) -> None:
+        if self._closed or not character_ids or guild_id in self._without:
+            return
+        task = asyncio.get_running_loop().create_task(self._sweep(guild_id, character_ids))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        """Let the sweeps under way finish (each is a couple of requests), at most 1 s: a
+        message left undone is swept with its character's next change."""
+        self._closed = True
+        if self._tasks:
+            await asyncio.wait(set(self._tasks), timeout=1.0)
+        left = set(self._tasks)
+        for task in left:
+            task.cancel()
+        if left:
+            await asyncio.wait(left, timeout=1.0)
+
+    async def _sweep(self, guild_id: int, character_ids: Sequence[int]) -> None:
+        try:
+            async with self._lock:
+                storage = self._bot.storage
+                async with storage.read() as reader:
+                    if not await has_roll_messages(reader, guild_id):
+                        self._without.put(guild_id, True)
+                        return
+                    stale = await stale_roll_messages(reader, guild_id, character_ids)
+                by_message: dict[tuple[int, int], list[RollMessage]] = {}
+                for item in stale:
+                    by_message.setdefault((item.channel_id, item.message_id), []).append(item)
+                done: list[RollMessage] = []
+                for (channel_id, message_id), items in by_message.items():
+                    if await self._disable(channel_id, message_id, items):
+                        done += items
+                if done:
+                    async with storage.transaction(require_record=False) as tx:
+                        await forget_roll_messages(tx, done)
+        except Exception:
+            log.exception("could not disable old roll buttons in guild %s", guild_id)
+
+    async def _disable(self, channel_id: int, message_id: int, items: list[RollMessage]) -> bool:
+        """Edit one message; True when it is done with (edited, or gone for good)."""
+        http = self._bot.http
+        try:
+            message = await http.get_message(channel_id, message_id)
+            components, changed = _disabled_components(
+                list(message.get("components") or []),  # type: ignore[arg-type]
+                {(item.character_id, item.roll_seq) for item in items},
+            )
+            if changed:
+                await edit_message(http, channel_id, message_id, {"components": components})
+        except discord.HTTPException as error:
+            if is_gone(error):
+                log.info(
+                    "roll buttons of message %s can no longer be edited: forgotten", message_id
+                )
+                return True
+            log.warning("could not disable the roll buttons of message %s: %s", message_id, error)
+            return False
+        return True

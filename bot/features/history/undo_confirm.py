@@ -1,0 +1,167 @@
+"""The Confirm / Cancel buttons of ``/undo`` and the public reply of an undo: what was
+reverted, each character as it is now."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.features.history.undo_preview import preview_embed, reversal_lines
+from bot.i18n import Language, text
+from bot.interaction.buttons import SaludButton
+from bot.interaction.errors import UserFacingError
+from bot.interaction.here import Here
+from bot.interaction.sending import NO_MENTIONS, send_change
+from bot.render import entry_words, mention
+from bot.render.change import should_announce
+from bot.render.change_reply import Touched, change_reply, clip_lines
+from bot.render.limits import CONTENT_LIMIT
+from bot.storage import HistoryEntry, UndoResult
+from bot.storage.roll_messages import renumber_rolls
+from rules.outcome import Outcome
+
+__all__ = ["UndoButton", "undo_reply", "undo_view"]
+
+
+def undo_reply(
+    result: UndoResult, language: Language
+) -> tuple[str, list[discord.Embed], list[list[discord.Embed]], bool]:
+    """Content, embeds, further messages' embeds and whether to announce: what was reverted
+    (the command, when, who) and each character's Health now → restored, with their status
+    embeds."""
+    reverted = result.reverted
+    header = text(
+        language,
+        "history.undo.done",
+        actor=mention(result.undo_entry.actor_id),
+        command=entry_words(reverted, language),
+        entry=reverted.id,
+        author=mention(reverted.actor_id),
+        when=discord.utils.format_dt(reverted.created_at, "R"),
+    )
+    restored = {character.id: character for character in result.restored}
+    touched: list[Touched] = []
+    for change in reverted.characters:
+        now = change.after  # as the reverted change left it: what the undo starts from
+        back = restored.get(change.character_id)
+        # Every value that changes back, said once in the content
+        # (``bot.features.history.undo_preview``, as the GM saw it before confirming); the embeds
+        # show the characters as they are now.
+        if back is None:
+            touched.append(Touched(now, None, None))
+        elif now is None:
+            outcome = Outcome(before=back.health, after=back.health, events=())
+            touched.append(Touched(None, back, outcome))
+        else:
+            outcome = Outcome(before=now.health, after=back.health, events=())
+            touched.append(Touched(now, back, outcome))
+    header += "\n" + clip_lines(
+        reversal_lines(reverted, language), language, CONTENT_LIMIT - len(header) - 1
+    )
+    content, embeds, more = change_reply(header, touched, language)
+    # Announced like any change: a death undone, or a character knocked out again.
+    announce = should_announce(
+        item.outcome for item in touched if item.outcome is not None and item.before is not None
+    )
+    return content, embeds, more, announce
+
+
+def undo_view(entry_id: int, gm_id: int, language: Language) -> discord.ui.View:
+    """Confirm / Cancel for one previewed entry, for the GM who asked only."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(UndoButton(entry_id, gm_id, "yes", text(language, "undo.button.confirm")))
+    view.add_item(UndoButton(entry_id, gm_id, "no", text(language, "undo.button.cancel")))
+    return view
+
+
+class _Superseded(Exception):
+    """Another change came in after the preview: ``latest`` is what an undo reverts now."""
+
+    def __init__(self, latest: HistoryEntry | None) -> None:
+        super().__init__("superseded")
+        self.latest = latest
+
+
+async def _replace_question(
+    interaction: discord.Interaction[Any],
+    content: str | None,
+    embeds: Sequence[discord.Embed] = (),
+    view: discord.ui.View | None = None,
+) -> None:
+    """Edit the private question whose button was pressed (also after a deferral)."""
+    kwargs: dict[str, Any] = {
+        "content": content,
+        "embeds": list(embeds),
+        "view": view,
+        "allowed_mentions": NO_MENTIONS,
+    }
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**kwargs)
+    else:
+        await interaction.response.edit_message(**kwargs)
+
+
+class UndoButton(
+    SaludButton,
+    template=r"salud:undo:(?P<entry_id>[0-9]{1,20}):(?P<gm_id>[0-9]{1,20}):(?P<answer>yes|no)",
+):
+    """Confirm or cancel the ``/undo`` of one previewed entry; for the GM who asked only.
+
+    Confirming reverts that entry only: if another change came in since, the question is
+    replaced by the new preview (to confirm again), and nothing is reverted.
+    """
+
+    def __init__(self, entry_id: int, gm_id: int, answer: str, label: str = "") -> None:
+        style = discord.ButtonStyle.danger if answer == "yes" else discord.ButtonStyle.secondary
+        super().__init__(f"salud:undo:{entry_id}:{gm_id}:{answer}", label or answer, style=style)
+        self.entry_id = entry_id
+        self.gm_id = gm_id
+        self.answer = answer
+
+    @classmethod
+    def parse(cls, match: re.Match[str], label: str) -> UndoButton:
+        return cls(int(match["entry_id"]), int(match["gm_id"]), match["answer"], label)
+
+    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+        if here.user_id != self.gm_id:
+            raise UserFacingError("undo.error.not_yours", gm=mention(self.gm_id))
+        here.require_gm("history.action.undo")
+        language = here.private_language
+        if self.answer != "yes":
+            await _replace_question(interaction, text(language, "undo.cancelled"))
+            return
+        # Acknowledged without a message: the public reply follows up, then the question
+        # says it is done (so the GM's screen ends with the answer in place).
+        await interaction.response.defer()
+        try:
+            async with here.change() as tx:
+                latest = await tx.latest_undoable(here.guild_id)
+                if latest is None or latest.id != self.entry_id:
+                    previewed = await tx.get_history_entry(here.guild_id, self.entry_id)
+                    if previewed is not None and previewed.undone:  # pressed twice
+                        raise UserFacingError("undo.error.already", entry=self.entry_id)
+                    raise _Superseded(latest)
+                result = await tx.undo_latest(here.guild_id, here.interaction.id, here.user_id)
+                if result is None:  # pragma: no cover - the entry was just read in this tx
+                    raise _Superseded(None)
+                pending = [c.id for c in result.restored if c.health.roll_pending]
+                await renumber_rolls(tx, here.guild_id, pending)
+        except _Superseded as moved:
+            if moved.latest is None:
+                await _replace_question(interaction, text(language, "history.undo.nothing"))
+                return
+            await _replace_question(
+                interaction,
+                None,
+                [preview_embed(moved.latest, language, changed=True)],
+                undo_view(moved.latest.id, self.gm_id, language),
+            )
+            return
+        content, embeds, more, announce = undo_reply(result, here.public_language)
+        await send_change(
+            interaction, embeds, announce=announce, here=here, content=content, more=more
+        )
+        await _replace_question(interaction, text(language, "undo.confirmed", entry=self.entry_id))

@@ -1,0 +1,203 @@
+"""What an ``/undo`` would revert, in words (COMMANDS.md ``/undo``).
+
+The GM sees it privately before confirming, and the public reply after it says the same:
+every character the change touched, with every value that changes back — Health, First Aid,
+flags, hospital, every ability, the name and the player — or that it comes back (a deletion
+undone) or goes (a creation undone). ``UndoButton`` carries the entry it was shown for, so
+a confirmation reverts exactly what was previewed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.i18n import Language, text
+from bot.render import mention, safe
+from bot.render.common import duration_text
+from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT
+from bot.storage import HistoryCharacter, HistoryEntry, StoredCharacter
+from rules.abilities import Ability
+from rules.character import CharacterHealth
+
+__all__ = ["PREVIEW_COLOUR", "preview_embed", "reversal_line", "reversal_lines"]
+
+PREVIEW_COLOUR = discord.Colour(0xE67E22)
+
+
+def _health(health: CharacterHealth) -> str:
+    return f"{health.health} / {health.max_health}"
+
+
+def _yes_no(language: Language, value: bool) -> str:
+    return text(language, "undo.yes" if value else "undo.no")
+
+
+def _hospital(language: Language, health: CharacterHealth) -> str:
+    stay = health.hospital
+    if stay is None:
+        return text(language, "undo.no")
+    return text(language, "undo.hospital_days", days=stay.days_left)
+
+
+def _ability(ability: Ability) -> str:
+    return f"{ability.pool}/{ability.rating}"
+
+
+def _ability_changes(
+    now: Sequence[Ability], back: Sequence[Ability], language: Language
+) -> list[str]:
+    """``Theology 2/3 → 3/3``, ``Theology removed``, ``Theology back 2/3`` for each ability
+    that differs (names compared ignoring case, as the abilities are)."""
+    before = {a.name.casefold(): a for a in back}
+    after = {a.name.casefold(): a for a in now}
+    parts = []
+    for key in sorted(before.keys() | after.keys()):
+        old, new = after.get(key), before.get(key)
+        if old == new:
+            continue
+        if new is None:
+            assert old is not None
+            parts.append(text(language, "undo.ability.removed", name=safe(old.name)))
+        elif old is None:
+            parts.append(
+                text(language, "undo.ability.back", name=safe(new.name), value=_ability(new))
+            )
+        else:
+            value = f"{_ability(old)} → {_ability(new)}"
+            if old.kind != new.kind:
+                value += f" ({new.kind.value})"
+            parts.append(f"{safe(new.name)} {value}")
+    return parts
+
+
+def _value_changes(now: StoredCharacter, back: StoredCharacter, language: Language) -> list[str]:
+    """Every stored value of one character that the undo changes back, after its Health."""
+    a, b = now.health, back.health
+    parts = [text(language, "undo.health", now=_health(a), back=_health(b))]
+    if (a.first_aid_pool, a.first_aid_rating) != (b.first_aid_pool, b.first_aid_rating):
+        parts.append(
+            text(
+                language,
+                "undo.first_aid",
+                now=f"{a.first_aid_pool} / {a.first_aid_rating}",
+                back=f"{b.first_aid_pool} / {b.first_aid_rating}",
+            )
+        )
+    flags = (
+        ("undo.flag.conscious", a.conscious, b.conscious),
+        ("undo.flag.roll_pending", a.roll_pending, b.roll_pending),
+        ("undo.flag.stabilized", a.stabilized, b.stabilized),
+        ("undo.flag.full_recovery_due", a.full_recovery_due, b.full_recovery_due),
+    )
+    for key, old, new in flags:
+        if old != new:
+            parts.append(
+                text(language, key, now=_yes_no(language, old), back=_yes_no(language, new))
+            )
+    if a.hospital != b.hospital:
+        parts.append(
+            text(
+                language,
+                "undo.flag.hospital",
+                now=_hospital(language, a),
+                back=_hospital(language, b),
+            )
+        )
+    if a.first_aid_received != b.first_aid_received:
+        parts.append(
+            text(
+                language,
+                "undo.first_aid_received",
+                now=a.first_aid_received,
+                back=b.first_aid_received,
+            )
+        )
+    if a.bleed_minutes != b.bleed_minutes:
+        parts.append(
+            text(
+                language,
+                "undo.bleed_minutes",
+                now=duration_text(language, a.bleed_minutes),
+                back=duration_text(language, b.bleed_minutes),
+            )
+        )
+    if a.scene_start_health != b.scene_start_health:
+        parts.append(
+            text(
+                language,
+                "undo.scene_start",
+                now=a.scene_start_health,
+                back=b.scene_start_health,
+            )
+        )
+    parts += _ability_changes(now.abilities, back.abilities, language)
+    if now.name != back.name:
+        parts.append(text(language, "undo.name", now=safe(now.name), back=safe(back.name)))
+    if now.owner_id != back.owner_id:
+        parts.append(
+            text(language, "undo.owner", now=mention(now.owner_id), back=mention(back.owner_id))
+        )
+    if now.gender != back.gender:
+        parts.append(
+            text(
+                language,
+                "undo.gender",
+                now=text(language, f"render.value.gender.{now.gender or 'none'}"),
+                back=text(language, f"render.value.gender.{back.gender or 'none'}"),
+            )
+        )
+    return parts
+
+
+def reversal_line(change: HistoryCharacter, language: Language) -> str:
+    """One character of the change, as the undo turns it back: ``**Ana**: Health 3 / 9 →
+    9 / 9 · First Aid 0 / 4 → 2 / 4``, ``**Ana** comes back …`` or ``**Ana** goes …``."""
+    now, back = change.after, change.before
+    if back is None:
+        name = safe(now.name if now is not None else change.name)
+        return text(language, "undo.line.removed", name=name)
+    if now is None:
+        return text(
+            language, "undo.line.recreated", name=safe(back.name), health=_health(back.health)
+        )
+    parts = _value_changes(now, back, language)
+    return text(language, "undo.line.changed", name=safe(back.name), values=" · ".join(parts))
+
+
+def reversal_lines(entry: HistoryEntry, language: Language) -> list[str]:
+    """Every character the entry touched, in the order stored (by id)."""
+    return [reversal_line(change, language) for change in entry.characters]
+
+
+def _command(entry: HistoryEntry) -> str:
+    return entry.command if entry.command.startswith("/") else f"/{entry.command}"
+
+
+def preview_embed(
+    entry: HistoryEntry, language: Language, *, changed: bool = False
+) -> discord.Embed:
+    """The private question: which change, by whom and when, and every value it reverts.
+    ``changed``: another change came in since the last preview (this one replaces it)."""
+    title = text(
+        language,
+        "undo.preview.title",
+        command=_command(entry),
+        entry=entry.id,
+    )
+    intro = text(
+        language,
+        "undo.preview.intro",
+        author=mention(entry.actor_id),
+        when=discord.utils.format_dt(entry.created_at, "R"),
+    )
+    if changed:
+        intro = text(language, "undo.preview.changed") + "\n" + intro
+    lines = "\n".join(reversal_lines(entry, language))
+    description = f"{intro}\n{lines}"
+    if len(description) > DESCRIPTION_LIMIT:
+        description = description[: DESCRIPTION_LIMIT - 1] + "…"
+    embed = discord.Embed(title=title[:TITLE_LIMIT], description=description, colour=PREVIEW_COLOUR)
+    embed.set_footer(text=text(language, "undo.preview.footer"))
+    return embed

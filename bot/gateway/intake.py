@@ -1,0 +1,243 @@
+"""Where Discord's events come in: each gateway event's parser is guarded, every interaction
+gets its storage ticket, and from a stop signal on interactions are answered "restarting".
+
+discord.py turns each gateway event into objects with one parser per event type
+(``ConnectionState.parsers``); an exception there (a member object without ``roles``) would
+end the whole connection, and the process with it. ``Intake`` wraps each parser: a malformed
+event is logged once, with its type, and skipped.
+
+An ``INTERACTION_CREATE`` is parsed with a ``Ticket`` in the context (``bot.storage.fair_lock``):
+the task discord.py creates for it inherits the ticket, so its storage calls queue with its
+server's and give up, changing nothing, when an answer could no longer reach Discord in time.
+
+Once ``stop()`` was called (SIGTERM, SIGINT) a new interaction is not handed to discord.py at
+all: it is answered with the ephemeral "restarting" and changes nothing. ``drain`` waits for
+the interactions in flight, including those answers, so that no change is stored without its
+reply (COMMANDS.md, Stopping).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import logging
+import time
+import traceback
+from collections import Counter, deque
+from collections.abc import Callable, Coroutine, Hashable
+from typing import Any
+
+import discord
+
+from bot.i18n import text, user_language
+from bot.interaction.permissions import carried_role_ids
+from bot.storage import Storage, Ticket, current_ticket
+
+__all__ = ["ANSWER_WITHIN", "Intake", "created_at"]
+
+log = logging.getLogger(__name__)
+
+#: Seconds after its creation by which an interaction still waiting for the storage gives up
+#: and answers "busy": the answer must reach Discord within 3 s.
+ANSWER_WITHIN = 2.4
+DISCORD_DEADLINE = 3.0
+#: Interactions of one server running at once, at most; more are answered "busy" at once.
+#: ``make bench`` answers 200 commands in flight within 0.9 s (p99): 250 is what one server's
+#: queue can serve within Discord's 3 s, and bounds what a flood puts before the others.
+MAX_OPEN_PER_SERVER = 250
+#: Tasks sending the refusals ("busy", "restarting"), one after another each.
+REFUSAL_SENDERS = 4
+#: No interaction is being handed to discord.py.
+_NOBODY = object()
+
+
+def created_at(snowflake: int) -> float:
+    """The wall-clock time (``time.time()``) an id was made at."""
+    return discord.utils.snowflake_time(snowflake).timestamp()
+
+
+def _where(error: BaseException) -> str:
+    """The innermost frame of an error, ``file:line in function``, for a one-line log."""
+    frames = traceback.extract_tb(error.__traceback__)
+    if not frames:
+        return "?"
+    last = frames[-1]
+    return f"{last.filename.rsplit('/', 1)[-1]}:{last.lineno} in {last.name}"
+
+
+class Intake:
+    """The guarded parsers of one bot, and its stopping state."""
+
+    def __init__(self, bot: discord.Client, storage: Storage) -> None:
+        self._bot = bot
+        self._storage = storage
+        self.stopping = False
+        self.refused_busy = 0
+        self._open: Counter[Hashable] = Counter()
+        self._opening: Hashable = _NOBODY
+        self._counted = False
+        self._refusals: deque[tuple[Any, str]] = deque()
+        self._senders: set[asyncio.Task[None]] = set()
+        #: Every task created while an interaction was handed to discord.py (the command or
+        #: button callback it runs), so that ``drain`` knows them without reading task names.
+        self._in_flight: set[asyncio.Task[Any]] = set()
+        parsers: dict[str, Callable[[Any], None]] = bot._connection.parsers
+        for event, parser in list(parsers.items()):
+            parsers[event] = self._guarded(event, parser)
+
+    def stop(self) -> None:
+        """From now on, interactions are answered "restarting" (safe to call twice)."""
+        if not self.stopping:
+            self.stopping = True
+            if self._bot.is_ready():  # before that there were no commands to stop taking
+                log.info("Taking no more commands: each new one is answered 'restarting'")
+
+    def _guarded(self, event: str, parser: Callable[[Any], None]) -> Callable[[Any], None]:
+        interaction = event == "INTERACTION_CREATE"
+
+        def guarded(data: Any) -> None:
+            try:
+                if interaction:
+                    self._interaction(parser, data)
+                else:
+                    parser(data)
+            except Exception as error:
+                log.error(
+                    "Skipped a malformed %s event from Discord: %s: %s (%s)",
+                    event,
+                    type(error).__name__,
+                    error,
+                    _where(error),
+                )
+
+        return guarded
+
+    def _interaction(self, parser: Callable[[Any], None], data: Any) -> None:
+        if self.stopping:
+            self._refuse(data, "lifecycle.restarting")
+            return
+        key = _guild_key(data)
+        if self._open[key] >= MAX_OPEN_PER_SERVER:
+            self.refused_busy += 1
+            self._refuse(data, "lifecycle.busy")
+            return
+        self._watch_tasks()
+        ticket = Ticket(key=key, deadline=created_at(int(data["id"])) + ANSWER_WITHIN)
+        token = current_ticket.set(ticket)
+        self._opening = key
+        self._counted = False
+        try:
+            with carried_role_ids(data):
+                parser(data)
+        finally:
+            self._opening = _NOBODY
+            current_ticket.reset(token)
+
+    # --- how many interactions of each server are open ----------------------------------------
+
+    def _watch_tasks(self) -> None:
+        """Count the tasks discord.py creates for each interaction (``_task_factory``)."""
+        loop = asyncio.get_running_loop()
+        if loop.get_task_factory() is None:
+            # typeshed leaves out the context keyword that 3.11 passes; the factory takes it.
+            loop.set_task_factory(self._task_factory)  # type: ignore[arg-type]
+
+    def _task_factory(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        coro: Coroutine[Any, Any, Any],
+        *,
+        context: contextvars.Context | None = None,
+    ) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.Task(coro, loop=loop, context=context)
+        if self._opening is _NOBODY:
+            return task
+        self._in_flight.add(task)
+        task.add_done_callback(self._in_flight.discard)
+        if not self._counted:
+            key = self._opening
+            self._counted = True
+            self._open[key] += 1
+            task.add_done_callback(lambda _: self._closed(key))
+        return task
+
+    def _closed(self, key: Hashable) -> None:
+        self._open[key] -= 1
+        if self._open[key] <= 0:
+            del self._open[key]
+
+    # --- refusals that never reach the commands ------------------------------------------------
+
+    def _refuse(self, data: Any, message_key: str) -> None:
+        """Answer an interaction that is not run, by a few senders in turn (a flood's
+        refusals must not crowd out the commands that do run); past Discord's deadline an
+        answer could not arrive, and is dropped."""
+        self._refusals.append((data, message_key))
+        while len(self._senders) < REFUSAL_SENDERS and len(self._senders) < len(self._refusals):
+            task = asyncio.get_running_loop().create_task(
+                self._send_refusals(), name=f"salud-refusals-{len(self._senders)}"
+            )
+            self._senders.add(task)
+            task.add_done_callback(self._senders.discard)
+
+    async def _send_refusals(self) -> None:
+        while self._refusals:
+            data, message_key = self._refusals.popleft()
+            if time.time() > created_at(int(data["id"])) + DISCORD_DEADLINE:
+                continue
+            bot = self._bot
+            interaction: discord.Interaction[discord.Client] = discord.Interaction(
+                data=data, state=bot._connection
+            )
+            try:
+                if interaction.type is discord.InteractionType.autocomplete:
+                    await interaction.response.autocomplete([])
+                    continue
+                settings = self._storage.settings_in_memory(interaction.guild_id)
+                language = user_language(
+                    interaction.locale,
+                    settings.language if settings is not None else None,
+                    interaction.guild_locale,
+                )
+                await interaction.response.send_message(
+                    text(language, message_key),
+                    ephemeral=True,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            except discord.HTTPException as error:
+                log.warning("could not refuse interaction %s: %s", interaction.id, error)
+            except Exception as error:  # a malformed event: logged, the senders go on
+                log.error(
+                    "Skipped a malformed INTERACTION_CREATE event from Discord: %s: %s (%s)",
+                    type(error).__name__,
+                    error,
+                    _where(error),
+                )
+
+    async def drain(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for the interactions in flight, also those that arrive
+        meanwhile (their "restarting" answers); returns whether all finished."""
+        deadline = time.monotonic() + seconds
+        current = asyncio.current_task()
+        told = False
+        while True:
+            running = [
+                task
+                for task in (*self._in_flight, *self._senders)
+                if task is not current and not task.done()
+            ]
+            if not running:
+                return True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                log.warning("%d interaction(s) still running after %.0f s", len(running), seconds)
+                return False
+            if not told:
+                log.info("Waiting for %d interaction(s) in flight before closing", len(running))
+                told = True
+            await asyncio.wait(running, timeout=left)
+
+
+def _guild_key(data: Any) -> int | None:
+    guild_id = data.get("guild_id") if isinstance(data, dict) else None
+    return int(guild_id) if isinstance(guild_id, str | int) and str(guild_id).isdigit() else None

@@ -1,0 +1,167 @@
+"""Sending replies: ephemeral or public, as an answer or a followup, a button's message
+edited, and the public reply of a change with its copy in the announcement channel."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import discord
+
+from bot.interaction.deferral import mark_filled
+from bot.interaction.here import Here
+from bot.interaction.mentions import call_content, call_mentions
+from bot.render import status_embed
+from bot.storage import StoredCharacter
+
+__all__ = [
+    "NO_MENTIONS",
+    "send_change",
+    "send_private",
+    "send_public",
+    "send_status",
+    "update_message",
+]
+
+log = logging.getLogger(__name__)
+
+#: Every message is sent with this: text typed by users (``@everyone`` as a name) pings nobody.
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+async def _send(
+    interaction: discord.Interaction[Any],
+    content: str | None,
+    *,
+    embeds: Sequence[discord.Embed],
+    view: discord.ui.View | None,
+    ephemeral: bool,
+    allowed_mentions: discord.AllowedMentions = NO_MENTIONS,
+) -> int | None:
+    """Answer the interaction, or follow up when it was already answered or deferred;
+    returns the id of the message sent (None when Discord did not say)."""
+    kwargs: dict[str, Any] = {
+        "content": content,
+        "embeds": list(embeds),
+        "ephemeral": ephemeral,
+        "allowed_mentions": allowed_mentions,
+    }
+    if view is not None:
+        kwargs["view"] = view
+    if interaction.response.is_done():
+        sent = await interaction.followup.send(wait=True, **kwargs)
+        mark_filled(interaction)
+        return sent.id
+    response = await interaction.response.send_message(**kwargs)
+    return response.message_id
+
+
+async def send_private(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    embeds: Sequence[discord.Embed] = (),
+    view: discord.ui.View | None = None,
+) -> None:
+    """An ephemeral reply (a followup when the response was already sent or deferred)."""
+    await _send(interaction, content, embeds=embeds, view=view, ephemeral=True)
+
+
+async def send_public(
+    interaction: discord.Interaction[Any],
+    content: str | None = None,
+    *,
+    embeds: Sequence[discord.Embed] = (),
+    view: discord.ui.View | None = None,
+    allowed_mentions: discord.AllowedMentions = NO_MENTIONS,
+) -> int | None:
+    """A public reply in the channel (a followup when the response was already sent);
+    mentions nobody unless ``allowed_mentions`` says whom (``bot.interaction.mentions``). Returns
+    the message's id."""
+    return await _send(
+        interaction,
+        content,
+        embeds=embeds,
+        view=view,
+        ephemeral=False,
+        allowed_mentions=allowed_mentions,
+    )
+
+
+async def update_message(interaction: discord.Interaction[Any], content: str) -> None:
+    """Replace the text of the message whose button was pressed and remove its buttons
+    (also after ``_answerable`` acknowledged the press)."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(
+            content=content, view=None, allowed_mentions=NO_MENTIONS
+        )
+    else:
+        await interaction.response.edit_message(
+            content=content, view=None, allowed_mentions=NO_MENTIONS
+        )
+
+
+async def send_change(
+    interaction: discord.Interaction[Any],
+    embeds: Sequence[discord.Embed],
+    *,
+    announce: bool,
+    here: Here | None = None,
+    content: str | None = None,
+    view: discord.ui.View | None = None,
+    more: Sequence[Sequence[discord.Embed]] = (),
+    call: Sequence[int] = (),
+) -> int | None:
+    """The public reply to a change, also posted in the announcement channel when
+    ``announce`` (state changed, knocked out, died) and the command was used elsewhere.
+
+    ``call``: the owners whose character's Consciousness roll fell due; the reply (not its
+    copy in the announcement channel) mentions them, and only them (``bot.interaction.mentions``).
+    Returns the id of the reply's (first) message, for the roll buttons it may carry.
+
+    ``more``: the embeds of further messages, when one message cannot hold an embed per
+    character touched; they follow the reply (and its announcement). A failure to post the
+    announcement (channel deleted, no permission) is logged and does not affect the reply.
+    """
+    message_id = await send_public(
+        interaction,
+        call_content(call, content),
+        embeds=embeds,
+        view=view,
+        allowed_mentions=call_mentions(call) if call else NO_MENTIONS,
+    )
+    for extra in more:
+        await send_public(interaction, embeds=extra)
+    if not announce:
+        return message_id
+    if here is None:
+        here = await Here.of(interaction)
+    channel_id = here.settings.channel_id
+    if channel_id is None or channel_id == interaction.channel_id:
+        return message_id
+    channel = interaction.client.get_partial_messageable(channel_id, guild_id=here.guild_id)
+    try:
+        await channel.send(content=content, embeds=list(embeds), allowed_mentions=NO_MENTIONS)
+        for extra in more:
+            await channel.send(embeds=list(extra), allowed_mentions=NO_MENTIONS)
+    except discord.HTTPException as error:
+        log.warning(
+            "could not announce in channel %s of guild %s: %s", channel_id, here.guild_id, error
+        )
+    return message_id
+
+
+async def send_status(
+    interaction: discord.Interaction[Any], here: Here, character: StoredCharacter, content: str
+) -> None:
+    """The public reply to a change that moves no state (a character created or renamed, an
+    ability set or spent): what changed, in words, and the character's status embed; nothing
+    to announce."""
+    await send_change(
+        interaction,
+        [status_embed(character, here.public_language)],
+        announce=False,
+        here=here,
+        content=content,
+    )

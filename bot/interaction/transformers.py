@@ -1,0 +1,71 @@
+"""Option transformers and the checks of option values: a text channel and a number in its
+range. (The character an option names is the characters feature's:
+``bot.features.characters.option``.)"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import discord
+from discord import app_commands
+
+from bot.interaction.errors import UserFacingError
+
+__all__ = ["InRange", "TextChannelTransformer", "check_range"]
+
+
+def check_range(option: str, value: int, minimum: int, maximum: int) -> int:
+    """Refuse an option outside its range (Discord enforces it, a client may not)."""
+    if not minimum <= value <= maximum:
+        raise UserFacingError("error.out_of_range", option=option, min=minimum, max=maximum)
+    return value
+
+
+class InRange(app_commands.Transformer):
+    """A whole-number option between ``minimum`` and ``maximum`` (the rules' constants),
+    declared once: Discord is given the range, and a value outside it (a client that does not
+    enforce it) is refused here, before the command runs.
+
+    Use as ``minutes: app_commands.Transform[int, InRange("minutes", 1, MAX_MINUTES)]``.
+    """
+
+    def __init__(self, option: str, minimum: int, maximum: int) -> None:
+        self.option = option
+        self.minimum = minimum
+        self.maximum = maximum
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.integer
+
+    @property
+    def min_value(self) -> int:
+        return self.minimum
+
+    @property
+    def max_value(self) -> int:
+        return self.maximum
+
+    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> int:
+        return check_range(self.option, int(value), self.minimum, self.maximum)
+
+
+class TextChannelTransformer(app_commands.Transformer):
+    """A text (or announcement) channel of this server, cached or not; any other refused."""
+
+    _ALLOWED = (discord.ChannelType.text, discord.ChannelType.news)
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.channel
+
+    @property
+    def channel_types(self) -> list[discord.ChannelType]:
+        return list(self._ALLOWED)
+
+    async def transform(
+        self, interaction: discord.Interaction[Any], value: Any, /
+    ) -> app_commands.AppCommandChannel | discord.abc.GuildChannel:
+        if getattr(value, "type", None) not in self._ALLOWED:
+            raise UserFacingError("error.not_text_channel")
+        return cast("app_commands.AppCommandChannel | discord.abc.GuildChannel", value)

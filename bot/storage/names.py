@@ -1,0 +1,56 @@
+"""The keys a character's name is stored under (COMMANDS.md Names): ``name_key``, the exact
+name ignoring case, and ``look_key``, what the name looks like (Unicode's UTS #39 confusable
+skeleton of the folded name), so that create and rename can refuse a lookalike with one
+indexed query. Finding a character by a typed name (word starts, close names) is not the
+storage's business: ``bot.features.characters.names``.
+
+The skeleton reads Unicode's own ``confusables.txt``, shipped beside this module.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import cache
+from importlib import resources
+
+from rules.names import fold_name
+from rules.names import name_key as rules_name_key
+
+__all__ = ["look_key", "name_key", "skeleton"]
+
+
+def name_key(name: str) -> str:
+    """The key names are compared by: trimmed, then the rules' key (NFC, ``casefold``)."""
+    return rules_name_key(name.strip())
+
+
+@cache
+def _confusables() -> dict[str, str]:
+    """Unicode's confusable mappings (source character → prototype), read once."""
+    data = (
+        resources.files("bot.storage").joinpath("unicode", "confusables.txt").read_text("utf-8-sig")
+    )
+    mapping: dict[str, str] = {}
+    for line in data.splitlines():
+        fields = line.split("#", 1)[0].split(";")
+        if len(fields) < 2:
+            continue
+        source = "".join(chr(int(code, 16)) for code in fields[0].split())
+        target = "".join(chr(int(code, 16)) for code in fields[1].split())
+        if len(source) == 1:
+            mapping[source] = target
+    return mapping
+
+
+def skeleton(text: str) -> str:
+    """UTS #39 skeleton: NFD, every character replaced by its prototype, NFD again. Two
+    strings are confusable when their skeletons are equal (Cyrillic ``А`` and Latin ``A``)."""
+    table = _confusables()
+    mapped = "".join(table.get(char, char) for char in unicodedata.normalize("NFD", text))
+    return unicodedata.normalize("NFD", mapped)
+
+
+def look_key(name: str) -> str:
+    """What a character name looks like: the skeleton of its folded form, so that
+    ``Аna`` (Cyrillic), ``ＡＮＡ`` and ``Ana`` share one key."""
+    return skeleton(fold_name(name))
