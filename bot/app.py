@@ -1,4 +1,5 @@
-"""``SaludBot``: the discord.py client, given its storage, settings and dice at construction."""
+"""``SaludBot``: the discord.py client, given its storage, settings and dice at construction;
+its ``Services`` are built in ``setup_hook`` and closed in ``close``."""
 
 from __future__ import annotations
 
@@ -13,10 +14,11 @@ from bot.config.dice import Roller
 from bot.config.settings import Settings
 from bot.features.registry import register_buttons
 from bot.gateway.intake import Intake
-from bot.gateway.lean_state import LeanConnectionState
+from bot.gateway.lean_state import LeanClient
 from bot.gateway.sync import SYNC_HASH_KEY, command_hash
 from bot.i18n import SaludTranslator
 from bot.interaction.tree import SaludTree
+from bot.services import Services
 from bot.storage import Storage
 
 __all__ = [
@@ -75,9 +77,9 @@ def invite_url(application_id: int) -> str:
     )
 
 
-class SaludBot(commands.AutoShardedBot):
-    """The bot. Cogs reach their dependencies as ``self.bot.storage`` and
-    ``.roller``; nothing is global, so tests build it with a temporary database and
+class SaludBot(LeanClient, commands.AutoShardedBot):
+    """The bot. Cogs reach their dependencies as ``self.bot.services`` (built in
+    ``setup_hook``); nothing is global, so tests build it with a temporary database and
     scripted dice.
 
     Sharded from the start: as many shards as Discord recommends (about one per 1,000
@@ -115,21 +117,25 @@ class SaludBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
         )
         self.storage = storage
-        self.roller = roller
+        self._dice = roller
+        self._services: Services | None = None
         self._extensions = tuple(extensions)
         self.intake = Intake(self, storage)
 
-    def _get_state(self, **options: Any) -> LeanConnectionState:
-        """discord.py's sharded state, keeping less of each server (``bot.gateway.lean_state``)."""
-        return LeanConnectionState(
-            dispatch=self.dispatch,
-            handlers=self._handlers,
-            hooks=self._hooks,
-            http=self.http,
-            **options,
-        )
+    @property
+    def services(self) -> Services:
+        """The storage, dice and keepers, once ``setup_hook`` has built them."""
+        if self._services is None:
+            raise RuntimeError("the bot's services are built in setup_hook")
+        return self._services
+
+    def _guild_locale(self, guild_id: int) -> str | None:
+        guild = self.get_guild(guild_id)
+        return None if guild is None else guild.preferred_locale.value
 
     async def setup_hook(self) -> None:
+        self._services = Services.start(self.storage, self._dice, self.http, self._guild_locale)
+        self.intake.frame = self._services
         register_buttons(self)
         for name in self._extensions:
             await self.load_extension(name)
@@ -165,6 +171,8 @@ class SaludBot(commands.AutoShardedBot):
         if not await self.intake.drain(DRAIN_SECONDS):
             await self.storage.close()
             await self.intake.drain(LAST_REPLIES_SECONDS)
+        if self._services is not None:
+            await self._services.close()
         await super().close()
 
     async def on_ready(self) -> None:

@@ -48,6 +48,10 @@ class AbilityCog(
 ):
     """A character's abilities, as the GM writes them on its sheet."""
 
+    def __init__(self, bot: SaludBot) -> None:
+        self.bot = bot
+        super().__init__()
+
     @app_commands.command(
         name="set", description=_("GM: add or correct an ability", key="cmd.ability.set")
     )
@@ -144,4 +148,4 @@ class AbilityCog(
 
 
 async def setup(bot: SaludBot) -> None:
-    await bot.add_cog(AbilityCog())
+    await bot.add_cog(AbilityCog(bot))

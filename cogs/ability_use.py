@@ -27,7 +27,7 @@ from bot.features.abilities import (
     refuse_reserved,
 )
 from bot.features.characters.option import Character
-from bot.interaction.here import Here, services_of
+from bot.interaction.here import Here
 from bot.interaction.sending import send_change, send_public, send_status
 from bot.interaction.transformers import InRange
 from bot.render import count_text
@@ -45,6 +45,9 @@ if TYPE_CHECKING:
 
 class AbilityUseCog(commands.Cog):
     """Spending from a pool and GUMSHOE tests, by the character's owner or a GM."""
+
+    def __init__(self, bot: SaludBot) -> None:
+        self.bot = bot
 
     @app_commands.guild_only()
     @app_commands.command(
@@ -130,10 +133,10 @@ class AbilityUseCog(commands.Cog):
         if not first_aid:
             refuse_reserved(name)
         language = here.public_language
-        roller = services_of(interaction).roller
+        roller = here.dice
         if spend == 0:
             # Nothing is spent: nothing is stored, and it is no change (COMMANDS.md).
-            async with here.storage.read() as reader:
+            async with here.read() as reader:
                 current = await reader.character(character)
             tested = (
                 first_aid_ability(current, language) if first_aid else find_ability(current, name)
@@ -186,4 +189,4 @@ class AbilityUseCog(commands.Cog):
 
 
 async def setup(bot: SaludBot) -> None:
-    await bot.add_cog(AbilityUseCog())
+    await bot.add_cog(AbilityUseCog(bot))

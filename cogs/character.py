@@ -15,7 +15,7 @@ from bot.features.characters.listing import list_message
 from bot.features.characters.names import refuse_taken_name
 from bot.features.characters.option import Character, resolve_character
 from bot.features.consciousness.buttons import consciousness_view
-from bot.features.consciousness.keeper import number_due_rolls, remember_roll_buttons
+from bot.features.consciousness.keeper import number_due_rolls
 from bot.i18n import text
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
@@ -87,6 +87,10 @@ class CharacterCog(
 ):
     """The characters of a server."""
 
+    def __init__(self, bot: SaludBot) -> None:
+        self.bot = bot
+        super().__init__()
+
     @app_commands.command(
         name="create",
         description=_("Create a character with full pools", key="cmd.character.create"),
@@ -156,7 +160,7 @@ class CharacterCog(
     ) -> None:
         here = await Here.of(interaction)
         target = character or await resolve_character(here, None)
-        async with here.storage.read() as reader:  # what is shown, as stored now
+        async with here.read() as reader:  # what is shown, as stored now
             current = await reader.character(target)
         await send_public(interaction, embeds=[status_embed(current, here.public_language)])
 
@@ -254,7 +258,7 @@ class CharacterCog(
             view=consciousness_view([saved], language, rolls) if rolls_due(outcome) else None,
             call=owners_to_call([(saved, outcome)]),
         )
-        await remember_roll_buttons(here, message_id, rolls)
+        await self.bot.services.roll_buttons.remember(here, message_id, rolls)
 
     @app_commands.command(
         name="rename", description=_("Give a character a new name", key="cmd.character.rename")
@@ -329,4 +333,4 @@ def _clip(content: str, limit: int = CONTENT_LIMIT) -> str | None:
 
 
 async def setup(bot: SaludBot) -> None:
-    await bot.add_cog(CharacterCog())
+    await bot.add_cog(CharacterCog(bot))

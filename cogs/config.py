@@ -38,6 +38,10 @@ class ConfigCog(
 ):
     """Settings of one server; only GMs change them (the bot checks, not Discord)."""
 
+    def __init__(self, bot: SaludBot) -> None:
+        self.bot = bot
+        super().__init__()
+
     @app_commands.command(
         name="gm-role", description=_("GM: set or clear the GM role", key="cmd.config.gm_role")
     )
@@ -51,7 +55,7 @@ class ConfigCog(
         here.require_gm("action.config")
         if role is not None and role.id == here.guild_id:  # @everyone's id is the server's
             raise UserFacingError("error.gm_role_everyone")
-        async with here.storage.transaction(require_record=False) as tx:
+        async with here.settings_change() as tx:
             await tx.update_settings(here.guild_id, gm_role_id=None if role is None else role.id)
         language = here.private_language
         if role is None:
@@ -78,7 +82,7 @@ class ConfigCog(
         here = await Here.of(interaction)
         here.require_gm("action.config")
         channel_id = None if channel is None else int(channel.id)
-        async with here.storage.transaction(require_record=False) as tx:
+        async with here.settings_change() as tx:
             await tx.update_settings(here.guild_id, channel_id=channel_id)
         language = here.private_language
         if channel_id is None:
@@ -102,7 +106,7 @@ class ConfigCog(
             raise UserFacingError(
                 "error.bad_option", value=escape(visible(str(language.value)[:20]))
             )
-        async with here.storage.transaction(require_record=False) as tx:
+        async with here.settings_change() as tx:
             await tx.update_settings(here.guild_id, language=language.value)
         chosen = Language(language.value)
         reply = text(
@@ -114,4 +118,4 @@ class ConfigCog(
 
 
 async def setup(bot: SaludBot) -> None:
-    await bot.add_cog(ConfigCog())
+    await bot.add_cog(ConfigCog(bot))

@@ -25,9 +25,7 @@ from bot.features.consciousness.buttons import (
     send_roll_reply,
 )
 from bot.features.consciousness.keeper import (
-    RollButtonKeeper,
     number_due_rolls,
-    remember_roll_buttons,
 )
 from bot.i18n import Language, text
 from bot.interaction.errors import UserFacingError
@@ -178,13 +176,6 @@ class HealthCog(commands.Cog):
     def __init__(self, bot: SaludBot) -> None:
         self.bot = bot
 
-    async def cog_load(self) -> None:
-        self.roll_buttons = RollButtonKeeper(self.bot)
-        self.roll_buttons.start()
-
-    async def cog_unload(self) -> None:
-        await self.roll_buttons.close()
-
     # --- /hurt ------------------------------------------------------------------------------
 
     @app_commands.command(name="hurt", description=_("Damage a character", key="cmd.hurt"))
@@ -219,7 +210,7 @@ class HealthCog(commands.Cog):
             here.require_owner_or_gm(target, "action.hurt")
         expression = _parse_amount(amount)
         shown_reason = clean_reason(reason)
-        rolls = [roll_amount(expression, self.bot.roller) for _ in targets]
+        rolls = [roll_amount(expression, here.dice) for _ in targets]
         async with here.change() as tx:
             hits = []
             for target, roll in zip(targets, rolls, strict=True):
@@ -257,7 +248,7 @@ class HealthCog(commands.Cog):
             view=consciousness_view([saved for saved, _, _ in hits], language, numbers),
             call=owners_to_call((saved, outcome) for saved, outcome, _ in hits),
         )
-        await remember_roll_buttons(here, message_id, numbers)
+        await self.bot.services.roll_buttons.remember(here, message_id, numbers)
 
     @hurt.autocomplete("amount")
     async def amount_autocomplete(

@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 class HistoryCog(commands.Cog):
     """A server's changes: looking back (anyone) and taking the latest back (GM)."""
 
+    def __init__(self, bot: SaludBot) -> None:
+        self.bot = bot
+
     @app_commands.command(
         name="history",
         description=_("The last changes of a character or of the server", key="cmd.history"),
@@ -62,7 +65,7 @@ class HistoryCog(commands.Cog):
         """Shows privately what it would revert and asks to confirm (``UndoButton``)."""
         here = await Here.of(interaction)
         here.require_gm("history.action.undo")
-        async with here.storage.read() as reader:
+        async with here.read() as reader:
             latest = await reader.latest_undoable(here.guild_id)
         if latest is None:
             raise UserFacingError("history.undo.nothing")
@@ -75,4 +78,4 @@ class HistoryCog(commands.Cog):
 
 
 async def setup(bot: SaludBot) -> None:
-    await bot.add_cog(HistoryCog())
+    await bot.add_cog(HistoryCog(bot))

@@ -18,7 +18,6 @@ from discord.ext import commands
 
 from bot.features.scene.server_wide import count_characters, save_all
 from bot.features.scene.status import split_fallen, status_message, tracker_embeds
-from bot.features.scene.tracker import LiveTracker
 from bot.i18n import plural, text
 from bot.interaction.deferral import defer_change_of
 from bot.interaction.errors import UserFacingError
@@ -45,13 +44,6 @@ class SceneCog(
     def __init__(self, bot: SaludBot) -> None:
         self.bot = bot
         super().__init__()
-
-    async def cog_load(self) -> None:
-        self.live = LiveTracker(self.bot, tracker_embeds)
-        self.live.start()
-
-    async def cog_unload(self) -> None:
-        await self.live.close()
 
     @app_commands.command(
         name="new", description=_("GM: start a new scene for every character", key="cmd.scene.new")
@@ -84,7 +76,7 @@ class SceneCog(
     )
     async def status(self, interaction: discord.Interaction[SaludBot]) -> None:
         here = await Here.of(interaction)
-        async with here.storage.read() as reader:
+        async with here.read() as reader:
             characters = await reader.list_characters(here.guild_id)
         living, fallen = split_fallen(characters)
         embed, view = status_message(living, here.public_language, 1, fallen)
@@ -101,7 +93,7 @@ class SceneCog(
         here.require_gm("tracker.action")
         if interaction.channel_id is None:  # pragma: no cover - commands come from a channel
             raise UserFacingError("tracker.error.no_channel")
-        async with here.storage.read() as reader:
+        async with here.read() as reader:
             characters = await reader.list_characters(here.guild_id)
         language = here.public_language
         embeds = tracker_embeds(characters, language, datetime.now(UTC))
@@ -109,7 +101,7 @@ class SceneCog(
         if message_id is None:  # pragma: no cover - Discord always says
             return
         link = f"https://discord.com/channels/{here.guild_id}/{interaction.channel_id}/{message_id}"
-        await self.live.replace(
+        await self.bot.services.tracker.replace(
             TrackerMessage(here.guild_id, interaction.channel_id, message_id),
             text(language, "tracker.moved", channel=f"<#{interaction.channel_id}>", link=link),
         )

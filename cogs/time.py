@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.features.characters.option import Character
 from bot.features.consciousness.buttons import consciousness_view
-from bot.features.consciousness.keeper import number_due_rolls, remember_roll_buttons
+from bot.features.consciousness.keeper import number_due_rolls
 from bot.features.scene.server_wide import count_characters, save_all
 from bot.i18n import Language, plural, text
 from bot.interaction.deferral import defer_change_of
@@ -43,6 +43,9 @@ __all__ = ["TimeCog"]
 
 class TimeCog(commands.Cog):
     """Game time (T1, T2) and pools (P1) for every character of a server."""
+
+    def __init__(self, bot: SaludBot) -> None:
+        self.bot = bot
 
     @app_commands.command(
         name="time",
@@ -96,7 +99,7 @@ class TimeCog(commands.Cog):
             call=owners_to_call((item.after, item.outcome) for item in touched),
         )
         shown = {item.id: rolls[item.id] for item in due if item.id in rolls}
-        await remember_roll_buttons(here, message_id, shown)
+        await self.bot.services.roll_buttons.remember(here, message_id, shown)
 
     @app_commands.command(
         name="refresh", description=_("GM: refresh the pools to their ratings", key="cmd.refresh")
@@ -194,4 +197,4 @@ def _with_clock_note(item: Touched, language: Language) -> Touched:
 
 
 async def setup(bot: SaludBot) -> None:
-    await bot.add_cog(TimeCog())
+    await bot.add_cog(TimeCog(bot))

@@ -16,8 +16,8 @@ from discord.app_commands import locale_str as _
 
 from bot.features.characters.names import find_character
 from bot.i18n import Language, text, user_language
+from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
-from bot.interaction.here import services_of
 from bot.render import safe, status_embed, test_roll_field
 from bot.storage import StoredCharacter
 from rules.abilities import (
@@ -195,12 +195,14 @@ async def complete_ability(
     if interaction.guild_id is None:
         return []
     typed_character = getattr(interaction.namespace, "character", None)
-    storage = services_of(interaction).storage
+    context = context_of(interaction)
+    storage = context.services.storage
     named = None
     if isinstance(typed_character, str) and typed_character.strip():
-        index = await storage.names(interaction.guild_id)  # in memory after the first time
+        # In memory after the first time.
+        index = await storage.names(interaction.guild_id, context.ticket)
         named, _ = find_character(index, typed_character.strip()[:CHOICE_LENGTH])
-    async with storage.read() as reader:
+    async with storage.read(context.ticket) as reader:
         settings = await reader.get_settings(interaction.guild_id)
         character = None
         if named is not None:  # its abilities: the whole character

@@ -1,14 +1,17 @@
 """Where Discord's events come in: each gateway event's parser is guarded, every interaction
-gets its storage ticket, and from a stop signal on interactions are answered "restarting".
+gets Salud's context, and from a stop signal on interactions are answered "restarting".
 
 discord.py turns each gateway event into objects with one parser per event type
 (``ConnectionState.parsers``); an exception there (a member object without ``roles``) would
 end the whole connection, and the process with it. ``Intake`` wraps each parser: a malformed
 event is logged once, with its type, and skipped.
 
-An ``INTERACTION_CREATE`` is parsed with a ``Ticket`` in the context (``bot.storage.fair_lock``):
-the task discord.py creates for it inherits the ticket, so its storage calls queue with its
-server's and give up, changing nothing, when an answer could no longer reach Discord in time.
+An ``INTERACTION_CREATE`` is built as a ``SaludInteraction`` (``bot.interaction.context``)
+whose context holds the moment it was received (``time.monotonic()``), the role ids its
+member carried, the services, and its storage ``Ticket``: its storage calls queue with its
+server's, and acknowledge it (``bot.interaction.deferral.acknowledge``) when an answer
+could otherwise no longer reach Discord in time. At most ``MAX_OPEN_PER_SERVER`` of a
+server's interactions run at once; more are answered "busy".
 
 Once ``stop()`` was called (SIGTERM, SIGINT) a new interaction is not handed to discord.py at
 all: it is answered with the ephemeral "restarting" and changes nothing. ``drain`` waits for
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import logging
 import time
 import traceback
@@ -30,16 +34,15 @@ from typing import Any
 import discord
 
 from bot.i18n import text, user_language
-from bot.interaction.permissions import carried_role_ids
-from bot.storage import Storage, Ticket, current_ticket
+from bot.interaction.context import Frame, InteractionContext, SaludInteraction
+from bot.interaction.deferral import DEFER_AFTER, acknowledge
+from bot.storage import Storage, Ticket
 
-__all__ = ["ANSWER_WITHIN", "Intake", "created_at"]
+__all__ = ["DISCORD_DEADLINE", "Intake"]
 
 log = logging.getLogger(__name__)
 
-#: Seconds after its creation by which an interaction still waiting for the storage gives up
-#: and answers "busy": the answer must reach Discord within 3 s.
-ANSWER_WITHIN = 2.4
+#: Seconds Discord gives an interaction's first answer (from before the bot received it).
 DISCORD_DEADLINE = 3.0
 #: Interactions of one server running at once, at most; more are answered "busy" at once.
 #: ``make bench`` answers 200 commands in flight within 0.9 s (p99): 250 is what one server's
@@ -49,11 +52,6 @@ MAX_OPEN_PER_SERVER = 250
 REFUSAL_SENDERS = 4
 #: No interaction is being handed to discord.py.
 _NOBODY = object()
-
-
-def created_at(snowflake: int) -> float:
-    """The wall-clock time (``time.time()``) an id was made at."""
-    return discord.utils.snowflake_time(snowflake).timestamp()
 
 
 def _where(error: BaseException) -> str:
@@ -71,12 +69,14 @@ class Intake:
     def __init__(self, bot: discord.Client, storage: Storage) -> None:
         self._bot = bot
         self._storage = storage
+        #: What interactions reach (storage, dice), given once the bot has built its services.
+        self.frame: Frame | None = None
         self.stopping = False
-        self.refused_busy = 0
         self._open: Counter[Hashable] = Counter()
         self._opening: Hashable = _NOBODY
         self._counted = False
-        self._refusals: deque[tuple[Any, str]] = deque()
+        #: Interactions to answer without running them: (payload, message key, received at).
+        self._refusals: deque[tuple[Any, str, float]] = deque()
         self._senders: set[asyncio.Task[None]] = set()
         #: Every task created while an interaction was handed to discord.py (the command or
         #: button callback it runs), so that ``drain`` knows them without reading task names.
@@ -84,6 +84,7 @@ class Intake:
         parsers: dict[str, Callable[[Any], None]] = bot._connection.parsers
         for event, parser in list(parsers.items()):
             parsers[event] = self._guarded(event, parser)
+        parsers["INTERACTION_CREATE"] = self._guarded("INTERACTION_CREATE", self._interaction)
 
     def stop(self) -> None:
         """From now on, interactions are answered "restarting" (safe to call twice)."""
@@ -93,14 +94,9 @@ class Intake:
                 log.info("Taking no more commands: each new one is answered 'restarting'")
 
     def _guarded(self, event: str, parser: Callable[[Any], None]) -> Callable[[Any], None]:
-        interaction = event == "INTERACTION_CREATE"
-
         def guarded(data: Any) -> None:
             try:
-                if interaction:
-                    self._interaction(parser, data)
-                else:
-                    parser(data)
+                parser(data)
             except Exception as error:
                 log.error(
                     "Skipped a malformed %s event from Discord: %s: %s (%s)",
@@ -112,26 +108,48 @@ class Intake:
 
         return guarded
 
-    def _interaction(self, parser: Callable[[Any], None], data: Any) -> None:
-        if self.stopping:
-            self._refuse(data, "lifecycle.restarting")
+    def _interaction(self, data: Any) -> None:
+        received_at = time.monotonic()
+        frame = self.frame
+        if self.stopping or frame is None:
+            self._refuse(data, "lifecycle.restarting", received_at)
             return
         key = _guild_key(data)
         if self._open[key] >= MAX_OPEN_PER_SERVER:
-            self.refused_busy += 1
-            self._refuse(data, "lifecycle.busy")
+            self._refuse(data, "lifecycle.busy", received_at)
             return
         self._watch_tasks()
-        ticket = Ticket(key=key, deadline=created_at(int(data["id"])) + ANSWER_WITHIN)
-        token = current_ticket.set(ticket)
+        ticket = Ticket(key=key, deadline=received_at + DEFER_AFTER)
+        context = InteractionContext(frame, received_at, _role_ids(data), ticket)
         self._opening = key
         self._counted = False
         try:
-            with carried_role_ids(data):
-                parser(data)
+            self._dispatch(data, context)
         finally:
             self._opening = _NOBODY
-            current_ticket.reset(token)
+
+    def _dispatch(self, data: Any, context: InteractionContext) -> None:
+        """discord.py's ``ConnectionState.parse_interaction_create`` (2.5–2.7), building a
+        ``SaludInteraction``; ``tests/bot/test_gateway.py`` pins the versions it was read
+        from and fails if discord.py's own parser changes."""
+        state = self._bot._connection
+        interaction: SaludInteraction[Any] = SaludInteraction(data=data, state=state, salud=context)
+        kind = data["type"]
+        if kind in (2, 3):  # a command or a button: may be acknowledged late
+            context.ticket.on_late = functools.partial(acknowledge, interaction)
+        if kind in (2, 4) and state._command_tree:  # application command and autocomplete
+            state._command_tree._from_interaction(interaction)
+        elif kind == 3:  # a component
+            inner = data["data"]
+            state._view_store.dispatch_view(
+                inner["component_type"], inner["custom_id"], interaction
+            )
+        elif kind == 5:  # a modal
+            inner = data["data"]
+            state._view_store.dispatch_modal(
+                inner["custom_id"], interaction, inner["components"], inner.get("resolved", {})
+            )
+        state.dispatch("interaction", interaction)
 
     # --- how many interactions of each server are open ----------------------------------------
 
@@ -168,11 +186,11 @@ class Intake:
 
     # --- refusals that never reach the commands ------------------------------------------------
 
-    def _refuse(self, data: Any, message_key: str) -> None:
+    def _refuse(self, data: Any, message_key: str, received_at: float) -> None:
         """Answer an interaction that is not run, by a few senders in turn (a flood's
         refusals must not crowd out the commands that do run); past Discord's deadline an
         answer could not arrive, and is dropped."""
-        self._refusals.append((data, message_key))
+        self._refusals.append((data, message_key, received_at))
         while len(self._senders) < REFUSAL_SENDERS and len(self._senders) < len(self._refusals):
             task = asyncio.get_running_loop().create_task(
                 self._send_refusals(), name=f"salud-refusals-{len(self._senders)}"
@@ -182,8 +200,8 @@ class Intake:
 
     async def _send_refusals(self) -> None:
         while self._refusals:
-            data, message_key = self._refusals.popleft()
-            if time.time() > created_at(int(data["id"])) + DISCORD_DEADLINE:
+            data, message_key, received_at = self._refusals.popleft()
+            if time.monotonic() > received_at + DISCORD_DEADLINE:
                 continue
             bot = self._bot
             interaction: discord.Interaction[discord.Client] = discord.Interaction(
@@ -241,3 +259,14 @@ class Intake:
 def _guild_key(data: Any) -> int | None:
     guild_id = data.get("guild_id") if isinstance(data, dict) else None
     return int(guild_id) if isinstance(guild_id, str | int) and str(guild_id).isdigit() else None
+
+
+def _role_ids(data: Any) -> frozenset[int]:
+    """The role ids the interaction's member carries (none for a malformed member)."""
+    member = data.get("member") if isinstance(data, dict) else None
+    raw = member.get("roles") if isinstance(member, dict) else None
+    return frozenset(
+        int(role_id)
+        for role_id in (raw if isinstance(raw, list) else ())
+        if isinstance(role_id, str | int) and str(role_id).isdigit()
+    )

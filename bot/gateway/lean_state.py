@@ -23,7 +23,7 @@ from typing import Any
 import discord
 from discord.state import AutoShardedConnectionState
 
-__all__ = ["LeanConnectionState"]
+__all__ = ["LeanClient", "LeanConnectionState"]
 
 #: Lists of a GUILD_CREATE that Salud never reads, emptied for every server.
 ALWAYS_DROPPED = ("emojis", "stickers", "soundboard_sounds")
@@ -45,3 +45,17 @@ class LeanConnectionState(AutoShardedConnectionState[Any]):
                 if key in slim:
                     slim[key] = []
         return super()._get_create_guild(slim)
+
+
+class LeanClient(discord.Client):
+    """A client whose state is a ``LeanConnectionState`` (``SaludBot`` inherits it first)."""
+
+    def _get_state(self, **options: Any) -> LeanConnectionState:
+        """discord.py's sharded state, keeping less of each server."""
+        return LeanConnectionState(
+            dispatch=self.dispatch,
+            handlers=self._handlers,
+            hooks=self._hooks,
+            http=self.http,
+            **options,
+        )

@@ -1,5 +1,6 @@
-"""Editing a message the bot posted earlier, without a message cache (the roll buttons and
-the live tracker): one PATCH, and whether a failure means the message is gone for good."""
+"""Reading and editing a message the bot posted earlier, without a message cache (the roll
+buttons and the live tracker): one GET or PATCH of Discord's REST API through discord.py's
+HTTP client, and whether a failure means the message is gone for good."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 import discord
 
-__all__ = ["GONE_CODES", "edit_message", "is_gone"]
+__all__ = ["GONE_CODES", "edit_message", "is_gone", "message_payload"]
 
 #: Discord's codes for "this message can never be edited by the bot again": unknown channel
 #: or message, missing access, another author's message, missing permissions.
@@ -30,3 +31,10 @@ async def edit_message(
         message_id=message_id,
     )
     await http.request(route, json={**body, "allowed_mentions": {"parse": []}})
+
+
+async def message_payload(
+    http: discord.http.HTTPClient, channel_id: int, message_id: int
+) -> dict[str, Any]:
+    """``GET /channels/{channel}/messages/{message}``: the message as Discord sends it."""
+    return dict(await http.get_message(channel_id, message_id))

@@ -1,81 +1,122 @@
-"""Acknowledging an interaction before Discord's 3 seconds run out, and what the rest of the
-bot must know about it (an ephemeral deferral; a public "thinking…" nothing filled yet)."""
+"""Acknowledging an interaction before Discord's 3 seconds run out; the one module that
+touches the storage deadline (the interaction's ``Ticket``), and that every deferral goes
+through.
+
+An interaction is deferred when its answer could come late: it was received long ago
+(``defer``), it must wait for the storage or a slow ``COMMIT`` (the ticket's ``on_late`` is
+``acknowledge``), or it changes many characters at once (``defer_change_of``). It is
+deferred publicly or privately as its reply will be (a command marked ``private_reply``
+answers privately), and a button's press is acknowledged without a message (its reply
+edits the button's message or follows up). Once deferred, the ticket's deadline is cleared:
+the interaction has 15 minutes, and its storage calls wait as long as needed.
+"""
 
 from __future__ import annotations
 
-import time
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
+from discord import app_commands
 
-from bot.storage import current_ticket
+from bot.interaction.context import InteractionContext, context_of
 
 __all__ = [
     "DEFER_ABOVE",
     "DEFER_AFTER",
-    "acknowledged",
+    "PRIVATE_REPLY",
+    "acknowledge",
     "defer",
     "defer_change_of",
     "mark_filled",
+    "private_reply",
     "public_placeholder",
 ]
 
-#: Seconds after which an answer risks Discord's 3-second limit: ``defer`` first.
+#: Seconds after its receipt by which an interaction not yet answered is acknowledged first:
+#: Discord's 3 s count from before the bot received it, and the reply needs time to arrive.
 DEFER_AFTER = 2.0
-
 #: A change of more characters than this is acknowledged first (``defer_change_of``).
 DEFER_ABOVE = 30
+#: In a command's ``extras``: its reply is ephemeral, so a deferral must be too.
+PRIVATE_REPLY = "salud.private_reply"
 
-#: In ``interaction.extras``: the deferral was ephemeral / a followup filled the placeholder.
-_EPHEMERAL_DEFERRAL = "salud.ephemeral_deferral"
-_PLACEHOLDER_FILLED = "salud.placeholder_filled"
+CommandT = TypeVar("CommandT", bound=app_commands.Command[Any, Any, Any])
+
+
+def private_reply(command: CommandT) -> CommandT:
+    """Mark a command (put it above ``@app_commands.command``) as one whose reply is
+    ephemeral (``/help``, ``/config``, the confirmations): when it must be deferred, it is
+    deferred privately."""
+    command.extras[PRIVATE_REPLY] = True
+    return command
+
+
+def _replies_privately(interaction: discord.Interaction[Any]) -> bool:
+    command = interaction.command
+    return command is not None and bool(command.extras.get(PRIVATE_REPLY, False))
+
+
+async def _acknowledge(
+    interaction: discord.Interaction[Any], context: InteractionContext, *, ephemeral: bool
+) -> None:
+    """Defer the interaction (once, however many callers ask at the same time) and clear its
+    storage deadline. Autocompletes cannot be deferred: they keep it."""
+    async with context.acknowledging:
+        if interaction.response.is_done():
+            context.ticket.deadline = None
+            return
+        kind = interaction.type
+        if kind is discord.InteractionType.application_command:
+            context.deferred_privately = ephemeral
+            await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+        elif kind is discord.InteractionType.component:
+            # A button: acknowledged without a message; its reply then edits the button's
+            # message or follows up.
+            await interaction.response.defer()
+        else:
+            return
+        context.ticket.deadline = None
+
+
+async def acknowledge(interaction: discord.Interaction[Any]) -> None:
+    """Acknowledge now, as the reply will be (a button's press: without a message): before
+    work that may take long, or as the ticket's ``on_late`` when the interaction must wait
+    past its deadline; its storage calls then wait as long as needed."""
+    await _acknowledge(
+        interaction, context_of(interaction), ephemeral=_replies_privately(interaction)
+    )
 
 
 async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = False) -> None:
-    """Acknowledge now when the answer may come late (more than 2 s after the click).
+    """Acknowledge now when the answer may come late (``DEFER_AFTER`` after its receipt).
 
     Call it before slow work only after every check that could refuse: an error after a
-    public deferral fills the public "thinking…" message.
+    public deferral replaces the public "thinking…" (``bot.interaction.tree``).
     """
-    if interaction.response.is_done():
-        return
-    age = time.time() - interaction.created_at.timestamp()
-    if age >= DEFER_AFTER:
-        acknowledged()
-        interaction.extras[_EPHEMERAL_DEFERRAL] = ephemeral
-        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    context = context_of(interaction)
+    if not interaction.response.is_done() and context.age() >= DEFER_AFTER:
+        await _acknowledge(interaction, context, ephemeral=ephemeral)
 
 
 async def defer_change_of(interaction: discord.Interaction[Any], characters: int) -> None:
     """Acknowledge, publicly, before a change of many characters (it may take longer than
     Discord's 3 seconds on a busy machine), else only when the interaction is already late
     (``defer``). Call it after every check that could refuse."""
-    if characters > DEFER_ABOVE and not interaction.response.is_done():
-        acknowledged()
-        interaction.extras[_EPHEMERAL_DEFERRAL] = False
-        await interaction.response.defer(thinking=True)
+    if characters > DEFER_ABOVE:
+        await _acknowledge(interaction, context_of(interaction), ephemeral=False)
     else:
         await defer(interaction)
-
-
-def acknowledged() -> None:
-    """A deferred interaction may take its time: its storage calls no longer give up at
-    Discord's 3 seconds (``bot.storage.fair_lock``)."""
-    ticket = current_ticket.get()
-    if ticket is not None:
-        ticket.deadline = None
 
 
 def public_placeholder(interaction: discord.Interaction[Any]) -> bool:
     """Whether the interaction's response is a public "thinking…" that nothing filled yet:
     an error must not fill it (COMMANDS.md, Errors)."""
-    return (
-        interaction.response.type is discord.InteractionResponseType.deferred_channel_message
-        and not interaction.extras.get(_EPHEMERAL_DEFERRAL, False)
-        and not interaction.extras.get(_PLACEHOLDER_FILLED, False)
-    )
+    if interaction.response.type is not discord.InteractionResponseType.deferred_channel_message:
+        return False
+    context = context_of(interaction)
+    return not context.deferred_privately and not context.placeholder_filled
 
 
 def mark_filled(interaction: discord.Interaction[Any]) -> None:
     """A followup filled the interaction's placeholder: an error may now follow up."""
-    interaction.extras[_PLACEHOLDER_FILLED] = True
+    context_of(interaction).placeholder_filled = True

@@ -1,8 +1,8 @@
 """Where a command runs: ``Here.of(interaction)`` reads the server's settings once and derives
-the languages to answer in and who may do what; ``services_of`` gives the bot's storage and
-dice without importing the bot itself.
+the languages to answer in and who may do what; it reaches the bot's storage and dice through
+the interaction's context (``bot.interaction.context``), with the interaction's ``Ticket``.
 
-A command reads like this (see ``cogs/character.py``)::
+A command reads like this (see ``cogs/health.py``)::
 
     here = await Here.of(interaction)                 # guild, settings, languages, GM-ness
     here.require_owner_or_gm(character, "action.hurt")
@@ -17,42 +17,23 @@ storage error; ``bot.interaction.tree`` turns them into an ephemeral localised r
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.config.dice import Roller
 from bot.i18n import Language, public_language, text, user_language
 from bot.interaction import permissions
-from bot.interaction.deferral import DEFER_AFTER, acknowledged
+from bot.interaction.context import InteractionContext, context_of
 from bot.interaction.errors import UserFacingError
 from bot.render.sanitize import escape
-from bot.storage import CharacterRef, GuildSettings, Storage, Transaction
+from bot.storage import CharacterRef, GuildSettings, Reader, ServerNames, Storage, Transaction
+from rules.dice import Roller
 
-__all__ = ["Here", "Services", "guild_id_of", "private_language", "services_of"]
-
-#: Where ``Here.of`` keeps the interaction's ``Here`` in ``interaction.extras``.
-_HERE_KEY = "salud.here"
-
-
-class Services(Protocol):
-    """What the bot gives its commands and buttons (``bot.app.SaludBot`` has both)."""
-
-    @property
-    def storage(self) -> Storage: ...
-
-    @property
-    def roller(self) -> Roller: ...
-
-
-def services_of(interaction: discord.Interaction[Any]) -> Services:
-    """The running bot's storage and dice, typed."""
-    return cast("Services", interaction.client)
+__all__ = ["Here", "guild_id_of", "private_language"]
 
 
 def guild_id_of(interaction: discord.Interaction[Any]) -> int:
@@ -67,28 +48,41 @@ class Here:
     """One interaction in one server: settings read once, languages and permissions derived."""
 
     interaction: discord.Interaction[Any]
+    context: InteractionContext
     guild_id: int
     settings: GuildSettings
 
     @classmethod
     async def of(cls, interaction: discord.Interaction[Any]) -> Here:
-        """Read the server's settings for this interaction (refuses DMs).
-
-        Read once per interaction and kept in ``interaction.extras``: the option transformers
-        and the command itself all ask, and each read is a storage round trip (issue 6).
-        """
-        cached = interaction.extras.get(_HERE_KEY)
-        if isinstance(cached, Here) and cached.interaction is interaction:
-            return cached
+        """The server's settings for this interaction (refuses DMs), read once per
+        interaction (kept in its context): the option transformers and the command itself
+        all ask, and a read may be a storage round trip."""
         guild_id = guild_id_of(interaction)
-        settings = await services_of(interaction).storage.settings(guild_id)
-        here = cls(interaction, guild_id, settings)
-        interaction.extras[_HERE_KEY] = here
-        return here
+        context = context_of(interaction)
+        if context.settings is None or context.settings.guild_id != guild_id:
+            context.settings = await context.services.storage.settings(guild_id, context.ticket)
+        return cls(interaction, context, guild_id, context.settings)
 
     @property
     def storage(self) -> Storage:
-        return services_of(self.interaction).storage
+        return self.context.services.storage
+
+    @property
+    def dice(self) -> Roller:
+        return self.context.services.dice
+
+    def read(self) -> AbstractAsyncContextManager[Reader]:
+        """Reads under the storage's lock, waiting as this interaction may
+        (``Storage.read`` with its ticket)."""
+        return self.storage.read(self.context.ticket)
+
+    def settings_change(self) -> AbstractAsyncContextManager[Transaction]:
+        """A transaction that changes the server's ``/config`` (no character, no history)."""
+        return self.storage.transaction(require_record=False, ticket=self.context.ticket)
+
+    async def names(self) -> ServerNames:
+        """The server's characters as the options resolve them (``Storage.names``)."""
+        return await self.storage.names(self.guild_id, self.context.ticket)
 
     @property
     def user_id(self) -> int:
@@ -132,41 +126,18 @@ class Here:
     @asynccontextmanager
     async def change(self) -> AsyncIterator[Transaction]:
         """The frame of every change: one transaction (committed when the block ends, rolled
-        back when it raises) that refuses an interaction already applied and commits only if
-        the reply can still reach Discord.
+        back when it raises) that refuses an interaction already applied and commits only
+        when the reply can still reach Discord (the interaction's ticket acknowledges it
+        first when the wait or the ``COMMIT`` would end too late: ``bot.interaction.deferral``).
 
         A repeat is refused in memory (``Storage.applied_recently``: Discord repeats an
         interaction only within a resumed session); one it misses is refused when its change
         is recorded (the history's unique index, ``AlreadyApplied``), which rolls it back.
         """
-        async with self.storage.transaction() as tx:
+        async with self.storage.transaction(ticket=self.context.ticket) as tx:
             if self.storage.applied_recently(self.interaction.id):
                 raise UserFacingError("error.already_applied")
-            tx.guard_commit(self._answerable)
             yield tx
-
-    async def _answerable(self) -> None:
-        """Just before a change is committed: if the interaction has not been answered and is
-        old enough to risk Discord's 3-second limit, acknowledge it now (the reply then fills
-        it). If Discord refuses (too late: 404), the exception rolls the change back.
-
-        Without this, a command that waited long for the database (many commands at once)
-        stored its change and then had its reply refused: the player saw "did not respond"
-        and would try again, applying it twice (found by issue 6's overload probe). The rules
-        have run by now, so a refusal can no longer follow the public acknowledgement.
-        """
-        interaction = self.interaction
-        if interaction.response.is_done():
-            return
-        if time.time() - interaction.created_at.timestamp() < DEFER_AFTER:
-            return
-        acknowledged()
-        if interaction.type is discord.InteractionType.application_command:
-            await interaction.response.defer(thinking=True)
-        else:
-            # A button: acknowledge without a message; its reply then follows up or edits the
-            # button's message (``update_message``).
-            await interaction.response.defer()
 
     def history(self, command: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
         """Keyword arguments for ``tx.record``: this guild, interaction and actor."""
@@ -183,7 +154,9 @@ async def private_language(interaction: discord.Interaction[Any]) -> Language:
     """The language of an ephemeral reply, also outside a command (errors, DMs)."""
     configured: str | None = None
     if interaction.guild_id is not None:
-        configured = (
-            await services_of(interaction).storage.settings(interaction.guild_id)
-        ).language
+        context = context_of(interaction)
+        settings = context.settings
+        if settings is None:
+            settings = await context.services.storage.settings(interaction.guild_id, context.ticket)
+        configured = settings.language
     return user_language(interaction.locale, configured, interaction.guild_locale)

@@ -91,7 +91,7 @@ async def send_public(
 
 async def update_message(interaction: discord.Interaction[Any], content: str) -> None:
     """Replace the text of the message whose button was pressed and remove its buttons
-    (also after ``_answerable`` acknowledged the press)."""
+    (also after the press was acknowledged: ``bot.interaction.deferral``)."""
     if interaction.response.is_done():
         await interaction.edit_original_response(
             content=content, view=None, allowed_mentions=NO_MENTIONS

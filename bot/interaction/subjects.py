@@ -12,11 +12,10 @@ from typing import Any
 
 import discord
 
+from bot.interaction.context import SaludInteraction, context_of
 from bot.storage import CharacterRef
 
-__all__ = ["note_subject", "subject_for", "subjects"]
-
-_KEY = "salud.subjects"
+__all__ = ["note_options", "note_subject", "subject_for"]
 
 #: Refusals about the medic of a ``/firstaid``; the other ``/firstaid`` refusals are about
 #: the patient.
@@ -29,9 +28,7 @@ def note_subject(
     interaction: discord.Interaction[Any], option: str, character: CharacterRef
 ) -> None:
     """Remember that ``option`` of this interaction names ``character``."""
-    found = interaction.extras.setdefault(_KEY, {})
-    if isinstance(found, dict):
-        found[option] = character
+    context_of(interaction).subjects[option] = character
 
 
 def note_options(
@@ -44,15 +41,11 @@ def note_options(
             note_subject(interaction, option, character)
 
 
-def subjects(interaction: discord.Interaction[Any]) -> dict[str, CharacterRef]:
-    """The characters noted for this interaction, by option."""
-    found = interaction.extras.get(_KEY)
-    return dict(found) if isinstance(found, dict) else {}
-
-
 def subject_for(interaction: discord.Interaction[Any], code: str) -> CharacterRef | None:
     """The character a refusal with ``code`` is about, if the command named one."""
-    noted = subjects(interaction)
+    if not isinstance(interaction, SaludInteraction):  # refused before Salud's gateway saw it
+        return None
+    noted = interaction.salud.subjects
     if code in _ABOUT_MEDIC and "medic" in noted:
         return noted["medic"]
     for option in _ORDER:

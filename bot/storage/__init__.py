@@ -15,7 +15,7 @@ from bot.storage.errors import (
     StorageError,
     TransactionStateError,
 )
-from bot.storage.fair_lock import LockDeadline, Ticket, current_ticket
+from bot.storage.fair_lock import LockDeadline, Ticket
 from bot.storage.history_writes import Transaction
 from bot.storage.memory import ServerNames
 from bot.storage.models import (
@@ -56,7 +56,6 @@ __all__ = [
     "TransactionStateError",
     "UndoResult",
     "Unset",
-    "current_ticket",
     "name_key",
     "utc_now",
 ]

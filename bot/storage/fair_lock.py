@@ -2,44 +2,47 @@
 queues are served in turn (round-robin), so a flood of one server's commands cannot push
 another server's command past Discord's 3 seconds (COMMANDS.md, Busy servers).
 
-Who is waiting comes from a ``Ticket`` in a context variable, set where an interaction
-arrives (``bot.app``) and inherited by the task that runs it, so that the storage's callers
-need not pass it: the ticket's ``key`` is the server, its ``deadline`` the moment after which
-an answer could no longer reach Discord in time. A waiter still queued at its deadline is
-taken out of the queue and gets ``LockDeadline``: it has changed nothing and can still be
-answered ("busy, try again"). Work without a ticket (start-up, checkpoints) queues under
-``None`` and waits as long as needed.
+An interaction's storage calls carry its ``Ticket`` (``Storage.transaction(ticket=...)``,
+``Storage.read(ticket=...)``): the ticket's ``key`` is the server, its ``deadline`` the moment
+(``time.monotonic()``, counted from when the bot received the interaction: no clock and no
+snowflake can make it younger or older) after which the answer could no longer reach Discord
+in time unless the interaction is acknowledged first. A waiter whose turn would come after its
+deadline calls the ticket's ``on_late`` — the bot defers the interaction there, which gives
+it 15 minutes and clears the deadline — and keeps its place; a ticket without ``on_late`` (an
+autocomplete, which cannot be deferred) gets ``LockDeadline`` instead, having done nothing.
+Work without a ticket (start-up, checkpoints, background edits) queues under ``None`` and
+waits as long as needed.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import time
 from collections import OrderedDict, deque
-from collections.abc import Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 
-__all__ = ["FairLock", "LockDeadline", "Ticket", "current_ticket"]
+__all__ = ["FairLock", "LockDeadline", "Ticket"]
 
 
 @dataclass
 class Ticket:
-    """Who waits: ``key`` (a server's id) and a wall-clock ``deadline`` (``time.time()``), or
-    None once the interaction was acknowledged and may take its time."""
+    """Who waits: ``key`` (a server's id), the ``deadline`` (``time.monotonic()``) past which
+    the interaction must be acknowledged first, or None once it was acknowledged; and
+    ``on_late``, which acknowledges it (None: it cannot be, and is refused at its deadline)."""
 
     key: Hashable
     deadline: float | None
+    on_late: Callable[[], Awaitable[None]] | None = None
 
-
-#: The ticket of the interaction the current task serves (None: background work).
-current_ticket: contextvars.ContextVar[Ticket | None] = contextvars.ContextVar(
-    "salud_storage_ticket", default=None
-)
+    def late_by(self, moment: float) -> bool:
+        """Whether ``moment`` (``time.monotonic()``) is past the deadline."""
+        return self.deadline is not None and moment > self.deadline
 
 
 class LockDeadline(Exception):
-    """The lock could not be had before the ticket's deadline; nothing was done."""
+    """The lock could not be had before the ticket's deadline, and the interaction could not
+    be acknowledged (an autocomplete); nothing was done."""
 
 
 class FairLock:
@@ -50,45 +53,51 @@ class FairLock:
         self._queues: OrderedDict[Hashable, deque[asyncio.Future[None]]] = OrderedDict()
         self._last_turn: float | None = None  # when the lock last changed hands (monotonic)
         self.turn_seconds = 0.0  # average time between turns while others wait
-        self.refused_early = 0  # waiters turned away at once: their turn would come too late
-
-    def locked(self) -> bool:
-        return self._held
-
-    def waiting(self) -> int:
-        """How many acquirers wait (the tests read it)."""
-        return sum(len(queue) for queue in self._queues.values())
 
     async def acquire(self, ticket: Ticket | None = None) -> None:
         """Take the lock, after the waiters ahead in this key's queue and one turn of every
-        other key's; ``LockDeadline`` when the ticket's deadline passes first."""
+        other key's. When the turn would come after the ticket's deadline, the ticket's
+        ``on_late`` acknowledges the interaction first (its place in the queue is kept); a
+        ticket that cannot be acknowledged gets ``LockDeadline``."""
         if not self._held and not self._queues:
             self._held = True
             self._last_turn = time.monotonic()
             return
         key = None if ticket is None else ticket.key
-        deadline = None if ticket is None else ticket.deadline
-        if deadline is not None and time.time() + self._expected_wait(key) > deadline:
-            # Turned away now rather than at its deadline: the "busy" answer goes out while
-            # there is time, and a flood's refusals do not all fall due at the same moment.
-            self.refused_early += 1
-            raise LockDeadline(f"{key!r}'s turn would come after its deadline")
+        if ticket is not None and ticket.late_by(time.monotonic() + self._expected_wait(key)):
+            # Acknowledged now rather than at the deadline: the interaction keeps its time.
+            await self._too_late(ticket, key)
+            if not self._held and not self._queues:  # freed while acknowledging
+                self._held = True
+                self._last_turn = time.monotonic()
+                return
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queues.setdefault(key, deque()).append(waiter)
         try:
-            if deadline is None:
-                await waiter
-            else:
-                async with asyncio.timeout(max(0.0, deadline - time.time())):
-                    await waiter
-        except BaseException as error:
+            deadline = None if ticket is None else ticket.deadline
+            if deadline is not None:
+                try:
+                    async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                        await asyncio.shield(waiter)
+                except TimeoutError:
+                    if not waiter.done():
+                        assert ticket is not None
+                        await self._too_late(ticket, key)
+            await waiter
+        except BaseException:
             if waiter.done() and not waiter.cancelled():
                 self.release()  # handed over just as it gave up: pass it on
             else:
                 self._forget(key, waiter)
-            if isinstance(error, TimeoutError):
-                raise LockDeadline(f"no turn for {key!r} before its deadline") from None
+                waiter.cancel()
             raise
+
+    @staticmethod
+    async def _too_late(ticket: Ticket, key: Hashable) -> None:
+        """The ticket's turn comes after its deadline: acknowledge it, or refuse it."""
+        if ticket.on_late is None:
+            raise LockDeadline(f"{key!r}'s turn would come after its deadline")
+        await ticket.on_late()
 
     def release(self) -> None:
         """Hand the lock to the first waiter of the next key in turn, or free it."""

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 import sqlite3
+import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -16,7 +17,7 @@ import aiosqlite
 from bot.storage.checkpoint import Checkpointer
 from bot.storage.database import apply_migrations, connect, latest_version
 from bot.storage.errors import StorageClosed, TransactionStateError
-from bot.storage.fair_lock import FairLock, current_ticket
+from bot.storage.fair_lock import FairLock, Ticket
 from bot.storage.file_check import check_database_file
 from bot.storage.history_writes import Transaction
 from bot.storage.memory import NameIndex, RecentInteractions, ServerNames, SettingsCache
@@ -29,6 +30,9 @@ __all__ = ["ChangeListener", "Storage"]
 #: ``listener(guild_id, ids of the characters the change touched)``, after its commit.
 ChangeListener = Callable[[int, tuple[int, ...]], None]
 
+#: How many of the latest commits' durations the commit estimate looks at.
+COMMITS_REMEMBERED = 32
+
 log = logging.getLogger(__name__)
 
 
@@ -37,8 +41,9 @@ class Storage:
 
     One connection means one transaction at a time; the lock queues the others instead of
     letting SQLite answer "database is locked", each server's in its own queue, served in
-    turn; one that cannot have its turn before its interaction's deadline gets
-    ``LockDeadline`` and has done nothing.
+    turn. An interaction's calls carry its ``Ticket``: a wait or a ``COMMIT`` that would end
+    after the ticket's deadline first acknowledges the interaction (``Ticket.on_late``), so
+    that no change is committed whose reply could no longer reach Discord.
     """
 
     def __init__(self, conn: aiosqlite.Connection, path: Path, clock: Clock) -> None:
@@ -53,6 +58,8 @@ class Storage:
         self._names = NameIndex()
         self._applied = RecentInteractions()
         self._change_listeners: list[ChangeListener] = []
+        #: The durations (seconds) of the latest commits' last trip (``commit_estimate``).
+        self._commit_seconds: deque[float] = deque(maxlen=COMMITS_REMEMBERED)
 
     @classmethod
     async def open(cls, path: str | Path, *, clock: Clock | None = None) -> Storage:
@@ -103,14 +110,14 @@ class Storage:
     ) -> None:
         await self.close()
 
-    async def _acquire(self, *, background: bool = False) -> None:
+    async def _acquire(self, ticket: Ticket | None = None) -> None:
         task = asyncio.current_task()
         if task is not None and task is self._holder:
             # asyncio.Lock is not reentrant: waiting here would wait forever.
             raise TransactionStateError("nested storage.transaction()/read() in one task")
         if self._closed:
             raise StorageClosed("storage is closed")
-        await self._lock.acquire(None if background else current_ticket.get())
+        await self._lock.acquire(ticket)
         if self._closed:
             self._lock.release()
             raise StorageClosed("storage is closed")
@@ -124,7 +131,7 @@ class Storage:
     async def exclusive(self) -> AsyncIterator[None]:
         """Hold the lock without using the connection: no transaction or read of this
         process runs meanwhile (``Checkpointer``'s catch-up round), however long it waits."""
-        await self._acquire(background=True)
+        await self._acquire()
         try:
             yield
         finally:
@@ -137,7 +144,9 @@ class Storage:
             log.exception("rollback failed")
 
     @asynccontextmanager
-    async def transaction(self, *, require_record: bool = True) -> AsyncIterator[Transaction]:
+    async def transaction(
+        self, *, require_record: bool = True, ticket: Ticket | None = None
+    ) -> AsyncIterator[Transaction]:
         """``BEGIN IMMEDIATE`` … ``COMMIT``; any exception rolls back and is re-raised.
 
         The statements go in as few trips to aiosqlite's thread as their results allow
@@ -146,13 +155,22 @@ class Storage:
         With ``require_record`` (the default) a transaction that changed a character but did
         not call ``tx.record(...)`` is rolled back with ``TransactionStateError``: every
         change must reach the history, or ``/undo`` could not be trusted.
+
+        ``ticket``: the interaction's (``FairLock``). Its wait for the lock, and its
+        ``COMMIT``, acknowledge the interaction when they would end after the ticket's
+        deadline: before a ``COMMIT`` that the latest commits say may take that long, and
+        while one that takes longer than they said is still running.
         """
-        await self._acquire()
+        await self._acquire(ticket)
         try:
             tx = Transaction(self._conn, self._clock, self._settings)  # queues BEGIN IMMEDIATE
+            if ticket is not None:
+                tx.guard_commit(lambda: self._acknowledge_if_late(ticket, self.commit_estimate))
             try:
                 yield tx
-                await tx.finish(require_record=require_record)
+                started = time.monotonic()
+                await self._finish(tx, require_record, ticket)
+                self._commit_seconds.append(time.monotonic() - started)
             except BaseException:
                 tx.abort()
                 await self._rollback()
@@ -170,13 +188,42 @@ class Storage:
             self._tell_listeners(tx)
         self.checkpointer.committed()
 
+    @property
+    def commit_estimate(self) -> float:
+        """How long a commit may take now: the longest of the latest ones (a slow disk shows
+        at once, and is forgotten once it is fast again)."""
+        return max(self._commit_seconds, default=0.0)
+
+    @staticmethod
+    async def _acknowledge_if_late(ticket: Ticket, seconds: float) -> None:
+        """Before a ``COMMIT``: acknowledge the interaction when the commit, taking
+        ``seconds``, would end after the ticket's deadline."""
+        if ticket.on_late is not None and ticket.late_by(time.monotonic() + seconds):
+            await ticket.on_late()
+
+    async def _finish(self, tx: Transaction, require_record: bool, ticket: Ticket | None) -> None:
+        """``tx.finish``; when the interaction is still unacknowledged at its deadline while
+        the ``COMMIT`` runs (a disk slower than the latest commits said), acknowledge it
+        meanwhile, so that the reply can follow up once the commit is done."""
+        deadline = None if ticket is None or ticket.on_late is None else ticket.deadline
+        if deadline is None:
+            await tx.finish(require_record=require_record)
+            return
+        finishing = asyncio.ensure_future(tx.finish(require_record=require_record))
+        done, _ = await asyncio.wait({finishing}, timeout=max(0.0, deadline - time.monotonic()))
+        if not done and ticket is not None and ticket.on_late is not None:
+            try:
+                await ticket.on_late()
+            except Exception as error:
+                # The commit goes on in aiosqlite's thread whatever happens here: its outcome
+                # decides. Committed, the reply will fail and say so; this says why.
+                log.warning("could not acknowledge an interaction while it committed: %r", error)
+        await finishing
+
     def on_change(self, listener: ChangeListener) -> None:
         """Call ``listener(guild_id, character_ids)`` after each committed change (a recorded
         transaction): the live tracker and the roll buttons follow the server's state so.
-        A listener must return at once (schedule its own work); its errors are logged. It
-        runs in a context of its own, so the work it schedules is background work: it does
-        not inherit the committing interaction's storage ticket, whose deadline would turn its
-        wait for the lock into a ``LockDeadline`` under load."""
+        A listener must return at once (schedule its own work); its errors are logged."""
         self._change_listeners.append(listener)
 
     def _tell_listeners(self, tx: Transaction) -> None:
@@ -186,7 +233,7 @@ class Storage:
         touched = tx.touched_ids
         for listener in self._change_listeners:
             try:
-                contextvars.Context().run(listener, guild_id, touched)
+                listener(guild_id, touched)
             except Exception:
                 log.exception("a change listener failed (guild %s)", guild_id)
 
@@ -195,20 +242,20 @@ class Storage:
         lately (``RecentInteractions``; the history's unique index is the guarantee)."""
         return interaction_id in self._applied
 
-    async def settings(self, guild_id: int) -> GuildSettings:
+    async def settings(self, guild_id: int, ticket: Ticket | None = None) -> GuildSettings:
         """The guild's ``/config``: from memory when it was read lately (no wait for the
         lock, no round trip), else read under the lock (``SettingsCache``)."""
         cached = self._settings.get(guild_id)
         if cached is not None:
             return cached
-        async with self.read() as reader:
+        async with self.read(ticket) as reader:
             return await reader.get_settings(guild_id)
 
     def settings_in_memory(self, guild_id: int | None) -> GuildSettings | None:
         """The guild's ``/config`` if it is in memory, without waiting for anything."""
         return None if guild_id is None else self._settings.get(guild_id)
 
-    async def names(self, guild_id: int) -> ServerNames:
+    async def names(self, guild_id: int, ticket: Ticket | None = None) -> ServerNames:
         """The server's characters as the options resolve them: from memory when read lately
         (no wait for the lock, no round trip), else read under the lock in one query
         (``NameIndex``; every transaction that creates, deletes, renames a character, changes
@@ -216,7 +263,7 @@ class Storage:
         cached = self._names.get(guild_id)
         if cached is not None:
             return cached
-        async with self.read() as reader:
+        async with self.read(ticket) as reader:
             found = await reader.server_names(guild_id)
             self._names.put(guild_id, found)  # under the lock: no transaction between
         return found
@@ -226,15 +273,16 @@ class Storage:
         return self._names.get(guild_id)
 
     @asynccontextmanager
-    async def read(self) -> AsyncIterator[Reader]:
+    async def read(self, ticket: Ticket | None = None) -> AsyncIterator[Reader]:
         """Reads under the lock, each statement on its own (no ``BEGIN``/``ROLLBACK``: two
         round trips saved per read, see ``repository``).
 
         With one connection behind the lock no write of this process can come between two
         statements of a block; another process sharing the file (a maintenance script, the
         tests) could commit between them, but each statement sees a committed state.
+        ``ticket``: the interaction's, as for ``transaction``.
         """
-        await self._acquire()
+        await self._acquire(ticket)
         try:
             reader = Reader(self._conn, self._clock, self._settings)
             try:

@@ -44,6 +44,57 @@ def _point_discord_at_fake(url: str) -> None:
     discord.Client.before_identify_hook = before_identify_hook  # type: ignore[method-assign]
 
 
+def _slow_commits(spec: str) -> None:
+    """A slow disk: every trip to aiosqlite's thread that commits (ends a transaction other
+    than by ``rollback()``) then sleeps in that thread, ``spec`` seconds (``0.2``) or a random
+    time in a range (``0.3-1.4``), as an fsync on an SD card or a busy VPS would."""
+    import random
+    import sqlite3
+    import time
+
+    import aiosqlite.core
+
+    low_text, _, high_text = spec.partition("-")
+    low = float(low_text)
+    high = float(high_text or low_text)
+    original = aiosqlite.core.Connection._execute
+
+    async def _execute(self, fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if getattr(fn, "__name__", "") == "rollback":
+            return await original(self, fn, *args, **kwargs)
+
+        def slowed():  # type: ignore[no-untyped-def]
+            connection = self._conn
+            was_open = connection.in_transaction
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                try:
+                    ended = was_open and not connection.in_transaction
+                except sqlite3.ProgrammingError:  # the call closed the connection
+                    ended = False
+                if ended:
+                    time.sleep(random.uniform(low, high))
+
+        return await original(self, slowed)
+
+    aiosqlite.core.Connection._execute = _execute  # type: ignore[method-assign]
+
+
+def _shift_clock(seconds: float) -> None:
+    """A wall clock ``seconds`` ahead of the world's (behind when negative): what the bot
+    must not trust to tell an interaction's age."""
+    import time
+
+    real = time.time
+    time.time = lambda: real() + seconds  # type: ignore[assignment]
+
+
+if os.environ.get("SALUD_DEVKIT_COMMIT_DELAY"):
+    _slow_commits(os.environ["SALUD_DEVKIT_COMMIT_DELAY"])
+if os.environ.get("SALUD_DEVKIT_CLOCK_OFFSET"):
+    _shift_clock(float(os.environ["SALUD_DEVKIT_CLOCK_OFFSET"]))
+
 _URL = os.environ.get("SALUD_FAKE_DISCORD_URL")
 if _URL:
     if not _URL.startswith(("http://127.0.0.1:", "http://localhost:")):

@@ -30,14 +30,23 @@ RESTARTING = "Salud is restarting and did nothing with this command"
 
 @asynccontextmanager
 async def isolated_bot(
-    tmp_path: Path, *, interaction_deadline: float = 3.0, name: str = "salud"
+    tmp_path: Path,
+    *,
+    interaction_deadline: float = 3.0,
+    name: str = "salud",
+    env: dict[str, str] | None = None,
 ) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
-    """A fake Discord and a bot of this test only (which it may disconnect, flood or kill).
+    """A fake Discord and a bot of this test only (which it may disconnect, flood or kill),
+    with ``env`` added to its environment (the devkit's faults: ``SALUD_DEVKIT_*``).
 
     Made like the shared pair (tests/e2e/kit/processes.py): a traceback it logs fails the test.
     """
     async with fake_with_bot(
-        tmp_path, name=name, token=f"{name}-token", interaction_deadline=interaction_deadline
+        tmp_path,
+        name=name,
+        token=f"{name}-token",
+        env=env,
+        interaction_deadline=interaction_deadline,
     ) as pair:
         yield pair
 

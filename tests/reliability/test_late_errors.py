@@ -1,8 +1,9 @@
 """An error after a public deferral stays private (COMMANDS.md, Errors): the public
 "thinking…" placeholder is deleted and the error sent as an ephemeral followup.
 
-The commit is made to fail for real, in the real bot process: the interaction is dated 2.3 s
-in the past, so the bot defers it publicly just before committing, and the process's file-size
+The commit is made to fail for real, in the real bot process: its commits take 2.1 s (the
+devkit's slow disk), so the bot defers a change publicly just before committing it, and the
+process's file-size
 limit (``RLIMIT_FSIZE``, set from outside with ``prlimit``) is lowered below the first frame
 of SQLite's write-ahead log, so that the commit's write fails as on a full disk. CPython
 ignores SIGXFSZ, so the write returns EFBIG and SQLite answers "disk I/O error".
@@ -15,10 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import pytest
-
 from devkit.harness import BotProcess
-from tests.e2e.kit import create, interactions_created_late
+from tests.e2e.kit import create, slow_disk
 from tests.e2e.kit.db import stored as character_row
 from tests.reliability.support import UNEXPECTED, integrity, isolated_bot
 
@@ -38,13 +37,13 @@ def writes_fail(bot: BotProcess) -> Iterator[None]:
 
 
 async def test_a_commit_failing_after_a_public_deferral_is_answered_privately(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
-    async with isolated_bot(tmp_path, name="late-error") as (fake, bot):
+    async with isolated_bot(tmp_path, name="late-error", env=slow_disk()) as (fake, bot):
         guild = await fake.create_guild()
         gm = guild.owner
         await create(fake, guild, gm, "Ana", 9)
-        with writes_fail(bot), interactions_created_late(monkeypatch):
+        with writes_fail(bot):
             reply = await fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "4"})
             followups = await reply.wait_followups(1, timeout=10)
         bot.forget_log()  # the unexpected error is logged with its traceback, on purpose

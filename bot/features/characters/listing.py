@@ -77,7 +77,7 @@ async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui
     """Page ``page`` (1-based, clamped) of ``/character list`` and its buttons: one query for
     the page, one for the count and one for the lookalike names, whatever the number of
     characters."""
-    async with here.storage.read() as reader:
+    async with here.read() as reader:
         total = await reader.count_characters(here.guild_id)
         pages = list_pages(total)
         page = min(max(page, 1), pages)

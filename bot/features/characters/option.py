@@ -13,8 +13,9 @@ from discord import app_commands
 
 from bot.features.characters.names import entries_of, find_character, rank_choices
 from bot.i18n import text
+from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
-from bot.interaction.here import Here, services_of
+from bot.interaction.here import Here
 from bot.interaction.subjects import note_options, note_subject
 from bot.render.sanitize import escape, has_invisible, visible
 from bot.storage import LightCharacter, ServerNames
@@ -38,7 +39,7 @@ async def resolve_character(here: Here, name: str | None) -> LightCharacter:
         # No stored name has them (names are cleaned when created), so say what is wrong
         # rather than "no character called Ana" with the invisible character dropped.
         raise UserFacingError("error.invalid_name.control", max_length=MAX_NAME_LENGTH)
-    names = await here.storage.names(here.guild_id)
+    names = await here.names()
     if name is not None:
         return _find_by_name(here, names, name)
     own = names.owned_by(here.user_id)
@@ -129,7 +130,8 @@ async def character_choices(
     (accents ignored: ``bot.features.characters.names.rank_choices``), the user's own first."""
     if interaction.guild_id is None:
         return []
-    names = await services_of(interaction).storage.names(interaction.guild_id)
+    context = context_of(interaction)
+    names = await context.services.storage.names(interaction.guild_id, context.ticket)
     ranked = rank_choices(_typed_name(typed)[:100], entries_of(names), interaction.user.id)
     return [
         app_commands.Choice(name=item.name[:100], value=item.name[:100]) for item in ranked[:25]

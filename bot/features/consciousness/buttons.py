@@ -24,7 +24,7 @@ import discord
 from bot.i18n import Language, text
 from bot.interaction.buttons import SaludButton
 from bot.interaction.errors import UserFacingError
-from bot.interaction.here import Here, services_of
+from bot.interaction.here import Here
 from bot.interaction.sending import send_change
 from bot.interaction.subjects import note_subject
 from bot.render import consciousness_roll_field, safe
@@ -75,7 +75,6 @@ async def perform_consciousness_roll(
     number), when the pending roll is a later one. The rules refuse the rest (C4, C6, H5). A
     roll that changes nothing (success, no spend, none pending) stores nothing.
     """
-    roller = services_of(here.interaction).roller
     async with here.change() as tx:
         current = await tx.get_character(here.guild_id, character_id)
         if current is None:
@@ -86,7 +85,7 @@ async def perform_consciousness_roll(
             _require_pending(current)
             if roll is not None and await roll_number(tx, here.guild_id, character_id) != roll:
                 raise UserFacingError("health.error.button_old_roll", name=safe(current.name))
-        made = roll_consciousness(current.health, spend, roller)
+        made = roll_consciousness(current.health, spend, here.dice)
         saved = current
         if made.outcome.changed:
             saved = await tx.save_health(current, made.outcome.after)

@@ -15,15 +15,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-import weakref
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
-from bot.gateway.message_edits import edit_message, is_gone
+from bot.gateway.message_edits import edit_message, is_gone, message_payload
 from bot.interaction.here import Here
-from bot.storage import StoredCharacter, Transaction
+from bot.storage import Storage, StoredCharacter, Transaction
 from bot.storage.memory import Lru
 from bot.storage.roll_messages import (
     RollMessage,
@@ -36,10 +35,7 @@ from bot.storage.roll_messages import (
 from rules.events import RollDue
 from rules.outcome import Outcome
 
-if TYPE_CHECKING:
-    from bot.app import SaludBot
-
-__all__ = ["RollButtonKeeper", "number_due_rolls", "remember_roll_buttons"]
+__all__ = ["RollButtonKeeper", "number_due_rolls"]
 
 log = logging.getLogger(__name__)
 
@@ -67,31 +63,6 @@ async def number_due_rolls(
     return await number_rolls(tx, guild_id, due, pending)
 
 
-async def remember_roll_buttons(
-    here: Here, message_id: int | None, rolls: Mapping[int, int]
-) -> None:
-    """Keep the reply that carries these characters' roll buttons (after it was sent)."""
-    channel_id = here.interaction.channel_id
-    if channel_id is None or message_id is None or not rolls:
-        return
-    messages = [
-        RollMessage(here.guild_id, character_id, roll, channel_id, message_id)
-        for character_id, roll in rolls.items()
-    ]
-    try:
-        async with here.storage.transaction(require_record=False) as tx:
-            await remember_roll_messages(tx, messages)
-    except Exception:
-        # The reply was sent; only the later disabling of its buttons is lost.
-        log.exception(
-            "could not keep the roll-button message %s of guild %s", message_id, here.guild_id
-        )
-        return
-    keeper = _KEEPERS.get(here.interaction.client)
-    if keeper is not None:
-        keeper.kept(here.guild_id)
-
-
 def _disabled_components(
     components: list[dict[str, Any]], stale: set[tuple[int, int | None]]
 ) -> tuple[list[dict[str, Any]], bool]:
@@ -117,28 +88,41 @@ def _disabled_components(
     return rows, changed
 
 
-#: The keeper of each running bot (one), found by ``remember_roll_buttons``.
-_KEEPERS: weakref.WeakKeyDictionary[discord.Client, RollButtonKeeper] = weakref.WeakKeyDictionary()
-
-
 class RollButtonKeeper:
     """Disables the buttons of rolls that are no longer due, after every change."""
 
-    def __init__(self, bot: SaludBot) -> None:
-        self._bot = bot
+    def __init__(self, storage: Storage, http: discord.http.HTTPClient) -> None:
+        self._storage = storage
+        self._http = http
         self._tasks: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()  # one sweep at a time: two never edit one message at once
         self._closed = False
         # Servers known to keep no roll-button message: their changes cost no read.
         self._without: Lru[int, bool] = Lru(_NO_MESSAGES_MEMORY)
 
-    def kept(self, guild_id: int) -> None:
-        """A message of this server was just kept: its changes must be swept again."""
-        self._without.forget(guild_id)
-
     def start(self) -> None:
-        self._bot.storage.on_change(self._changed)
-        _KEEPERS[self._bot] = self
+        """Follow every committed change from now on."""
+        self._storage.on_change(self._changed)
+
+    async def remember(self, here: Here, message_id: int | None, rolls: Mapping[int, int]) -> None:
+        """Keep the reply that carries these characters' roll buttons (after it was sent)."""
+        channel_id = here.interaction.channel_id
+        if channel_id is None or message_id is None or not rolls:
+            return
+        messages = [
+            RollMessage(here.guild_id, character_id, roll, channel_id, message_id)
+            for character_id, roll in rolls.items()
+        ]
+        try:
+            async with self._storage.transaction(require_record=False) as tx:
+                await remember_roll_messages(tx, messages)
+        except Exception:
+            # The reply was sent; only the later disabling of its buttons is lost.
+            log.exception(
+                "could not keep the roll-button message %s of guild %s", message_id, here.guild_id
+            )
+            return
+        self._without.forget(here.guild_id)  # its changes must be swept again
 
     def _changed(self, guild_id: int, character_ids: tuple[int, ...]) -> None:
         if self._closed or not character_ids or guild_id in self._without:
@@ -162,7 +146,7 @@ class RollButtonKeeper:
     async def _sweep(self, guild_id: int, character_ids: Sequence[int]) -> None:
         try:
             async with self._lock:
-                storage = self._bot.storage
+                storage = self._storage
                 async with storage.read() as reader:
                     if not await has_roll_messages(reader, guild_id):
                         self._without.put(guild_id, True)
@@ -183,11 +167,11 @@ class RollButtonKeeper:
 
     async def _disable(self, channel_id: int, message_id: int, items: list[RollMessage]) -> bool:
         """Edit one message; True when it is done with (edited, or gone for good)."""
-        http = self._bot.http
+        http = self._http
         try:
-            message = await http.get_message(channel_id, message_id)
+            message = await message_payload(http, channel_id, message_id)
             components, changed = _disabled_components(
-                list(message.get("components") or []),  # type: ignore[arg-type]
+                list(message.get("components") or []),
                 {(item.character_id, item.roll_seq) for item in items},
             )
             if changed:

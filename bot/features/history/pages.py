@@ -54,7 +54,7 @@ async def history_page(
 ) -> tuple[discord.Embed, discord.ui.View | None]:
     """Page ``page`` (1-based) of the history with its ◀ ▶ buttons (None when one page)."""
     page = min(max(page, 1), MAX_PAGE)
-    async with here.storage.read() as reader:
+    async with here.read() as reader:
         entries = await reader.history(
             here.guild_id,
             None if character is None else character.id,
@@ -102,7 +102,7 @@ class HistoryPageButton(
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
         character: StoredCharacter | None = None
         if self.character_id:
-            async with here.storage.read() as reader:
+            async with here.read() as reader:
                 character = await reader.get_character(here.guild_id, self.character_id)
             if character is None:
                 raise UserFacingError("error.character_gone")

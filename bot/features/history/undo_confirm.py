@@ -12,6 +12,7 @@ import discord
 from bot.features.history.undo_preview import preview_embed, reversal_lines
 from bot.i18n import Language, text
 from bot.interaction.buttons import SaludButton
+from bot.interaction.deferral import acknowledge
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS, send_change
@@ -135,7 +136,7 @@ class UndoButton(
             return
         # Acknowledged without a message: the public reply follows up, then the question
         # says it is done (so the GM's screen ends with the answer in place).
-        await interaction.response.defer()
+        await acknowledge(interaction)
         try:
             async with here.change() as tx:
                 latest = await tx.latest_undoable(here.guild_id)

@@ -27,5 +27,5 @@ async def save_all(
 
 async def count_characters(here: Here, *, living_only: bool) -> int:
     """How many characters the server has (the living ones only, when asked)."""
-    async with here.storage.read() as reader:
+    async with here.read() as reader:
         return await reader.count_characters(here.guild_id, living_only=living_only)

@@ -170,7 +170,7 @@ class StatusPageButton(PageButton, template=r"salud:page:status:(?P<page>[0-9]{1
     prefix = "salud:page:status"
 
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
-        async with here.storage.read() as reader:
+        async with here.read() as reader:
             characters = await reader.list_characters(here.guild_id)
         living, fallen = split_fallen(characters)
         embed, view = status_message(living, here.public_language, self.page, fallen)

@@ -17,18 +17,14 @@ import logging
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 import discord
 
 from bot.gateway.message_edits import edit_message, is_gone
 from bot.i18n import Language, public_language
-from bot.storage import StoredCharacter
+from bot.storage import Storage, StoredCharacter
 from bot.storage.memory import Lru
 from bot.storage.trackers import TrackerMessage, forget_tracker, get_tracker, set_tracker
-
-if TYPE_CHECKING:
-    from bot.app import SaludBot
 
 __all__ = ["EDIT_INTERVAL", "LiveTracker", "Render"]
 
@@ -41,13 +37,23 @@ _NO_TRACKER_MEMORY = 4096
 
 #: ``render(characters, language, updated_at)``: the tracker's embeds.
 Render = Callable[[Sequence[StoredCharacter], Language, datetime], list[discord.Embed]]
+#: ``guild_locale(guild_id)``: the server's Discord locale, when known (its language).
+GuildLocale = Callable[[int], str | None]
 
 
 class LiveTracker:
     """Keeps every server's tracker up to date; one task per server with changes pending."""
 
-    def __init__(self, bot: SaludBot, render: Render) -> None:
-        self._bot = bot
+    def __init__(
+        self,
+        storage: Storage,
+        http: discord.http.HTTPClient,
+        guild_locale: GuildLocale,
+        render: Render,
+    ) -> None:
+        self._storage = storage
+        self._http = http
+        self._guild_locale = guild_locale
         self._render = render
         self._dirty: set[int] = set()
         self._tasks: dict[int, asyncio.Task[None]] = {}
@@ -57,7 +63,8 @@ class LiveTracker:
         self._closed = False
 
     def start(self) -> None:
-        self._bot.storage.on_change(self._changed)
+        """Follow every committed change from now on."""
+        self._storage.on_change(self._changed)
 
     async def close(self) -> None:
         """Stop following changes at once (shutdown must not wait out the 2-s spacing): the
@@ -109,16 +116,14 @@ class LiveTracker:
     async def refresh(self, guild_id: int) -> None:
         """Edit the server's tracker to show its state now (nothing when it has none)."""
         async with self.lock(guild_id):
-            storage = self._bot.storage
-            async with storage.read() as reader:
+            async with self._storage.read() as reader:
                 tracker = await get_tracker(reader, guild_id)
                 if tracker is None:
                     self._without.put(guild_id, True)
                     return
                 characters = await reader.list_characters(guild_id)
                 settings = await reader.get_settings(guild_id)
-            guild = self._bot.get_guild(guild_id)
-            language = public_language(settings.language, guild.preferred_locale if guild else None)
+            language = public_language(settings.language, self._guild_locale(guild_id))
             embeds = self._render(characters, language, datetime.now(UTC))
             try:
                 await self._edit(
@@ -132,7 +137,7 @@ class LiveTracker:
         """PATCH the tracker's message; a tracker that can no longer be edited is forgotten.
         Returns whether the edit went through."""
         try:
-            await edit_message(self._bot.http, tracker.channel_id, tracker.message_id, body)
+            await edit_message(self._http, tracker.channel_id, tracker.message_id, body)
         except discord.HTTPException as error:
             if is_gone(error):
                 log.info(
@@ -140,7 +145,7 @@ class LiveTracker:
                     tracker.guild_id,
                     error.status,
                 )
-                async with self._bot.storage.transaction(require_record=False) as tx:
+                async with self._storage.transaction(require_record=False) as tx:
                     await forget_tracker(tx, tracker)
                 return False
             log.warning("the live tracker of guild %s was not edited: %s", tracker.guild_id, error)
@@ -153,7 +158,7 @@ class LiveTracker:
         """Make ``tracker`` (just posted) the server's; the old one is edited to say it moved
         (``moved_text``) and is no longer followed."""
         async with self.lock(tracker.guild_id):
-            async with self._bot.storage.transaction(require_record=False) as tx:
+            async with self._storage.transaction(require_record=False) as tx:
                 old = await set_tracker(tx, tracker)
             self._without.forget(tracker.guild_id)
             self._last_edit[tracker.guild_id] = time.monotonic()
@@ -163,6 +168,6 @@ class LiveTracker:
     async def _edit_moved(self, old: TrackerMessage, moved_text: str) -> None:
         body = {"content": moved_text, "embeds": []}
         try:
-            await edit_message(self._bot.http, old.channel_id, old.message_id, body)
+            await edit_message(self._http, old.channel_id, old.message_id, body)
         except discord.HTTPException as error:  # gone already: nothing to say there
             log.info("the old tracker of guild %s was not edited: %s", old.guild_id, error)

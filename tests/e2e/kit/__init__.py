@@ -38,7 +38,7 @@ from tests.e2e.kit.db import (
     stored,
     writable,
 )
-from tests.e2e.kit.faults import interactions_created_late
+from tests.e2e.kit.faults import SLOW_COMMIT_SECONDS, shifted_clock, slow_disk
 from tests.e2e.kit.replies import (
     HEALTH_LINE,
     assert_refused,
@@ -67,6 +67,7 @@ from tests.e2e.kit.undo import Undone, confirm_id, undo
 __all__ = [
     "HEALTH_LINE",
     "ROLL",
+    "SLOW_COMMIT_SECONDS",
     "DamageShown",
     "Roll",
     "RollShown",
@@ -93,7 +94,6 @@ __all__ = [
     "history_commands",
     "history_count",
     "insert_characters",
-    "interactions_created_late",
     "last_details",
     "make_table",
     "message_bodies",
@@ -104,6 +104,8 @@ __all__ = [
     "replay",
     "roll_shown",
     "rows",
+    "shifted_clock",
+    "slow_disk",
     "state_shown",
     "stored",
     "try_create",

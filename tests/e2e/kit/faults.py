@@ -1,28 +1,20 @@
-"""Faults of the fake Discord that a test switches on for its own duration."""
+"""Faults of the bot's host that a test switches on for its own bot (``SALUD_DEVKIT_*``, read
+by ``devkit/sitecustomize``): never a production setting."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-
-import pytest
-
-import devkit.fake_discord.server as fake_server
-from devkit.fake_discord import ids
-
-#: How late an interaction reaches the bot, of Discord's 3 s to answer.
-LATE_MS = 2300
+#: Seconds every commit takes on the slow disk of ``slow_disk``: past the 2 s after which the
+#: bot acknowledges an interaction it has not answered yet (``bot.interaction.deferral``).
+SLOW_COMMIT_SECONDS = 2.1
 
 
-@contextmanager
-def interactions_created_late(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Interaction ids (snowflakes carry their creation time) dated 2.3 s in the past."""
+def slow_disk(seconds: float | str = SLOW_COMMIT_SECONDS) -> dict[str, str]:
+    """The environment of a bot whose every commit takes ``seconds`` (or a random time in a
+    range, ``"0.3-1.4"``), as on an SD card or a busy VPS."""
+    return {"SALUD_DEVKIT_COMMIT_DELAY": str(seconds)}
 
-    def late_snowflake() -> str:
-        ms = int(time.time() * 1000) - LATE_MS - ids.DISCORD_EPOCH_MS
-        return str((ms << 22) | (next(ids._counter) & 0x3FFFFF))
 
-    with monkeypatch.context() as patch:
-        patch.setattr(fake_server, "snowflake", late_snowflake)
-        yield
+def shifted_clock(seconds: float) -> dict[str, str]:
+    """The environment of a bot whose wall clock is ``seconds`` ahead of the world's (behind
+    when negative)."""
+    return {"SALUD_DEVKIT_CLOCK_OFFSET": str(seconds)}

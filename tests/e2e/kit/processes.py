@@ -35,8 +35,10 @@ async def running_bot(
     name: str = "bot",
     command: tuple[str, ...] = SALUD_COMMAND,
     token: str = "fake-token",
+    env: dict[str, str] | None = None,
 ) -> AsyncIterator[BotProcess]:
-    """The bot (``command``) logged in to ``fake``, with a fresh database ``tmp/<name>.sqlite3``.
+    """The bot (``command``) logged in to ``fake``, with a fresh database ``tmp/<name>.sqlite3``
+    and ``env`` added to its environment (the devkit's faults: ``SALUD_DEVKIT_*``).
 
     While it runs it is in ``STARTED``; when it stops, any traceback it logged fails the test.
     """
@@ -46,6 +48,7 @@ async def running_bot(
         database_path=tmp / f"{name}.sqlite3",
         log_path=tmp / f"{name}.log",
         token=token,
+        extra_env=env,
     )
     STARTED.append(bot)
     try:
@@ -68,11 +71,12 @@ async def fake_with_bot(
     name: str = "bot",
     command: tuple[str, ...] = SALUD_COMMAND,
     token: str = "fake-token",
+    env: dict[str, str] | None = None,
     **fake_options: Any,
 ) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
     """A fake Discord and the bot logged in to it, both stopped after the block."""
     async with (
         running_fake(app_name, **fake_options) as fake,
-        running_bot(fake, tmp, name=name, command=command, token=token) as bot,
+        running_bot(fake, tmp, name=name, command=command, token=token, env=env) as bot,
     ):
         yield fake, bot

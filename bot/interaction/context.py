@@ -1,0 +1,80 @@
+"""What Salud keeps of one interaction beside discord.py's object, typed, in one place.
+
+The gateway (``bot.gateway.intake``) builds every interaction as a ``SaludInteraction`` whose
+``salud`` context says when the bot received it (a monotonic clock: neither the wall clock nor the
+snowflake can make it younger or older), the role ids its member carried, its storage
+``Ticket``, the services commands and buttons use, and what the frame of the interaction
+learns on the way (the server's settings, read once; how it was acknowledged; which
+characters its options named). Nothing is kept in ``interaction.extras`` or in context
+variables, and nobody casts ``interaction.client``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+import discord
+
+from bot.storage import CharacterRef, GuildSettings, Storage, Ticket
+from rules.dice import Roller
+
+__all__ = ["Frame", "InteractionContext", "SaludInteraction", "context_of"]
+
+ClientT = TypeVar("ClientT", bound=discord.Client, covariant=True)
+
+
+class Frame(Protocol):
+    """What the frame of an interaction needs of the bot (``bot.services.Services`` has it)."""
+
+    @property
+    def storage(self) -> Storage: ...
+
+    @property
+    def dice(self) -> Roller: ...
+
+
+@dataclass
+class InteractionContext:
+    """One interaction as Salud sees it; see the module's docstring."""
+
+    services: Frame
+    #: ``time.monotonic()`` when the gateway handed the interaction to discord.py.
+    received_at: float
+    #: The role ids the member carried (``Member.get_role`` knows only cached servers).
+    role_ids: frozenset[int]
+    ticket: Ticket
+    #: The server's ``/config``, read once per interaction (``Here.of``).
+    settings: GuildSettings | None = None
+    #: It was deferred ephemerally (an error may then follow up privately).
+    deferred_privately: bool = False
+    #: A followup filled a public "thinking…" placeholder.
+    placeholder_filled: bool = False
+    #: The characters its options named, by option (``character``, ``medic``, ``patient``).
+    subjects: dict[str, CharacterRef] = field(default_factory=dict)
+    #: Held while the interaction is being acknowledged: never twice at once.
+    acknowledging: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def age(self) -> float:
+        """Seconds since the bot received the interaction."""
+        return time.monotonic() - self.received_at
+
+
+class SaludInteraction(discord.Interaction[ClientT], Generic[ClientT]):
+    """A discord.py interaction with Salud's context (``salud``; discord.py's own
+    ``context`` says where the command was used)."""
+
+    __slots__ = ("salud",)
+
+    def __init__(self, *, data: Any, state: Any, salud: InteractionContext) -> None:
+        super().__init__(data=data, state=state)
+        self.salud = salud
+
+
+def context_of(interaction: discord.Interaction[Any]) -> InteractionContext:
+    """The context the gateway gave this interaction."""
+    if not isinstance(interaction, SaludInteraction):
+        raise TypeError(f"interaction {interaction.id} did not come through Salud's gateway")
+    return interaction.salud

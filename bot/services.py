@@ -1,0 +1,55 @@
+"""``Services``: what the bot's commands and buttons use, built once when the bot starts
+(``SaludBot.setup_hook``) and closed when it stops (``SaludBot.close``). Cogs reach them as
+``self.bot.services``; commands and buttons reach storage and dice through their
+interaction's context (``bot.interaction.context``), which the gateway gives them. There is
+no other way in: no module-level registry, no cast of ``interaction.client``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import discord
+
+from bot.features.consciousness.keeper import RollButtonKeeper
+from bot.features.scene.status import tracker_embeds
+from bot.features.scene.tracker import LiveTracker
+from bot.storage import Storage
+from rules.dice import Roller
+
+__all__ = ["Services"]
+
+
+@dataclass(frozen=True)
+class Services:
+    """The storage, the dice, and the two background keepers that follow every change: the
+    roll buttons (``RollButtonKeeper``) and the live trackers (``LiveTracker``)."""
+
+    storage: Storage
+    dice: Roller
+    roll_buttons: RollButtonKeeper
+    tracker: LiveTracker
+
+    @classmethod
+    def start(
+        cls,
+        storage: Storage,
+        dice: Roller,
+        http: discord.http.HTTPClient,
+        guild_locale: Callable[[int], str | None],
+    ) -> Services:
+        """Build the services and let the keepers follow the storage's changes."""
+        services = cls(
+            storage=storage,
+            dice=dice,
+            roll_buttons=RollButtonKeeper(storage, http),
+            tracker=LiveTracker(storage, http, guild_locale, tracker_embeds),
+        )
+        services.roll_buttons.start()
+        services.tracker.start()
+        return services
+
+    async def close(self) -> None:
+        """Stop the keepers (the storage is closed by whoever opened it: ``bot.__main__``)."""
+        await self.roll_buttons.close()
+        await self.tracker.close()
