@@ -5,7 +5,7 @@ The gateway (``bot.gateway.intake``) builds every interaction as a ``SaludIntera
 snowflake can make it younger or older), the role ids its member carried, its storage
 ``Ticket``, the services commands and buttons use, and what the frame of the interaction
 learns on the way (the server's settings, read once; how it was acknowledged; which
-characters its options named). Nothing is kept in ``interaction.extras`` or in context
+characters its options named). Nothing is kept in the extras of the interaction or in context
 variables, and nobody casts ``interaction.client``.
 """
 

@@ -176,3 +176,24 @@ async def test_servers_online_at_start_keep_no_channels_or_emojis(
     state.parse_guild_create(guild_payload(5000))
     joined = bot.get_guild(5000)
     assert joined is not None and len(joined.channels) == 20 and list(joined.emojis) == []
+
+
+# --- discord.py's internals, touched in bot/gateway only ---------------------------------------
+#: ``ConnectionState.parse_interaction_create`` as read when ``Intake._dispatch`` was written
+#: (discord.py 2.7): the first 16 hex digits of the SHA-256 of its source.
+PARSER_READ = "acb40a14fd0182c9"
+
+
+def test_the_interaction_parser_salud_copies_is_the_one_it_was_read_from() -> None:
+    """``bot.gateway.intake`` builds interactions as discord.py's parser does, with Salud's
+    context: when discord.py changes that parser, this fails (read it again, then update
+    ``Intake._dispatch`` and the hash); pyproject.toml bounds the versions."""
+    import hashlib
+    import inspect
+
+    from discord.state import ConnectionState
+
+    source = inspect.getsource(ConnectionState.parse_interaction_create)
+    assert hashlib.sha256(source.encode()).hexdigest()[:16] == PARSER_READ
+    major, minor = (int(part) for part in discord.__version__.split(".")[:2])
+    assert (major, minor) == (2, 7)

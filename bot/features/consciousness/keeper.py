@@ -20,8 +20,8 @@ from typing import Any
 
 import discord
 
-from bot.gateway.message_edits import edit_message, is_gone, message_payload
 from bot.interaction.here import Here
+from bot.interaction.message_edits import edit_message, is_gone, message_payload
 from bot.storage import Storage, StoredCharacter, Transaction
 from bot.storage.memory import Lru
 from bot.storage.roll_messages import (

@@ -20,8 +20,8 @@ from datetime import UTC, datetime
 
 import discord
 
-from bot.gateway.message_edits import edit_message, is_gone
 from bot.i18n import Language, public_language
+from bot.interaction.message_edits import edit_message, is_gone
 from bot.storage import Storage, StoredCharacter
 from bot.storage.memory import Lru
 from bot.storage.trackers import TrackerMessage, forget_tracker, get_tracker, set_tracker
