@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
+from rules._throw import throw
 from rules.ability_catalog import AbilityKind, find_known, known_kind
 from rules.errors import CharacterDead, CharacterUnconscious, RuleError, check_range
 from rules.state import HealthState
@@ -260,20 +261,16 @@ def make_test(
     else:
         base_difficulty = DEFAULT_HIT_THRESHOLD if attack else DEFAULT_DIFFICULTY
     penalty = difficulty_penalty(character)
-    die = roller.roll(6)
-    if not 1 <= die <= 6:
-        raise ValueError(f"roller returned {die} for a d6")
-    total = die + spend
-    target = base_difficulty + penalty
+    roll = throw(roller, spend, base_difficulty + penalty)
     return TestRoll(
         ability_after=replace(ability, pool=ability.pool - spend),
-        die=die,
+        die=roll.die,
         spend=spend,
-        total=total,
+        total=roll.total,
         base_difficulty=base_difficulty,
         penalty=penalty,
-        difficulty=target,
-        success=total >= target,
+        difficulty=roll.difficulty,
+        success=roll.success,
         attack=attack,
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
+from rules._healing import FIXED_COST, POINTS_PER_POINT, fixed_spend, healing_spend
 from rules._moves import move_health, refuse_dead
 from rules.character import CharacterHealth
 from rules.errors import RuleError, check_range
@@ -31,10 +32,10 @@ __all__ = [
     "give_first_aid",
 ]
 
-#: F1: Health restored per First Aid point.
-HEALTH_PER_POINT = 2
+#: F1: Health restored per First Aid point (the 2:1 healer shared with Psychoanalysis).
+HEALTH_PER_POINT = POINTS_PER_POINT
 #: F6: First Aid points a stabilization costs.
-STABILIZE_COST = 2
+STABILIZE_COST = FIXED_COST
 #: Highest number of points offered at once (COMMANDS.md ``points``).
 MAX_FIRST_AID_POINTS = 99
 
@@ -153,16 +154,13 @@ def _stabilize(medic: CharacterHealth, patient: CharacterHealth, points: int) ->
         raise AlreadyInHospital()
     if patient.stabilized:
         raise AlreadyStabilized()
-    if points < STABILIZE_COST:
-        raise StabilizeNeedsTwo(offered=points, needed=STABILIZE_COST)
-    if medic.first_aid_pool < STABILIZE_COST:
-        raise NotEnoughFirstAid(available=medic.first_aid_pool, needed=STABILIZE_COST)
+    spent = fixed_spend(points, medic.first_aid_pool, StabilizeNeedsTwo, NotEnoughFirstAid)
     # F6 ruling: the pending Consciousness roll stays; T2: the bleeding clock restarts.
     after = replace(patient, stabilized=True, bleed_minutes=0)
     return FirstAidResult(
-        medic=_spend(medic, STABILIZE_COST),
+        medic=_spend(medic, spent),
         patient=Outcome(before=patient, after=after, events=(Stabilized(),)),
-        spent=STABILIZE_COST,
+        spent=spent,
         restored=0,
         stabilized=True,
     )
@@ -176,10 +174,7 @@ def _heal(medic: CharacterHealth, patient: CharacterHealth, points: int) -> Firs
     if cap - patient.first_aid_received <= 0:
         raise FirstAidCapReached(cap=cap, received=patient.first_aid_received)
     room = first_aid_room(patient)
-    spent = min(points, -(-room // HEALTH_PER_POINT))
-    if medic.first_aid_pool < spent:
-        raise NotEnoughFirstAid(available=medic.first_aid_pool, needed=spent)
-    restored = min(HEALTH_PER_POINT * spent, room)
+    spent, restored = healing_spend(points, room, medic.first_aid_pool, NotEnoughFirstAid)
     events: list[Event] = [HealthRestored(points=restored)]
     after = move_health(patient, patient.health + restored, events, roll_due=False)
     after = replace(after, first_aid_received=patient.first_aid_received + restored)
