@@ -1,4 +1,5 @@
-"""Salud's health rules: pure values in, results and events out (RULES.md ids in docs).
+"""Salud's health and Stability rules: pure values in, results and events out (RULES.md ids
+in docs).
 
 Standard library only: no Discord, no storage, no clock, no global randomness. Refusals are
 ``RuleError`` subclasses with a stable ``code``; nothing here formats text for users.
@@ -36,8 +37,12 @@ from rules.consciousness import (
 )
 from rules.correction import (
     MAX_CORRECTED_HEALTH,
+    MAX_CORRECTED_STABILITY,
     MIN_CORRECTED_HEALTH,
+    MIN_CORRECTED_STABILITY,
+    StabilityRemovalConflict,
     correct,
+    correct_stability,
 )
 from rules.damage import MAX_DAMAGE, apply_damage
 from rules.dice import (
@@ -52,7 +57,14 @@ from rules.dice import (
     parse_amount,
     roll_amount,
 )
-from rules.errors import CharacterDead, CharacterUnconscious, InvalidValue, RuleError
+from rules.errors import (
+    CharacterDead,
+    CharacterUnconscious,
+    IncurablyInsane,
+    InvalidValue,
+    NoStability,
+    RuleError,
+)
 from rules.events import (
     Admitted,
     Bled,
@@ -96,6 +108,7 @@ from rules.first_aid import (
     first_aid_room,
     give_first_aid,
 )
+from rules.incidents import INCIDENTS, Incident, find_incident
 from rules.names import (
     MAX_NAME_LENGTH,
     InvalidName,
@@ -105,26 +118,80 @@ from rules.names import (
     starts_a_word,
 )
 from rules.outcome import Outcome
-from rules.pools import refresh
+from rules.pools import refresh, refresh_stability
 from rules.rest import MAX_DAYS, NeedsHospital, discharge_health, rest
-from rules.scene import start_scene
+from rules.scene import start_scene, start_stability_scene
+from rules.stability import (
+    DEFAULT_STABILITY_DIFFICULTY,
+    ILLNESS_THRESHOLD,
+    INSANITY_THRESHOLD,
+    MAX_LOSS,
+    MAX_STABILITY_DIFFICULTY,
+    MAX_STABILITY_RATING,
+    MAX_STABILITY_SPEND,
+    MIN_LOSS,
+    MIN_STABILITY_DIFFICULTY,
+    SHAKEN_PENALTY,
+    CharacterStability,
+    DueTest,
+    SpendWouldMadden,
+    StabilityOutcome,
+    StabilityState,
+    legal_stability_spends,
+    max_stability_spend,
+    stability_inconsistencies,
+    stability_state_of,
+)
+from rules.stability_events import (
+    Faltered,
+    KeptComposure,
+    LucidityEnded,
+    MadeLucid,
+    MentalIllnessAcquired,
+    StabilityAdded,
+    StabilityRefreshed,
+    StabilityRemoved,
+    StabilityRestored,
+    StabilitySpent,
+    StabilityStateChanged,
+    StabilityTestCleared,
+    StabilityTestDue,
+    StabilityTestFailed,
+    StabilityTestPassed,
+    StabilityTestReplaced,
+    Strained,
+    WentInsane,
+)
 from rules.state import DEATH_THRESHOLD, HealthState, state_of
 from rules.time import MAX_MINUTES, pass_time
 
 __all__ = [
     "BLEED_INTERVAL_MINUTES",
     "DEATH_THRESHOLD",
+    "DEFAULT_STABILITY_DIFFICULTY",
+    "ILLNESS_THRESHOLD",
+    "INCIDENTS",
+    "INSANITY_THRESHOLD",
     "MAX_ABILITIES",
     "MAX_CORRECTED_HEALTH",
+    "MAX_CORRECTED_STABILITY",
     "MAX_DAMAGE",
     "MAX_DAYS",
     "MAX_FIRST_AID_POINTS",
     "MAX_HEALTH_RATING",
+    "MAX_LOSS",
     "MAX_MINUTES",
     "MAX_NAME_LENGTH",
     "MAX_POOL_RATING",
     "MAX_SPEND",
+    "MAX_STABILITY_DIFFICULTY",
+    "MAX_STABILITY_RATING",
+    "MAX_STABILITY_SPEND",
     "MIN_CORRECTED_HEALTH",
+    "MIN_CORRECTED_STABILITY",
+    "MIN_LOSS",
+    "MIN_STABILITY_DIFFICULTY",
+    "SHAKEN_PENALTY",
     "Ability",
     "AbilityKind",
     "Admitted",
@@ -133,6 +200,7 @@ __all__ = [
     "Bled",
     "CharacterDead",
     "CharacterHealth",
+    "CharacterStability",
     "CharacterUnconscious",
     "ConsciousnessRoll",
     "ConvalescenceProgressed",
@@ -144,7 +212,9 @@ __all__ = [
     "DiceSyntaxError",
     "Died",
     "Discharged",
+    "DueTest",
     "Event",
+    "Faltered",
     "FellUnconscious",
     "FirstAidCapReached",
     "FirstAidResult",
@@ -156,12 +226,19 @@ __all__ = [
     "Hospital",
     "HospitalEnded",
     "HospitalNotNeeded",
+    "Incident",
+    "IncurablyInsane",
     "InvalidName",
     "InvalidValue",
+    "KeptComposure",
     "KnownAbility",
+    "LucidityEnded",
+    "MadeLucid",
     "MedicDead",
     "MedicUnconscious",
+    "MentalIllnessAcquired",
     "NeedsHospital",
+    "NoStability",
     "NotBelowZero",
     "NotEnoughFirstAid",
     "NothingToHeal",
@@ -177,18 +254,37 @@ __all__ = [
     "ScriptedRoller",
     "SelfFirstAid",
     "SpendWouldKill",
+    "SpendWouldMadden",
+    "StabilityAdded",
+    "StabilityOutcome",
+    "StabilityRefreshed",
+    "StabilityRemovalConflict",
+    "StabilityRemoved",
+    "StabilityRestored",
+    "StabilitySpent",
+    "StabilityState",
+    "StabilityStateChanged",
+    "StabilityTestCleared",
+    "StabilityTestDue",
+    "StabilityTestFailed",
+    "StabilityTestPassed",
+    "StabilityTestReplaced",
     "StabilizationEnded",
     "StabilizeNeedsTwo",
     "Stabilized",
     "StateChanged",
     "StayedConscious",
+    "Strained",
     "SystemRoller",
     "TestRoll",
+    "WentInsane",
     "Woke",
     "apply_damage",
     "clean_name",
     "correct",
+    "correct_stability",
     "discharge_health",
+    "find_incident",
     "first_aid_cap",
     "first_aid_room",
     "fold_name",
@@ -197,19 +293,25 @@ __all__ = [
     "is_reserved_ability_name",
     "known_kind",
     "legal_spends",
+    "legal_stability_spends",
     "make_test",
     "max_legal_spend",
+    "max_stability_spend",
     "name_key",
     "parse_amount",
     "pass_time",
     "refresh",
     "refresh_ability",
+    "refresh_stability",
     "rest",
     "roll_amount",
     "roll_consciousness",
     "set_ability",
     "spend_ability",
+    "stability_inconsistencies",
+    "stability_state_of",
     "start_scene",
+    "start_stability_scene",
     "starts_a_word",
     "state_of",
 ]
