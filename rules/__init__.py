@@ -162,6 +162,15 @@ from rules.stability_events import (
     Strained,
     WentInsane,
 )
+from rules.stability_test import (
+    DuplicateTestTarget,
+    NoStabilityTestDue,
+    StabilityTestRoll,
+    UntestableCharacter,
+    call_stability_test,
+    check_stability_test_call,
+    roll_stability_test,
+)
 from rules.state import DEATH_THRESHOLD, HealthState, state_of
 from rules.time import MAX_MINUTES, pass_time
 
@@ -213,6 +222,7 @@ __all__ = [
     "Died",
     "Discharged",
     "DueTest",
+    "DuplicateTestTarget",
     "Event",
     "Faltered",
     "FellUnconscious",
@@ -239,6 +249,7 @@ __all__ = [
     "MentalIllnessAcquired",
     "NeedsHospital",
     "NoStability",
+    "NoStabilityTestDue",
     "NotBelowZero",
     "NotEnoughFirstAid",
     "NothingToHeal",
@@ -269,6 +280,7 @@ __all__ = [
     "StabilityTestFailed",
     "StabilityTestPassed",
     "StabilityTestReplaced",
+    "StabilityTestRoll",
     "StabilizationEnded",
     "StabilizeNeedsTwo",
     "Stabilized",
@@ -277,9 +289,12 @@ __all__ = [
     "Strained",
     "SystemRoller",
     "TestRoll",
+    "UntestableCharacter",
     "WentInsane",
     "Woke",
     "apply_damage",
+    "call_stability_test",
+    "check_stability_test_call",
     "clean_name",
     "correct",
     "correct_stability",
@@ -306,6 +321,7 @@ __all__ = [
     "rest",
     "roll_amount",
     "roll_consciousness",
+    "roll_stability_test",
     "set_ability",
     "spend_ability",
     "stability_inconsistencies",
