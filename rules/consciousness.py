@@ -1,9 +1,9 @@
-"""The Consciousness roll (RULES.md C1–C7)."""
+"""The Consciousness roll (RULES.md C1–C7; M4, M8 for Stability)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rules._bands import max_spend_above_lost
 from rules._moves import move_health, refuse_dead
@@ -13,6 +13,10 @@ from rules.dice import Roller
 from rules.errors import CharacterUnconscious, RuleError, check_range
 from rules.events import Event, FellUnconscious, HealthSpent, StayedConscious
 from rules.outcome import Outcome
+from rules.stability import refuse_insane
+
+if TYPE_CHECKING:
+    from rules.stability import CharacterStability
 
 __all__ = [
     "CONSCIOUSNESS_DIE",
@@ -65,17 +69,25 @@ def legal_spends(character: CharacterHealth) -> range:
     return range(max_legal_spend(character) + 1)
 
 
-def roll_consciousness(character: CharacterHealth, spend: int, roller: Roller) -> ConsciousnessRoll:
+def roll_consciousness(
+    character: CharacterHealth,
+    spend: int,
+    roller: Roller,
+    *,
+    stability: CharacterStability | None = None,
+) -> ConsciousnessRoll:
     """C2–C6: roll 1d6 + ``spend`` against |Health| taken before the spend.
 
     The spend is lost from Health first (C3) and may move the character into Seriously
     wounded; it is not damage, so it keeps a stabilization and makes no new roll due
-    (C1). Success or failure, no roll is pending afterwards.
+    (C1). Success or failure, no roll is pending afterwards. An incurably insane character
+    (its ``stability`` given) makes no roll (M4); being Shaken changes nothing here (M8).
     """
     check_range("spend", spend, 0, MAX_SPEND)
     refuse_dead(character)
     if not character.conscious:
         raise CharacterUnconscious()
+    refuse_insane(stability)
     if character.health >= 0:
         raise NotBelowZero(health=character.health)
     if spend > max_legal_spend(character):

@@ -1,9 +1,9 @@
-"""First Aid: healing and stabilization (RULES.md F1–F7, P1 for the pool)."""
+"""First Aid: healing and stabilization (RULES.md F1–F7, P1 for the pool, M4)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rules._healing import FIXED_COST, POINTS_PER_POINT, fixed_spend, healing_spend
 from rules._moves import move_health, refuse_dead
@@ -12,6 +12,9 @@ from rules.errors import RuleError, check_range
 from rules.events import Event, FirstAidSpent, HealthRestored, Stabilized
 from rules.outcome import Outcome
 from rules.state import HealthState
+
+if TYPE_CHECKING:
+    from rules.stability import CharacterStability
 
 __all__ = [
     "HEALTH_PER_POINT",
@@ -22,6 +25,7 @@ __all__ = [
     "FirstAidCapReached",
     "FirstAidResult",
     "MedicDead",
+    "MedicInsane",
     "MedicUnconscious",
     "NotEnoughFirstAid",
     "NothingToHeal",
@@ -56,6 +60,12 @@ class MedicUnconscious(RuleError):
     """F1: the medic is unconscious (no params)."""
 
     code: ClassVar[str] = "medic_unconscious"
+
+
+class MedicInsane(RuleError):
+    """M4: an incurably insane medic gives no First Aid (no params)."""
+
+    code: ClassVar[str] = "medic_insane"
 
 
 class NothingToHeal(RuleError):
@@ -126,10 +136,13 @@ def give_first_aid(
     points: int,
     *,
     same_character: bool = False,
+    medic_stability: CharacterStability | None = None,
 ) -> FirstAidResult:
     """F1–F7: stabilize a Seriously wounded patient, heal any other.
 
-    Only the points needed are spent (F4, F6); a refusal changes neither character.
+    Only the points needed are spent (F4, F6); a refusal changes neither character. A medic
+    whose ``medic_stability`` is incurable insanity gives none (M4); the patient's Stability
+    does not matter (First Aid aimed at the insane still applies to its Health).
     """
     if same_character:
         raise SelfFirstAid()
@@ -138,6 +151,8 @@ def give_first_aid(
         raise MedicDead()
     if not medic.conscious:
         raise MedicUnconscious()
+    if medic_stability is not None and medic_stability.is_insane:
+        raise MedicInsane()
     refuse_dead(patient)
     if patient.state is HealthState.SERIOUSLY_WOUNDED:
         return _stabilize(medic, patient, points)
