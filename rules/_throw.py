@@ -21,10 +21,10 @@ TEST_DIE = 6
 
 @dataclass(frozen=True)
 class Throw:
-    """``die + spend = total`` against ``difficulty``; success when total ≥ difficulty."""
+    """``die + spend = total`` against ``difficulty``; success when total ≥ difficulty (the
+    caller keeps its own spend, which it names: a spend, a strain)."""
 
     die: int
-    spend: int
     total: int
     difficulty: int
     success: bool
@@ -39,6 +39,4 @@ def throw(roller: Roller, spend: int, difficulty: int) -> Throw:
     if not 1 <= die <= TEST_DIE:
         raise ValueError(f"roller returned {die} for a d6")
     total = die + spend
-    return Throw(
-        die=die, spend=spend, total=total, difficulty=difficulty, success=total >= difficulty
-    )
+    return Throw(die=die, total=total, difficulty=difficulty, success=total >= difficulty)

@@ -329,3 +329,11 @@ def test_M4_a_dead_or_unconscious_medic_is_refused_first() -> None:
             give_first_aid(healer, character(4), 1, medic_stability=INSANE)
         codes.append(refused.value.code)
     assert codes == ["medic_dead", "medic_unconscious"]
+
+
+def test_M8_by_default_no_strain_is_given() -> None:
+    result = spend_with_composure(
+        HEALTHY, LIBRARY_USE, 1, stability=stability(-4), roller=ScriptedRoller([4])
+    )
+    assert result.composure == ComposureTest(die=4, strain=0, total=4, difficulty=4, kept=True)
+    assert result.stability.after == stability(-4)

@@ -319,3 +319,12 @@ def test_M10_illness_and_lucidity_are_checked_before_the_points() -> None:
             lucidity=True,
             ability=replace(PSYCHOANALYSIS, pool=0),
         )
+
+
+def test_M9_by_default_a_treatment_restores_and_the_medic_is_another_character() -> None:
+    before = stability(3, mental_illness=True)
+    result = treat_stability(
+        MEDIC, MEDIC, 1, psychoanalysis=PSYCHOANALYSIS, patient_stability=before
+    )
+    assert (result.lucid, result.spent, result.restored) == (False, 1, 2)
+    assert result.patient.after == stability(5, mental_illness=True)
