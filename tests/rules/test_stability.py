@@ -525,3 +525,13 @@ def test_M5_an_incident_is_found_by_its_key() -> None:
     )
     assert find_incident("Creature_Seen_Near") is None
     assert find_incident("") is None
+
+
+def test_M12_the_mental_illness_stays_through_recovery_until_a_gm_clears_it() -> None:
+    ill = stability(-7, rating=7, mental_illness=True)
+    refreshed = refresh_stability(ill).after
+    assert refreshed == stability(7, rating=7, mental_illness=True)
+    next_scene = start_stability_scene(refreshed).after
+    assert next_scene == refreshed
+    cured = correct_stability(next_scene, mental_illness=False).after
+    assert cured == stability(7, rating=7)
