@@ -1,7 +1,7 @@
-"""How the flags follow a change of Health; shared by every action (private).
+"""How the flags follow a change of Health or of Stability; shared by every action (private).
 
 One place decides what entering or leaving a state does, so that damage, bleeding, spends,
-healing, rest and corrections cannot drift apart.
+healing, rest, tests and corrections cannot drift apart.
 """
 
 from __future__ import annotations
@@ -19,6 +19,13 @@ from rules.events import (
     StabilizationEnded,
     StateChanged,
     Woke,
+)
+from rules.stability import ILLNESS_THRESHOLD, INSANITY_THRESHOLD, CharacterStability
+from rules.stability_events import (
+    MentalIllnessAcquired,
+    StabilityStateChanged,
+    StabilityTestCleared,
+    WentInsane,
 )
 from rules.state import HealthState, state_of
 
@@ -109,3 +116,35 @@ def move_health(
         roll_pending=roll_pending,
         full_recovery_due=full_recovery_due,
     )
+
+
+def move_stability(
+    stability: CharacterStability,
+    new_pool: int,
+    events: list[Event],
+    *,
+    correction: bool = False,
+) -> CharacterStability:
+    """``stability`` with its pool at ``new_pool`` and every mark following it.
+
+    Call it once per action, with the pool the whole action leaves (M3: a test's spend and
+    loss together, a strain). A fall from -5 or above to -6…-11 gives a mental illness and
+    costs a rating point, never below 1 (M3), unless it is a GM's ``correction`` (M13);
+    reaching -12 or less is incurable insanity, which clears a due test (M4).
+    """
+    before_state = stability.state
+    after = replace(stability, pool=new_pool)
+    if before_state is not after.state:
+        events.append(StabilityStateChanged(before=before_state, after=after.state))
+    fell_ill = stability.pool > ILLNESS_THRESHOLD >= new_pool > INSANITY_THRESHOLD
+    if fell_ill and not correction:
+        rating = max(1, stability.rating - 1)
+        events.append(MentalIllnessAcquired(rating_before=stability.rating, rating_after=rating))
+        after = replace(after, rating=rating, mental_illness=True)
+    if after.is_insane and not stability.is_insane:
+        events.append(WentInsane())
+    due = after.due_test
+    if after.is_insane and due is not None:
+        events.append(StabilityTestCleared(loss=due.loss, difficulty=due.difficulty))
+        after = replace(after, due_test=None)
+    return after

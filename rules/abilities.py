@@ -1,4 +1,4 @@
-"""Abilities other than Health: pools, spends and tests (RULES.md P1–P3, H3, H4).
+"""Abilities other than Health: pools, spends and tests (RULES.md P1–P3, H3, H4, M4, M8).
 
 Each function takes values and returns new values; a refusal is a ``RuleError`` subclass
 raised before anything is computed, so a refused action changes nothing.
@@ -9,13 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, ClassVar
 
+from rules._throw import throw
 from rules.ability_catalog import AbilityKind, find_known, known_kind
 from rules.errors import CharacterDead, CharacterUnconscious, RuleError, check_range
+from rules.stability import refuse_insane, shaken_penalty
 from rules.state import HealthState
 
 if TYPE_CHECKING:
     from rules.character import CharacterHealth
     from rules.dice import Roller
+    from rules.stability import CharacterStability
 
 __all__ = [
     "DEFAULT_DIFFICULTY",
@@ -63,7 +66,8 @@ _WOUNDED = frozenset({HealthState.HURT, HealthState.SERIOUSLY_WOUNDED})
 
 # --- Refusals -------------------------------------------------------------------------------
 # Also raised here, from rules.errors: InvalidValue "invalid_value" (field, min, max),
-# CharacterDead "dead", CharacterUnconscious "unconscious".
+# CharacterDead "dead", CharacterUnconscious "unconscious"; and, when the character's
+# Stability is given, IncurablyInsane "incurably_insane" (M4).
 
 
 class NotEnoughPool(RuleError):
@@ -129,9 +133,10 @@ class Ability:
 class TestRoll:
     """A GUMSHOE test (P3): ``die + spend = total`` against ``difficulty``.
 
-    ``difficulty`` is ``base_difficulty + penalty``; the penalty is the Hurt / Seriously
-    wounded +1 (H3, H4), shown apart so the reply can print the breakdown. For an attack the
-    Difficulty is the opponent's Hit Threshold.
+    ``difficulty`` is ``base_difficulty + penalty + shaken_penalty``; ``penalty`` is the
+    Hurt / Seriously wounded +1 (H3, H4) and ``shaken_penalty`` the Shaken +1 (M8), each shown
+    apart so the reply can print the breakdown. For an attack the Difficulty is the
+    opponent's Hit Threshold.
     """
 
     __test__: ClassVar[bool] = False  # not a pytest test class, whatever its name
@@ -145,6 +150,7 @@ class TestRoll:
     difficulty: int
     success: bool
     attack: bool
+    shaken_penalty: int = 0
 
 
 # --- Names and counts -----------------------------------------------------------------------
@@ -209,14 +215,23 @@ def set_ability(
     return Ability(name=name, kind=kind, rating=rating, pool=pool)
 
 
-def spend_ability(character: CharacterHealth, ability: Ability, points: int) -> Ability:
+def spend_ability(
+    character: CharacterHealth,
+    ability: Ability,
+    points: int,
+    *,
+    stability: CharacterStability | None = None,
+) -> Ability:
     """Spend ``points`` from the pool outside a test (P1, P2); returns the ability after.
 
-    Refused for a dead or unconscious character, for an investigative ability while Hurt or
-    Seriously wounded (H3), and beyond the pool.
+    Refused for a dead or unconscious character, for an incurably insane one (M4, when its
+    ``stability`` is given), for an investigative ability while Hurt or Seriously wounded
+    (H3), and beyond the pool. A Shaken character's investigative spend also makes a
+    composure test (M8): ``rules.composure.spend_with_composure`` makes both.
     """
     check_range("points", points, 1, MAX_POINTS)
     _check_can_act(character)
+    refuse_insane(stability)
     if ability.kind is AbilityKind.INVESTIGATIVE and character.state in _WOUNDED:
         raise InvestigativeWhileHurt(ability=ability.name, state=character.state.value)
     _check_pool(ability, points)
@@ -236,19 +251,22 @@ def make_test(
     spend: int,
     attack: bool,
     roller: Roller,
+    stability: CharacterStability | None = None,
 ) -> TestRoll:
     """Test a general ability (P3): 1d6 + ``spend`` against the Difficulty.
 
     ``difficulty`` None means 4, or the Hit Threshold 3 for an ``attack``; Hurt and
-    Seriously wounded raise it by 1 (P2). The spend comes out of the pool. Refused, before
-    the die is rolled: an investigative ability, an attack by a Seriously wounded character
-    (H4), a dead or unconscious character, a spend beyond the pool, numbers out of range.
-    Any general ability may be tested, First Aid included.
+    Seriously wounded raise it by 1 (P2), and so does Shaken when the character's
+    ``stability`` is given (M8). The spend comes out of the pool. Refused, before the die is
+    rolled: an investigative ability, an attack by a Seriously wounded character (H4), a
+    dead, unconscious or incurably insane (M4) character, a spend beyond the pool, numbers
+    out of range. Any general ability may be tested, First Aid included.
     """
     if difficulty is not None:
         check_range("difficulty", difficulty, 0, MAX_DIFFICULTY)
     check_range("spend", spend, 0, MAX_POINTS)
     _check_can_act(character)
+    refuse_insane(stability)
     if ability.kind is AbilityKind.INVESTIGATIVE:
         raise InvestigativeNotTested(ability=ability.name)
     if attack and character.state is HealthState.SERIOUSLY_WOUNDED:
@@ -260,21 +278,19 @@ def make_test(
     else:
         base_difficulty = DEFAULT_HIT_THRESHOLD if attack else DEFAULT_DIFFICULTY
     penalty = difficulty_penalty(character)
-    die = roller.roll(6)
-    if not 1 <= die <= 6:
-        raise ValueError(f"roller returned {die} for a d6")
-    total = die + spend
-    target = base_difficulty + penalty
+    shaken = shaken_penalty(stability)
+    roll = throw(roller, spend, base_difficulty + penalty + shaken)
     return TestRoll(
         ability_after=replace(ability, pool=ability.pool - spend),
-        die=die,
+        die=roll.die,
         spend=spend,
-        total=total,
+        total=roll.total,
         base_difficulty=base_difficulty,
         penalty=penalty,
-        difficulty=target,
-        success=total >= target,
+        difficulty=roll.difficulty,
+        success=roll.success,
         attack=attack,
+        shaken_penalty=shaken,
     )
 
 

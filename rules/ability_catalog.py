@@ -125,7 +125,7 @@ KNOWN_ABILITIES: tuple[KnownAbility, ...] = (
     _gen("Mechanical Repair", "Mecánica", "Reparaciones Mecánicas"),
     _gen("Piloting", "Pilotaje", "Flying", "Pilotar", "Pilotar Avión", "Pilotar Embarcación"),
     _gen("Preparedness", "Preparación"),
-    _gen("Psychoanalysis", "Psicoanálisis"),
+    _gen("Psychoanalysis", "Psicoanálisis", "Shrink"),
     _gen("Riding", "Monta", "Equitación"),
     _gen("Sanity", "Cordura"),
     _gen("Scuffling", "Escaramuza", "Pelea"),

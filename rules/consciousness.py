@@ -1,17 +1,22 @@
-"""The Consciousness roll (RULES.md C1–C7)."""
+"""The Consciousness roll (RULES.md C1–C7; M4, M8 for Stability)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
+from rules._bands import max_spend_above_lost
 from rules._moves import move_health, refuse_dead
+from rules._throw import TEST_DIE, throw
 from rules.character import CharacterHealth
 from rules.dice import Roller
 from rules.errors import CharacterUnconscious, RuleError, check_range
 from rules.events import Event, FellUnconscious, HealthSpent, StayedConscious
 from rules.outcome import Outcome
-from rules.state import DEATH_THRESHOLD
+from rules.stability import refuse_insane
+
+if TYPE_CHECKING:
+    from rules.stability import CharacterStability
 
 __all__ = [
     "CONSCIOUSNESS_DIE",
@@ -25,7 +30,7 @@ __all__ = [
 ]
 
 #: C2: the roll is 1d6.
-CONSCIOUSNESS_DIE = 6
+CONSCIOUSNESS_DIE = TEST_DIE
 #: Highest spend the command accepts (COMMANDS.md ``spend``); C4 may allow less.
 MAX_SPEND = 99
 
@@ -56,7 +61,7 @@ class ConsciousnessRoll:
 
 def max_legal_spend(character: CharacterHealth) -> int:
     """C4: the largest spend that leaves Health above -12 (0 when none is possible)."""
-    return max(0, min(MAX_SPEND, character.health - DEATH_THRESHOLD - 1))
+    return max_spend_above_lost(character.health, MAX_SPEND)
 
 
 def legal_spends(character: CharacterHealth) -> range:
@@ -64,33 +69,38 @@ def legal_spends(character: CharacterHealth) -> range:
     return range(max_legal_spend(character) + 1)
 
 
-def roll_consciousness(character: CharacterHealth, spend: int, roller: Roller) -> ConsciousnessRoll:
+def roll_consciousness(
+    character: CharacterHealth,
+    spend: int,
+    roller: Roller,
+    *,
+    stability: CharacterStability | None = None,
+) -> ConsciousnessRoll:
     """C2–C6: roll 1d6 + ``spend`` against |Health| taken before the spend.
 
     The spend is lost from Health first (C3) and may move the character into Seriously
     wounded; it is not damage, so it keeps a stabilization and makes no new roll due
-    (C1). Success or failure, no roll is pending afterwards.
+    (C1). Success or failure, no roll is pending afterwards. An incurably insane character
+    (its ``stability`` given) makes no roll (M4); being Shaken changes nothing here (M8).
     """
     check_range("spend", spend, 0, MAX_SPEND)
     refuse_dead(character)
     if not character.conscious:
         raise CharacterUnconscious()
+    refuse_insane(stability)
     if character.health >= 0:
         raise NotBelowZero(health=character.health)
     if spend > max_legal_spend(character):
         raise SpendWouldKill(spend=spend, max_spend=max_legal_spend(character))
 
-    difficulty = -character.health
-    die = roller.roll(CONSCIOUSNESS_DIE)
-    total = die + spend
-    success = total >= difficulty
+    roll = throw(roller, spend, -character.health)
 
     events: list[Event] = []
     after = character
     if spend:
         events.append(HealthSpent(points=spend))
         after = move_health(after, after.health - spend, events, roll_due=False)
-    if success:
+    if roll.success:
         events.append(StayedConscious())
         after = replace(after, roll_pending=False)
     else:
@@ -98,9 +108,9 @@ def roll_consciousness(character: CharacterHealth, spend: int, roller: Roller) -
         after = replace(after, conscious=False, roll_pending=False)
     return ConsciousnessRoll(
         outcome=Outcome(before=character, after=after, events=tuple(events)),
-        die=die,
+        die=roll.die,
         spend=spend,
-        total=total,
-        difficulty=difficulty,
-        success=success,
+        total=roll.total,
+        difficulty=roll.difficulty,
+        success=roll.success,
     )

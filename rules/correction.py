@@ -1,24 +1,41 @@
-"""A GM's corrections (RULES.md G1–G4): set values directly, also on the dead."""
+"""A GM's corrections (RULES.md G1–G4, M13): set values directly, also on the dead."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import ClassVar
 
-from rules._moves import move_health
+from rules._moves import move_health, move_stability
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth
-from rules.errors import check_range
+from rules.errors import NoStability, RuleError, check_range
 from rules.events import Corrected, Event, RollCleared, RollDue
 from rules.outcome import Outcome
+from rules.stability import MAX_STABILITY_RATING, CharacterStability, StabilityOutcome
+from rules.stability_events import LucidityEnded, StabilityAdded, StabilityRemoved, WentInsane
 
 __all__ = [
     "MAX_CORRECTED_HEALTH",
+    "MAX_CORRECTED_STABILITY",
     "MIN_CORRECTED_HEALTH",
+    "MIN_CORRECTED_STABILITY",
+    "StabilityRemovalConflict",
     "correct",
+    "correct_stability",
 ]
 
 #: Range of a corrected Health (COMMANDS.md ``/character set health``).
 MIN_CORRECTED_HEALTH = -99
 MAX_CORRECTED_HEALTH = 99
+#: Range of a corrected Stability pool (COMMANDS.md ``/character set stability``).
+MIN_CORRECTED_STABILITY = -99
+MAX_CORRECTED_STABILITY = 99
+
+
+class StabilityRemovalConflict(RuleError):
+    """M13: a rating of 0 removes Stability, so it cannot come with another Stability value
+    (params: field, ``stability`` or ``mental_illness``)."""
+
+    code: ClassVar[str] = "stability_removal_conflict"
 
 
 def correct(
@@ -77,3 +94,83 @@ def correct(
             events.append(RollCleared())
         current = replace(current, conscious=conscious, roll_pending=False)
     return Outcome(before=character, after=current, events=tuple(events))
+
+
+def correct_stability(
+    stability: CharacterStability | None,
+    *,
+    pool: int | None = None,
+    rating: int | None = None,
+    mental_illness: bool | None = None,
+) -> StabilityOutcome:
+    """M13: apply the given values; omitted ones stay. Exactly what they say: no rating
+    point lost, no mental illness given (M3 is for falls, not corrections); the state follows
+    the pool (M2), and a pool at -12 or less clears a due test (M4). Works on the dead and
+    the incurably insane.
+
+    A ``rating`` of 0 removes Stability with its marks, scene counters and due test (with
+    another Stability value: ``stability_removal_conflict``). A rating given to a character
+    without Stability gives it, its pool full unless ``pool`` is given; a pool or a mark alone
+    for such a character is refused (``no_stability``). A pool above the rating is cut to
+    it, and lowering the rating lowers the pool. Clearing the illness ends lucidity (M10).
+    """
+    if pool is not None:
+        check_range("stability", pool, MIN_CORRECTED_STABILITY, MAX_CORRECTED_STABILITY)
+    if rating is not None:
+        check_range("max_stability", rating, 0, MAX_STABILITY_RATING)
+    if rating == 0:
+        return _remove_stability(stability, pool=pool, mental_illness=mental_illness)
+    if stability is None:
+        return _add_stability(pool=pool, rating=rating, mental_illness=mental_illness)
+
+    new_rating = stability.rating if rating is None else rating
+    new_pool = min(stability.pool if pool is None else pool, new_rating)
+    events: list[Event] = []
+    if new_rating != stability.rating:
+        events.append(Corrected(field="max_stability", before=stability.rating, after=new_rating))
+    current = replace(stability, rating=new_rating)
+    if new_pool != stability.pool:
+        events.append(Corrected(field="stability", before=stability.pool, after=new_pool))
+        current = move_stability(current, new_pool, events, correction=True)
+    if mental_illness is not None and mental_illness != stability.mental_illness:
+        events.append(
+            Corrected(field="mental_illness", before=stability.mental_illness, after=mental_illness)
+        )
+        current = replace(current, mental_illness=mental_illness)
+        if current.lucid and not mental_illness:
+            events.append(LucidityEnded())
+            current = replace(current, lucid=False)
+    return StabilityOutcome(before=stability, after=current, events=tuple(events))
+
+
+def _remove_stability(
+    stability: CharacterStability | None, *, pool: int | None, mental_illness: bool | None
+) -> StabilityOutcome:
+    if pool is not None:
+        raise StabilityRemovalConflict(field="stability")
+    if mental_illness is not None:
+        raise StabilityRemovalConflict(field="mental_illness")
+    if stability is None:
+        return StabilityOutcome(before=None, after=None, events=())
+    removed = StabilityRemoved(rating=stability.rating, pool=stability.pool)
+    return StabilityOutcome(before=stability, after=None, events=(removed,))
+
+
+def _add_stability(
+    *, pool: int | None, rating: int | None, mental_illness: bool | None
+) -> StabilityOutcome:
+    if rating is None:
+        if pool is None and mental_illness is None:
+            return StabilityOutcome(before=None, after=None, events=())
+        raise NoStability()
+    added = CharacterStability(
+        pool=rating if pool is None else min(pool, rating),
+        rating=rating,
+        mental_illness=bool(mental_illness),
+    )
+    events: list[Event] = [
+        StabilityAdded(rating=rating, pool=added.pool, mental_illness=added.mental_illness)
+    ]
+    if added.is_insane:
+        events.append(WentInsane())
+    return StabilityOutcome(before=None, after=added, events=tuple(events))

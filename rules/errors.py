@@ -12,7 +12,9 @@ from typing import ClassVar
 __all__ = [
     "CharacterDead",
     "CharacterUnconscious",
+    "IncurablyInsane",
     "InvalidValue",
+    "NoStability",
     "RuleError",
     "check_range",
 ]
@@ -49,6 +51,21 @@ class CharacterUnconscious(RuleError):
     """An unconscious character cannot act (no params)."""
 
     code: ClassVar[str] = "unconscious"
+
+
+class IncurablyInsane(RuleError):
+    """M4: an incurably insane character makes no tests, rolls or spends, gives no First Aid
+    or treatment and receives no treatment; only a GM's correction changes its Stability (no
+    params)."""
+
+    code: ClassVar[str] = "incurably_insane"
+
+
+class NoStability(RuleError):
+    """M1: the character has no Stability rating, so nothing about Stability applies to it
+    (no params)."""
+
+    code: ClassVar[str] = "no_stability"
 
 
 def check_range(field: str, value: int, minimum: int, maximum: int) -> None:

@@ -192,8 +192,9 @@ class PoolRefreshed(Event):
 
 @dataclass(frozen=True)
 class Corrected(Event):
-    """G1: a GM set ``field`` ("health", "max_health", "first_aid_pool",
-    "first_aid_rating" or "conscious") from ``before`` to ``after``."""
+    """G1, M13: a GM set ``field`` ("health", "max_health", "first_aid_pool",
+    "first_aid_rating", "conscious"; for Stability "stability", "max_stability" or
+    "mental_illness") from ``before`` to ``after``."""
 
     field: str
     before: int | bool

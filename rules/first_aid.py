@@ -1,16 +1,20 @@
-"""First Aid: healing and stabilization (RULES.md F1–F7, P1 for the pool)."""
+"""First Aid: healing and stabilization (RULES.md F1–F7, P1 for the pool, M4)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
+from rules._healing import FIXED_COST, POINTS_PER_POINT, fixed_spend, healing_spend
 from rules._moves import move_health, refuse_dead
 from rules.character import CharacterHealth
 from rules.errors import RuleError, check_range
 from rules.events import Event, FirstAidSpent, HealthRestored, Stabilized
 from rules.outcome import Outcome
 from rules.state import HealthState
+
+if TYPE_CHECKING:
+    from rules.stability import CharacterStability
 
 __all__ = [
     "HEALTH_PER_POINT",
@@ -21,6 +25,7 @@ __all__ = [
     "FirstAidCapReached",
     "FirstAidResult",
     "MedicDead",
+    "MedicInsane",
     "MedicUnconscious",
     "NotEnoughFirstAid",
     "NothingToHeal",
@@ -31,10 +36,10 @@ __all__ = [
     "give_first_aid",
 ]
 
-#: F1: Health restored per First Aid point.
-HEALTH_PER_POINT = 2
+#: F1: Health restored per First Aid point (the 2:1 healer shared with Psychoanalysis).
+HEALTH_PER_POINT = POINTS_PER_POINT
 #: F6: First Aid points a stabilization costs.
-STABILIZE_COST = 2
+STABILIZE_COST = FIXED_COST
 #: Highest number of points offered at once (COMMANDS.md ``points``).
 MAX_FIRST_AID_POINTS = 99
 
@@ -55,6 +60,12 @@ class MedicUnconscious(RuleError):
     """F1: the medic is unconscious (no params)."""
 
     code: ClassVar[str] = "medic_unconscious"
+
+
+class MedicInsane(RuleError):
+    """M4: an incurably insane medic gives no First Aid (no params)."""
+
+    code: ClassVar[str] = "medic_insane"
 
 
 class NothingToHeal(RuleError):
@@ -125,10 +136,13 @@ def give_first_aid(
     points: int,
     *,
     same_character: bool = False,
+    medic_stability: CharacterStability | None = None,
 ) -> FirstAidResult:
     """F1–F7: stabilize a Seriously wounded patient, heal any other.
 
-    Only the points needed are spent (F4, F6); a refusal changes neither character.
+    Only the points needed are spent (F4, F6); a refusal changes neither character. A medic
+    whose ``medic_stability`` is incurable insanity gives none (M4); the patient's Stability
+    does not matter (First Aid aimed at the insane still applies to its Health).
     """
     if same_character:
         raise SelfFirstAid()
@@ -137,6 +151,8 @@ def give_first_aid(
         raise MedicDead()
     if not medic.conscious:
         raise MedicUnconscious()
+    if medic_stability is not None and medic_stability.is_insane:
+        raise MedicInsane()
     refuse_dead(patient)
     if patient.state is HealthState.SERIOUSLY_WOUNDED:
         return _stabilize(medic, patient, points)
@@ -153,16 +169,13 @@ def _stabilize(medic: CharacterHealth, patient: CharacterHealth, points: int) ->
         raise AlreadyInHospital()
     if patient.stabilized:
         raise AlreadyStabilized()
-    if points < STABILIZE_COST:
-        raise StabilizeNeedsTwo(offered=points, needed=STABILIZE_COST)
-    if medic.first_aid_pool < STABILIZE_COST:
-        raise NotEnoughFirstAid(available=medic.first_aid_pool, needed=STABILIZE_COST)
+    spent = fixed_spend(points, medic.first_aid_pool, StabilizeNeedsTwo, NotEnoughFirstAid)
     # F6 ruling: the pending Consciousness roll stays; T2: the bleeding clock restarts.
     after = replace(patient, stabilized=True, bleed_minutes=0)
     return FirstAidResult(
-        medic=_spend(medic, STABILIZE_COST),
+        medic=_spend(medic, spent),
         patient=Outcome(before=patient, after=after, events=(Stabilized(),)),
-        spent=STABILIZE_COST,
+        spent=spent,
         restored=0,
         stabilized=True,
     )
@@ -176,10 +189,7 @@ def _heal(medic: CharacterHealth, patient: CharacterHealth, points: int) -> Firs
     if cap - patient.first_aid_received <= 0:
         raise FirstAidCapReached(cap=cap, received=patient.first_aid_received)
     room = first_aid_room(patient)
-    spent = min(points, -(-room // HEALTH_PER_POINT))
-    if medic.first_aid_pool < spent:
-        raise NotEnoughFirstAid(available=medic.first_aid_pool, needed=spent)
-    restored = min(HEALTH_PER_POINT * spent, room)
+    spent, restored = healing_spend(points, room, medic.first_aid_pool, NotEnoughFirstAid)
     events: list[Event] = [HealthRestored(points=restored)]
     after = move_health(patient, patient.health + restored, events, roll_due=False)
     after = replace(after, first_aid_received=patient.first_aid_received + restored)

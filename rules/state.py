@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from enum import Enum
 
+from rules._bands import LOST_THRESHOLD, Band, band_of
+
 __all__ = ["DEATH_THRESHOLD", "HealthState", "state_of"]
 
-#: Health at or below which a character is dead (H5).
-DEATH_THRESHOLD = -12
+#: Health at or below which a character is dead (H5): the lost band shared with Stability.
+DEATH_THRESHOLD = LOST_THRESHOLD
 
 
 class HealthState(Enum):
@@ -19,12 +21,15 @@ class HealthState(Enum):
     DEAD = "dead"
 
 
+#: H2: one state for each band of the pool.
+_STATE_OF_BAND = {
+    Band.ABOVE_ZERO: HealthState.HEALTHY,
+    Band.LOW: HealthState.HURT,
+    Band.SERIOUS: HealthState.SERIOUSLY_WOUNDED,
+    Band.LOST: HealthState.DEAD,
+}
+
+
 def state_of(health: int) -> HealthState:
     """The state that a Health value means (H2)."""
-    if health >= 1:
-        return HealthState.HEALTHY
-    if health >= -5:
-        return HealthState.HURT
-    if health > DEATH_THRESHOLD:
-        return HealthState.SERIOUSLY_WOUNDED
-    return HealthState.DEAD
+    return _STATE_OF_BAND[band_of(health)]

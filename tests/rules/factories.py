@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules import CharacterHealth, HealthState, Hospital, state_of
+from rules import CharacterHealth, CharacterStability, DueTest, HealthState, Hospital, state_of
 
 
 def character(
@@ -50,3 +50,25 @@ def character(
 def medic(first_aid: int = 6) -> CharacterHealth:
     """A healthy medic with a full First Aid pool."""
     return character(10, first_aid=first_aid)
+
+
+def stability(
+    pool: int = 8,
+    *,
+    rating: int = 8,
+    mental_illness: bool = False,
+    lucid: bool = False,
+    scene_worst_loss: int = 0,
+    scene_lost: int = 0,
+    due: tuple[int, int] | None = None,
+) -> CharacterStability:
+    """Stability at ``pool`` of ``rating``; ``due`` is a due test's (loss, difficulty)."""
+    return CharacterStability(
+        pool=pool,
+        rating=rating,
+        mental_illness=mental_illness,
+        lucid=lucid,
+        scene_worst_loss=scene_worst_loss,
+        scene_lost=scene_lost,
+        due_test=None if due is None else DueTest(loss=due[0], difficulty=due[1]),
+    )
