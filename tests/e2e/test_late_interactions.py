@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from devkit.fake_discord import FakeDiscord, FakeGuild
-from tests.e2e.kit import interactions_created_late
+from devkit.harness import BotProcess
+from tests.e2e.kit import interactions_created_late, roll_shown
 
 
 async def test_H5_a_late_refusal_is_still_private(
@@ -45,16 +46,21 @@ async def test_D1_a_late_change_is_deferred_applied_once_and_answered_publicly(
 
 
 async def test_C1_a_late_press_of_the_roll_button_rolls_once_and_answers(
-    fake: FakeDiscord, guild: FakeGuild, monkeypatch: pytest.MonkeyPatch
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     gm = guild.owner
     await fake.slash(guild, gm, "character create", {"name": "Bea", "health": 9})
     hurt = await fake.slash(guild, gm, "hurt", {"character": "Bea", "amount": "10"})
+    await bot.script_dice(5)  # one die: the refused second press must roll none
     with interactions_created_late(monkeypatch):
         rolled = await fake.click(guild, gm, hurt, hurt.buttons[0]["custom_id"])
         again = await fake.click(guild, gm, hurt, hurt.buttons[0]["custom_id"])
-    roll_messages = [rolled.message, *rolled.followups]
-    assert any(" vs 1" in str(message) for message in roll_messages if message)
+    assert rolled.deferred
+    embeds = [e for m in (rolled.message, *rolled.followups) if m for e in m.get("embeds") or []]
+    rolls = [e for e in embeds if any(f["name"] == "Consciousness roll" for f in e["fields"])]
+    assert len(rolls) == 1, embeds
+    roll = roll_shown(rolls[0], die=5)
+    assert (roll.total, roll.difficulty, roll.success) == (5, 1, True)
     assert again.ephemeral, "the roll was made: the old button is refused"
 
 

@@ -36,9 +36,11 @@ async def running_bot(
     command: tuple[str, ...] = SALUD_COMMAND,
     token: str = "fake-token",
 ) -> AsyncIterator[BotProcess]:
-    """The bot (``command``) logged in to ``fake``, with a fresh database ``tmp/<name>.sqlite3``.
+    """The bot (``command``) logged in to ``fake``, with a fresh database ``tmp/<name>.sqlite3``
+    and the devkit's probe (``devkit/probe.py``): its dice are the ones a test scripts.
 
-    While it runs it is in ``STARTED``; when it stops, any traceback it logged fails the test.
+    While it runs it is in ``STARTED``; when it stops, any traceback it logged fails the test,
+    and so do scripted dice it never rolled.
     """
     bot = BotProcess(
         fake,
@@ -46,11 +48,14 @@ async def running_bot(
         database_path=tmp / f"{name}.sqlite3",
         log_path=tmp / f"{name}.log",
         token=token,
+        probe=command == SALUD_COMMAND,
     )
     STARTED.append(bot)
     try:
         await bot.start()
         yield bot
+        if bot.dice_used and bot.running:
+            await bot.end_dice()
     finally:
         await bot.stop()
         STARTED.remove(bot)
