@@ -20,6 +20,7 @@ from tests.e2e.kit import (
     Table,
     abilities,
     check_roll,
+    field,
     guild_state,
     history,
     make_table,
@@ -581,7 +582,7 @@ async def test_spanish_server_and_players(
         table.gm, "ability set", {"character": "Ana", "ability": "Buscar Libros", "rating": 3}
     )
     assert "**Ana** tiene ahora **Buscar Libros** (de investigación) 3/3." in reply.content
-    assert "Habilidades de investigación" in reply.text or "investigación" in reply.text
+    assert field(reply.embed, "Habilidades de investigación") == "Buscar Libros 3/3"
     await table.ok(
         table.gm, "ability set", {"character": "Ana", "ability": "Atletismo", "rating": 4}
     )

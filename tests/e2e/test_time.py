@@ -287,7 +287,12 @@ async def test_time_in_spanish(fake: FakeDiscord, bot: BotProcess, make_guild: A
     await correct(fake, guild, gm, "Ana", health=-7)
     reply = await fake.slash(guild, gm, "time", {"minutes": 30})
     assert "Tiempo de juego: +30 min." in reply.content
-    assert "Tirar Consciencia" in str(reply.buttons) or reply.buttons
+    assert [button["label"] for button in reply.buttons] == [
+        "Tirar Consciencia",
+        "Gastar 1 de Salud",
+        "Gastar 2 de Salud",
+        "Gastar 3 de Salud",
+    ]
     assert reply.embed["fields"][0]["name"] == "Salud"
     nobody = await fake.slash(guild, gm, "time", {"minutes": 1})
     assert "Tiempo de juego: +1 min." in nobody.content and "se desangra: 1 min" in nobody.text
