@@ -231,7 +231,7 @@ class BotProcess:
                 f"the bot's probe wrote no port ({self.probe_port_file}); log tail:\n"
                 + self.log_tail()
             ) from None
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=64 * 1024**2)
         try:
             writer.write(json.dumps(request).encode() + b"\n")
             await writer.drain()
@@ -290,6 +290,25 @@ class BotProcess:
             )
         return Work({key: list(value) for key, value in answer["trips"].items()})
 
+    async def background_mark(self) -> int:
+        """How many round trips of nobody's work (timers, start-up) the bot has sent so far:
+        what ``wait_background_trip`` waits after."""
+        return int((await self._ask_probe({"op": "background"}))["sent"])
+
+    async def wait_background_trip(self, starts: str, *, after: int, timeout: float) -> str:
+        """Waits until a round trip of nobody's work sent after ``after`` (a
+        ``background_mark``) whose SQL starts with ``starts`` has come back: e.g. the WAL
+        checkpoint the bot runs once no commit came for a while."""
+        answer = await self._ask_probe(
+            {"op": "background", "starts": starts, "after": after, "timeout": timeout},
+            timeout + 10.0,
+        )
+        if answer["trip"] is None:
+            raise AssertionError(
+                f"no background trip {starts!r} within {timeout} s; log tail:\n{self.log_tail()}"
+            )
+        return str(answer["trip"])
+
     # --- logs -------------------------------------------------------------------------------------
     def log_text(self) -> str:
         """Everything the bot wrote to stdout/stderr so far (all starts), colour codes removed."""
@@ -298,13 +317,15 @@ class BotProcess:
         except FileNotFoundError:
             return ""
 
-    async def wait_for_log(self, text: str, timeout: float = 5.0) -> None:
-        """Waits until `text` appears in the log written since this process last started."""
+    async def wait_for_log(self, text: str, timeout: float = 5.0, *, count: int = 1) -> None:
+        """Waits until `text` appears (`count` times) in the log written since this process
+        last started. (The log is a file the bot writes: read again every 20 ms.)"""
         deadline = time.monotonic() + timeout
-        while text not in self.log_text().rsplit("\n===== start #", 1)[-1]:
+        while self.log_text().rsplit("\n===== start #", 1)[-1].count(text) < count:
             if time.monotonic() > deadline:
                 raise AssertionError(
-                    f"{text!r} not logged within {timeout} s; tail:\n{self.log_tail()}"
+                    f"{text!r} not logged {count} time(s) within {timeout} s; tail:\n"
+                    + self.log_tail()
                 )
             await asyncio.sleep(0.02)
 

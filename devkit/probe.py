@@ -20,7 +20,9 @@ imports ``bot``: it hooks what the bot uses, whatever module of ``bot/`` uses it
   context of its own; work started by a timer (the WAL checkpoint after 1 s of quiet) is
   nobody's.
 - ``aiosqlite.core.Connection._execute``: the call every aiosqlite call goes through, i.e. one
-  round trip to the connection's thread; counted for the interaction of the running task.
+  round trip to the connection's thread; counted for the interaction of the running task. The
+  trips of nobody's work (a timer's: the WAL checkpoint once the commands stop) are numbered
+  as they are sent, and kept once done, so that a test can wait for one sent after a moment.
 
 The harness talks to it over a TCP server on 127.0.0.1 (a free port, written to the file
 ``SALUD_DEVKIT_PROBE`` names): one JSON request line, one JSON answer line.
@@ -41,6 +43,8 @@ from typing import Any
 
 #: Interactions whose trips are remembered (the oldest are forgotten first).
 REMEMBERED = 4096
+#: Trips of nobody's work remembered once done.
+BACKGROUND_REMEMBERED = 1024
 
 
 class ScriptedDiceRanOut(LookupError):
@@ -86,7 +90,9 @@ class _Work:
         self.causes: weakref.WeakKeyDictionary[asyncio.Task[Any], str] = weakref.WeakKeyDictionary()
         self.running: dict[str, set[asyncio.Task[Any]]] = {}
         self.trips: OrderedDict[str, list[str]] = OrderedDict()
-        self.nobody = 0  # trips no interaction caused (start-up, timers)
+        self.nobody = 0  # trips no interaction caused (start-up, timers), numbered when sent
+        self.background: deque[tuple[int, str]] = deque(maxlen=BACKGROUND_REMEMBERED)
+        self.background_done: asyncio.Event | None = None  # set, then cleared, at each one
 
     def cause_of_new_task(self, loop: asyncio.AbstractEventLoop) -> str | None:
         if self.parsing is not None:
@@ -107,18 +113,46 @@ class _Work:
             if not running:
                 del self.running[cause]
 
-    def trip(self, what: str) -> None:
+    def trip(self, what: str) -> int | None:
+        """Counts a trip being sent; for nobody's work, its number (for ``trip_done``)."""
         task = asyncio.current_task()
         cause = None if task is None else self.causes.get(task)
         if cause is None:
             self.nobody += 1
-            return
+            return self.nobody
         trips = self.trips.get(cause)
         if trips is None:
             trips = self.trips[cause] = []
             while len(self.trips) > REMEMBERED:
                 self.trips.popitem(last=False)
         trips.append(what)
+        return None
+
+    def trip_done(self, number: int, what: str) -> None:
+        """Nobody's trip ``number`` came back."""
+        self.background.append((number, what))
+        if self.background_done is not None:
+            self.background_done.set()
+            self.background_done.clear()
+
+    async def background_trip(self, starts: str, after: int, timeout: float) -> str | None:
+        """Waits for a trip of nobody's work sent after trip number ``after`` whose words
+        start with ``starts`` to come back; its words (None after ``timeout`` s)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        if self.background_done is None:
+            self.background_done = asyncio.Event()
+        while True:
+            for number, what in self.background:
+                if number > after and what.startswith(starts):
+                    return what
+            left = deadline - loop.time()
+            if left <= 0:
+                return None
+            try:
+                await asyncio.wait_for(self.background_done.wait(), left)
+            except TimeoutError:
+                return None
 
     async def settle(self, causes: list[str], timeout: float) -> dict[str, Any]:
         """Waits until no task of these interactions runs (tasks they start meanwhile
@@ -229,8 +263,12 @@ def _hook_trips() -> None:
     execute: Callable[..., Any] = connection._execute
 
     async def _execute(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        _WORK.trip(_describe_call(fn, args))
-        return await execute(self, fn, *args, **kwargs)
+        what = _describe_call(fn, args)
+        number = _WORK.trip(what)
+        result = await execute(self, fn, *args, **kwargs)
+        if number is not None:
+            _WORK.trip_done(number, what)
+        return result
 
     connection._execute = _execute  # type: ignore[method-assign]
 
@@ -271,6 +309,16 @@ def _answer(request: dict[str, Any]) -> dict[str, Any]:
             return await _WORK.settle(causes, timeout)
 
         return dict(_on_loop(settle, timeout + 5.0))
+    if op == "background":
+        starts = request.get("starts")
+        if starts is None:
+            return {"sent": _WORK.nobody}
+        after, timeout = int(request["after"]), float(request.get("timeout", 5.0))
+
+        async def background() -> dict[str, Any]:
+            return {"trip": await _WORK.background_trip(str(starts), after, timeout)}
+
+        return dict(_on_loop(background, timeout + 5.0))
     raise ValueError(f"unknown request {op!r}")
 
 

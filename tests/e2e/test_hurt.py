@@ -8,8 +8,6 @@ that much.
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from devkit.fake_discord import FakeDiscord, FakeGuild
@@ -196,10 +194,10 @@ async def test_only_state_changes_and_knock_outs_are_announced(
     assert len(posted) == 1
     assert state_shown(posted[0]["embeds"][0]) == "Healthy → **Hurt**"
     # Used in the announcement channel itself: not posted twice.
-    await fake.slash(
+    there = await fake.slash(
         guild, ana, "hurt", {"character": "Ana", "amount": "6"}, channel=guild.announcements
     )
-    await asyncio.sleep(0.1)
+    await bot.settled(there)  # everything the command does, its announcement included, is done
     assert len(fake.channel_messages(guild.announcements.id)) == 1
 
 

@@ -95,7 +95,7 @@ async def test_cancelled_transaction_rolls_back_and_releases(
         async with storage.transaction() as tx:
             await tx.save_health(ann, replace(ann.health, health=1))
             inside.set()
-            await asyncio.sleep(60)
+            await asyncio.Event().wait()  # never done: cancelled inside the transaction
 
     task = asyncio.create_task(slow())
     await inside.wait()
@@ -118,6 +118,16 @@ async def test_nested_transaction_is_refused(storage: Storage) -> None:
         assert await reader.count_characters(GUILD_A) == 0
 
 
+async def queued_for_the_lock(storage: Storage) -> None:
+    """Lets the other tasks run, a turn of the loop at a time (no clock), until one of them
+    waits for the storage's lock."""
+    for _ in range(100):
+        if storage._lock.waiting():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("nobody waits for the storage's lock")
+
+
 async def test_reads_wait_for_the_writer(storage: Storage, next_id: Interactions) -> None:
     ann = await make(storage, next_id)
     seen: list[int] = []
@@ -130,7 +140,7 @@ async def test_reads_wait_for_the_writer(storage: Storage, next_id: Interactions
 
     async with storage.transaction() as tx:
         reader_task = asyncio.create_task(read())
-        await asyncio.sleep(0.01)
+        await queued_for_the_lock(storage)
         await tx.save_health(ann, replace(ann.health, health=50))
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="s")
         assert seen == []
