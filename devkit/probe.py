@@ -18,7 +18,7 @@ imports ``bot``: it hooks what the bot uses, whatever module of ``bot/`` uses it
   work a command starts after its reply (keeping the roll-button message, the roll buttons'
   sweep, the live tracker's edit) counts as that command's, even when the bot runs it in a
   context of its own; work started by a timer (the WAL checkpoint after 1 s of quiet) is
-  nobody's.
+  nobody's. A discord.py view's timeout is a timer too, not work (``TIMERS``).
 - ``aiosqlite.core.Connection._execute``: the call every aiosqlite call goes through, i.e. one
   round trip to the connection's thread; counted for the interaction of the running task. The
   trips of nobody's work (a timer's: the WAL checkpoint once the commands stop) are numbered
@@ -45,6 +45,9 @@ from typing import Any
 REMEMBERED = 4096
 #: Trips of nobody's work remembered once done.
 BACKGROUND_REMEMBERED = 1024
+#: Tasks that only wait out a timer (discord.py's view timeout: minutes), not the work of the
+#: interaction that started them; what they do when it fires is nobody's.
+TIMERS = ("View.__timeout_task_impl",)
 
 
 class ScriptedDiceRanOut(LookupError):
@@ -101,6 +104,8 @@ class _Work:
         return None if creator is None else self.causes.get(creator)
 
     def adopt(self, task: asyncio.Task[Any], cause: str) -> None:
+        if getattr(task.get_coro(), "__qualname__", "").endswith(TIMERS):
+            return
         self.causes[task] = cause
         running = self.running.setdefault(cause, set())
         running.add(task)
