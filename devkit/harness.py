@@ -28,7 +28,7 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")  # discord.py's coloured log format
 
 
 @dataclass(frozen=True)
-class Roll:
+class RolledDie:
     """One die the bot rolled: its sides, its value, and whether the test scripted it."""
 
     sides: int
@@ -42,7 +42,7 @@ class DiceReport:
     rolls refused (nothing scripted: ``overdrawn``; a value too big for the die: ``refused``)."""
 
     left: tuple[int, ...]
-    rolled: tuple[Roll, ...]
+    rolled: tuple[RolledDie, ...]
     overdrawn: int
     refused: tuple[tuple[int, int], ...]
 
@@ -354,7 +354,7 @@ class BotProcess:
 def _dice_report(answer: dict[str, Any]) -> DiceReport:
     return DiceReport(
         left=tuple(answer["left"]),
-        rolled=tuple(Roll(int(s), int(v), bool(k)) for s, v, k in answer["rolled"]),
+        rolled=tuple(RolledDie(int(s), int(v), bool(k)) for s, v, k in answer["rolled"]),
         overdrawn=int(answer["overdrawn"]),
         refused=tuple((int(s), int(v)) for s, v in answer["refused"]),
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from devkit.fake_discord import FakeDiscord, FakeGuild
-from devkit.harness import BotProcess, Roll
+from devkit.harness import BotProcess, RolledDie
 from tests.e2e.kit import create, roll_shown, stored
 
 #: ``error.unexpected`` in English: the reply to an exception nobody expected.
@@ -73,7 +73,7 @@ async def test_real_dice_are_rolled_only_when_allowed_and_recorded(
     first = await fake.slash(guild, guild.owner, "conscious", {"character": "Ana"})
     second = await fake.slash(guild, guild.owner, "conscious", {"character": "Ana"})
     report = await bot.end_dice()
-    assert report.rolled[0] == Roll(6, 2, True)  # the script first
+    assert report.rolled[0] == RolledDie(6, 2, True)  # the script first
     assert len(report.rolled) == 2 and report.rolled[1].scripted is False
     roll_shown(first.embed, die=2)
     roll_shown(second.embed, die=report.rolled[1].value)
