@@ -10,7 +10,7 @@ imports ``bot``: it hooks what the bot uses, whatever module of ``bot/`` uses it
 - ``rules.dice.SystemRoller.roll``: the next scripted die. When none is scripted the roll fails
   loudly (``ScriptedDiceRanOut``: the bot logs its traceback, which fails the test, and the
   user sees the apology), unless the test allowed real dice for the rest of it
-  (``random``). Every roll is recorded (sides, value, scripted or not).
+  (``allow_random_dice``). Every roll is recorded (sides, value, scripted or not).
 - ``discord.state.ConnectionState.parse_interaction_create``: which interaction is being
   parsed (discord.py creates the command's or button's task while it parses).
 - ``asyncio.BaseEventLoop.create_task``: each task remembers the interaction that caused it:
@@ -268,6 +268,8 @@ def _hook_trips() -> None:
     execute: Callable[..., Any] = connection._execute
 
     async def _execute(self: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        if _WORK.loop is None:  # the bot's loop, known from its first trip (at start-up)
+            _WORK.loop = asyncio.get_running_loop()
         what = _describe_call(fn, args)
         number = _WORK.trip(what)
         result = await execute(self, fn, *args, **kwargs)
@@ -284,7 +286,7 @@ def _hook_trips() -> None:
 def _on_loop(job: Callable[[], Coroutine[Any, Any, dict[str, Any]]], timeout: float) -> Any:
     """Runs ``job()`` on the bot's loop (where the work is kept), from a control thread."""
     loop = _WORK.loop
-    if loop is None:  # no interaction parsed yet: nothing ran, nothing to wait for
+    if loop is None:  # the storage is not even open: nothing ran, nothing to wait for
         return asyncio.run(job())
     return asyncio.run_coroutine_threadsafe(job(), loop).result(timeout)
 
