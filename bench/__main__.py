@@ -899,7 +899,7 @@ def summary(run: Run) -> list[str]:
         " queue put, a thread switch and a wake-up of the event loop each: 3 for a /hurt (the"
         " character option, then BEGIN with the read and the writes with COMMIT), 4 for a"
         " /firstaid (two options), 1 for a /character show, down from 16, 24 and 6 when first"
-        " measured; `tests/storage/test_round_trips.py` pins them), discord.py building,"
+        " measured; `tests/e2e/test_round_trips.py` pins them), discord.py building,"
         " sending and parsing back a richer reply (status embeds with fields, buttons), and"
         " the history's JSON snapshots and their parsing; the rules themselves are under 0.1"
         " ms. `python -m bench --inline-sqlite` runs the same bot with SQLite called on the"

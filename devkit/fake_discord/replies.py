@@ -230,11 +230,11 @@ class Reply:
         return self
 
     def is_complete(self) -> bool:
-        """Callback received, and any deferral filled (edit, followup or deletion)."""
+        """Callback received, and any deferral filled (an edit or a followup; a deleted
+        placeholder is followed by the error that replaced it)."""
         record = self.record
         if record.callback_type is None:
             return False
         if record.callback_type not in DEFERRED_TYPES:
             return True
-        deleted = record.original_id is not None and self._fake.message(record.original_id) is None
-        return record.original_edits > 0 or bool(record.followup_ids) or deleted
+        return record.original_edits > 0 or bool(record.followup_ids)

@@ -54,6 +54,7 @@ class EventStream:
         self._users = [user_payload(snowflake(), f"Chatter {n}") for n in range(USERS)]
         self._joined = iso_now()
         self.sent = 0  # events handed to the dispatch (delivered or filtered out by intent)
+        self._sending = asyncio.Event()  # set, then cleared, after each tick that sent some
         self._task: asyncio.Task[None] | None = None
         self._builders: dict[str, Callable[[FakeGuild, FakeChannel, dict[str, Any]], Any]] = {
             "MESSAGE_CREATE": self._message,
@@ -76,6 +77,15 @@ class EventStream:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+    async def wait_sent(self, count: int, timeout: float = 10.0) -> None:  # noqa: ASYNC109
+        """Waits until ``count`` events were sent (AssertionError after ``timeout`` s)."""
+        try:
+            async with asyncio.timeout(timeout):
+                while self.sent < count:
+                    await self._sending.wait()
+        except TimeoutError:
+            raise AssertionError(f"{self.sent} of {count} events sent in {timeout} s") from None
 
     async def __aenter__(self) -> EventStream:
         self.start()
@@ -100,7 +110,10 @@ class EventStream:
                 event = next(kinds)
                 self.fake._dispatch(event, self._builders[event](guild, channel, next(users)))
                 self.sent += 1
-            await asyncio.sleep(TICK_SECONDS)
+            if due > 0:
+                self._sending.set()
+                self._sending.clear()
+            await asyncio.sleep(TICK_SECONDS)  # the stream's own pace
 
     # --- payloads (as Discord sends them to a bot without the message content intent) -------
     def _member(self, user: dict[str, Any], *, with_user: bool = True) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 
 This directory is put first on the bot subprocess's PYTHONPATH by devkit/harness.py; Python
 imports `sitecustomize` at start-up. Nothing happens unless SALUD_FAKE_DISCORD_URL is set.
+With SALUD_DEVKIT_PROBE also set (the harness's `BotProcess(probe=True)`, which the tests use),
+`devkit.probe` is installed: scripted dice and round trips counted per interaction.
 """
 
 from __future__ import annotations
@@ -100,3 +102,8 @@ if _URL:
     if not _URL.startswith(("http://127.0.0.1:", "http://localhost:")):
         raise SystemExit(f"SALUD_FAKE_DISCORD_URL must be a loopback address, got {_URL!r}")
     _point_discord_at_fake(_URL)
+    _PROBE = os.environ.get("SALUD_DEVKIT_PROBE")
+    if _PROBE:
+        from devkit import probe
+
+        probe.install(_PROBE)

@@ -7,12 +7,14 @@ pytest session without answering each other's interactions:
 - `floor_fake` + `floor_bot` + `floor_guild`: the bare floor bot of bench/ (fixture self-tests).
 
 Every test in tests/e2e is marked `e2e`. After each test, any traceback the bot logged during
-it fails the test (call `bot.forget_log()` in a test that provokes one on purpose).
+it fails the test (call `bot.forget_log()` in a test that provokes one on purpose), and so do
+dice it scripted (`bot.script_dice`) that the bot never rolled. The real bot rolls only the
+dice a test scripts: an unscripted roll is a traceback (`devkit/probe.py`).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
@@ -102,11 +104,16 @@ async def floor_guild(floor_fake: FakeDiscord) -> FakeGuild:
 
 
 # --- after each test ----------------------------------------------------------------------------
-@pytest.fixture(autouse=True)
-def _no_new_tracebacks() -> Iterator[None]:
-    """Fails the test if a running bot logged a traceback while it ran."""
+@pytest_asyncio.fixture(autouse=True)
+async def _no_new_tracebacks() -> AsyncIterator[None]:
+    """Fails the test if a running bot logged a traceback while it ran, or was left with
+    scripted dice it never rolled (the script ends with the test either way)."""
     yield
     problems = [(bot, tb) for bot in STARTED for tb in bot.new_tracebacks()]
+    scripted = [bot for bot in STARTED if bot.dice_used and bot.running]
+    reports = [await bot.end_dice_report() for bot in scripted]
     assert not problems, "the bot logged tracebacks during this test:\n" + "\n\n".join(
         f"[{bot.log_path}]\n{tb}" for bot, tb in problems
     )
+    for report in reports:
+        report.check()

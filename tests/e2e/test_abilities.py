@@ -1,8 +1,9 @@
 """``/ability set|remove``, ``/spend`` and ``/check`` end to end (RULES.md P1–P3, H3, H4).
 
-The real bot runs against the fake Discord; the dice are the bot's own (random), so every roll
-is checked for consistency: ``DIE + SPEND = TOTAL vs DIFFICULTY`` adds up, the outcome words
-agree with it, and the pool left is what was spent. Stored state is read from the bot's
+The real bot runs against the fake Discord and rolls the dice each test scripts
+(``bot.script_dice``), so every roll shows the die the test gave and ends the way the test says:
+``DIE + SPEND = TOTAL vs DIFFICULTY`` adds up, the outcome words agree with it, and the pool
+left is what was spent. Stored state is read from the bot's
 database (read-only) to prove that refusals change nothing.
 """
 
@@ -19,10 +20,10 @@ from tests.e2e.kit import (
     Table,
     abilities,
     check_roll,
+    field,
     guild_state,
     history,
     make_table,
-    parse_roll,
     read_only,
     stored,
 )
@@ -257,16 +258,27 @@ async def test_P3_check_arithmetic_agrees_with_the_die_the_outcome_and_the_pool(
 ) -> None:
     await table.set_abilities("Ana", ("Athletics", 8))
     pool = 8
-    cases = [(None, 0), (2, 1), (6, 2), (0, 0), (99, 3), (5, 0)]
-    for difficulty, spend in cases:
+    # (difficulty given, spend, die, success): each boundary met or missed by one.
+    cases = [
+        (None, 0, 4, True),  # 4 vs 4 (the default Difficulty)
+        (2, 1, 1, True),  # 2 vs 2
+        (6, 2, 3, False),  # 5 vs 6
+        (0, 0, 1, True),
+        (99, 3, 6, False),
+        (5, 0, 4, False),
+    ]
+    for difficulty, spend, die, success in cases:
         entries = len(history(table.bot, table.guild))
         options: dict[str, Any] = {"character": "Ana", "ability": "Athletics", "spend": spend}
         if difficulty is not None:
             options["difficulty"] = difficulty
+        await table.bot.script_dice(die)
         reply = await table.ok(table.ana, "check", options)
         pool -= spend
         roll = check_roll(
             reply,
+            die=die,
+            success=success,
             spend=spend,
             difficulty=4 if difficulty is None else difficulty,
             pool_after=pool,
@@ -279,12 +291,23 @@ async def test_P3_check_arithmetic_agrees_with_the_die_the_outcome_and_the_pool(
         assert len(history(table.bot, table.guild)) == entries + (1 if spend else 0)
         assert roll.total == roll.die + spend
     assert history(table.bot, table.guild)[-1] == "check"
-    # An attack without a Hit Threshold uses 3.
-    reply = await table.ok(
-        table.ana, "check", {"character": "Ana", "ability": "Athletics", "attack": True}
-    )
-    check_roll(reply, spend=0, difficulty=3, pool_after=pool, rating=8, attack=True)
-    assert "Hit Threshold 3" in reply.text and "Athletics attack" in reply.text
+    # An attack without a Hit Threshold uses 3: a 3 hits, a 2 misses.
+    for die, success in ((3, True), (2, False)):
+        await table.bot.script_dice(die)
+        reply = await table.ok(
+            table.ana, "check", {"character": "Ana", "ability": "Athletics", "attack": True}
+        )
+        check_roll(
+            reply,
+            die=die,
+            success=success,
+            spend=0,
+            difficulty=3,
+            pool_after=pool,
+            rating=8,
+            attack=True,
+        )
+        assert "Hit Threshold 3" in reply.text and "Athletics attack" in reply.text
     # Spending beyond the pool is refused before rolling.
     await table.refused(
         table.ana,
@@ -299,26 +322,39 @@ async def test_P2_hurt_and_seriously_wounded_raise_the_difficulty_with_its_break
 ) -> None:
     await table.set_abilities("Ana", ("Athletics", 6), ("Scuffling", 6))
     await table.ok(table.gm, "character set", {"character": "Ana", "health": -1})  # Hurt
+    await table.bot.script_dice(4, 3, 3)
     reply = await table.ok(
         table.ana, "check", {"character": "Ana", "ability": "Athletics", "spend": 1}
     )
-    roll = check_roll(reply, spend=1, difficulty=4, pool_after=5, rating=6, penalty=1)
-    assert f"{roll.die} + 1 = {roll.die + 1} vs 5 (4 + 1)" in reply.text
+    check_roll(reply, die=4, success=True, spend=1, difficulty=4, pool_after=5, rating=6, penalty=1)
+    assert "4 + 1 = 5 vs 5 (4 + 1)" in reply.text
     assert "Difficulty 4 + 1 for wounds" in reply.text
-    # Hurt may still attack: the Hit Threshold rises too.
+    # Hurt may still attack: the Hit Threshold rises too (a 3 no longer hits).
     reply = await table.ok(
         table.ana, "check", {"character": "Ana", "ability": "Scuffling", "attack": True}
     )
-    check_roll(reply, spend=0, difficulty=3, pool_after=6, rating=6, attack=True, penalty=1)
-    assert "vs 4 (3 + 1)" in reply.text
+    check_roll(
+        reply,
+        die=3,
+        success=False,
+        spend=0,
+        difficulty=3,
+        pool_after=6,
+        rating=6,
+        attack=True,
+        penalty=1,
+    )
+    assert "3 + 0 = 3 vs 4 (3 + 1)" in reply.text
     await table.ok(
         table.gm, "character set", {"character": "Ana", "health": -7}
     )  # Seriously wounded
     reply = await table.ok(
         table.ana, "check", {"character": "Ana", "ability": "Athletics", "difficulty": 3}
     )
-    check_roll(reply, spend=0, difficulty=3, pool_after=5, rating=6, penalty=1)
-    assert "vs 4 (3 + 1)" in reply.text
+    check_roll(
+        reply, die=3, success=False, spend=0, difficulty=3, pool_after=5, rating=6, penalty=1
+    )
+    assert "3 + 0 = 3 vs 4 (3 + 1)" in reply.text
 
 
 async def test_H4_a_seriously_wounded_character_cannot_attack(table: Table) -> None:
@@ -333,10 +369,21 @@ async def test_H4_a_seriously_wounded_character_cannot_attack(table: Table) -> N
         )
     # Healed to Hurt: it may fight again.
     await table.ok(table.gm, "character set", {"character": "Ana", "health": -5})
+    await table.bot.script_dice(3)  # the refusals rolled nothing: this is the first die
     reply = await table.ok(
         table.ana, "check", {"character": "Ana", "ability": "Firearms", "attack": True, "spend": 1}
     )
-    check_roll(reply, spend=1, difficulty=3, pool_after=3, rating=4, attack=True, penalty=1)
+    check_roll(
+        reply,
+        die=3,
+        success=True,
+        spend=1,
+        difficulty=3,
+        pool_after=3,
+        rating=4,
+        attack=True,
+        penalty=1,
+    )
 
 
 async def test_check_of_an_investigative_ability_is_refused(table: Table) -> None:
@@ -383,10 +430,11 @@ async def test_check_and_spend_refused_for_a_dead_or_unconscious_character(table
 
 
 async def test_check_may_test_first_aid_spending_from_its_pool(table: Table) -> None:
+    await table.bot.script_dice(2, 5)
     reply = await table.ok(
         table.ana, "check", {"character": "Ana", "ability": "First Aid", "spend": 2}
     )
-    check_roll(reply, spend=2, difficulty=4, pool_after=1, rating=3)
+    check_roll(reply, die=2, success=True, spend=2, difficulty=4, pool_after=1, rating=3)
     assert "First Aid test" in reply.text
     row = stored(table.bot, table.guild, "Ana")
     assert (row["first_aid_pool"], row["first_aid_rating"]) == (1, 3)
@@ -400,7 +448,7 @@ async def test_check_may_test_first_aid_spending_from_its_pool(table: Table) -> 
         "1 left",
     )
     reply = await table.ok(table.ana, "check", {"character": "Ana", "ability": "primeros auxilios"})
-    check_roll(reply, spend=0, difficulty=4, pool_after=1, rating=3)
+    check_roll(reply, die=5, success=True, spend=0, difficulty=4, pool_after=1, rating=3)
 
 
 # --- names, numbers and refusals ----------------------------------------------------------------
@@ -514,10 +562,11 @@ async def test_permission_matrix(table: Table) -> None:
     await table.refused(bob, "spend", spend, "Only **Ana**'s player or a GM")
     await table.refused(bob, "check", check, "Only **Ana**'s player or a GM")
     await table.refused(bob, "check", {"character": "Ana", "ability": "Athletics"}, "player")
-    for member in (ana, gm, keeper):
+    for pool, member in ((4, ana), (2, gm), (0, keeper)):
         await table.ok(member, "spend", spend)
+        await table.bot.script_dice(3)
         reply = await table.ok(member, "check", check)
-        assert parse_roll(reply).spend == 1
+        check_roll(reply, die=3, success=True, spend=1, difficulty=4, pool_after=pool, rating=6)
     assert abilities(table.bot, table.guild, "Ana") == {"Athletics": ("general", 6, 0)}
 
 
@@ -533,7 +582,7 @@ async def test_spanish_server_and_players(
         table.gm, "ability set", {"character": "Ana", "ability": "Buscar Libros", "rating": 3}
     )
     assert "**Ana** tiene ahora **Buscar Libros** (de investigación) 3/3." in reply.content
-    assert "Habilidades de investigación" in reply.text or "investigación" in reply.text
+    assert field(reply.embed, "Habilidades de investigación") == "Buscar Libros 3/3"
     await table.ok(
         table.gm, "ability set", {"character": "Ana", "ability": "Atletismo", "rating": 4}
     )
@@ -541,20 +590,35 @@ async def test_spanish_server_and_players(
         table.ana, "spend", {"character": "Ana", "ability": "buscar libros", "points": 1}
     )
     assert "gasta 1 punto de **Buscar Libros**" in reply.content and "beneficio" in reply.content
+    await table.bot.script_dice(3, 2, 5)
     reply = await table.ok(
         table.ana, "check", {"character": "Ana", "ability": "Atletismo", "spend": 1}
     )
-    check_roll(reply, spend=1, difficulty=4, pool_after=3, rating=4, language="es")
+    check_roll(
+        reply, die=3, success=True, spend=1, difficulty=4, pool_after=3, rating=4, language="es"
+    )
     assert "Prueba de Atletismo" in reply.text and "Dificultad 4" in reply.text
     reply = await table.ok(
         table.ana, "check", {"character": "Ana", "ability": "Primeros Auxilios", "spend": 1}
     )
-    check_roll(reply, spend=1, difficulty=4, pool_after=2, rating=3, language="es")
+    check_roll(
+        reply, die=2, success=False, spend=1, difficulty=4, pool_after=2, rating=3, language="es"
+    )
     # Wounded: the breakdown, and the refusals, in Spanish.
     await table.ok(table.gm, "character set", {"character": "Ana", "health": -7})
     reply = await table.ok(table.ana, "check", {"character": "Ana", "ability": "Atletismo"})
-    check_roll(reply, spend=0, difficulty=4, pool_after=3, rating=4, penalty=1, language="es")
-    assert "vs 5 (4 + 1)" in reply.text and "Dificultad 4 + 1" in reply.text
+    check_roll(
+        reply,
+        die=5,
+        success=True,
+        spend=0,
+        difficulty=4,
+        pool_after=3,
+        rating=4,
+        penalty=1,
+        language="es",
+    )
+    assert "5 + 0 = 5 vs 5 (4 + 1)" in reply.text and "Dificultad 4 + 1" in reply.text
     await table.refused(
         table.ana,
         "spend",
@@ -679,8 +743,13 @@ async def test_each_change_is_one_history_entry_and_undo_reverts_it(table: Table
         table.gm, "ability set", {"character": "Ana", "ability": "Athletics", "rating": 3}
     )
     await table.ok(table.ana, "spend", {"character": "Ana", "ability": "Athletics", "points": 1})
-    await table.ok(table.ana, "check", {"character": "Ana", "ability": "Athletics", "spend": 1})
-    await table.ok(table.ana, "check", {"character": "Ana", "ability": "Athletics"})  # no change
+    await table.bot.script_dice(6, 1)
+    check = await table.ok(
+        table.ana, "check", {"character": "Ana", "ability": "Athletics", "spend": 1}
+    )
+    check_roll(check, die=6, success=True, spend=1, difficulty=4, pool_after=1, rating=3)
+    check = await table.ok(table.ana, "check", {"character": "Ana", "ability": "Athletics"})
+    check_roll(check, die=1, success=False, spend=0, difficulty=4, pool_after=1, rating=3)
     await table.ok(table.gm, "ability remove", {"character": "Ana", "ability": "Athletics"})
     assert history(table.bot, table.guild)[-5:] == [
         "ability set",

@@ -12,7 +12,7 @@ from typing import Any
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.fake_discord.mentions import pings_of
 from devkit.harness import BotProcess
-from tests.e2e.kit import create, message_bodies
+from tests.e2e.kit import create, message_bodies, roll_shown
 
 
 def called(reply: Reply, *members: FakeMember) -> None:
@@ -63,8 +63,9 @@ async def test_the_owner_is_called_when_a_roll_falls_due_and_only_then(
     assert any(c.startswith("salud:cons:") for c in due.custom_ids)
     # Everything else the table does pings nobody: looks, rolls, First Aid, lists, undo.
     plain = next(c for c in due.custom_ids if c.split(":")[3] == "0")
+    await bot.script_dice(4)
     roll = await fake.click(guild, ana, due, plain)
-    assert roll.type == 4
+    assert roll.type == 4 and roll_shown(roll.embed, die=4).success
     await fake.slash(guild, gm, "firstaid", {"medic": "Amelia", "patient": "Ana", "points": 1})
     for command in ("character list", "scene status", "history", "help"):
         await fake.slash(guild, gm, command)

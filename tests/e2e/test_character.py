@@ -14,7 +14,7 @@ from typing import Any
 
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.harness import BotProcess
-from tests.e2e.kit import message_bodies, writable
+from tests.e2e.kit import message_bodies, roll_shown, writable
 
 EPHEMERAL = 1 << 6
 
@@ -315,7 +315,7 @@ async def test_set_to_death_and_revival_by_correction(fake: FakeDiscord, guild: 
 
 
 async def test_G2_a_correction_below_0_makes_a_roll_due_with_its_buttons(
-    fake: FakeDiscord, guild: FakeGuild
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
     gm = guild.member("Gm", permissions=["manage_guild"])
     ana = guild.member("Ana")
@@ -329,9 +329,11 @@ async def test_G2_a_correction_below_0_makes_a_roll_due_with_its_buttons(
         "Spend 2 Health",
         "Spend 3 Health",
     ]
+    await bot.script_dice(2)
     rolled = await fake.click(guild, ana, reply, reply.buttons[0]["custom_id"])
     public(rolled)
-    assert " vs 2" in rolled.text
+    roll = roll_shown(rolled.embed, die=2)
+    assert (roll.spend, roll.difficulty, roll.success) == (0, 2, True)
 
 
 async def test_G3_a_gm_knocks_out_a_character_at_any_health(

@@ -96,7 +96,7 @@ CASES: dict[str, tuple[str, Step | None, Step]] = {
     "delete": ("Ana's sheet is deleted", None, _delete),
     "hurt": ("Ana takes 5 damage", None, _slash("hurt", character="Ana", amount="5")),
     "conscious": (
-        "Ana rolls Consciousness: ",
+        "Ana rolls Consciousness: 2 + 1 = 3 vs 3, success",
         _set(health=-3),
         _slash("conscious", character="Ana", spend=1),
     ),
@@ -136,11 +136,15 @@ CASES: dict[str, tuple[str, Step | None, Step]] = {
         _slash("spend", character="Ana", ability="Athletics", points=2),
     ),
     "check": (
-        "Ana's Athletics test: ",
+        "Ana's Athletics test: 5 + 1 = 6 vs 4",
         None,
         _slash("check", character="Ana", ability="Athletics", spend=1),
     ),
 }
+
+
+#: The dice the bot rolls in a case's change (scripted; the others roll none).
+DICE: dict[str, tuple[int, ...]] = {"conscious": (2,), "check": (5,)}
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -155,6 +159,8 @@ async def test_undo_reverts_each_kind_of_change_exactly(
     before = rows(bot, guild)
     entries = history_count(bot, guild)
 
+    if case in DICE:
+        await bot.script_dice(*DICE[case])
     await change(fake, guild, gm)
     changed = rows(bot, guild)
     assert changed != before, f"{case}: the change changed nothing"
@@ -454,6 +460,7 @@ async def test_history_is_in_words_naming_medic_and_patient(
         ("rest", {"character": "Amelia", "days": 2}),
         ("refresh", {}),
     ]
+    await bot.script_dice(3, 5)  # the claw's d4: 9 damage; Padre Tomás's roll: 5 + 1 vs 6
     for command, options in steps:
         done = await fake.slash(guild, gm, command, options)
         assert not done.ephemeral, (command, done.text)
@@ -466,4 +473,5 @@ async def test_history_is_in_words_naming_medic_and_patient(
         assert "✓" not in line and "✗" not in line, line
     assert any(aid in line and "Amelia: " in line and "Padre Tomás: " in line for line in lines)
     assert any(bled in line for line in lines)
-    assert any("garra" in line and "(1d4+6)" in line for line in lines)
+    assert any(" 9 " in line and "(1d4+6) — garra" in line for line in lines)
+    assert any("5 + 1 = 6 vs 6" in line for line in lines)

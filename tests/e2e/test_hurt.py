@@ -1,13 +1,12 @@
 """``/hurt`` end to end (RULES.md D1–D5, C1, H5): the real bot against the fake Discord.
 
-The bot rolls real dice here, so every dice reply is parsed and checked against itself: the
-dice and modifier add up to the total shown, the total dealt is at least 1 (D2), and the
-Health shown and stored moved by exactly that much.
+The bot rolls the dice each test scripts (``bot.script_dice``), so every dice reply is parsed
+and checked: the dice shown are the ones scripted, they and the modifier add up to the total
+shown, the total dealt is at least 1 (D2), and the Health shown and stored moved by exactly
+that much.
 """
 
 from __future__ import annotations
-
-import asyncio
 
 import pytest
 
@@ -57,17 +56,30 @@ async def test_D1_D2_dice_are_shown_with_their_arithmetic(
     ana = guild.member("Ana")
     await create(fake, guild, ana, "Ana", 40)
     health = 40
-    for amount in ("1d6+1", "2d6", "d6-1", "3D4 + 2"):
+    for amount, dice, line in (
+        ("1d6+1", (4,), "1d6+1: [4] + 1 = 5"),
+        ("2d6", (3, 5), "2d6: [3, 5] = 8"),
+        ("d6-1", (1,), "1d6-1: [1] - 1 = 0 → 1"),  # D2: at least 1
+        ("3D4 + 2", (2, 4, 1), "3d4+2: [2, 4, 1] + 2 = 9"),
+    ):
+        await bot.script_dice(*dice)
         reply = await fake.slash(guild, ana, "hurt", {"character": "Ana", "amount": amount})
         value = field(reply.embed, "Damage")
-        expression = amount.replace(" ", "").lower()
-        if expression.startswith("d"):
-            expression = "1" + expression
-        assert value.startswith(f"{expression}: ["), value
-        shown = damage_shown(value)
+        assert value.startswith(line), value
+        shown = damage_shown(value, dice=dice)
         health -= shown.dealt
         assert health_change_shown(reply.embed) == (health + shown.dealt, health, 40)
+    assert health == 40 - 5 - 8 - 1 - 9
     assert stored(bot, guild, "Ana")["health"] == health
+    assert [(roll.sides, roll.value) for roll in (await bot.end_dice()).rolled] == [
+        (6, 4),
+        (6, 3),
+        (6, 5),
+        (6, 1),
+        (4, 2),
+        (4, 4),
+        (4, 1),
+    ]
 
 
 async def test_D2_a_roll_below_one_still_deals_one(
@@ -75,10 +87,11 @@ async def test_D2_a_roll_below_one_still_deals_one(
 ) -> None:
     ana = guild.member("Ana")
     await create(fake, guild, ana, "Ana", 9)
+    await bot.script_dice(2)  # the highest roll of a d2: still below 1
     reply = await fake.slash(guild, ana, "hurt", {"character": "Ana", "amount": "1d2-100"})
     value = field(reply.embed, "Damage")
-    shown = damage_shown(value)
-    assert shown.raw < 1 and shown.dealt == 1
+    shown = damage_shown(value, dice=(2,))
+    assert (shown.raw, shown.dealt) == (-98, 1)
     assert "a hit always deals at least 1" in value
     assert health_shown(reply.embed) == (8, 9)
 
@@ -162,6 +175,7 @@ async def test_H5_death_has_its_own_embed_is_announced_and_further_damage_is_ref
     assert [e["title"] for e in posted[0]["embeds"]] == ["Ana has died"]
 
     entries = history_count(bot, guild)
+    await bot.script_dice(3)  # rolled before the transaction reads that Ana is dead
     again = await fake.slash(guild, ana, "hurt", {"character": "Ana", "amount": "1d6"})
     assert_refused(again, "**Ana** has died", "/character set")
     assert stored(bot, guild, "Ana")["health"] == -12
@@ -180,10 +194,10 @@ async def test_only_state_changes_and_knock_outs_are_announced(
     assert len(posted) == 1
     assert state_shown(posted[0]["embeds"][0]) == "Healthy → **Hurt**"
     # Used in the announcement channel itself: not posted twice.
-    await fake.slash(
+    there = await fake.slash(
         guild, ana, "hurt", {"character": "Ana", "amount": "6"}, channel=guild.announcements
     )
-    await asyncio.sleep(0.1)
+    await bot.settled(there)  # everything the command does, its announcement included, is done
     assert len(fake.channel_messages(guild.announcements.id)) == 1
 
 
@@ -281,12 +295,13 @@ async def test_spanish_server_and_spanish_errors(
     guild: FakeGuild = await make_guild(locale="es-ES")  # type: ignore[operator]
     ana = guild.member("Ana", locale="es-ES")
     await create(fake, guild, ana, "Ana", 3)
+    await bot.script_dice(3)
     reply = await fake.slash(guild, ana, "hurt", {"character": "Ana", "amount": "1d4+4"})
     embed = reply.embed
-    shown = damage_shown(field(embed, "Daño"))
-    assert health_shown(embed, "es") == (3 - shown.dealt, 3)
+    assert damage_shown(field(embed, "Daño"), dice=(3,)).dealt == 7
+    assert health_shown(embed, "es") == (-4, 3)
     assert state_shown(embed, "es") == (
-        f"Ileso → **Dañado** · Tirada de Consciencia pendiente (Dificultad {shown.dealt - 3})"
+        "Ileso → **Dañado** · Tirada de Consciencia pendiente (Dificultad 4)"
     )
     assert "description" not in embed
     assert reply.buttons[0]["label"] == "Tirar Consciencia"

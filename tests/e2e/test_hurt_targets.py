@@ -34,6 +34,8 @@ async def test_each_target_rolls_its_own_damage_in_one_change(
     for name in names:
         await create(fake, guild, gm, name, 30)
     entries = history_count(bot, guild)
+    rolled = [(6, 1), (2, 5), (3, 3), (4, 6)]  # each target's 2d6, in the order they are named
+    await bot.script_dice(*(die for pair in rolled for die in pair))
     reply = await fake.slash(
         guild,
         gm,
@@ -51,10 +53,11 @@ async def test_each_target_rolls_its_own_damage_in_one_change(
     assert [embed["title"] for embed in reply.embeds] == names
     details = json.loads(last_details(bot, guild))
     assert [target["name"] for target in details["targets"]] == names
-    for embed, name, target in zip(reply.embeds, names, details["targets"], strict=True):
-        shown = damage_shown(field(embed, "Damage"))
-        assert len(shown.dice) == 2 and shown.modifier == 1
-        assert all(1 <= die <= 6 for die in shown.dice)
+    for embed, name, target, dice in zip(
+        reply.embeds, names, details["targets"], rolled, strict=True
+    ):
+        shown = damage_shown(field(embed, "Damage"), dice=dice)
+        assert shown.modifier == 1 and shown.dealt == sum(dice) + 1
         assert list(shown.dice) == target["dice"] and shown.dealt == target["dealt"]
         assert health_shown(embed) == (30 - shown.dealt, 30)
         assert stored(bot, guild, name)["health"] == 30 - shown.dealt
@@ -64,7 +67,7 @@ async def test_each_target_rolls_its_own_damage_in_one_change(
     assert details["amount"] == "2d6+1" and details["reason"] == "explosion"
     assert fake.violations == []
     history = await fake.slash(guild, gm, "history")
-    hit = ", ".join(f"{t['name']} ({t['dealt']})" for t in details["targets"])
+    hit = "Amelia Ríos (8), Bruno (8), Carla (7), Dario (11)"
     assert f"One blow hits {hit} (2d6+1) — explosion" in history.text, history.text
     assert "targets" not in history.text and "amount" not in history.text
 

@@ -19,7 +19,7 @@ import pytest_asyncio
 
 from devkit.fake_discord import FakeDiscord
 from devkit.harness import BotProcess
-from tests.e2e.kit import create, slow_disk
+from tests.e2e.kit import create, roll_shown, slow_disk
 from tests.e2e.kit.db import stored
 from tests.e2e.kit.processes import fake_with_bot
 
@@ -75,11 +75,15 @@ async def test_C1_a_late_press_of_the_roll_button_rolls_once_and_answers(slow: P
     gm = guild.owner
     await create(fake, guild, gm, "Bea", 9)
     hurt = await fake.slash(guild, gm, "hurt", {"character": "Bea", "amount": "10"})
+    await bot.script_dice(5)  # one die: the refused second press must roll none
     rolled = await fake.click(guild, gm, hurt, hurt.buttons[0]["custom_id"])
     again = await fake.click(guild, gm, hurt, hurt.buttons[0]["custom_id"])
     assert rolled.deferred and rolled.record.errors == []
-    roll_messages = [rolled.message, *rolled.followups]
-    assert any(" vs 1" in str(message) for message in roll_messages if message)
+    embeds = [e for m in (rolled.message, *rolled.followups) if m for e in m.get("embeds") or []]
+    rolls = [e for e in embeds if any(f["name"] == "Consciousness roll" for f in e["fields"])]
+    assert len(rolls) == 1, embeds
+    roll = roll_shown(rolls[0], die=5)
+    assert (roll.total, roll.difficulty, roll.success) == (5, 1, True)
     assert again.ephemeral, "the roll was made: the old button is refused"
     assert not stored(bot.database_path, guild, "Bea")["roll_pending"]
 

@@ -13,15 +13,21 @@ import pytest
 
 from devkit.fake_discord import FakeDiscord, FakeGuild
 from devkit.harness import BotProcess
+from tests.e2e.kit import damage_shown, field, roll_shown
 from tests.e2e.phone import message_lines
 
 #: A typical /hurt (damage without a reason) on a phone: issue 11's bound.
 HURT_LINES = 6
+DAMAGE_FIELD = {"en": "Damage", "es": "Daño"}
 
 
-async def _session(fake: FakeDiscord, guild: FakeGuild) -> dict[str, int]:
-    """A short fight: the line count of each kind of change reply."""
+async def _session(fake: FakeDiscord, bot: BotProcess, guild: FakeGuild) -> dict[str, int]:
+    """A short fight: the line count of each kind of change reply. The dice are scripted: the
+    two claws roll 4 and 3, and Jack's Consciousness roll fails (1 against 2), the longer of
+    its two replies (it adds the knock-out)."""
     gm = guild.owner
+    lang = guild.locale[:2]
+    await bot.script_dice(4, 1, 3)
     counts: dict[str, int] = {}
     for name, health, first_aid in (("Amelia Ríos", 9, 0), ("Jack Malone", 5, 0)):
         reply = await fake.slash(
@@ -33,6 +39,7 @@ async def _session(fake: FakeDiscord, guild: FakeGuild) -> dict[str, int]:
     )
     hurt = await fake.slash(guild, gm, "hurt", {"character": "Amelia Ríos", "amount": "1d6+1"})
     assert not hurt.ephemeral, hurt.text
+    assert damage_shown(field(hurt.embed, DAMAGE_FIELD[lang]), dice=(4,)).dealt == 5
     counts["/hurt"] = message_lines(hurt.message)
     aid = await fake.slash(
         guild, gm, "firstaid", {"medic": "Padre Tomás", "patient": "Amelia Ríos", "points": 1}
@@ -43,6 +50,7 @@ async def _session(fake: FakeDiscord, guild: FakeGuild) -> dict[str, int]:
     assert not down.ephemeral, down.text
     roll = await fake.slash(guild, gm, "conscious", {"character": "Jack Malone"})
     assert not roll.ephemeral, roll.text
+    assert not roll_shown(roll.embed, lang, die=1).success
     counts["/conscious"] = message_lines(roll.message)
     rest = await fake.slash(guild, gm, "rest", {"character": "Amelia Ríos", "days": 2})
     assert not rest.ephemeral, rest.text
@@ -61,6 +69,7 @@ async def _session(fake: FakeDiscord, guild: FakeGuild) -> dict[str, int]:
         assert not added.ephemeral, added.text
     sheet = await fake.slash(guild, gm, "hurt", {"character": "Padre Tomás", "amount": "1d6+1"})
     assert not sheet.ephemeral, sheet.text
+    assert damage_shown(field(sheet.embed, DAMAGE_FIELD[lang]), dice=(3,)).dealt == 4
     counts["/hurt with abilities"] = message_lines(sheet.message)
     return counts
 
@@ -73,7 +82,7 @@ async def test_a_typical_hurt_takes_at_most_six_lines_on_a_phone(
     locale: str,
 ) -> None:
     guild = await make_guild(locale=locale)
-    counts = await _session(fake, guild)
+    counts = await _session(fake, bot, guild)
     if os.environ.get("SALUD_PRINT_LINES"):
         print(locale, counts)
     assert counts["/hurt"] <= HURT_LINES, counts

@@ -4,19 +4,29 @@ A button carries the number of the roll it was posted for: once that roll is mad
 button or ``/conscious``), healed away, or replaced by a later roll, a press is refused, and
 the bot edits the message that carried it so that its buttons show disabled; after a
 restart too. A message that can no longer be edited is forgotten.
+
+The bot does that after the reply of the change (``RollButtonKeeper``): the tests wait for it
+with ``bot.settled(reply)``, which returns once everything the interaction started is done,
+and then check the messages as they are; the dice of every roll are scripted.
 """
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.fake_discord.replies import flatten_components
 from devkit.harness import BotProcess
-from tests.e2e.kit import assert_refused, create, history_count, read_only, stored, uno_and_dos_hurt
+from tests.e2e.kit import (
+    assert_refused,
+    create,
+    history_count,
+    read_only,
+    roll_shown,
+    stored,
+    uno_and_dos_hurt,
+)
 from tests.e2e.kit import undo as confirmed_undo
 
 
@@ -40,17 +50,12 @@ def disabled(message: dict[str, Any] | None, character_id: int) -> list[bool]:
     ]
 
 
-async def wait_disabled(fake: FakeDiscord, reply: Reply, character_id: int) -> dict[str, Any]:
-    """Waits until every roll button of the character on the reply's message is disabled."""
-    message_id = reply.message_id
-    assert message_id is not None
-
-    def done() -> bool:
-        flags = disabled(fake.message(message_id), character_id)
-        return bool(flags) and all(flags)
-
-    await fake.wait_until(done, 5.0, what=f"the roll buttons of {message_id} disabled")
-    message = fake.message(message_id)
+def all_disabled(fake: FakeDiscord, reply: Reply, character_id: int) -> dict[str, Any]:
+    """The reply's message, now, on which every roll button of the character is disabled."""
+    assert reply.message_id is not None
+    message = fake.message(reply.message_id)
+    flags = disabled(message, character_id)
+    assert flags and all(flags), message
     assert message is not None
     return message
 
@@ -63,15 +68,6 @@ def kept_messages(bot: BotProcess, guild: FakeGuild) -> list[tuple[int, int, int
             (int(guild.id),),
         ).fetchall()
     return [(int(a), int(b), int(c)) for a, b, c in rows]
-
-
-async def kept_soon(bot: BotProcess, guild: FakeGuild, count: int) -> None:
-    """Waits until the bot keeps ``count`` roll-button messages of the server (it stores a
-    message just after sending it, and forgets it just after editing it)."""
-    deadline = time.monotonic() + 5.0
-    while len(kept_messages(bot, guild)) != count:
-        assert time.monotonic() < deadline, f"kept: {kept_messages(bot, guild)}, not {count}"
-        await asyncio.sleep(0.02)
 
 
 async def hurt(
@@ -95,7 +91,8 @@ async def test_an_old_button_is_refused_when_a_later_roll_is_pending_and_shows_d
     second_roll = stored(bot, guild, "Ana")["roll_seq"]
     assert second_roll == first_roll + 1
     assert stored(bot, guild, "Ana")["roll_pending"] == 1
-    await wait_disabled(fake, first, character_id)
+    await bot.settled(second)
+    all_disabled(fake, first, character_id)
     assert not any(disabled(fake.message(str(second.message_id)), character_id))
 
     entries = history_count(bot, guild)
@@ -104,10 +101,14 @@ async def test_an_old_button_is_refused_when_a_later_roll_is_pending_and_shows_d
     assert history_count(bot, guild) == entries
     assert stored(bot, guild, "Ana")["roll_pending"] == 1
 
+    await bot.script_dice(3)
     made = await fake.click(guild, ana, second, f"salud:cons:{character_id}:0:{second_roll}")
-    assert not made.ephemeral and " vs 3" in made.text, made.text
-    await wait_disabled(fake, second, character_id)
-    await kept_soon(bot, guild, 0)
+    assert not made.ephemeral, made.text
+    roll = roll_shown(made.embed, die=3)
+    assert (roll.total, roll.difficulty, roll.success) == (3, 3, True)
+    await bot.settled(made)
+    all_disabled(fake, second, character_id)
+    assert kept_messages(bot, guild) == []
 
 
 async def test_a_roll_made_with_conscious_disables_the_buttons_in_spanish_too(
@@ -119,10 +120,14 @@ async def test_a_roll_made_with_conscious_disables_the_buttons_in_spanish_too(
     posted = await hurt(fake, guild, ana, "Olga", 11)
     character_id = stored(bot, guild, "Olga")["id"]
     roll = stored(bot, guild, "Olga")["roll_seq"]
-    await kept_soon(bot, guild, 1)
+    await bot.settled(posted)
+    assert kept_messages(bot, guild) == [(character_id, roll, int(str(posted.message_id)))]
+    await bot.script_dice(2)
     rolled = await fake.slash(guild, ana, "conscious", {"character": "Olga"})
     assert not rolled.ephemeral
-    message = await wait_disabled(fake, posted, character_id)
+    assert roll_shown(rolled.embed, "es", die=2).success  # 2 against 2
+    await bot.settled(rolled)
+    message = all_disabled(fake, posted, character_id)
     assert message["embeds"] == posted.embeds  # only the buttons changed
     late = await fake.click(guild, ana, posted, f"salud:cons:{character_id}:1:{roll}")
     assert late.ephemeral
@@ -138,7 +143,8 @@ async def test_healing_the_roll_away_disables_the_buttons(
     character_id = stored(bot, guild, "Bruno")["id"]
     healed = await fake.slash(guild, gm, "character set", {"character": "Bruno", "health": 3})
     assert not healed.ephemeral
-    await wait_disabled(fake, posted, character_id)
+    await bot.settled(healed)
+    all_disabled(fake, posted, character_id)
 
 
 async def test_one_characters_roll_leaves_the_others_buttons_live(
@@ -146,13 +152,18 @@ async def test_one_characters_roll_leaves_the_others_buttons_live(
 ) -> None:
     gm, both = await uno_and_dos_hurt(fake, guild, "3")
     uno, dos = stored(bot, guild, "Uno")["id"], stored(bot, guild, "Dos")["id"]
-    await fake.slash(guild, gm, "conscious", {"character": "Uno"})
-    message = await wait_disabled(fake, both, uno)
+    await bot.script_dice(1, 6)
+    rolled = await fake.slash(guild, gm, "conscious", {"character": "Uno"})
+    assert roll_shown(rolled.embed, die=1).success  # 1 against 1
+    await bot.settled(rolled)
+    message = all_disabled(fake, both, uno)
     live = disabled(message, dos)
     assert live and not any(live)  # Dos's roll and spends are still live
     pressed = await fake.click(guild, gm, message, roll_ids(message, dos)[0])
     assert not pressed.ephemeral, pressed.text
-    await wait_disabled(fake, both, dos)
+    assert roll_shown(pressed.embed, die=6).success
+    await bot.settled(pressed)
+    all_disabled(fake, both, dos)
 
 
 async def test_buttons_keep_their_roll_across_a_restart(
@@ -165,14 +176,18 @@ async def test_buttons_keep_their_roll_across_a_restart(
     first_roll = stored(bot, guild, "Carla")["roll_seq"]
     await bot.restart()
     second = await hurt(fake, guild, ana, "Carla", 1)
-    await wait_disabled(fake, first, character_id)
+    await bot.settled(second)
+    all_disabled(fake, first, character_id)
     old = await fake.click(guild, ana, first, f"salud:cons:{character_id}:0:{first_roll}")
     assert old.ephemeral and "earlier Consciousness roll" in old.text
     await bot.restart()
     current = roll_ids(second, character_id)[0]
+    await bot.script_dice(1)  # to the process started last; 1 against 2: knocked out
     made = await fake.click(guild, ana, second, current)
     assert not made.ephemeral, made.text
-    await wait_disabled(fake, second, character_id)
+    assert not roll_shown(made.embed, die=1).success
+    await bot.settled(made)
+    all_disabled(fake, second, character_id)
 
 
 async def test_a_message_that_is_gone_is_forgotten_quietly(
@@ -181,12 +196,18 @@ async def test_a_message_that_is_gone_is_forgotten_quietly(
     ana = guild.member("Ana")
     await create(fake, guild, ana, "Dario", 9)
     posted = await hurt(fake, guild, ana, "Dario", 10)
-    await kept_soon(bot, guild, 1)
+    await bot.settled(posted)
+    assert len(kept_messages(bot, guild)) == 1
     assert posted.message_id is not None
     fake.delete_message(posted.message_id)
-    await fake.slash(guild, ana, "conscious", {"character": "Dario"})
-    await kept_soon(bot, guild, 0)
-    await bot.wait_for_log("can no longer be edited")
+    await bot.script_dice(4)
+    rolled = await fake.slash(guild, ana, "conscious", {"character": "Dario"})
+    assert roll_shown(rolled.embed, die=4).success
+    await bot.settled(rolled)
+    assert kept_messages(bot, guild) == []
+    assert f"roll buttons of message {posted.message_id} can no longer be edited" in (
+        bot.log_text()
+    )
 
 
 async def test_an_old_rolls_button_is_refused_in_spanish(
@@ -220,8 +241,13 @@ async def test_an_undo_that_brings_an_earlier_roll_back_retires_every_button(
     undone = await confirmed_undo(fake, guild, gm)  # Difficulty 1 is pending again
     assert not undone.ephemeral
     assert stored(bot, guild, "Quique")["roll_pending"] == 1
-    await wait_disabled(fake, later, character_id)
+    assert undone.click is not None
+    await bot.settled(undone.click)
+    all_disabled(fake, later, character_id)
     refused = await fake.click(guild, gm, later, later_id)
     assert_refused(refused, "earlier Consciousness roll of **Quique**")
+    await bot.script_dice(1)
     rolled = await fake.slash(guild, gm, "conscious", {"character": "Quique"})
-    assert not rolled.ephemeral and " vs 1" in rolled.text
+    assert not rolled.ephemeral
+    roll = roll_shown(rolled.embed, die=1)
+    assert (roll.difficulty, roll.success) == (1, True)

@@ -193,7 +193,8 @@ async def test_guilds_intent_only_no_background_event_reaches_salud(
             EventStream(fake, 300) as salud_stream,
             EventStream(floor_fake, 300, [floor_guild]) as floor_stream,
         ):
-            await asyncio.sleep(1.0)
+            # A second of the stream, 300 events each: the bot is asked for none of them.
+            await asyncio.gather(salud_stream.wait_sent(300), floor_stream.wait_sent(300))
             # Still answering while the stream runs.
             public(
                 await fake.slash(

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from devkit.fake_discord import FakeDiscord, FakeGuild
 from devkit.harness import BotProcess
 from tests.e2e.kit import (
-    ROLL,
     announcing_gm,
     assert_refused,
     correct,
@@ -18,6 +19,7 @@ from tests.e2e.kit import (
     gm_with,
     history_count,
     insert_characters,
+    roll_shown,
     rows,
     stored,
 )
@@ -171,9 +173,11 @@ async def test_T2_bleeding_kills_at_minus_12_and_stops_there(
     assert rows(bot, guild)["Ana"]["health"] == -12
 
 
+@pytest.mark.parametrize(("die", "success"), [(6, True), (5, False)], ids=["success", "failure"])
 async def test_T2_bleeding_makes_a_roll_due_with_buttons_that_roll(
-    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild, die: int, success: bool
 ) -> None:
+    """The button spends 1 (-8, Difficulty 7): a 6 makes 7 and keeps Ana awake, a 5 does not."""
     gm = gm_of(guild)
     owner = guild.member("Ana")
     other = guild.member("Other")
@@ -200,18 +204,17 @@ async def test_T2_bleeding_makes_a_roll_due_with_buttons_that_roll(
     refused = await fake.click(guild, other, reply, f"salud:cons:{character_id}:0:{roll}")
     assert refused.ephemeral and "Only **Ana**'s player or a GM" in refused.text
     assert rows(bot, guild)["Ana"] == state
+    await bot.script_dice(die)
     rolled = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:1:{roll}")
     assert not rolled.ephemeral
-    match = ROLL.search(rolled.text)
-    assert match, rolled.text
-    die, spend, total, difficulty = (int(group) for group in match.groups()[:4])
-    assert 1 <= die <= 6 and spend == 1 and total == die + spend and difficulty == 7
+    shown = roll_shown(rolled.embed, die=die)
+    assert (shown.spend, shown.total, shown.difficulty) == (1, die + 1, 7)
+    assert shown.success is success
     after = rows(bot, guild)["Ana"]
     assert after["health"] == -8 and after["roll_pending"] == 0
-    if total >= difficulty:
-        assert "Success" in rolled.text and after["conscious"] == 1
-    else:
-        assert "Failure" in rolled.text and after["conscious"] == 0
+    assert after["conscious"] == int(success)
+    words = "Success — stays conscious" if success else "Failure — falls unconscious"
+    assert words in rolled.text
     # An old button never rolls twice.
     twice = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:0:{roll}")
     assert twice.ephemeral
@@ -284,7 +287,12 @@ async def test_time_in_spanish(fake: FakeDiscord, bot: BotProcess, make_guild: A
     await correct(fake, guild, gm, "Ana", health=-7)
     reply = await fake.slash(guild, gm, "time", {"minutes": 30})
     assert "Tiempo de juego: +30 min." in reply.content
-    assert "Tirar Consciencia" in str(reply.buttons) or reply.buttons
+    assert [button["label"] for button in reply.buttons] == [
+        "Tirar Consciencia",
+        "Gastar 1 de Salud",
+        "Gastar 2 de Salud",
+        "Gastar 3 de Salud",
+    ]
     assert reply.embed["fields"][0]["name"] == "Salud"
     nobody = await fake.slash(guild, gm, "time", {"minutes": 1})
     assert "Tiempo de juego: +1 min." in nobody.content and "se desangra: 1 min" in nobody.text

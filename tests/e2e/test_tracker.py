@@ -3,6 +3,10 @@ that the bot edits after every change within 5 s, at most once every 2 s (a burs
 changes folded into a few edits, the last showing the last state); it survives a restart,
 stops quietly for good when its message is gone, and a new one replaces the old, which says
 it moved. Real bot, fake Discord, both languages.
+
+The bot edits the tracker after the reply of a change, in work the change started: the tests
+wait for it with ``bot.settled(reply)`` (every task the interaction started is done, the
+tracker's edit included, up to its 2-s spacing) and then check exactly what was edited.
 """
 
 from __future__ import annotations
@@ -25,14 +29,6 @@ def tracker_row(bot: BotProcess, guild: FakeGuild) -> tuple[int, int] | None:
             "SELECT channel_id, message_id FROM trackers WHERE guild_id = ?", (int(guild.id),)
         ).fetchone()
     return None if row is None else (int(row[0]), int(row[1]))
-
-
-async def row_soon(bot: BotProcess, guild: FakeGuild, expected: tuple[int, int] | None) -> None:
-    """Waits until the stored tracker is ``expected`` (stored just after its reply is sent)."""
-    deadline = time.monotonic() + 5.0
-    while tracker_row(bot, guild) != expected:
-        assert time.monotonic() < deadline, f"tracker {tracker_row(bot, guild)}, not {expected}"
-        await asyncio.sleep(0.02)
 
 
 def edits_of(fake: FakeDiscord, message_id: str) -> list[Any]:
@@ -80,7 +76,8 @@ async def test_the_tracker_follows_every_change_within_five_seconds(
     assert "**Amelia Ríos** — Salud 9 / 9" in tracker.text
     assert "Actualizado a las <t:" in tracker.text
     message_id = str(tracker.message_id)
-    await row_soon(bot, guild, (int(guild.channel.id), int(message_id)))
+    await bot.settled(tracker)
+    assert tracker_row(bot, guild) == (int(guild.channel.id), int(message_id))
 
     hurt = await fake.slash(guild, gm, "hurt", {"character": "Amelia", "amount": "4"})
     assert not hurt.ephemeral
@@ -120,15 +117,16 @@ async def test_a_burst_of_100_changes_is_folded_into_edits_two_seconds_apart(
                 wait="none",
             )
         )
+        # Not a wait: the changes are spread over about 6 s, the load the spacing is about.
         await asyncio.sleep(0.06)
     for reply in replies:
         await reply.wait_complete(30.0)
         assert not reply.ephemeral, reply.text
     last_change = max(reply.record.callback_at or 0.0 for reply in replies)
     assert stored(bot, guild, "Ana")["health"] == 10 == stored(bot, guild, "Bea")["health"]
-    await shows(fake, message_id, "**Bea** — Health 10 / 60")
-    await shows(fake, message_id, "**Ana** — Health 10 / 60")
-    await asyncio.sleep(2.5)  # nothing more is coming: every change is shown
+    await bot.settled(*replies, timeout=10.0)  # the tracker's last edit included
+    assert "**Bea** — Health 10 / 60" in message_text(fake.message(message_id))
+    assert "**Ana** — Health 10 / 60" in message_text(fake.message(message_id))
     edits = edits_of(fake, message_id)
     times = [request.at for request in edits]
     gaps = [later - earlier for earlier, later in itertools.pairwise(times)]
@@ -154,7 +152,8 @@ async def test_a_new_tracker_replaces_the_old_which_says_it_moved(
     moved = fake.message(old_id)
     assert moved is not None and moved["embeds"] == []
     assert f"/channels/{guild.id}/{guild.announcements.id}/{new_id}" in moved["content"]
-    await row_soon(bot, guild, (int(guild.announcements.id), int(new_id)))
+    await bot.settled(new)
+    assert tracker_row(bot, guild) == (int(guild.announcements.id), int(new_id))
     await fake.slash(guild, gm, "hurt", {"character": "Carla", "amount": "2"})
     await shows(fake, new_id, "**Carla** — Health 7 / 9")
     assert "Carla" not in message_text(fake.message(old_id))
@@ -174,13 +173,14 @@ async def test_a_deleted_tracker_stops_quietly_for_good(
 ) -> None:
     gm, message_id = await tracked(fake, guild, "Elena")
     fake.delete_message(message_id)
-    await fake.slash(guild, gm, "hurt", {"character": "Elena", "amount": "1"})
-    await row_soon(bot, guild, None)
-    await bot.wait_for_log("can no longer be edited")
-    tried = len(edits_of(fake, message_id))
-    await fake.slash(guild, gm, "hurt", {"character": "Elena", "amount": "1"})
-    await asyncio.sleep(2.5)
-    assert len(edits_of(fake, message_id)) == tried == 1
+    first = await fake.slash(guild, gm, "hurt", {"character": "Elena", "amount": "1"})
+    await bot.settled(first)  # the tracker's edit, refused (404), and the tracker forgotten
+    assert tracker_row(bot, guild) is None
+    assert f"the live tracker of guild {guild.id} can no longer be edited" in bot.log_text()
+    assert len(edits_of(fake, message_id)) == 1
+    second = await fake.slash(guild, gm, "hurt", {"character": "Elena", "amount": "1"})
+    await bot.settled(second)  # all it does: no edit tried again
+    assert len(edits_of(fake, message_id)) == 1
     assert re.search(r"Traceback", bot.log_tail(30)) is None
 
 
@@ -188,11 +188,11 @@ async def test_a_tracker_the_bot_may_no_longer_edit_stops_for_good(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
     gm, message_id = await tracked(fake, guild, "Fabia")
-    await asyncio.sleep(2.1)  # the next edit is due at once
     fake.inject_failure("channel_message", status=403)  # permissions taken away
-    await fake.slash(guild, gm, "hurt", {"character": "Fabia", "amount": "1"})
-    await row_soon(bot, guild, None)
-    await fake.slash(guild, gm, "hurt", {"character": "Fabia", "amount": "1"})
-    await asyncio.sleep(2.5)
+    first = await fake.slash(guild, gm, "hurt", {"character": "Fabia", "amount": "1"})
+    await bot.settled(first)  # the tracker's edit, 2 s after it was posted: refused (403)
+    assert tracker_row(bot, guild) is None
+    second = await fake.slash(guild, gm, "hurt", {"character": "Fabia", "amount": "1"})
+    await bot.settled(second)  # all it does: no edit tried again
     assert "Fabia** — Health 9 / 9" in message_text(fake.message(message_id))  # never edited
     assert len(edits_of(fake, message_id)) == 1  # the refused one only

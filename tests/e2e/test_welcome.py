@@ -4,8 +4,6 @@ may post there, and once: not again when the bot reconnects)."""
 
 from __future__ import annotations
 
-import asyncio
-import time
 from pathlib import Path
 
 from devkit.fake_discord import FakeDiscord, FakeGuild
@@ -16,14 +14,6 @@ INVITE = (
     "https://discord.com/oauth2/authorize?client_id={app}"
     "&scope=bot+applications.commands&permissions=84992"
 )
-
-
-async def logged_twice(bot: BotProcess, text: str) -> None:
-    """Waits until the current run of the bot has logged ``text`` twice."""
-    deadline = time.monotonic() + 10.0
-    while bot.log_text().rsplit("\n===== start #", 1)[-1].count(text) < 2:
-        assert time.monotonic() < deadline, f"{text!r} not logged twice:\n{bot.log_tail()}"
-        await asyncio.sleep(0.02)
 
 
 async def welcome_of(fake: FakeDiscord, guild: FakeGuild) -> str:
@@ -88,7 +78,7 @@ async def test_start_up_line_and_no_second_welcome_after_a_reconnection(tmp_path
         handshakes = fake.handshakes
         await fake.drop_gateway("invalidate")  # a new session: READY and every GUILD_CREATE
         await fake.wait_for_handshake(handshakes, timeout=15)
-        await logged_twice(bot, "Ready as salud in 2 servers.")  # every server is back
+        await bot.wait_for_log("Ready as salud in 2 servers.", 10.0, count=2)  # all are back
         # The servers came back (on_guild_available), they were not joined again.
         reply = await fake.slash(first, first.owner, "character list", {})
         assert reply.is_complete()

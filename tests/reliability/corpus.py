@@ -35,6 +35,8 @@ class Bad:
     command: str
     options: Mapping[str, Any] = field(default_factory=dict)
     why: str = ""
+    #: Dice the bot rolls before it refuses (a /hurt rolls before it reads the character).
+    dice: int = 0
 
     def label(self) -> str:
         shown = {
@@ -349,7 +351,7 @@ def _abilities() -> Iterator[Bad]:
 def _rules() -> Iterator[Bad]:
     """Well-formed commands the rules forbid in this state."""
     yield Bad("ana", "hurt", {"character": "Dead", "amount": "1"}, "dead (H5)")
-    yield Bad("gm", "hurt", {"character": "Dead", "amount": "1d6"}, "dead (H5)")
+    yield Bad("gm", "hurt", {"character": "Dead", "amount": "1d6"}, "dead (H5)", dice=1)
     yield Bad("ana", "conscious", {"character": "Ana"}, "not below zero (C6)")
     yield Bad("bea", "conscious", {"character": "Out"}, "unconscious")
     yield Bad("ana", "conscious", {"character": "Dead"}, "dead")

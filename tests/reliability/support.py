@@ -14,6 +14,7 @@ from typing import Any
 
 from bot.storage.snapshot import load_after
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
+from devkit.fake_discord.replies import message_text
 from devkit.harness import BotProcess
 from tests.e2e.kit.commands import create
 from tests.e2e.kit.db import read_only
@@ -95,8 +96,23 @@ async def wait_all(fake: FakeDiscord, replies: Sequence[Reply], timeout: float) 
 
 
 def is_refusal(reply: Reply) -> bool:
-    """An ephemeral answer (every error of the bot is one)."""
-    return reply.is_complete() and reply.ephemeral
+    """An ephemeral answer (every error of the bot is one): the reply itself, or, after a
+    public deferral, the ephemeral followup that replaced the deleted placeholder."""
+    if not reply.is_complete():
+        return False
+    if reply.ephemeral:
+        return True
+    followups = reply.followups
+    return (
+        reply.message is None
+        and bool(followups)
+        and all(message.get("flags", 0) & EPHEMERAL for message in followups)
+    )
+
+
+def said(reply: Reply) -> str:
+    """What the user read: the reply, or the followups that replaced its placeholder."""
+    return reply.text or "\n".join(message_text(message) for message in reply.followups)
 
 
 # --- the database, read-only --------------------------------------------------------------------

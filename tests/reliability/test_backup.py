@@ -27,6 +27,7 @@ from tests.reliability.support import (
     is_refusal,
     isolated_bot,
     players_with_characters,
+    said,
     wait_all,
 )
 
@@ -112,7 +113,7 @@ async def test_backup_during_a_burst_is_a_consistent_snapshot_that_restores(
         assert not err
         await wait_all(fake, replies, 60)
         assert answered_when_done[0] < HURTS, "the burst was over before the backup: send more"
-        assert not [r.text for r in replies if is_refusal(r)], "no /hurt of 1 may be refused"
+        assert not [said(r) for r in replies if is_refusal(r)], "no /hurt of 1 may be refused"
 
         # The copy: sound, consistent, with everything answered before the backup began.
         assert_consistent(copy, guild)

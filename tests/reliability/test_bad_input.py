@@ -152,6 +152,7 @@ async def test_every_bad_input_is_refused_ephemerally_and_changes_nothing(
     violations = len(fake.violations)
     before = dump(bot.database_path)
 
+    await bot.script_dice(*[3] * sum(entry.dice for entry in playable))
     failures = await play(fake, guild, members, playable)
 
     after = dump(bot.database_path)
@@ -177,6 +178,7 @@ async def test_stress_the_corpus_three_times_over_from_three_locales(
     for locale in ("es-ES", "en-GB", "fr"):
         for member in members.values():
             member.locale = locale
+        await bot.script_dice(*[3] * sum(entry.dice for entry in playable))
         failures += await play(fake, guild, members, playable)
     assert not failures, "\n".join(failures[:60])
     assert dump(bot.database_path) == before

@@ -32,7 +32,16 @@ async def _quiet_server(
                 guild, guild.owner, "hurt", {"character": "Quiet", "amount": "1"}, wait="none"
             )
         )
-        await asyncio.sleep(QUIET_EVERY)
+        await asyncio.sleep(QUIET_EVERY)  # not a wait: the quiet server's pace
+
+
+async def quiet_answered(fake: FakeDiscord, sent: list[Reply], count: int) -> None:
+    """Waits until ``count`` of the quiet server's commands were sent and answered."""
+    await fake.wait_until(
+        lambda: sum(r.is_complete() for r in sent) >= count,
+        10,
+        what=f"{count} quiet /hurt answered",
+    )
 
 
 async def _flood(tmp_path: Path, flood: int) -> None:
@@ -46,7 +55,7 @@ async def _flood(tmp_path: Path, flood: int) -> None:
         stop = asyncio.Event()
         calm: list[Reply] = []
         sender = asyncio.create_task(_quiet_server(fake, quiet, stop, calm))
-        await asyncio.sleep(0.3)
+        await quiet_answered(fake, calm, 3)  # the quiet server is playing before the flood
         started = asyncio.get_running_loop().time()
         flooded = [
             await fake.slash(
@@ -61,12 +70,9 @@ async def _flood(tmp_path: Path, flood: int) -> None:
         sending = asyncio.get_running_loop().time() - started
         assert sending < 1.0, f"the flood took {sending:.2f} s to send"
         # Each is answered, or refused by the fake for coming late, or left unanswered by the
-        # bot when even a refusal could no longer arrive in time: 3 s after the last.
-        for _ in range(int((sending + DEADLINE + 1.0) / 0.1)):
-            if all(r.is_complete() or r.record.errors for r in flooded):
-                break
-            await asyncio.sleep(0.1)
-        await asyncio.sleep(0.5)
+        # bot when even a refusal could no longer arrive in time: the bot is done with all.
+        await bot.settled(*flooded, timeout=sending + DEADLINE + 30.0)
+        await quiet_answered(fake, calm, len(calm) + 5)  # and the quiet server plays on after it
         stop.set()
         await sender
         await fake.wait_until(lambda: all(r.is_complete() for r in calm), 10, what="quiet replies")
@@ -103,10 +109,10 @@ async def test_stress_floods_of_five_thousand(tmp_path: Path) -> None:
 async def test_commands_that_cannot_have_their_turn_in_time_are_deferred_then_served(
     tmp_path: Path,
 ) -> None:
-    """Another process holds SQLite's write lock for 2.8 s: the command that took the
-    storage's turn waits for it, the others cannot be served within Discord's 3 s. Each is
-    deferred (publicly, as its reply will be) and then served: none is "busy", none lost,
-    none stored twice (issue 19 point 3; before, 8 or more of the 10 answered "busy")."""
+    """Another process holds SQLite's write lock: the command that took the storage's turn
+    waits for it, the others cannot be served within Discord's 3 s. Each is deferred
+    (publicly, as its reply will be) and then served: none is "busy", none lost, none stored
+    twice (issue 19 point 3; before, 8 or more of the 10 answered "busy")."""
     async with isolated_bot(tmp_path, name="held") as (fake, bot):
         guild = await fake.create_guild()
         await create(fake, guild, guild.owner, "Ana", 99)
@@ -119,7 +125,13 @@ async def test_commands_that_cannot_have_their_turn_in_time_are_deferred_then_se
                 )
                 for _ in range(10)
             ]
-            await asyncio.sleep(2.8)
+            # Held until the commands behind the one whose turn it is have been deferred (2 s
+            # after they arrived), before Discord's 3 s.
+            await fake.wait_until(
+                lambda: sum(r.deferred for r in replies) >= 9,
+                DEADLINE,
+                what="9 deferrals while the write lock is held",
+            )
         finally:
             holder.execute("ROLLBACK")
             holder.close()

@@ -25,6 +25,7 @@ from tests.reliability.support import (
     is_refusal,
     isolated_bot,
     players_with_characters,
+    said,
 )
 
 NAMES = ("Ana", "Bea", "Cid")
@@ -73,7 +74,7 @@ def _check(
     assert not missing, f"answered on Discord but not stored: {missing}"
     # A burst beyond one server's share is refused as "busy" (COMMANDS.md), storing nothing.
     refused = [r for r in replies if is_refusal(r)]
-    assert not [r.text for r in refused if BUSY not in r.text], "refused other than busy"
+    assert not [said(r) for r in refused if BUSY not in said(r)], "refused other than busy"
     assert not [r.record.id for r in refused if int(r.record.id) in recorded], "refused, stored"
     for name in NAMES:
         row = character_row(bot.database_path, guild, name)

@@ -21,6 +21,7 @@ from tests.reliability.support import (
     interaction_ids,
     is_refusal,
     isolated_bot,
+    said,
     wait_all,
 )
 
@@ -67,7 +68,7 @@ async def test_commands_in_flight_when_the_gateway_drops_are_answered_once_after
         second = await burst(fake, guild, calls)  # sent while the bot is away: buffered
         replies = first + second
         await wait_all(fake, replies, timeout=30)
-        assert not [r.text for r in replies if is_refusal(r)]
+        assert not [said(r) for r in replies if is_refusal(r)]
         row = character_row(bot.database_path, guild, "Ana")
         assert row["health"] == 99 - len(replies)
         hurts = [e for e in entries_of(bot.database_path, row["id"]) if e.command == "hurt"]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Storage, StoredCharacter, TransactionStateError
+from bot.storage.fair_lock import Ticket
 
 from .conftest import ALICE, GM, GUILD_A, Interactions, general, health
 
@@ -95,7 +96,7 @@ async def test_cancelled_transaction_rolls_back_and_releases(
         async with storage.transaction() as tx:
             await tx.save_health(ann, replace(ann.health, health=1))
             inside.set()
-            await asyncio.sleep(60)
+            await asyncio.Event().wait()  # never done: cancelled inside the transaction
 
     task = asyncio.create_task(slow())
     await inside.wait()
@@ -118,9 +119,26 @@ async def test_nested_transaction_is_refused(storage: Storage) -> None:
         assert await reader.count_characters(GUILD_A) == 0
 
 
-async def test_reads_wait_for_the_writer(storage: Storage, next_id: Interactions) -> None:
+def watch_the_lock(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
+    """An event set when a task asks for the storage's lock: by the time the asking task
+    yields, it is queued (``FairLock.acquire`` queues a waiter before its first ``await``)."""
+    asked = asyncio.Event()
+    acquire = storage._lock.acquire
+
+    async def watched(ticket: Ticket | None = None) -> None:
+        asked.set()
+        await acquire(ticket)
+
+    monkeypatch.setattr(storage._lock, "acquire", watched)
+    return asked
+
+
+async def test_reads_wait_for_the_writer(
+    storage: Storage, next_id: Interactions, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ann = await make(storage, next_id)
     seen: list[int] = []
+    asked = watch_the_lock(storage, monkeypatch)
 
     async def read() -> None:
         async with storage.read() as reader:
@@ -130,7 +148,7 @@ async def test_reads_wait_for_the_writer(storage: Storage, next_id: Interactions
 
     async with storage.transaction() as tx:
         reader_task = asyncio.create_task(read())
-        await asyncio.sleep(0.01)
+        await asyncio.wait_for(asked.wait(), 5)
         await tx.save_health(ann, replace(ann.health, health=50))
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="s")
         assert seen == []

@@ -1,9 +1,14 @@
-"""Round trips to aiosqlite's thread per command, and the in-memory states that save them.
+"""Round trips to aiosqlite's thread made by the storage's transactions, and the in-memory
+states that save them.
 
 Each aiosqlite call is a queue put, a thread switch and a wake-up of the loop; the benchmark
-found them to be most of a command's CPU (issue 6). A test here that fails with more trips is
-a regression; with fewer, lower the number. The states a transaction works out in memory
-instead of reading back must be exactly what a read gives: the later tests check that.
+found them to be most of a command's CPU (issue 6). The tests here pin how the storage groups
+a transaction's statements into trips (the ``Pipeline``: what is queued, what goes with which
+trip), on transactions shaped like those of the commands; what a real command costs in all,
+its work after the reply included, is pinned end to end on the running bot
+(``tests/e2e/test_round_trips.py``). A test here that fails with more trips is a regression;
+with fewer, lower the number. The states a transaction works out in memory instead of reading
+back must be exactly what a read gives: the later tests check that.
 """
 
 from __future__ import annotations
@@ -104,7 +109,7 @@ async def test_a_read_is_one_trip_per_query(
 
 
 async def test_hurt_is_two_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
-    """What /hurt does in its transaction: read, save, record (the interaction is checked in
+    """A transaction shaped like /hurt's: read, save, record (the interaction is checked in
     memory, ``Storage.applied_recently``); the statements nothing waits for go with the next
     trip (``Pipeline``), the history entry too (its id was probed with ``BEGIN``)."""
     ann = await create(storage, next_id, "Ann")
@@ -140,49 +145,6 @@ async def test_a_typed_name_resolves_without_a_trip_once_the_server_is_in_memory
     assert trips.take() == []
     assert first == again and first is not None
     assert (first.id, first.name, first.owner_id) == (ann.id, ann.name, ann.owner_id)
-
-
-async def test_hurt_end_to_end_is_two_trips(
-    storage: Storage, next_id: Interactions, trips: Trips
-) -> None:
-    """A /hurt as the bot runs it: the option resolved (no trip: the index is in memory),
-    then the transaction (2 trips). It was 3: the option read the whole character first."""
-    ann = await create(storage, next_id, "Ann")
-    await storage.names(GUILD_A)
-    trips.take()
-    ref = (await storage.names(GUILD_A)).with_key(name_key("Ann"))
-    assert ref is not None
-    async with storage.transaction() as tx:
-        current = await tx.character(ref)
-        await tx.save_health(current, replace(current.health, health=6))
-        await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="hurt")
-    assert len(trips.take()) == 2
-    assert storage.names_in_memory(GUILD_A) is not None  # Health is not in the index
-    async with storage.read() as reader:
-        assert (await reader.character(ann)).health.health == 6
-
-
-async def test_firstaid_end_to_end_is_two_trips(
-    storage: Storage, next_id: Interactions, trips: Trips
-) -> None:
-    """Two character options, both from the index in memory: the transaction's 2 trips are
-    all (it was 4: each option read its character first)."""
-    medic = await create(storage, next_id, "Medic")
-    patient = await create(storage, next_id, "Patient", BOB)
-    await storage.names(GUILD_A)
-    trips.take()
-    index = await storage.names(GUILD_A)
-    refs = [index.with_key(name_key(typed)) for typed in ("medic", "PATIENT")]
-    assert [(r.id, r.owner_id) for r in refs if r is not None] == [
-        (medic.id, ALICE),
-        (patient.id, BOB),
-    ]
-    async with storage.transaction() as tx:
-        medic_now, patient_now = await tx.characters(*(r for r in refs if r is not None))
-        await tx.save_health(medic_now, replace(medic_now.health, first_aid_pool=1))
-        await tx.save_health(patient_now, replace(patient_now.health, first_aid_received=2))
-        await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="fa")
-    assert len(trips.take()) == 2
 
 
 async def test_firstaid_is_two_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:

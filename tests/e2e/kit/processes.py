@@ -38,9 +38,11 @@ async def running_bot(
     env: dict[str, str] | None = None,
 ) -> AsyncIterator[BotProcess]:
     """The bot (``command``) logged in to ``fake``, with a fresh database ``tmp/<name>.sqlite3``
-    and ``env`` added to its environment (the devkit's faults: ``SALUD_DEVKIT_*``).
+    and the devkit's probe (``devkit/probe.py``): its dice are the ones a test scripts; ``env``
+    is added to its environment (the devkit's faults: ``SALUD_DEVKIT_*``).
 
-    While it runs it is in ``STARTED``; when it stops, any traceback it logged fails the test.
+    While it runs it is in ``STARTED``; when it stops, any traceback it logged fails the test,
+    and so do scripted dice it never rolled.
     """
     bot = BotProcess(
         fake,
@@ -49,11 +51,14 @@ async def running_bot(
         log_path=tmp / f"{name}.log",
         token=token,
         extra_env=env,
+        probe=command == SALUD_COMMAND,
     )
     STARTED.append(bot)
     try:
         await bot.start()
         yield bot
+        if bot.dice_used and bot.running:
+            await bot.end_dice()
     finally:
         await bot.stop()
         STARTED.remove(bot)

@@ -2,13 +2,15 @@
 
 The one roll parser of the end-to-end tests: ``DIE + SPEND = TOTAL vs DIFFICULTY`` (a
 Consciousness roll, an ability test, with the test's ``(BASE + PENALTY)`` breakdown) and the
-damage line of ``/hurt`` (COMMANDS.md, "Roll replies").
+damage line of ``/hurt`` (COMMANDS.md, "Roll replies"). The bot rolls the dice the test
+scripted (``BotProcess.script_dice``), so each reader also takes the die (or dice) the test
+gave and checks that the reply shows that one.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,14 +70,15 @@ class Roll:
     value: str
 
 
-def roll_shown(embed: Mapping[str, Any], lang: str = "en") -> RollShown:
-    """The Consciousness roll field, parsed; its arithmetic and words checked."""
+def roll_shown(embed: Mapping[str, Any], lang: str = "en", *, die: int) -> RollShown:
+    """The Consciousness roll field, parsed; the die shown is ``die`` (the one scripted), its
+    arithmetic and words checked."""
     value = field(embed, ROLL_FIELD[lang])
     found = ROLL.search(value)
     assert found, value
-    die, spend, total, difficulty = (int(group) for group in found.groups()[:4])
+    shown, spend, total, difficulty = (int(group) for group in found.groups()[:4])
     assert found[5] is None, f"a Consciousness roll has no breakdown: {value}"
-    assert 1 <= die <= 6, value
+    assert shown == die, f"the bot rolled {die} but shows {shown}: {value}"
     assert die + spend == total, f"arithmetic shown is wrong: {value}"
     success = total >= difficulty
     assert (SUCCESS[lang] in value) is success, value
@@ -83,17 +86,19 @@ def roll_shown(embed: Mapping[str, Any], lang: str = "en") -> RollShown:
     return RollShown(die, spend, total, difficulty, success)
 
 
-def damage_shown(text: str) -> DamageShown:
-    """The damage line of a /hurt reply, parsed; its arithmetic checked (D2: at least 1)."""
+def damage_shown(text: str, *, dice: Sequence[int]) -> DamageShown:
+    """The damage line of a /hurt reply, parsed; the dice shown are ``dice`` (the ones
+    scripted), the arithmetic checked (D2: at least 1)."""
     found = DAMAGE.search(text)
     assert found, text
-    dice = tuple(int(d) for d in found["dice"].split(","))
+    shown = tuple(int(d) for d in found["dice"].split(","))
+    assert shown == tuple(dice), f"the bot rolled {list(dice)} but shows {found[0]}"
     modifier = int(found["mod"] or 0) * (-1 if found["sign"] == "-" else 1)
     raw = int(found["raw"])
-    assert sum(dice) + modifier == raw, f"damage arithmetic is wrong: {found[0]}"
+    assert sum(shown) + modifier == raw, f"damage arithmetic is wrong: {found[0]}"
     dealt = int(found["dealt"]) if found["dealt"] else raw
     assert dealt == max(1, raw), found[0]
-    return DamageShown(dice, modifier, raw, dealt)
+    return DamageShown(shown, modifier, raw, dealt)
 
 
 def parse_roll(reply: Reply) -> Roll:
@@ -114,6 +119,8 @@ def parse_roll(reply: Reply) -> Roll:
 def check_roll(
     reply: Reply,
     *,
+    die: int,
+    success: bool,
     spend: int,
     difficulty: int,
     pool_after: int,
@@ -122,10 +129,11 @@ def check_roll(
     penalty: int = 0,
     language: str = "en",
 ) -> Roll:
-    """The arithmetic agrees with the die, the outcome words with the arithmetic (P3)."""
+    """The die shown is ``die`` (the one scripted), the arithmetic agrees with it, the outcome
+    is ``success`` and its words agree with the arithmetic (P3)."""
     assert not reply.ephemeral, reply.content
     roll = parse_roll(reply)
-    assert 1 <= roll.die <= 6
+    assert roll.die == die, f"the bot rolled {die} but shows {roll.value}"
     assert roll.spend == spend
     assert roll.total == roll.die + roll.spend
     assert roll.difficulty == difficulty + penalty
@@ -133,7 +141,7 @@ def check_roll(
         assert (roll.base, roll.penalty) == (difficulty, penalty), roll.value
     else:
         assert roll.base is None, roll.value
-    success = roll.total >= roll.difficulty
+    assert (roll.total >= roll.difficulty) is success, roll.value
     lines = roll.value.split("\n")
     assert f"**{text(Language(language), OUTCOME_KEYS[(attack, success)])}**" in lines, roll.value
     assert (

@@ -1,0 +1,17 @@
+"""Tests of the development tools themselves: bench/, devkit/ and tools/ (what they compute,
+and what they may import), not of the bot. Every test here is marked ``tooling``; none starts
+the bot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks every test under tests/tooling with `tooling`."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.tooling)
