@@ -19,6 +19,7 @@ from tests.e2e.kit import (
     Table,
     abilities,
     check_roll,
+    delete,
     guild_state,
     history,
     make_table,
@@ -707,9 +708,7 @@ async def test_deleting_a_character_removes_its_abilities_and_undo_brings_them_b
     await table.set_abilities("Ana", ("Athletics", 5), ("Library Use", 2))
     await table.ok(table.ana, "spend", {"character": "Ana", "ability": "Athletics", "points": 2})
     before = abilities(table.bot, table.guild, "Ana")
-    reply = await table.ok(table.ana, "character delete", {"character": "Ana"})
-    yes = next(cid for cid in reply.custom_ids if cid.endswith(":yes"))
-    await table.fake.click(table.guild, table.ana, reply, yes)
+    await delete(table.fake, table.guild, table.ana, "Ana")
     with read_only(table.bot) as conn:
         left = conn.execute(
             "SELECT count(*) FROM abilities AS a LEFT JOIN characters AS c ON c.id = a.character_id"

@@ -1,4 +1,5 @@
-"""The Delete / Cancel buttons of ``/character delete``."""
+"""The Delete / Cancel buttons of ``/character delete``: the question is private (only the
+one who asked sees it, in their language); a deletion is said publicly, in the server's."""
 
 from __future__ import annotations
 
@@ -7,14 +8,15 @@ from typing import Any
 
 import discord
 
-from bot.i18n import text
+from bot.i18n import Language, text
 from bot.interaction.buttons import SaludButton, owned_character
+from bot.interaction.deferral import acknowledge
 from bot.interaction.here import Here
-from bot.interaction.sending import update_message
+from bot.interaction.sending import send_public, update_message
 from bot.render import mention, safe
 from bot.storage import CharacterNotFound
 
-__all__ = ["DeleteButton"]
+__all__ = ["DeleteButton", "delete_view"]
 
 
 class DeleteButton(
@@ -38,23 +40,41 @@ class DeleteButton(
 
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
         current = await owned_character(here, self.character_id, "action.delete")
-        language = here.public_language
+        language = here.private_language
         if self.answer != "yes":
             await update_message(
                 interaction, text(language, "character.delete.cancelled", name=safe(current.name))
             )
             return
+        # Acknowledged without a message: the public reply follows up, then the private
+        # question says it is done.
+        await acknowledge(interaction)
         async with here.change() as tx:
             deleted = await tx.delete_character(here.guild_id, self.character_id)
             if deleted is None:
                 raise CharacterNotFound(here.guild_id, self.character_id)
             await tx.record(**here.history("character delete", {"name": deleted.name}))
-        await update_message(
+        await send_public(
             interaction,
             text(
-                language,
+                here.public_language,
                 "character.delete.done",
                 name=safe(deleted.name),
                 actor=mention(here.user_id),
             ),
         )
+        await update_message(
+            interaction, text(language, "character.delete.confirmed", name=safe(deleted.name))
+        )
+
+
+def delete_view(character_id: int, language: Language) -> discord.ui.View:
+    """Delete / Cancel for one character, under the private question."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        DeleteButton(character_id, "yes", text(language, "character.delete.confirm_button"))
+    )
+    view.add_item(
+        DeleteButton(character_id, "no", text(language, "character.delete.cancel_button"))
+    )
+    return view
