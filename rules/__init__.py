@@ -103,6 +103,7 @@ from rules.names import (
     clean_name,
     fold_name,
     name_key,
+    reading_key,
     starts_a_word,
 )
 from rules.outcome import Outcome
@@ -204,6 +205,7 @@ __all__ = [
     "name_key",
     "parse_amount",
     "pass_time",
+    "reading_key",
     "refresh",
     "refresh_ability",
     "rest",

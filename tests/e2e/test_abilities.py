@@ -649,7 +649,11 @@ async def test_ability_autocomplete_own_abilities_first_then_the_catalog(table: 
     choices = await fake.autocomplete(
         guild, table.gm, "ability remove", {"character": "ana", "ability": "s"}, focused="ability"
     )
-    assert [c["value"] for c in choices] == ["Stealth", "Library Use"]  # starting with it first
+    assert [c["value"] for c in choices] == ["Stealth"]  # a word starts so; "Use" only holds s
+    choices = await fake.autocomplete(
+        guild, table.gm, "ability remove", {"character": "ana", "ability": "de"}, focused="ability"
+    )
+    assert [c["value"] for c in choices] == ["Zoology of the Deep"]  # a later word's start
     # Without a known character: the catalog, in the user's language.
     choices = await fake.autocomplete(
         guild,

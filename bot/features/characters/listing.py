@@ -75,17 +75,20 @@ def list_embed(
 
 async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
     """Page ``page`` (1-based, clamped) of ``/character list`` and its buttons: one query for
-    the page, one for the count and one for the lookalike names, whatever the number of
-    characters."""
+    the page (in the order a reader of the server's language expects), one for the count and
+    one for the lookalike names, whatever the number of characters."""
+    language = here.public_language
     async with here.read() as reader:
         total = await reader.count_characters(here.guild_id)
         pages = list_pages(total)
         page = min(max(page, 1), pages)
         characters = await reader.list_characters(
-            here.guild_id, limit=LIST_PAGE_LINES, offset=(page - 1) * LIST_PAGE_LINES
+            here.guild_id,
+            limit=LIST_PAGE_LINES,
+            offset=(page - 1) * LIST_PAGE_LINES,
+            language=language.value,
         )
         lookalikes = await reader.lookalike_ids(here.guild_id)
-    language = here.public_language
     embed = list_embed(characters, language, page, total, lookalikes)
     if pages == 1:
         return embed, None

@@ -15,7 +15,7 @@ from bot.features.characters.names import entries_of, find_character, rank_choic
 from bot.i18n import text
 from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
-from bot.interaction.here import Here
+from bot.interaction.here import Here, private_language
 from bot.interaction.subjects import note_options, note_subject
 from bot.render.sanitize import escape, has_invisible, visible
 from bot.storage import LightCharacter, ServerNames
@@ -127,12 +127,16 @@ async def character_choices(
     interaction: discord.Interaction[Any], typed: str
 ) -> list[app_commands.Choice[str]]:
     """Up to 25 of the server's characters matching ``typed`` as a typed name is matched
-    (accents ignored: ``bot.features.characters.names.rank_choices``), the user's own first."""
+    (accents ignored: ``bot.features.characters.names.rank_choices``), the user's own first,
+    in the order a reader of the user's language expects."""
     if interaction.guild_id is None:
         return []
     context = context_of(interaction)
     names = await context.services.storage.names(interaction.guild_id, context.ticket)
-    ranked = rank_choices(_typed_name(typed)[:100], entries_of(names), interaction.user.id)
+    language = await private_language(interaction)
+    ranked = rank_choices(
+        _typed_name(typed)[:100], entries_of(names), interaction.user.id, language.value
+    )
     return [
         app_commands.Choice(name=item.name[:100], value=item.name[:100]) for item in ranked[:25]
     ]
