@@ -53,10 +53,8 @@ MaxFirstAid = app_commands.Transform[int, InRange("max_first_aid", 0, MAX_POOL_R
 
 #: ``gender`` of /character create: how replies speak of the character (COMMANDS.md Grammar).
 GENDER_CHOICES = [
-    app_commands.Choice(name=_("feminine (she/her)", key="cmd.gender.feminine"), value="feminine"),
-    app_commands.Choice(
-        name=_("masculine (he/him)", key="cmd.gender.masculine"), value="masculine"
-    ),
+    app_commands.Choice(name=_("she/her", key="cmd.gender.feminine"), value="feminine"),
+    app_commands.Choice(name=_("he/him", key="cmd.gender.masculine"), value="masculine"),
 ]
 #: ``gender`` of /character set: also ``none``, to take it back.
 SET_GENDER_CHOICES = [
@@ -104,9 +102,7 @@ class CharacterCog(
             "The player the character belongs to (a GM's choice; default: you)",
             key="cmd.character.create.player",
         ),
-        gender=_(
-            "How replies speak of the character (optional)", key="cmd.character.create.gender"
-        ),
+        gender=_("How replies speak of the character", key="cmd.character.create.gender"),
     )
     @app_commands.choices(gender=GENDER_CHOICES)
     async def create(
@@ -182,7 +178,7 @@ class CharacterCog(
         max_health=_("Health rating, the maximum (1–99)", key="cmd.character.set.max_health"),
         first_aid=_("Current First Aid pool (0–99)", key="cmd.character.set.first_aid"),
         max_first_aid=_("First Aid rating (0–99)", key="cmd.character.set.max_first_aid"),
-        conscious=_("Awake (true) or knocked out (false)", key="cmd.character.set.conscious"),
+        conscious=_("Is the character awake? (no: knocked out)", key="cmd.character.set.conscious"),
         gender=_(
             "How replies speak of the character (none: take it back)",
             key="cmd.character.set.gender",

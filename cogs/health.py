@@ -183,7 +183,7 @@ class HealthCog(commands.Cog):
     @app_commands.describe(
         character=_("The character hit", key="cmd.hurt.character"),
         amount=_("Damage: a number (5) or dice (1d6+1)", key="cmd.hurt.amount"),
-        reason=_("What caused the wound (optional, up to 100 characters)", key="cmd.hurt.reason"),
+        reason=_("What caused the wound (up to 100 characters)", key="cmd.hurt.reason"),
         character2=_(
             "Another character hit by the same blow (own damage roll)", key="cmd.hurt.character2"
         ),
