@@ -19,6 +19,7 @@ from bot.i18n import Language, text, user_language
 from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
 from bot.render import safe, status_embed, test_roll_field
+from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from bot.storage import StoredCharacter
 from rules.abilities import (
     Ability,
@@ -34,8 +35,8 @@ if TYPE_CHECKING:
     pass
 
 #: Discord's limit on autocomplete choices, and on a choice's name and value.
-MAX_CHOICES = 25
-CHOICE_LENGTH = 100
+MAX_CHOICES = CHOICES_LIMIT
+CHOICE_LENGTH = CHOICE_LENGTH_LIMIT
 
 KIND_CHOICES = [
     app_commands.Choice(name=_("General", key="cmd.ability.kind.general"), value="general"),

@@ -19,10 +19,15 @@ import discord
 from discord import app_commands
 
 from bot.i18n import Language, catalog, text
-from bot.interaction.buttons import SaludButton
+from bot.interaction.buttons import CustomId, SaludButton, choice
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
-from bot.render.limits import FIELD_VALUE_LIMIT, INFO_COLOUR
+from bot.render.limits import (
+    CHOICE_LENGTH_LIMIT,
+    CHOICES_LIMIT,
+    FIELD_VALUE_LIMIT,
+    INFO_COLOUR,
+)
 
 __all__ = [
     "HelpButton",
@@ -44,9 +49,6 @@ SECTIONS = (
     ("help.abilities.name", "help.abilities.value"),
     ("help.gm.name", "help.gm.value"),
 )
-
-#: Discord: 25 autocomplete choices, 100 characters a choice name.
-_CHOICES, _CHOICE_LENGTH = 25, 100
 
 Command = app_commands.Command[Any, ..., Any]
 
@@ -99,9 +101,9 @@ def command_choices(
             continue
         label = f"/{command.qualified_name} — {_description(command, language)}"
         choices.append(
-            app_commands.Choice(name=label[:_CHOICE_LENGTH], value=command.qualified_name)
+            app_commands.Choice(name=label[:CHOICE_LENGTH_LIMIT], value=command.qualified_name)
         )
-    return choices[:_CHOICES]
+    return choices[:CHOICES_LIMIT]
 
 
 def _choice_labels(parameter: app_commands.Parameter, language: Language) -> str:
@@ -217,12 +219,16 @@ def overview(page: HelpPage, language: Language) -> tuple[discord.Embed, discord
     return embed, view
 
 
-class HelpButton(SaludButton, template=r"salud:help:(?P<page>commands|rules)"):
+#: ``salud:help:<commands|rules>``: the page the button turns to.
+HELP_ID = CustomId("help", choice("page", "commands", "rules"))
+
+
+class HelpButton(SaludButton, custom_id=HELP_ID):
     """Turns ``/help`` to its other page, in the language of whoever presses it (the page is
     theirs alone: ephemeral)."""
 
     def __init__(self, page: HelpPage, label: str = "") -> None:
-        super().__init__(f"salud:help:{page}", label or page)
+        super().__init__(HELP_ID.build(page=page), label or page)
         self.page: HelpPage = page
 
     @classmethod

@@ -9,19 +9,20 @@ from typing import Any
 import discord
 
 from bot.i18n import Language, text
-from bot.interaction.buttons import SaludButton, owned_character
+from bot.interaction.buttons import CustomId, SaludButton, choice, number, owned_character
 from bot.interaction.deferral import acknowledge
 from bot.interaction.here import Here
 from bot.interaction.sending import send_public, update_message
 from bot.render import mention, safe
 from bot.storage import CharacterNotFound
 
-__all__ = ["DeleteButton", "delete_view"]
+__all__ = ["DELETE_ID", "DeleteButton", "delete_view"]
+
+#: ``salud:del:<character_id>:<yes|no>``.
+DELETE_ID = CustomId("del", number("character_id"), choice("answer", "yes", "no"))
 
 
-class DeleteButton(
-    SaludButton, template=r"salud:del:(?P<character_id>[0-9]{1,20}):(?P<answer>yes|no)"
-):
+class DeleteButton(SaludButton, custom_id=DELETE_ID):
     """Confirm or cancel a ``/character delete``; works after a restart (self-describing id).
 
     Only the character's owner or a GM may press it; the press that confirms deletes in one
@@ -30,7 +31,8 @@ class DeleteButton(
 
     def __init__(self, character_id: int, answer: str, label: str = "") -> None:
         style = discord.ButtonStyle.danger if answer == "yes" else discord.ButtonStyle.secondary
-        super().__init__(f"salud:del:{character_id}:{answer}", label or answer, style=style)
+        custom_id = DELETE_ID.build(character_id=character_id, answer=answer)
+        super().__init__(custom_id, label or answer, style=style)
         self.character_id = character_id
         self.answer = answer
 

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Language, text
-from bot.interaction.buttons import PageButton
+from bot.interaction.buttons import CustomId, PageButton, number
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
 from bot.render import mention
@@ -102,10 +102,12 @@ async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui
     return embed, view
 
 
-class ListPageButton(PageButton, template=r"salud:page:list:(?P<page>[0-9]{1,5})"):
-    """Turns ``/character list`` to another page."""
+#: ``salud:page:list:<page>``.
+LIST_PAGE_ID = CustomId("page:list", number("page", 5))
 
-    prefix = "salud:page:list"
+
+class ListPageButton(PageButton, custom_id=LIST_PAGE_ID):
+    """Turns ``/character list`` to another page."""
 
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
         embed, view = await list_message(here, self.page)

@@ -17,6 +17,7 @@ from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here, private_language
 from bot.interaction.subjects import note_options, note_subject
+from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from bot.render.sanitize import escape, has_invisible, visible
 from bot.storage import LightCharacter, ServerNames
 from rules.names import MAX_NAME_LENGTH
@@ -107,7 +108,7 @@ class CharacterTransformer(app_commands.Transformer):
 
     @property
     def max_value(self) -> int:
-        return 100
+        return CHOICE_LENGTH_LIMIT  # a name picked from the suggestions fits
 
     async def transform(
         self, interaction: discord.Interaction[Any], value: Any, /
@@ -135,10 +136,16 @@ async def character_choices(
     names = await context.services.storage.names(interaction.guild_id, context.ticket)
     language = await private_language(interaction)
     ranked = rank_choices(
-        _typed_name(typed)[:100], entries_of(names), interaction.user.id, language.value
+        _typed_name(typed)[:CHOICE_LENGTH_LIMIT],
+        entries_of(names),
+        interaction.user.id,
+        language.value,
     )
     return [
-        app_commands.Choice(name=item.name[:100], value=item.name[:100]) for item in ranked[:25]
+        app_commands.Choice(
+            name=item.name[:CHOICE_LENGTH_LIMIT], value=item.name[:CHOICE_LENGTH_LIMIT]
+        )
+        for item in ranked[:CHOICES_LIMIT]
     ]
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Language, plural, text
-from bot.interaction.buttons import PageButton
+from bot.interaction.buttons import CustomId, PageButton, number
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
 from bot.render import flags_text
@@ -181,10 +181,12 @@ def tracker_embeds(
     return [embed]
 
 
-class StatusPageButton(PageButton, template=r"salud:page:status:(?P<page>[0-9]{1,4})"):
-    """Turns ``/scene status`` to another page."""
+#: ``salud:page:status:<page>``.
+STATUS_PAGE_ID = CustomId("page:status", number("page", 4))
 
-    prefix = "salud:page:status"
+
+class StatusPageButton(PageButton, custom_id=STATUS_PAGE_ID):
+    """Turns ``/scene status`` to another page."""
 
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
         embed, view = await status_message(here, self.page)
