@@ -135,7 +135,7 @@ def internals_scan() -> Iterator[InternalsScan]:
 def _no_internals_shown(internals_scan: InternalsScan) -> Iterator[None]:
     """Fails the test if what the bot sent during it (or since the test before) shows a rule
     id, an option's syntax or a stored value (COMMANDS.md, Replies: no internals)."""
-    internals_scan.in_test = True
+    internals_scan.scanning = internals_scan.in_test = True
     try:
         yield
     finally:

@@ -148,12 +148,16 @@ class InternalsScan:
     Watching: every fake that received a request while a test was running (``in_test``), for
     the rest of its life, also between tests (a tracker edited late is still read); fakes of
     other applications (the benchmark's floor bot, which echoes what tests type) are not
-    Salud and are left alone.
+    Salud and are left alone. ``scanning`` is off while the reliability tests, which share
+    the session's fake, feed the bot malformed values and names it must echo (a raw
+    ``true``, a character called ``C1``); it stays as the last test left it, so that what
+    arrives between two tests is judged as the test before it was.
     """
 
     def __init__(self, app_name: str = "Salud") -> None:
         self.app_name = app_name
         self.in_test = False
+        self.scanning = True
         self.findings: list[Finding] = []
         self.payloads = 0
         self._watched: weakref.WeakSet[FakeDiscord] = weakref.WeakSet()
@@ -163,7 +167,7 @@ class InternalsScan:
         self._watched.add(fake)
 
     def __call__(self, fake: FakeDiscord, request: RecordedRequest) -> None:
-        if fake.app_name != self.app_name:
+        if fake.app_name != self.app_name or not self.scanning:
             return
         if self.in_test:
             self._watched.add(fake)
