@@ -31,7 +31,8 @@ class AbilityKind(Enum):
     """GUMSHOE's two kinds of ability (re-exported by ``rules.abilities``).
 
     Investigative points are spent for benefits and never rolled; general abilities are
-    tested (P2, P3). Defined here so that the catalog needs nothing else from ``rules``.
+    tested (P2, P3). Defined here so that the catalog needs no more of ``rules`` than its
+    names (``rules.names``: the reading order of suggestions).
     """
 
     GENERAL = "general"
