@@ -10,17 +10,18 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.features.characters.delete import DeleteButton
+from bot.features.characters.delete import delete_view
 from bot.features.characters.listing import list_message
 from bot.features.characters.names import refuse_taken_name
 from bot.features.characters.option import Character, resolve_character
 from bot.features.consciousness.buttons import consciousness_view
 from bot.features.consciousness.keeper import number_due_rolls
 from bot.i18n import text
+from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.mentions import owners_to_call
-from bot.interaction.sending import send_change, send_public, send_status
+from bot.interaction.sending import send_change, send_private, send_public, send_status
 from bot.interaction.transformers import InRange
 from bot.render import (
     mention,
@@ -52,10 +53,8 @@ MaxFirstAid = app_commands.Transform[int, InRange("max_first_aid", 0, MAX_POOL_R
 
 #: ``gender`` of /character create: how replies speak of the character (COMMANDS.md Grammar).
 GENDER_CHOICES = [
-    app_commands.Choice(name=_("feminine (she/her)", key="cmd.gender.feminine"), value="feminine"),
-    app_commands.Choice(
-        name=_("masculine (he/him)", key="cmd.gender.masculine"), value="masculine"
-    ),
+    app_commands.Choice(name=_("she/her", key="cmd.gender.feminine"), value="feminine"),
+    app_commands.Choice(name=_("he/him", key="cmd.gender.masculine"), value="masculine"),
 ]
 #: ``gender`` of /character set: also ``none``, to take it back.
 SET_GENDER_CHOICES = [
@@ -103,9 +102,7 @@ class CharacterCog(
             "The player the character belongs to (a GM's choice; default: you)",
             key="cmd.character.create.player",
         ),
-        gender=_(
-            "How replies speak of the character (optional)", key="cmd.character.create.gender"
-        ),
+        gender=_("How replies speak of the character", key="cmd.character.create.gender"),
     )
     @app_commands.choices(gender=GENDER_CHOICES)
     async def create(
@@ -181,7 +178,7 @@ class CharacterCog(
         max_health=_("Health rating, the maximum (1–99)", key="cmd.character.set.max_health"),
         first_aid=_("Current First Aid pool (0–99)", key="cmd.character.set.first_aid"),
         max_first_aid=_("First Aid rating (0–99)", key="cmd.character.set.max_first_aid"),
-        conscious=_("Awake (true) or knocked out (false)", key="cmd.character.set.conscious"),
+        conscious=_("Is the character awake? (no: knocked out)", key="cmd.character.set.conscious"),
         gender=_(
             "How replies speak of the character (none: take it back)",
             key="cmd.character.set.gender",
@@ -298,6 +295,7 @@ class CharacterCog(
             ),
         )
 
+    @private_reply
     @app_commands.command(
         name="delete",
         description=_("Delete a character (asks to confirm)", key="cmd.character.delete"),
@@ -308,20 +306,15 @@ class CharacterCog(
     async def delete(
         self, interaction: discord.Interaction[SaludBot], character: Character
     ) -> None:
+        """Asks privately, in the user's language; the press that confirms deletes and says
+        so publicly (``DeleteButton``)."""
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "action.delete")
-        language = here.public_language
-        view = discord.ui.View(timeout=None)
-        view.add_item(
-            DeleteButton(character.id, "yes", text(language, "character.delete.confirm_button"))
-        )
-        view.add_item(
-            DeleteButton(character.id, "no", text(language, "character.delete.cancel_button"))
-        )
-        await send_public(
+        language = here.private_language
+        await send_private(
             interaction,
             text(language, "character.delete.question", name=safe(character.name)),
-            view=view,
+            view=delete_view(character.id, language),
         )
 
 

@@ -95,7 +95,7 @@ class ConfigCog(
         name="language",
         description=_("GM: language of the server's public messages", key="cmd.config.language"),
     )
-    @app_commands.describe(language=_("Spanish or English", key="cmd.config.language.language"))
+    @app_commands.describe(language=_("The language", key="cmd.config.language.language"))
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def language(
         self, interaction: discord.Interaction[SaludBot], language: app_commands.Choice[str]

@@ -35,7 +35,7 @@ from bot.interaction.sending import send_change
 from bot.interaction.transformers import InRange
 from bot.render import count_text, damage_roll_text, safe
 from bot.render.change import change_embeds, should_announce
-from bot.render.limits import EMBED_TOTAL_LIMIT
+from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT, EMBED_TOTAL_LIMIT
 from bot.render.sanitize import visible
 from bot.storage import LightCharacter, StoredCharacter
 from rules.consciousness import MAX_SPEND
@@ -126,12 +126,15 @@ def weapon_choices(typed: str, language: Language) -> list[app_commands.Choice[s
             pass
         else:
             if typed.strip() not in values:
-                choices.append(app_commands.Choice(name=typed.strip()[:100], value=typed.strip()))
+                shown = typed.strip()[:CHOICE_LENGTH_LIMIT]
+                choices.append(app_commands.Choice(name=shown, value=typed.strip()))
     for weapon in WEAPONS:
         label = text(language, f"health.weapon.{weapon.key}", expression=weapon.expression)
         if not needle or needle in label.casefold() or needle in weapon.expression:
-            choices.append(app_commands.Choice(name=label[:100], value=weapon.expression))
-    return choices[:25]
+            choices.append(
+                app_commands.Choice(name=label[:CHOICE_LENGTH_LIMIT], value=weapon.expression)
+            )
+    return choices[:CHOICES_LIMIT]
 
 
 def hurt_targets(chosen: Sequence[LightCharacter | None]) -> list[LightCharacter]:
@@ -183,7 +186,7 @@ class HealthCog(commands.Cog):
     @app_commands.describe(
         character=_("The character hit", key="cmd.hurt.character"),
         amount=_("Damage: a number (5) or dice (1d6+1)", key="cmd.hurt.amount"),
-        reason=_("What caused the wound (optional, up to 100 characters)", key="cmd.hurt.reason"),
+        reason=_("What caused the wound (up to 100 characters)", key="cmd.hurt.reason"),
         character2=_(
             "Another character hit by the same blow (own damage roll)", key="cmd.hurt.character2"
         ),

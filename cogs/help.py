@@ -1,6 +1,6 @@
-"""``/help``: the commands and a one-screen summary of the rules, or one command's page
-(``/help command``, autocompleted: ``bot.features.help``), ephemeral, in the user's language
-(catalog domain ``help``)."""
+"""``/help``: the commands on one phone screen with a button to the rules, or one command's
+page (``/help command``, autocompleted): ``bot.features.help``; ephemeral, in the user's
+language (catalog domains ``help`` and ``help_command``)."""
 
 from __future__ import annotations
 
@@ -11,41 +11,20 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.features.help import command_choices, command_page, find_command, leaf_commands
-from bot.i18n import Language, text
+from bot.features.help import (
+    command_choices,
+    command_page,
+    find_command,
+    leaf_commands,
+    overview,
+)
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here, private_language
 from bot.interaction.sending import send_private
-from bot.render.limits import INFO_COLOUR
 from bot.render.sanitize import escape
 
 if TYPE_CHECKING:
     from bot.app import SaludBot
-
-
-#: The sections of the help, each an embed field: (name key, value key).
-SECTIONS = (
-    ("help.characters.name", "help.characters.value"),
-    ("help.play.name", "help.play.value"),
-    ("help.abilities.name", "help.abilities.value"),
-    ("help.gm.name", "help.gm.value"),
-    ("help.rules.name", "help.rules.value"),
-)
-
-
-def help_embed(language: Language) -> discord.Embed:
-    """The whole help in one embed (within Discord's limits: checked by a test)."""
-    embed = discord.Embed(
-        title=text(language, "help.title"),
-        description=text(language, "help.description"),
-        colour=INFO_COLOUR,
-    )
-    for name_key, value_key in SECTIONS:
-        embed.add_field(
-            name=text(language, name_key), value=text(language, value_key), inline=False
-        )
-    embed.set_footer(text=text(language, "help.footer"))
-    return embed
 
 
 class HelpCog(commands.Cog):
@@ -69,7 +48,8 @@ class HelpCog(commands.Cog):
         here = await Here.of(interaction)
         language = here.private_language
         if command is None:
-            await send_private(interaction, embeds=[help_embed(language)])
+            embed, view = overview("commands", language)
+            await send_private(interaction, embeds=[embed], view=view)
             return
         found = find_command(self.bot.tree, command)
         if found is None:

@@ -17,7 +17,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.features.scene.server_wide import count_characters, save_all
-from bot.features.scene.status import split_fallen, status_message, tracker_embeds
+from bot.features.scene.status import status_message, tracker_embeds
 from bot.i18n import plural, text
 from bot.interaction.deferral import defer_change_of
 from bot.interaction.errors import UserFacingError
@@ -76,10 +76,7 @@ class SceneCog(
     )
     async def status(self, interaction: discord.Interaction[SaludBot]) -> None:
         here = await Here.of(interaction)
-        async with here.read() as reader:
-            characters = await reader.list_characters(here.guild_id)
-        living, fallen = split_fallen(characters)
-        embed, view = status_message(living, here.public_language, 1, fallen)
+        embed, view = await status_message(here, 1)
         await send_public(interaction, embeds=[embed], view=view)
 
     @app_commands.command(

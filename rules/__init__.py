@@ -124,6 +124,7 @@ from rules.names import (
     clean_name,
     fold_name,
     name_key,
+    reading_key,
     starts_a_word,
 )
 from rules.outcome import Outcome
@@ -363,6 +364,7 @@ __all__ = [
     "name_key",
     "parse_amount",
     "pass_time",
+    "reading_key",
     "refresh",
     "refresh_ability",
     "refresh_stability",

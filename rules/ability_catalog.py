@@ -14,6 +14,8 @@ import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 
+from rules.names import reading_key, starts_a_word
+
 __all__ = [
     "KNOWN_ABILITIES",
     "AbilityKind",
@@ -29,7 +31,8 @@ class AbilityKind(Enum):
     """GUMSHOE's two kinds of ability (re-exported by ``rules.abilities``).
 
     Investigative points are spent for benefits and never rolled; general abilities are
-    tested (P2, P3). Defined here so that the catalog needs nothing else from ``rules``.
+    tested (P2, P3). Defined here so that the catalog needs no more of ``rules`` than its
+    names (``rules.names``: the reading order of suggestions).
     """
 
     GENERAL = "general"
@@ -179,9 +182,13 @@ def known_kind(name: str) -> AbilityKind | None:
 def suggest(text: str, language: str, limit: int = 25) -> list[KnownAbility]:
     """Known abilities for autocomplete, best first, at most ``limit``.
 
-    Names in ``language`` ("es" or "en") come before names in the other language and before
-    aliases; within each, names starting with ``text`` come before names that merely contain
-    it, then alphabetical order. Health and First Aid are never suggested (they are not
+    An ability is suggested when the typed ``text`` starts one of the words of its name in
+    ``language`` ("es" or "en"), of its name in the other language or of an alias (``tir``
+    suggests nothing: no ability has a word starting so, and ``Sentir el Peligro`` or the
+    alias ``Detectar Mentiras`` merely hold those letters). Names in ``language`` come first,
+    then the other language's, then aliases; within each, a name that starts with ``text``
+    before one with a later word that does; then the order a reader of ``language`` expects
+    (``rules.names.reading_key``). Health and First Aid are never suggested (they are not
     abilities in the bot). Case and accents are ignored; an empty ``text`` lists everything.
     """
     if limit <= 0:
@@ -202,12 +209,12 @@ def suggest(text: str, language: str, limit: int = 25) -> list[KnownAbility]:
             key = normalize(candidate)
             if key.startswith(needle):
                 rank = tier
-            elif needle in key:
+            elif starts_a_word(key, needle):
                 rank = tier + 1
             else:
                 continue
             best = rank if best is None else min(best, rank)
         if best is not None:
-            ranked.append((best, normalize(known.name(language)), position))
+            ranked.append((best, reading_key(known.name(language), language), position))
     ranked.sort()
     return [KNOWN_ABILITIES[position] for _, _, position in ranked[:limit]]

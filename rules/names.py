@@ -15,6 +15,7 @@ __all__ = [
     "clean_name",
     "fold_name",
     "name_key",
+    "reading_key",
     "starts_a_word",
 ]
 
@@ -86,6 +87,26 @@ def fold_name(name: str) -> str:
         char for char in unicodedata.normalize("NFD", wide) if unicodedata.category(char) != "Mn"
     )
     return unicodedata.normalize("NFC", " ".join(bare.split()))
+
+
+#: ``ñ`` in a Spanish reading key: ``n`` and then DEL, which follows every letter a folded
+#: Latin name holds and which no name may contain (a control character, refused).
+_SPANISH_ENYE = "n\x7f"
+
+
+def reading_key(name: str, language: str = "en") -> str:
+    """The key that puts names in the order a reader of ``language`` (``es`` or ``en``)
+    expects (COMMANDS.md Lists): case, accents and width ignored, as ``fold_name`` does
+    (``Cónsul Britton`` before ``Criada Úrsula``); in Spanish ``ñ`` is a letter of its own,
+    after ``n`` (``Nuño`` before ``Ñaque``). Names equal but for case or accents get one
+    key: the caller ties them (by id)."""
+    wide = unicodedata.normalize("NFKC", name).casefold()
+    if language == "es":
+        wide = wide.replace("ñ", _SPANISH_ENYE)
+    bare = "".join(
+        char for char in unicodedata.normalize("NFD", wide) if unicodedata.category(char) != "Mn"
+    )
+    return " ".join(bare.split())
 
 
 def starts_a_word(folded_name: str, folded_typed: str) -> bool:

@@ -19,6 +19,7 @@ from bot.i18n import Language, text, user_language
 from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
 from bot.render import safe, status_embed, test_roll_field
+from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from bot.storage import StoredCharacter
 from rules.abilities import (
     Ability,
@@ -28,14 +29,14 @@ from rules.abilities import (
     is_reserved_ability_name,
 )
 from rules.ability_catalog import KNOWN_ABILITIES, KnownAbility, find_known, normalize, suggest
-from rules.names import MAX_NAME_LENGTH, InvalidName, clean_name, name_key
+from rules.names import MAX_NAME_LENGTH, InvalidName, clean_name, reading_key, starts_a_word
 
 if TYPE_CHECKING:
     pass
 
 #: Discord's limit on autocomplete choices, and on a choice's name and value.
-MAX_CHOICES = 25
-CHOICE_LENGTH = 100
+MAX_CHOICES = CHOICES_LIMIT
+CHOICE_LENGTH = CHOICE_LENGTH_LIMIT
 
 KIND_CHOICES = [
     app_commands.Choice(name=_("General", key="cmd.ability.kind.general"), value="general"),
@@ -146,8 +147,10 @@ def ability_choices(
     testable_only: bool = False,
     own_only: bool = False,
 ) -> list[app_commands.Choice[str]]:
-    """The character's own abilities containing ``typed`` first (those starting with it
-    before), then the usual Trail of Cthulhu abilities in ``language`` with their kind.
+    """The character's own abilities with a word starting with ``typed`` first (those whose
+    name starts with it before), then the usual Trail of Cthulhu abilities in ``language``
+    with their kind (``rules.ability_catalog.suggest``); each group in the order a reader of
+    ``language`` expects.
 
     ``testable_only`` (``/check``): general abilities only, First Aid among the character's
     own. ``own_only`` (``/ability remove``): no catalog. At most 25.
@@ -159,8 +162,15 @@ def ability_choices(
         if testable_only:
             own = [ability for ability in own if ability.kind is AbilityKind.GENERAL]
             own.append(first_aid_ability(character, language))
-    matching = [ability for ability in own if needle in normalize(ability.name)]
-    matching.sort(key=lambda a: (not normalize(a.name).startswith(needle), name_key(a.name)))
+    matching = [
+        ability for ability in own if not needle or starts_a_word(normalize(ability.name), needle)
+    ]
+    matching.sort(
+        key=lambda a: (
+            not normalize(a.name).startswith(needle),
+            reading_key(a.name, language.value),
+        )
+    )
     choices = [_own_choice(ability, language) for ability in matching]
     if own_only:
         return choices[:MAX_CHOICES]
@@ -178,7 +188,8 @@ def ability_choices(
         choices.append(app_commands.Choice(name=label[:CHOICE_LENGTH], value=name))
     if testable_only and character is None and _FIRST_AID is not None:
         name = _FIRST_AID.name(language.value)
-        if needle in normalize(name) and len(choices) < MAX_CHOICES:
+        matches = not needle or starts_a_word(normalize(name), needle)
+        if matches and len(choices) < MAX_CHOICES:
             label = f"{name} · {kind_label(AbilityKind.GENERAL, language)}"
             choices.append(app_commands.Choice(name=label, value=name))
     return choices[:MAX_CHOICES]

@@ -1,33 +1,54 @@
-"""``/help command``: one page per command, built from the command tree itself.
+"""``/help``: the commands on one phone screen with a button to the rules in one screen
+(``overview``, ``HelpButton``), or one command's page (``/help command``).
 
-The options, their descriptions, ranges and choices come from the command's own metadata
-(what Discord shows); only "who may use it" and "an example" are written by hand, as the
-catalog entries ``help.who.<command>`` and ``help.example.<command>`` (spaces and dashes as
-underscores: ``help.who.character_create``). A command added later needs only those two
-entries, and a test fails until it has them.
+A command's page is built from the command tree itself: the options, their descriptions,
+ranges and choices come from the command's own metadata (what Discord shows, in the user's
+language); only "who may use it" and "an example" are written by hand, as the catalog entries
+``help.who.<command>`` and ``help.example.<command>`` (spaces and dashes as underscores:
+``help.who.character_create``). A command added later needs only those two entries, and a
+test fails until it has them.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 
 from bot.i18n import Language, catalog, text
-from bot.render.limits import FIELD_VALUE_LIMIT, INFO_COLOUR
+from bot.interaction.buttons import CustomId, SaludButton, choice
+from bot.interaction.here import Here
+from bot.interaction.sending import NO_MENTIONS
+from bot.render.limits import (
+    CHOICE_LENGTH_LIMIT,
+    CHOICES_LIMIT,
+    FIELD_VALUE_LIMIT,
+    INFO_COLOUR,
+)
 
 __all__ = [
+    "HelpButton",
     "catalog_key",
     "command_choices",
     "command_page",
     "find_command",
     "leaf_commands",
+    "overview",
 ]
 
-#: Discord: 25 autocomplete choices, 100 characters a choice name.
-_CHOICES, _CHOICE_LENGTH = 25, 100
+#: The two pages of ``/help`` without options.
+HelpPage = Literal["commands", "rules"]
+
+#: The sections of the commands' page, each an embed field: (name key, value key).
+SECTIONS = (
+    ("help.characters.name", "help.characters.value"),
+    ("help.play.name", "help.play.value"),
+    ("help.abilities.name", "help.abilities.value"),
+    ("help.gm.name", "help.gm.value"),
+)
 
 Command = app_commands.Command[Any, ..., Any]
 
@@ -80,25 +101,72 @@ def command_choices(
             continue
         label = f"/{command.qualified_name} — {_description(command, language)}"
         choices.append(
-            app_commands.Choice(name=label[:_CHOICE_LENGTH], value=command.qualified_name)
+            app_commands.Choice(name=label[:CHOICE_LENGTH_LIMIT], value=command.qualified_name)
         )
-    return choices[:_CHOICES]
+    return choices[:CHOICES_LIMIT]
 
 
-def _option_line(parameter: app_commands.Parameter, language: Language) -> str:
-    """``• `amount` (required) — Damage: a number (5) or dice (1d6+1)`` and its choices."""
-    need = "help.page.required" if parameter.required else "help.page.optional"
-    line = text(
+def _choice_labels(parameter: app_commands.Parameter, language: Language) -> str:
+    """The choices as the user's Discord shows them (``femenino o masculino``), never the
+    values the bot stores."""
+    labels = [
+        _localized(getattr(choice, "_locale_name", None) or choice.name, language)
+        for choice in parameter.choices
+    ]
+    if len(labels) < 2:
+        return "".join(labels)
+    return ", ".join(labels[:-1]) + text(language, "names.or") + labels[-1]
+
+
+_NUMBERED = re.compile(r"(?P<stem>.*\D)(?P<number>[2-9])")
+
+
+def _series(parameters: list[app_commands.Parameter]) -> list[list[app_commands.Parameter]]:
+    """The options in order, a numbered run (``character2``, ``character3``, ``character4``:
+    the same stem and description, numbers in a row) gathered into one group."""
+    groups: list[list[app_commands.Parameter]] = []
+    for parameter in parameters:
+        found = _NUMBERED.fullmatch(parameter.name)
+        if found and groups:
+            last = groups[-1][-1]
+            before = _NUMBERED.fullmatch(last.name)
+            follows = (
+                before is not None
+                and before["stem"] == found["stem"]
+                and int(before["number"]) + 1 == int(found["number"])
+                and last.description == parameter.description
+            )
+            if follows:
+                groups[-1].append(parameter)
+                continue
+        groups.append([parameter])
+    return groups
+
+
+def _option_line(group: list[app_commands.Parameter], language: Language) -> str:
+    """``• `amount` (required) — Damage: a number (5) or dice (1d6+1)``; the choices as
+    labels (``… the character: she/her or he/him``); a numbered run once:
+    ``• `character2`–`character4` (optional) — …``."""
+    first, last = group[0], group[-1]
+    name = f"`{first.display_name}`"
+    if len(group) > 1:
+        name += f"–`{last.display_name}`"
+    need = "help.page.required" if first.required else "help.page.optional"
+    description = _localized(first.locale_description or first.description, language)
+    if first.choices:
+        description = text(
+            language,
+            "help.page.choices",
+            description=description,
+            choices=_choice_labels(first, language),
+        )
+    return text(
         language,
         "help.page.option",
-        name=parameter.display_name,
+        name=name,
         need=text(language, need),
-        description=_localized(parameter.locale_description or parameter.description, language),
+        description=description,
     )
-    if parameter.choices:
-        shown = ", ".join(f"`{choice.value}`" for choice in parameter.choices)
-        line += " " + text(language, "help.page.choices", choices=shown)
-    return line
 
 
 def command_page(command: Command, language: Language) -> discord.Embed:
@@ -108,7 +176,7 @@ def command_page(command: Command, language: Language) -> discord.Embed:
         description=_description(command, language),
         colour=INFO_COLOUR,
     )
-    lines = [_option_line(parameter, language) for parameter in command.parameters]
+    lines = [_option_line(group, language) for group in _series(list(command.parameters))]
     options = "\n".join(lines) if lines else text(language, "help.page.no_options")
     if len(options) > FIELD_VALUE_LIMIT:
         options = options[: FIELD_VALUE_LIMIT - 1] + "…"
@@ -121,3 +189,54 @@ def command_page(command: Command, language: Language) -> discord.Embed:
             )
     embed.set_footer(text=text(language, "help.page.footer"))
     return embed
+
+
+def overview(page: HelpPage, language: Language) -> tuple[discord.Embed, discord.ui.View]:
+    """``/help`` without options: the commands on one phone screen (at most 30 lines), or the
+    rules in one screen; each with the button to the other."""
+    if page == "rules":
+        embed = discord.Embed(
+            title=text(language, "help.rules.name"),
+            description=text(language, "help.rules.value"),
+            colour=INFO_COLOUR,
+        )
+        embed.set_footer(text=text(language, "help.rules.footer"))
+        other: HelpPage = "commands"
+    else:
+        embed = discord.Embed(
+            title=text(language, "help.title"),
+            description=text(language, "help.description"),
+            colour=INFO_COLOUR,
+        )
+        for name_key, value_key in SECTIONS:
+            embed.add_field(
+                name=text(language, name_key), value=text(language, value_key), inline=False
+            )
+        embed.set_footer(text=text(language, "help.footer"))
+        other = "rules"
+    view = discord.ui.View(timeout=None)
+    view.add_item(HelpButton(other, text(language, f"help.button.{other}")))
+    return embed, view
+
+
+#: ``salud:help:<commands|rules>``: the page the button turns to.
+HELP_ID = CustomId("help", choice("page", "commands", "rules"))
+
+
+class HelpButton(SaludButton, custom_id=HELP_ID):
+    """Turns ``/help`` to its other page, in the language of whoever presses it (the page is
+    theirs alone: ephemeral)."""
+
+    def __init__(self, page: HelpPage, label: str = "") -> None:
+        super().__init__(HELP_ID.build(page=page), label or page)
+        self.page: HelpPage = page
+
+    @classmethod
+    def parse(cls, match: re.Match[str], label: str) -> HelpButton:
+        return cls("rules" if match["page"] == "rules" else "commands", label)
+
+    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+        embed, view = overview(self.page, here.private_language)
+        await interaction.response.edit_message(
+            embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
+        )

@@ -9,6 +9,7 @@ import discord
 from bot.features.characters.delete import DeleteButton
 from bot.features.characters.listing import ListPageButton
 from bot.features.consciousness.buttons import ConsciousnessButton
+from bot.features.help import HelpButton
 from bot.features.history.pages import HistoryPageButton
 from bot.features.history.undo_confirm import UndoButton
 from bot.features.scene.status import StatusPageButton
@@ -24,6 +25,7 @@ PERSISTENT_BUTTONS: tuple[type[SaludButton], ...] = (
     HistoryPageButton,
     UndoButton,
     StatusPageButton,
+    HelpButton,
 )
 
 

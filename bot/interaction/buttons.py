@@ -1,17 +1,21 @@
-"""The one base of Salud's persistent buttons.
+"""The one base of Salud's persistent buttons, and the one declaration of each kind's id.
 
 A button's custom id says everything its press needs (``salud:<kind>:<field>:…``), so it
-keeps working after a restart: discord.py matches the id against the class's ``template``
-(``discord.ui.DynamicItem``) and ``from_custom_id`` rebuilds the button, its label read back
-from the message. ``SaludButton`` does that once for every kind: a subclass says how its
-fields become the button (``parse``) and what a press does (``pressed``); refusals and
-failures go through the one error path (``bot.interaction.tree.report_error``). Every kind is
-registered once, when the bot starts (``bot.features.registry``).
+keeps working after a restart. Each kind declares its id once, as a ``CustomId``; from it
+derive the ``template`` that discord.py matches presses against (``discord.ui.DynamicItem``),
+the id of every new button (``CustomId.build``) and the fields read back from an id posted
+earlier (``CustomId.read``: the keeper of the Consciousness buttons reads them to disable
+old ones). ``SaludButton`` does the rest once for every kind: ``from_custom_id`` rebuilds
+the button, its label read back from the message; a subclass says how its fields become the
+button (``parse``) and what a press does (``pressed``); refusals and failures go through the
+one error path (``bot.interaction.tree.report_error``). Every kind is registered once, when
+the bot starts (``bot.features.registry``).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 import discord
@@ -19,17 +23,114 @@ import discord
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.tree import report_error
-from bot.render.limits import BUTTON_LABEL_LIMIT
+from bot.render.limits import BUTTON_LABEL_LIMIT, CUSTOM_ID_LIMIT
 from bot.storage import StoredCharacter
 
-__all__ = ["PageButton", "SaludButton", "owned_character"]
+__all__ = [
+    "CustomId",
+    "IdField",
+    "PageButton",
+    "SaludButton",
+    "choice",
+    "number",
+    "owned_character",
+]
+
+
+@dataclass(frozen=True)
+class IdField:
+    """One field of a custom id: its name, the regex its text matches (no groups), and
+    whether it may be left out (only the last fields: ids from before it was added)."""
+
+    name: str
+    pattern: str
+    optional: bool = False
+
+
+def number(name: str, digits: int = 20, *, optional: bool = False) -> IdField:
+    """A whole number of 1 to ``digits`` digits (20: any Discord snowflake)."""
+    return IdField(name, f"[0-9]{{1,{digits}}}", optional)
+
+
+def choice(name: str, *words: str) -> IdField:
+    """One of ``words`` (``yes|no``)."""
+    return IdField(name, "|".join(re.escape(word) for word in words))
+
+
+@dataclass(frozen=True)
+class CustomId:
+    """A kind of button's custom id, declared once: ``salud:<kind>`` then its fields,
+    ``:``-separated (``CustomId("del", number("character_id"), choice("answer", "yes",
+    "no"))`` is ``salud:del:<character_id>:<yes|no>``)."""
+
+    kind: str
+    fields: tuple[IdField, ...]
+
+    def __init__(self, kind: str, *fields: IdField) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "fields", fields)
+        seen_optional = False
+        for field in fields:
+            if seen_optional and not field.optional:
+                raise ValueError(f"salud:{kind}: {field.name} follows an optional field")
+            seen_optional = seen_optional or field.optional
+
+    @property
+    def template(self) -> str:
+        """The regex a pressed id must match whole, a named group per field."""
+        parts = [re.escape(f"salud:{self.kind}")]
+        for field in self.fields:
+            piece = f":(?P<{field.name}>{field.pattern})"
+            parts.append(f"(?:{piece})?" if field.optional else piece)
+        return "".join(parts)
+
+    def build(self, **values: object) -> str:
+        """The id of a new button (an optional field given None is left out); refuses a value
+        its field would not match, and an id longer than Discord's limit."""
+        parts = [f"salud:{self.kind}"]
+        for field in self.fields:
+            value = values.pop(field.name, None)
+            if value is None:
+                if not field.optional:
+                    raise ValueError(f"salud:{self.kind}: {field.name} is missing")
+                break
+            shown = str(value)
+            if not re.fullmatch(field.pattern, shown):
+                raise ValueError(f"salud:{self.kind}: {field.name}={shown!r}")
+            parts.append(shown)
+        if values:
+            raise ValueError(f"salud:{self.kind}: unknown fields {sorted(values)}")
+        custom_id = ":".join(parts)
+        if len(custom_id) > CUSTOM_ID_LIMIT:
+            raise ValueError(f"{custom_id!r} is longer than {CUSTOM_ID_LIMIT} characters")
+        return custom_id
+
+    def read(self, custom_id: str) -> dict[str, str | None] | None:
+        """The fields of an id of this kind (None for an optional one left out), or None
+        when the id is of another kind."""
+        found = re.fullmatch(self.template, custom_id)
+        return None if found is None else found.groupdict()
 
 
 class SaludButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"(?!)",  # the base matches no id: only its subclasses are registered
 ):
-    """A persistent button: built from its custom id, pressed through ``pressed``."""
+    """A persistent button: built from its custom id, pressed through ``pressed``.
+
+    A kind names its id in its class statement (``class DeleteButton(SaludButton,
+    custom_id=DELETE_ID)``): discord.py's ``template`` is derived from it, and the kind's
+    ``id_format`` builds the id of each new button.
+    """
+
+    #: The kind's custom id, as declared in its class statement.
+    id_format: ClassVar[CustomId]
+
+    def __init_subclass__(cls, *, custom_id: CustomId | None = None, **kwargs: Any) -> None:
+        if custom_id is not None:
+            cls.id_format = custom_id
+            kwargs["template"] = custom_id.template
+        super().__init_subclass__(**kwargs)
 
     def __init__(
         self,
@@ -78,14 +179,12 @@ class SaludButton(
 
 
 class PageButton(SaludButton, template=r"(?!)"):
-    """◀ or ▶ of a paged reply (``<prefix>:<page>``); anyone may press it (anyone may look)
-    and the page is read afresh."""
-
-    #: The custom id before the page number, e.g. ``salud:page:list``.
-    prefix: ClassVar[str]
+    """◀ or ▶ of a paged reply (an id whose one field is ``page``: ``salud:page:list:<page>``);
+    anyone may press it (anyone may look) and the page is read afresh."""
 
     def __init__(self, page: int, label: str = "", *, disabled: bool = False) -> None:
-        super().__init__(f"{self.prefix}:{max(page, 0)}", label or str(page), disabled=disabled)
+        custom_id = self.id_format.build(page=max(page, 0))
+        super().__init__(custom_id, label or str(page), disabled=disabled)
         self.page = page
 
     @classmethod

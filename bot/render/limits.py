@@ -1,20 +1,28 @@
-"""Discord's limits on what one message holds, and the colour of replies that show no
-character's state: said once here, used by every reply that must fit."""
+"""Discord's limits — what one message, embed, button row or autocomplete holds, and the
+length of a custom id — and the colour of replies that show no character's state: said
+once here, used by every reply, button and suggestion that must fit
+(``tests/bot/test_custom_ids.py`` fails when another module writes one as a number)."""
 
 from __future__ import annotations
 
 import discord
 
 __all__ = [
+    "BUTTONS_PER_ROW",
     "BUTTON_LABEL_LIMIT",
+    "CHOICES_LIMIT",
+    "CHOICE_LENGTH_LIMIT",
     "CONTENT_LIMIT",
+    "CUSTOM_ID_LIMIT",
     "DESCRIPTION_LIMIT",
     "EMBEDS_PER_MESSAGE",
     "EMBED_TOTAL_LIMIT",
+    "FIELDS_PER_EMBED",
     "FIELD_NAME_LIMIT",
     "FIELD_VALUE_LIMIT",
     "FOOTER_LIMIT",
     "INFO_COLOUR",
+    "ROWS_PER_MESSAGE",
     "TITLE_LIMIT",
 ]
 
@@ -34,8 +42,19 @@ FIELD_NAME_LIMIT = 256
 FIELD_VALUE_LIMIT = 1024
 #: An embed's footer.
 FOOTER_LIMIT = 2048
+#: Fields in one embed.
+FIELDS_PER_EMBED = 25
 #: A button's label.
 BUTTON_LABEL_LIMIT = 80
+#: A component's custom id.
+CUSTOM_ID_LIMIT = 100
+#: Rows of components in one message, and buttons in one row.
+ROWS_PER_MESSAGE = 5
+BUTTONS_PER_ROW = 5
+#: Autocomplete: choices offered at once, and the characters of a choice's name and value
+#: (also the longest text a string option takes).
+CHOICES_LIMIT = 25
+CHOICE_LENGTH_LIMIT = 100
 
 #: Lists, pages, help and history: Discord's own blurple, no character's state colour.
 INFO_COLOUR = discord.Colour(0x5865F2)

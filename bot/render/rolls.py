@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from bot.i18n import Language, text
 from bot.render.common import safe
+from bot.render.limits import FIELD_NAME_LIMIT
 from rules.dice import DamageRoll, DiceExpression, FixedAmount
 
 if TYPE_CHECKING:
@@ -110,7 +111,7 @@ def test_roll_field(roll: TestRoll, ability_name: str, language: Language) -> tu
         ]
     )
     name_key = "render.roll.test.attack_name" if roll.attack else "render.roll.test.name"
-    return text(language, name_key, ability=safe(ability_name))[:256], value
+    return text(language, name_key, ability=safe(ability_name))[:FIELD_NAME_LIMIT], value
 
 
 # Its name starts with "test_": keep pytest from collecting it where a test module imports it.

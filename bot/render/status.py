@@ -22,7 +22,12 @@ from bot.render.common import (
     state_colour,
     state_label,
 )
-from bot.render.limits import EMBED_TOTAL_LIMIT, FIELD_VALUE_LIMIT, TITLE_LIMIT
+from bot.render.limits import (
+    EMBED_TOTAL_LIMIT,
+    FIELD_VALUE_LIMIT,
+    FIELDS_PER_EMBED,
+    TITLE_LIMIT,
+)
 from rules.abilities import Ability, AbilityKind
 from rules.state import HealthState
 
@@ -39,7 +44,7 @@ __all__ = [
 ]
 
 #: Discord's limits on an embed.
-FIELD_LIMIT = 25
+FIELD_LIMIT = FIELDS_PER_EMBED
 #: Between abilities in the compact list.
 ABILITY_SEPARATOR = " · "
 # Room kept free under EMBED_TOTAL_LIMIT, for a caller that adds an author line or so.

@@ -13,6 +13,7 @@ import aiosqlite
 
 from bot.storage.errors import MigrationError
 from bot.storage.names import look_key
+from rules.names import reading_key
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -149,6 +150,8 @@ async def connect(path: str | Path) -> aiosqlite.Connection:
         # busy_timeout first: every later statement may meet another process's lock.
         # Used by migration 0003 (names); deterministic, so SQLite may use it in indexes.
         await conn.create_function("salud_look_key", 1, look_key, deterministic=True)
+        # Lists in the order their reader expects (``Reader.list_characters``).
+        await conn.create_function("salud_reading_key", 2, reading_key, deterministic=True)
         await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         await _switch_to_wal(conn, target)
         await conn.execute("PRAGMA foreign_keys = ON")

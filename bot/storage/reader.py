@@ -213,17 +213,25 @@ class Reader:
         guild_id: int,
         *,
         living_only: bool = False,
+        dead_only: bool = False,
         limit: int | None = None,
         offset: int = 0,
+        language: str = "en",
     ) -> list[StoredCharacter]:
-        """The guild's characters by name (living: Health above the death threshold)."""
+        """The guild's characters by name, in the order a reader of ``language`` expects
+        (``rules.names.reading_key``: case and accents ignored), so that a page reads only its
+        own rows; ``living_only``: Health above the death threshold, ``dead_only``: at or
+        below it."""
         where = "c.guild_id = ?"
         params: list[Any] = [guild_id]
         if living_only:
             where += " AND c.health > ?"
             params.append(DEATH_THRESHOLD)
-        tail = "ORDER BY c.name_key, c.id LIMIT ? OFFSET ?"
-        params += [-1 if limit is None else limit, offset]
+        if dead_only:
+            where += " AND c.health <= ?"
+            params.append(DEATH_THRESHOLD)
+        tail = "ORDER BY salud_reading_key(c.name, ?), c.id LIMIT ? OFFSET ?"
+        params += [language, -1 if limit is None else limit, offset]
         return await self._characters(where, params, tail)
 
     async def lookalike_ids(self, guild_id: int) -> set[int]:

@@ -8,17 +8,20 @@ from __future__ import annotations
 
 from .models import FakeChannel, FakeGuild, FakeMember, FakeRole
 from .replies import Reply, embed_text, message_text
-from .server import FakeDiscord, Raw
+from .server import REQUEST_WATCHERS, FakeDiscord, Raw, RecordedRequest, RequestWatcher
 from .validation import Violation
 
 __all__ = [
+    "REQUEST_WATCHERS",
     "FakeChannel",
     "FakeDiscord",
     "FakeGuild",
     "FakeMember",
     "FakeRole",
     "Raw",
+    "RecordedRequest",
     "Reply",
+    "RequestWatcher",
     "Violation",
     "embed_text",
     "message_text",

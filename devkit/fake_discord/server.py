@@ -69,6 +69,13 @@ class RecordedRequest:
 
 RECORD_KEY = web.RequestKey("fake_discord_record", RecordedRequest)
 
+#: Called with every request any FakeDiscord of this process receives from its bot, its
+#: body read, before it is answered: for checks that must see every payload of a session,
+#: however many fakes it starts (tests/e2e/conftest.py scans each reply for internals).
+#: ``requests`` keeps only the latest 5,000; a watcher sees them all.
+RequestWatcher = Callable[["FakeDiscord", RecordedRequest], None]
+REQUEST_WATCHERS: list[RequestWatcher] = []
+
 
 @dataclass
 class CommandPut:
@@ -853,6 +860,8 @@ class FakeDiscord:
         request[RECORD_KEY] = record
         try:
             record.body = await _read_body(request)
+            for watcher in tuple(REQUEST_WATCHERS):
+                watcher(self, record)
             response = await handler(request)
         except FakeError as exc:
             response = _json(exc.body, status=exc.status)

@@ -55,9 +55,9 @@ def test_every_kind_of_value_is_listed_in_both_languages() -> None:
     for part in (
         "**Padre Tomás**: Health -7 / 10 → 3 / 10",
         "First Aid 1 / 4 → 4 / 4",
-        "conscious no → yes",
-        "stabilized yes → no",
-        "in hospital 4 d left → no",
+        "conscious again",
+        "the wounds are no longer stabilized",
+        "out of hospital",
         "First Aid received this scene 2 → 0",
         "time bleeding 20 min → 0 min",
         "Athletics removed",
@@ -67,8 +67,24 @@ def test_every_kind_of_value_is_listed_in_both_languages() -> None:
     ):
         assert part in english, (part, english)
     spanish = reversal_line(change, Language.ES)
-    assert "Salud -7 / 10 → 3 / 10" in spanish and "consciente no → sí" in spanish
-    assert "en el hospital quedan 4 d → no" in spanish and "jugador <@8> → <@7>" in spanish
+    assert "Salud -7 / 10 → 3 / 10" in spanish and "vuelve a estar consciente" in spanish
+    assert "sus heridas dejan de estar estabilizadas" in spanish
+    assert "sale del hospital" in spanish and "jugador <@8> → <@7>" in spanish
+
+
+def test_flags_and_the_hospital_are_said_in_words_with_their_plurals() -> None:
+    """COMMANDS.md: no stored values (``yes → no``); flags in words."""
+    now = stored(health=-7, roll_pending=False)
+    back = stored(health=-7, roll_pending=True, hospital=Hospital(2, 1))
+    line = reversal_line(HistoryCharacter(1, "Padre Tomás", back, now), Language.EN)
+    assert "the Consciousness roll is due again" in line
+    assert "back in hospital, 1 day left" in line
+    spanish = reversal_line(HistoryCharacter(1, "Padre Tomás", back, now), Language.ES)
+    assert "vuelve a tener pendiente la Tirada de Consciencia" in spanish
+    assert "vuelve al hospital, donde le queda 1 día" in spanish
+    longer = stored(health=-7, roll_pending=True, hospital=Hospital(8, 2))
+    line = reversal_line(HistoryCharacter(1, "Padre Tomás", longer, back), Language.ES)
+    assert "días que le quedan en el hospital 1 → 6" in line
 
 
 def test_a_creation_and_a_deletion_undone() -> None:

@@ -9,20 +9,23 @@ pytest session without answering each other's interactions:
 Every test in tests/e2e is marked `e2e`. After each test, any traceback the bot logged during
 it fails the test (call `bot.forget_log()` in a test that provokes one on purpose), and so do
 dice it scripted (`bot.script_dice`) that the bot never rolled. The real bot rolls only the
-dice a test scripts: an unscripted roll is a traceback (`devkit/probe.py`).
+dice a test scripts: an unscripted roll is a traceback (`devkit/probe.py`). Any internal (a
+rule id, `True`, a stored value) in what the bot sent meanwhile fails the test too: every
+payload of every Salud fake is read (`tests/e2e/kit/internals.py`).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
-from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.fake_discord import REQUEST_WATCHERS, FakeDiscord, FakeGuild
 from devkit.harness import FLOOR_COMMAND, SALUD_COMMAND, BotProcess
-from tests.e2e.kit.processes import STARTED, fake_with_bot
+from tests.e2e.kit.internals import InternalsScan
+from tests.e2e.kit.processes import STARTED, fake_with_bot, running_bot, running_fake
 
 Pair = tuple[FakeDiscord, BotProcess]
 
@@ -37,11 +40,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 # --- the real bot ---------------------------------------------------------------------------------
 @pytest_asyncio.fixture(scope="session")
-async def salud_pair(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Pair]:
-    """The fake Discord and `python -m bot` logged in to it, with a fresh database; shared."""
+async def salud_pair(
+    tmp_path_factory: pytest.TempPathFactory, internals_scan: InternalsScan
+) -> AsyncIterator[Pair]:
+    """The fake Discord and `python -m bot` logged in to it, with a fresh database; shared.
+    Everything the bot sends it is scanned for internals, from its first request on."""
     tmp = tmp_path_factory.mktemp("salud")
-    async with fake_with_bot(tmp, app_name="Salud", command=SALUD_COMMAND) as pair:
-        yield pair
+    async with running_fake("Salud") as fake:
+        internals_scan.watch(fake)
+        async with running_bot(fake, tmp, command=SALUD_COMMAND) as bot:
+            yield fake, bot
 
 
 @pytest.fixture(scope="session")
@@ -117,3 +125,27 @@ async def _no_new_tracebacks() -> AsyncIterator[None]:
     )
     for report in reports:
         report.check()
+
+
+@pytest.fixture(scope="session")
+def internals_scan() -> Iterator[InternalsScan]:
+    """Reads every payload the bot sends, from the first e2e test to the end of the session;
+    a leak sent after the last test fails the session's end."""
+    scan = InternalsScan()
+    REQUEST_WATCHERS.append(scan)
+    yield scan
+    REQUEST_WATCHERS.remove(scan)
+    assert not scan.findings, "internals shown to players:\n" + "\n".join(map(str, scan.findings))
+
+
+@pytest.fixture(autouse=True)
+def _no_internals_shown(internals_scan: InternalsScan) -> Iterator[None]:
+    """Fails the test if what the bot sent during it (or since the test before) shows a rule
+    id, an option's syntax or a stored value (COMMANDS.md, Replies: no internals)."""
+    internals_scan.scanning = internals_scan.in_test = True
+    try:
+        yield
+    finally:
+        internals_scan.in_test = False
+    found, internals_scan.findings[:] = list(internals_scan.findings), []
+    assert not found, "internals shown to players:\n" + "\n".join(map(str, found))

@@ -20,6 +20,7 @@ from tests.e2e.kit import (
     Table,
     abilities,
     check_roll,
+    delete,
     field,
     guild_state,
     history,
@@ -365,7 +366,7 @@ async def test_H4_a_seriously_wounded_character_cannot_attack(table: Table) -> N
         {"ability": "Firearms", "attack": True, "spend": 2, "difficulty": 4},
     ):
         await table.refused(
-            table.ana, "check", {"character": "Ana", **options}, "can no longer fight", "H4"
+            table.ana, "check", {"character": "Ana", **options}, "can no longer fight: no attack"
         )
     # Healed to Hurt: it may fight again.
     await table.ok(table.gm, "character set", {"character": "Ana", "health": -5})
@@ -712,7 +713,11 @@ async def test_ability_autocomplete_own_abilities_first_then_the_catalog(table: 
     choices = await fake.autocomplete(
         guild, table.gm, "ability remove", {"character": "ana", "ability": "s"}, focused="ability"
     )
-    assert [c["value"] for c in choices] == ["Stealth", "Library Use"]  # starting with it first
+    assert [c["value"] for c in choices] == ["Stealth"]  # a word starts so; "Use" only holds s
+    choices = await fake.autocomplete(
+        guild, table.gm, "ability remove", {"character": "ana", "ability": "de"}, focused="ability"
+    )
+    assert [c["value"] for c in choices] == ["Zoology of the Deep"]  # a later word's start
     # Without a known character: the catalog, in the user's language.
     choices = await fake.autocomplete(
         guild,
@@ -776,9 +781,7 @@ async def test_deleting_a_character_removes_its_abilities_and_undo_brings_them_b
     await table.set_abilities("Ana", ("Athletics", 5), ("Library Use", 2))
     await table.ok(table.ana, "spend", {"character": "Ana", "ability": "Athletics", "points": 2})
     before = abilities(table.bot, table.guild, "Ana")
-    reply = await table.ok(table.ana, "character delete", {"character": "Ana"})
-    yes = next(cid for cid in reply.custom_ids if cid.endswith(":yes"))
-    await table.fake.click(table.guild, table.ana, reply, yes)
+    await delete(table.fake, table.guild, table.ana, "Ana")
     with read_only(table.bot) as conn:
         left = conn.execute(
             "SELECT count(*) FROM abilities AS a LEFT JOIN characters AS c ON c.id = a.character_id"

@@ -363,9 +363,11 @@ async def test_G3_a_gm_knocks_out_a_character_at_any_health(
     assert "Unconscious" in below.text
 
 
-async def test_delete_asks_to_confirm_and_only_owner_or_gm_may_answer(
+async def test_delete_asks_privately_and_says_publicly_that_it_is_done(
     fake: FakeDiscord, guild: FakeGuild
 ) -> None:
+    """COMMANDS.md: ``/character delete`` asks privately to confirm with a button, then
+    removes the character and says so publicly."""
     ana, bea = guild.member("Ana"), guild.member("Bea")
     gm = guild.member("Gm", permissions=["manage_guild"])
     await create(fake, guild, ana, "Ana")
@@ -374,7 +376,8 @@ async def test_delete_asks_to_confirm_and_only_owner_or_gm_may_answer(
     )
 
     prompt = await fake.slash(guild, ana, "character delete", {"character": "Ana"})
-    public(prompt)
+    assert prompt.type == 4 and prompt.ephemeral, "only the one who asked sees the question"
+    assert prompt.content.startswith("Delete **Ana**?"), prompt.content
     yes, no = delete_ids(prompt)
     assert re.fullmatch(r"salud:del:\d+:yes", yes) and re.fullmatch(r"salud:del:\d+:no", no)
 
@@ -383,18 +386,46 @@ async def test_delete_asks_to_confirm_and_only_owner_or_gm_may_answer(
     assert prompt.custom_ids == [yes, no], "a refused press changes nothing"
 
     cancelled = await fake.click(guild, ana, prompt, no)
-    assert cancelled.type == 7 and "not deleted" in cancelled.content
-    assert cancelled.components == []
+    assert cancelled.type == 7 and cancelled.ephemeral
+    assert "Nothing was deleted" in cancelled.content and cancelled.components == []
+    assert cancelled.followups == [], "a cancel tells nobody"
     assert (await fake.slash(guild, ana, "character show")).embed["title"] == "Ana"
 
     prompt = await fake.slash(guild, gm, "character delete", {"character": "Ana"})
     yes, _ = delete_ids(prompt)
     done = await fake.click(guild, gm, prompt, yes)
-    assert done.type == 7 and "deleted **Ana**" in done.content and "/undo" in done.content
-    assert not done.ephemeral
+    await done.wait_edit(1)
+    (said,) = done.followups
+    assert not said["flags"] & EPHEMERAL, "the deletion is said publicly"
+    assert f"<@{gm.id}> deleted **Ana**" in said["content"] and "/undo" in said["content"]
+    assert done.ephemeral and "Ana" in done.content and done.components == []
     refused(await fake.slash(guild, ana, "character show"), "no character")
     # The old button is gone; a replayed press of it would find nothing to delete.
     assert prompt.custom_ids == []
+
+
+async def test_delete_asks_in_the_users_language_and_says_it_in_the_servers(
+    fake: FakeDiscord, make_guild: Any
+) -> None:
+    spanish = await make_guild(locale="es-ES")
+    pepa = spanish.member("Pepa", locale="es-ES")
+    john = spanish.member("John", locale="en-US")
+    await create(fake, spanish, pepa, "Amelia Ríos")
+    await create(fake, spanish, john, "Jack Malone")
+    asked = await fake.slash(spanish, pepa, "character delete", {"character": "Amelia"})
+    assert asked.ephemeral and asked.content.startswith("¿Borrar a **Amelia Ríos**?")
+    assert [b["label"] for b in asked.buttons] == ["Borrar", "Cancelar"]
+    done = await fake.click(spanish, pepa, asked, delete_ids(asked)[0])
+    await done.wait_edit(1)
+    assert done.followups[0]["content"].startswith(f"<@{pepa.id}> ha borrado a **Amelia Ríos**")
+    assert done.content.startswith("Hecho: se ha borrado la ficha de **Amelia Ríos**")
+
+    english = await fake.slash(spanish, john, "character delete", {"character": "Jack"})
+    assert english.ephemeral and english.content.startswith("Delete **Jack Malone**?")
+    done = await fake.click(spanish, john, english, delete_ids(english)[0])
+    await done.wait_edit(1)
+    assert "ha borrado a **Jack Malone**" in done.followups[0]["content"], "public: Spanish"
+    assert done.content.startswith("Done: **Jack Malone**'s sheet is deleted")
 
 
 async def test_delete_button_still_works_after_a_restart(
@@ -406,7 +437,8 @@ async def test_delete_button_still_works_after_a_restart(
     yes, _ = delete_ids(prompt)
     await bot.restart()
     done = await fake.click(guild, ana, prompt, yes)
-    assert done.type == 7 and "deleted" in done.content
+    await done.wait_edit(1)
+    assert "deleted **Persistente**" in done.followups[0]["content"]
 
 
 # --- servers, languages, mentions ---

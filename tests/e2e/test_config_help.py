@@ -8,6 +8,10 @@ import pytest
 
 from devkit.fake_discord import FakeDiscord, FakeGuild
 from tests.e2e.kit import gm_of, refused_at_once, try_create
+from tests.e2e.phone import message_lines
+
+#: COMMANDS.md ``/help``: the commands on one phone screen.
+HELP_LINES = 30
 
 
 # --- /config is for GMs, ephemeral ---
@@ -156,10 +160,45 @@ async def test_language_choices_have_localised_labels(fake: FakeDiscord) -> None
 # --- /help ---
 async def test_help_is_ephemeral_in_the_users_language(fake: FakeDiscord, guild: FakeGuild) -> None:
     english = await fake.slash(guild, guild.member("Ann"), "help")
-    refused_at_once(english, "/character create", "Consciousness roll", "Seriously wounded")
+    refused_at_once(english, "/character create", "Consciousness roll", "/undo")
     spanish = await fake.slash(guild, guild.member("Eva", locale="es-419"), "help")
-    refused_at_once(spanish, "/character create", "Tirada de Consciencia", "Gravemente herido")
+    refused_at_once(spanish, "/character create", "Tirada de Consciencia", "Solo DJ")
     assert fake.violations == []
+
+
+@pytest.mark.parametrize(
+    ("locale", "rules", "commands", "rules_title"),
+    [
+        ("en-US", "The rules", "The commands", "The rules in one screen"),
+        ("es-ES", "Las reglas", "Los comandos", "Las reglas en una pantalla"),
+    ],
+)
+async def test_help_is_one_phone_screen_with_the_rules_a_button_away(
+    fake: FakeDiscord,
+    guild: FakeGuild,
+    locale: str,
+    rules: str,
+    commands: str,
+    rules_title: str,
+) -> None:
+    """COMMANDS.md ``/help``: the commands on one phone screen (at most 30 lines) with a
+    button to the summary of the rules. Issue 20: it was 87 lines, three phone screens."""
+    reader = guild.member(f"Reader-{locale}", locale=locale)
+    shown = await fake.slash(guild, reader, "help")
+    assert shown.ephemeral
+    assert message_lines(shown.message) <= HELP_LINES, message_lines(shown.message)
+    for name in _leaf_names(fake):  # every command is on it, by name or as a sub-command
+        group, _, sub = name.partition(" ")
+        assert f"/{group}" in shown.text and (not sub or sub in shown.text), name
+    assert [button["label"] for button in shown.buttons] == [rules]
+
+    to_rules = await fake.click(guild, reader, shown, shown.button(rules)["custom_id"])
+    assert to_rules.type == 7 and to_rules.ephemeral
+    assert to_rules.embed["title"] == rules_title
+    assert to_rules.message is not None and message_lines(to_rules.message) <= HELP_LINES
+    assert [button["label"] for button in to_rules.buttons] == [commands]
+    back = await fake.click(guild, reader, to_rules, to_rules.button(commands)["custom_id"])
+    assert back.embed == shown.embed
 
 
 def _leaf_names(fake: FakeDiscord) -> list[str]:
@@ -195,21 +234,38 @@ async def test_help_command_has_a_page_for_every_command(
         assert len(page["description"]) > 5
     hurt = await fake.slash(guild, member, "help", {"command": "/HURT"})
     lines = hurt.embed["fields"][0]["value"].splitlines()
-    assert [line.split("`")[1] for line in lines] == [
-        "character",
-        "amount",
-        "reason",
-        "character2",
-        "character3",
-        "character4",
-    ]
+    assert [line.split("`")[1] for line in lines] == ["character", "amount", "reason", "character2"]
+    assert lines[3].startswith("• `character2`–`character4` ("), "character2–4: one line"
     if locale == "es-ES":
         assert "(obligatoria) — El personaje herido" in lines[0]
         assert hurt.embed["description"] == "Hace daño a un personaje"
     else:
         assert "(required) — The character hit" in lines[0]
     language = await fake.slash(guild, member, "help", {"command": "config language"})
-    assert "`es`, `en`" in language.embed["fields"][0]["value"]
+    labels = "Español o Inglés" if locale == "es-ES" else "Español or English"
+    assert labels in language.embed["fields"][0]["value"]
+
+
+@pytest.mark.parametrize(
+    ("locale", "optional", "gender", "example"),
+    [
+        ("en-US", "optional", "the character: she/her or he/him", "gender: she/her`"),
+        ("es-ES", "opcional", "de ella las respuestas: femenino o masculino", "gender: femenino`"),
+    ],
+)
+async def test_a_command_page_says_each_option_once_as_the_users_discord_shows_it(
+    fake: FakeDiscord, guild: FakeGuild, locale: str, optional: str, gender: str, example: str
+) -> None:
+    """Issue 20: Spanish pages showed ``Valores: `feminine`, `masculine``` while the Spanish
+    picker says ``femenino``, ``(opcional)`` twice, three identical lines for character2..4."""
+    member = guild.member(f"Reader-{locale}", locale=locale)
+    for name in _leaf_names(fake):
+        page = (await fake.slash(guild, member, "help", {"command": name})).embed
+        for line in page["fields"][0]["value"].splitlines():
+            assert line.count(optional) <= 1, (name, line)
+    create = (await fake.slash(guild, member, "help", {"command": "character create"})).embed
+    options, _, examples = (field["value"] for field in create["fields"])
+    assert gender in options and examples.endswith(example)
 
 
 async def test_help_command_autocompletes_and_refuses_an_unknown_command(

@@ -15,6 +15,7 @@ from tests.e2e.kit import (
     assert_refused,
     correct,
     create,
+    delete,
     fits_discord,
     gm_of,
     gm_with,
@@ -63,9 +64,7 @@ def _slash(command: str, **options: Any) -> Step:
 
 
 async def _delete(fake: FakeDiscord, guild: FakeGuild, gm: FakeMember) -> None:
-    question = await _ok(fake.slash(guild, gm, "character delete", {"character": "Ana"}))
-    yes = next(i for i in question.custom_ids if i.endswith(":yes"))
-    await fake.click(guild, gm, question, yes)
+    await delete(fake, guild, gm, "Ana")
 
 
 def shown_back(reply: Reply, name: str, lang: str = "en") -> str:

@@ -96,7 +96,9 @@ async def test_a_late_press_of_delete_still_edits_the_confirmation(slow: Pair) -
     asked = await fake.slash(guild, gm, "character delete", {"character": "Cid"})
     yes = next(b["custom_id"] for b in asked.buttons if b["custom_id"].endswith(":yes"))
     done = await fake.click(guild, gm, asked, yes)
+    await done.wait_edit(1)
     assert done.deferred and done.record.errors == []
+    assert "deleted **Cid**" in done.followups[0]["content"], "said publicly"
     assert done.message is not None and "Cid" in done.message["content"]
     assert done.components == [], "the buttons are gone"
     listed = await fake.slash(guild, gm, "character list")

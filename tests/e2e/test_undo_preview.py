@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply, message_text
 from devkit.harness import BotProcess
-from tests.e2e.kit import confirm_id, create, gm_of, gm_with, history_count, rows, stored
+from tests.e2e.kit import confirm_id, create, delete, gm_of, gm_with, history_count, rows, stored
 from tests.e2e.kit import undo as confirmed_undo
 
 
@@ -143,7 +143,7 @@ async def test_first_aid_flags_hospital_and_a_deletion_are_all_in_the_detail(
     assert "¿Deshacer /firstaid" in shown
     assert "**Ana**: Salud 9 / 9 → 9 / 9 · Primeros Auxilios 3 / 4 → 4 / 4" in shown
     assert "**Bea**: Salud 0 / 9 → -2 / 9" in shown
-    assert "Tirada de Consciencia pendiente no → sí" in shown
+    assert "vuelve a tener pendiente la Tirada de Consciencia" in shown, "a flag in words"
     done = await confirmed_undo(fake, guild, gm)
     assert "Primeros Auxilios 3 / 4 → 4 / 4" in done.content
     assert stored(bot, guild, "Bea")["health"] == -2
@@ -152,11 +152,9 @@ async def test_first_aid_flags_hospital_and_a_deletion_are_all_in_the_detail(
     rest = await fake.slash(guild, gm, "rest", {"character": "Bea", "days": 1, "hospital": True})
     assert not rest.ephemeral, rest.text
     preview = await fake.slash(guild, gm, "undo")
-    assert "en el hospital" in preview.text and "→ no" in preview.text
+    assert "sale del hospital" in preview.text and "sus heridas dejan de estar" in preview.text
 
-    question = await fake.slash(guild, gm, "character delete", {"character": "Ana"})
-    yes = next(c for c in question.custom_ids if c.endswith(":yes"))
-    await fake.click(guild, gm, question, yes)
+    await delete(fake, guild, gm, "Ana")
     preview = await fake.slash(guild, gm, "undo")
     assert "**Ana** vuelve a la partida: Salud 9 / 9" in preview.text
     english = await fake.slash(guild, gm, "undo", locale="en-US")

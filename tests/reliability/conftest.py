@@ -8,6 +8,7 @@ test here is marked ``e2e``; the heavier variants also ``stress`` (``make stress
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,10 +18,12 @@ from tests.e2e.conftest import (  # noqa: F401  (fixtures, registered by importi
     bot,
     fake,
     guild,
+    internals_scan,
     make_guild,
     salud_bot,
     salud_pair,
 )
+from tests.e2e.kit.internals import InternalsScan
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -29,3 +32,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(autouse=True)
+def _internals_not_scanned(internals_scan: InternalsScan) -> Iterator[None]:  # noqa: F811
+    """The bot echoes what these tests type or send malformed (a character called ``C1``, a
+    raw ``true``): the e2e suite's scan for internals (``tests/e2e/kit/internals.py``) is off
+    during them, and until the next e2e test turns it back on."""
+    internals_scan.scanning = False
+    yield

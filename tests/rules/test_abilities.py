@@ -527,15 +527,19 @@ def test_suggest_falls_back_to_the_other_language() -> None:
 
 
 def test_suggest_in_the_requested_language_before_the_other() -> None:
-    # "fi" starts Física, is inside Criptografía and Fotografía, and starts Filch and Firearms.
-    assert [k.spanish for k in suggest("fi", "es")] == [
-        "Física",
-        "Criptografía",
-        "Fotografía",
-        "Armas de Fuego",
-        "Birlar",
-    ]
+    # "fi" starts Física, and Firearms and Filch in English (Armas de Fuego, Birlar in
+    # Spanish, in that order); it is only inside Criptografía and Fotografía: not offered.
+    assert [k.spanish for k in suggest("fi", "es")] == ["Física", "Armas de Fuego", "Birlar"]
     assert [k.english for k in suggest("fi", "en")][:2] == ["Filch", "Firearms"]
+
+
+def test_suggest_matches_the_start_of_a_word_only() -> None:
+    """Issue 20: ``tir`` suggested Evaluar Sinceridad (its hidden alias Detectar Mentiras
+    holds those letters) and Sentir el Peligro; no ability has a word starting with it."""
+    assert suggest("tir", "es") == []
+    assert suggest("tir", "en") == []
+    assert [k.spanish for k in suggest("pelig", "es")] == ["Sentir el Peligro"]
+    assert [k.spanish for k in suggest("mentir", "es")] == ["Evaluar Sinceridad"]
 
 
 def test_suggest_prefix_in_the_language() -> None:

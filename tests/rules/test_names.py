@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules import InvalidName, clean_name, name_key
-from rules.names import MAX_NAME_LENGTH, fold_name, starts_a_word
+from rules.names import MAX_NAME_LENGTH, fold_name, reading_key, starts_a_word
 
 
 @pytest.mark.parametrize(
@@ -138,3 +138,29 @@ def test_starts_a_word_searches_from_the_left_one_place_at_a_time() -> None:
     assert starts_a_word("mariana ana xana", "ana") is True
     # Overlapping matches: "--" inside "x--" first, then right after it, after a "-".
     assert starts_a_word("x---", "--") is True
+
+
+def test_reading_key_ignores_case_and_accents() -> None:
+    """COMMANDS.md Lists: ``Cónsul Britton`` before ``Criada Úrsula`` in both languages."""
+    for language in ("es", "en"):
+        names = ["Criada Úrsula", "cónsul Britton", "ÓSCAR", "Ana"]
+        ordered = sorted(names, key=lambda name: reading_key(name, language))
+        assert ordered == ["Ana", "cónsul Britton", "Criada Úrsula", "ÓSCAR"]
+        assert reading_key("Ａｎａ  Ríos", language) == reading_key("ana rios", language)
+
+
+def test_reading_key_puts_enye_after_n_for_a_spanish_reader_only() -> None:
+    names = ["Ñaque", "Nuño", "Nadia", "Oscar"]
+    assert sorted(names, key=lambda name: reading_key(name, "es")) == [
+        "Nadia",
+        "Nuño",
+        "Ñaque",
+        "Oscar",
+    ]
+    assert sorted(names, key=lambda name: reading_key(name, "en")) == [
+        "Nadia",
+        "Ñaque",
+        "Nuño",
+        "Oscar",
+    ]
+    assert reading_key("Peña", "es") > reading_key("Penz", "es")

@@ -1,4 +1,5 @@
-"""The Delete / Cancel buttons of ``/character delete``."""
+"""The Delete / Cancel buttons of ``/character delete``: the question is private (only the
+one who asked sees it, in their language); a deletion is said publicly, in the server's."""
 
 from __future__ import annotations
 
@@ -7,19 +8,21 @@ from typing import Any
 
 import discord
 
-from bot.i18n import text
-from bot.interaction.buttons import SaludButton, owned_character
+from bot.i18n import Language, text
+from bot.interaction.buttons import CustomId, SaludButton, choice, number, owned_character
+from bot.interaction.deferral import acknowledge
 from bot.interaction.here import Here
-from bot.interaction.sending import update_message
+from bot.interaction.sending import send_public, update_message
 from bot.render import mention, safe
 from bot.storage import CharacterNotFound
 
-__all__ = ["DeleteButton"]
+__all__ = ["DELETE_ID", "DeleteButton", "delete_view"]
+
+#: ``salud:del:<character_id>:<yes|no>``.
+DELETE_ID = CustomId("del", number("character_id"), choice("answer", "yes", "no"))
 
 
-class DeleteButton(
-    SaludButton, template=r"salud:del:(?P<character_id>[0-9]{1,20}):(?P<answer>yes|no)"
-):
+class DeleteButton(SaludButton, custom_id=DELETE_ID):
     """Confirm or cancel a ``/character delete``; works after a restart (self-describing id).
 
     Only the character's owner or a GM may press it; the press that confirms deletes in one
@@ -28,7 +31,8 @@ class DeleteButton(
 
     def __init__(self, character_id: int, answer: str, label: str = "") -> None:
         style = discord.ButtonStyle.danger if answer == "yes" else discord.ButtonStyle.secondary
-        super().__init__(f"salud:del:{character_id}:{answer}", label or answer, style=style)
+        custom_id = DELETE_ID.build(character_id=character_id, answer=answer)
+        super().__init__(custom_id, label or answer, style=style)
         self.character_id = character_id
         self.answer = answer
 
@@ -38,23 +42,41 @@ class DeleteButton(
 
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
         current = await owned_character(here, self.character_id, "action.delete")
-        language = here.public_language
+        language = here.private_language
         if self.answer != "yes":
             await update_message(
                 interaction, text(language, "character.delete.cancelled", name=safe(current.name))
             )
             return
+        # Acknowledged without a message: the public reply follows up, then the private
+        # question says it is done.
+        await acknowledge(interaction)
         async with here.change() as tx:
             deleted = await tx.delete_character(here.guild_id, self.character_id)
             if deleted is None:
                 raise CharacterNotFound(here.guild_id, self.character_id)
             await tx.record(**here.history("character delete", {"name": deleted.name}))
-        await update_message(
+        await send_public(
             interaction,
             text(
-                language,
+                here.public_language,
                 "character.delete.done",
                 name=safe(deleted.name),
                 actor=mention(here.user_id),
             ),
         )
+        await update_message(
+            interaction, text(language, "character.delete.confirmed", name=safe(deleted.name))
+        )
+
+
+def delete_view(character_id: int, language: Language) -> discord.ui.View:
+    """Delete / Cancel for one character, under the private question."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        DeleteButton(character_id, "yes", text(language, "character.delete.confirm_button"))
+    )
+    view.add_item(
+        DeleteButton(character_id, "no", text(language, "character.delete.cancel_button"))
+    )
+    return view

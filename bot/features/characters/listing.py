@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Language, text
-from bot.interaction.buttons import PageButton
+from bot.interaction.buttons import CustomId, PageButton, number
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
 from bot.render import mention
@@ -75,17 +75,20 @@ def list_embed(
 
 async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
     """Page ``page`` (1-based, clamped) of ``/character list`` and its buttons: one query for
-    the page, one for the count and one for the lookalike names, whatever the number of
-    characters."""
+    the page (in the order a reader of the server's language expects), one for the count and
+    one for the lookalike names, whatever the number of characters."""
+    language = here.public_language
     async with here.read() as reader:
         total = await reader.count_characters(here.guild_id)
         pages = list_pages(total)
         page = min(max(page, 1), pages)
         characters = await reader.list_characters(
-            here.guild_id, limit=LIST_PAGE_LINES, offset=(page - 1) * LIST_PAGE_LINES
+            here.guild_id,
+            limit=LIST_PAGE_LINES,
+            offset=(page - 1) * LIST_PAGE_LINES,
+            language=language.value,
         )
         lookalikes = await reader.lookalike_ids(here.guild_id)
-    language = here.public_language
     embed = list_embed(characters, language, page, total, lookalikes)
     if pages == 1:
         return embed, None
@@ -99,10 +102,12 @@ async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui
     return embed, view
 
 
-class ListPageButton(PageButton, template=r"salud:page:list:(?P<page>[0-9]{1,5})"):
-    """Turns ``/character list`` to another page."""
+#: ``salud:page:list:<page>``.
+LIST_PAGE_ID = CustomId("page:list", number("page", 5))
 
-    prefix = "salud:page:list"
+
+class ListPageButton(PageButton, custom_id=LIST_PAGE_ID):
+    """Turns ``/character list`` to another page."""
 
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
         embed, view = await list_message(here, self.page)

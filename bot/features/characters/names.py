@@ -16,7 +16,7 @@ from rapidfuzz import fuzz, process
 from bot.interaction.errors import UserFacingError
 from bot.render.sanitize import escape
 from bot.storage import LightCharacter, ServerNames, Transaction, name_key
-from rules.names import fold_name, starts_a_word
+from rules.names import fold_name, reading_key, starts_a_word
 
 __all__ = [
     "NameEntry",
@@ -106,9 +106,12 @@ def close_names(
     return tuple(by_folded[match[0]] for match in matches)
 
 
-def rank_choices(typed: str, entries: Sequence[NameEntry], user_id: int) -> list[NameEntry]:
+def rank_choices(
+    typed: str, entries: Sequence[NameEntry], user_id: int, language: str = "en"
+) -> list[NameEntry]:
     """Autocomplete: the names the typed text matches as ``resolve_name`` would (the same
-    folded name, a word start, then any part), the user's own first; with none, close names."""
+    folded name, a word start, then any part), the user's own first, each group in the order
+    a reader of ``language`` expects (``rules.names.reading_key``); with none, close names."""
     folded = fold_name(typed)
 
     def rank(entry: NameEntry) -> int:
@@ -126,7 +129,12 @@ def rank_choices(typed: str, entries: Sequence[NameEntry], user_id: int) -> list
         close = set(close_names(typed, entries, limit=5))
         matching = [(2, entry) for entry in entries if entry.name in close]
     matching.sort(
-        key=lambda item: (item[1].owner_id != user_id, item[0], item[1].folded, item[1].id)
+        key=lambda item: (
+            item[1].owner_id != user_id,
+            item[0],
+            reading_key(item[1].name, language),
+            item[1].id,
+        )
     )
     return [entry for _, entry in matching]
 

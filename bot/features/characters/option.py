@@ -15,8 +15,9 @@ from bot.features.characters.names import entries_of, find_character, rank_choic
 from bot.i18n import text
 from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
-from bot.interaction.here import Here
+from bot.interaction.here import Here, private_language
 from bot.interaction.subjects import note_options, note_subject
+from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from bot.render.sanitize import escape, has_invisible, visible
 from bot.storage import LightCharacter, ServerNames
 from rules.names import MAX_NAME_LENGTH
@@ -107,7 +108,7 @@ class CharacterTransformer(app_commands.Transformer):
 
     @property
     def max_value(self) -> int:
-        return 100
+        return CHOICE_LENGTH_LIMIT  # a name picked from the suggestions fits
 
     async def transform(
         self, interaction: discord.Interaction[Any], value: Any, /
@@ -127,14 +128,24 @@ async def character_choices(
     interaction: discord.Interaction[Any], typed: str
 ) -> list[app_commands.Choice[str]]:
     """Up to 25 of the server's characters matching ``typed`` as a typed name is matched
-    (accents ignored: ``bot.features.characters.names.rank_choices``), the user's own first."""
+    (accents ignored: ``bot.features.characters.names.rank_choices``), the user's own first,
+    in the order a reader of the user's language expects."""
     if interaction.guild_id is None:
         return []
     context = context_of(interaction)
     names = await context.services.storage.names(interaction.guild_id, context.ticket)
-    ranked = rank_choices(_typed_name(typed)[:100], entries_of(names), interaction.user.id)
+    language = await private_language(interaction)
+    ranked = rank_choices(
+        _typed_name(typed)[:CHOICE_LENGTH_LIMIT],
+        entries_of(names),
+        interaction.user.id,
+        language.value,
+    )
     return [
-        app_commands.Choice(name=item.name[:100], value=item.name[:100]) for item in ranked[:25]
+        app_commands.Choice(
+            name=item.name[:CHOICE_LENGTH_LIMIT], value=item.name[:CHOICE_LENGTH_LIMIT]
+        )
+        for item in ranked[:CHOICES_LIMIT]
     ]
 
 

@@ -22,13 +22,14 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import Language, text
-from bot.interaction.buttons import SaludButton
+from bot.interaction.buttons import CustomId, SaludButton, number
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_change
 from bot.interaction.subjects import note_subject
 from bot.render import consciousness_roll_field, safe
 from bot.render.change import change_embeds, should_announce
+from bot.render.limits import BUTTON_LABEL_LIMIT, BUTTONS_PER_ROW, ROWS_PER_MESSAGE
 from bot.storage import CharacterNotFound, StoredCharacter
 from bot.storage.roll_messages import roll_number
 from rules.consciousness import ConsciousnessRoll, legal_spends, roll_consciousness
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BUTTON_SPENDS",
+    "CONSCIOUSNESS_ID",
     "ConsciousnessButton",
     "consciousness_custom_id",
     "consciousness_view",
@@ -50,18 +52,18 @@ log = logging.getLogger(__name__)
 
 #: The spends offered as buttons beside the plain roll (when C4 allows them).
 BUTTON_SPENDS = (1, 2, 3)
-#: Discord: 5 rows of 5 buttons in a message.
-_ROWS = 5
-_PER_ROW = 5
-_LABEL_LIMIT = 80
+
+#: ``salud:cons:<character_id>:<spend>:<roll>``: ``roll`` is the number of the roll the
+#: button was posted for (``bot.features.consciousness.keeper``, which reads these ids back
+#: to disable old buttons); ids from before it have no ``:<roll>``.
+CONSCIOUSNESS_ID = CustomId(
+    "cons", number("character_id"), number("spend", 2), number("roll", optional=True)
+)
 
 
 def consciousness_custom_id(character_id: int, spend: int, roll: int | None = None) -> str:
-    """``salud:cons:<character_id>:<spend>:<roll>``: ``roll`` is the number of the roll the
-    button was posted for (``bot.features.consciousness.keeper``); ids from before it have no
-    ``:<roll>``."""
-    base = f"salud:cons:{character_id}:{spend}"
-    return base if roll is None else f"{base}:{roll}"
+    """The id of one Consciousness button (``CONSCIOUSNESS_ID``)."""
+    return CONSCIOUSNESS_ID.build(character_id=character_id, spend=spend, roll=roll)
 
 
 async def perform_consciousness_roll(
@@ -139,10 +141,7 @@ async def send_roll_reply(
     )
 
 
-class ConsciousnessButton(
-    SaludButton,
-    template=r"salud:cons:(?P<character_id>[0-9]{1,20}):(?P<spend>[0-9]{1,2})(?::(?P<roll>[0-9]{1,20}))?",
-):
+class ConsciousnessButton(SaludButton, custom_id=CONSCIOUSNESS_ID):
     """Roll Consciousness for one character, spending ``spend`` Health (0: a plain roll), for
     its roll number ``roll`` only (None: a button posted before rolls were numbered)."""
 
@@ -182,7 +181,7 @@ def _label(language: Language, key: str, name: str | None, **params: object) -> 
     label = text(language, key, **params)
     if name is not None:
         label = text(language, "health.button.named", name=name, label=label)
-    return label[:_LABEL_LIMIT]
+    return label[:BUTTON_LABEL_LIMIT]
 
 
 def consciousness_view(
@@ -204,10 +203,10 @@ def consciousness_view(
     if not pending:
         return None
     several = len(pending) > 1
-    with_spends = len(pending) <= _ROWS
+    with_spends = len(pending) <= ROWS_PER_MESSAGE
     view = discord.ui.View(timeout=None)
-    for index, character in enumerate(pending[: _ROWS * _PER_ROW]):
-        row = index if with_spends else index // _PER_ROW
+    for index, character in enumerate(pending[: ROWS_PER_MESSAGE * BUTTONS_PER_ROW]):
+        row = index if with_spends else index // BUTTONS_PER_ROW
         name = character.name if several else None
         roll = numbers.get(character.id)
         view.add_item(

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import discord
 
+from bot.features.consciousness.buttons import CONSCIOUSNESS_ID
 from bot.interaction.here import Here
 from bot.interaction.message_edits import edit_message, is_gone, message_payload
 from bot.storage import Storage, StoredCharacter, Transaction
@@ -39,7 +39,6 @@ __all__ = ["RollButtonKeeper", "number_due_rolls"]
 
 log = logging.getLogger(__name__)
 
-_CUSTOM_ID = re.compile(r"salud:cons:(?P<character_id>[0-9]+):[0-9]+(?::(?P<roll>[0-9]+))?")
 #: How many servers without roll-button messages are remembered.
 _NO_MESSAGES_MEMORY = 4096
 
@@ -74,9 +73,9 @@ def _disabled_components(
     for row in components:
         items = []
         for item in row.get("components") or []:
-            found = _CUSTOM_ID.fullmatch(str(item.get("custom_id") or ""))
+            found = CONSCIOUSNESS_ID.read(str(item.get("custom_id") or ""))
             if found is not None and not item.get("disabled"):
-                character_id = int(found["character_id"])
+                character_id = int(str(found["character_id"]))
                 roll = None if found["roll"] is None else int(found["roll"])
                 if (character_id, roll) in stale or (
                     roll is None and character_id in stale_characters

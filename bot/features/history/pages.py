@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Language, text
-from bot.interaction.buttons import SaludButton
+from bot.interaction.buttons import CustomId, SaludButton, number
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
@@ -77,10 +77,11 @@ async def history_page(
     return embed, view
 
 
-class HistoryPageButton(
-    SaludButton,
-    template=r"salud:page:history:(?P<character_id>[0-9]{1,20}):(?P<page>[0-9]{1,4})",
-):
+#: ``salud:page:history:<character_id or 0>:<page>``.
+HISTORY_PAGE_ID = CustomId("page:history", number("character_id"), number("page", 4))
+
+
+class HistoryPageButton(SaludButton, custom_id=HISTORY_PAGE_ID):
     """Turns a ``/history`` message to another page, read afresh; anyone may press it (anyone
     may look), and it keeps working after a restart (its id says the page and character)."""
 
@@ -88,7 +89,7 @@ class HistoryPageButton(
         self, character_id: int, page: int, label: str = "", *, disabled: bool = False
     ) -> None:
         super().__init__(
-            f"salud:page:history:{character_id}:{max(page, 0)}",
+            HISTORY_PAGE_ID.build(character_id=character_id, page=max(page, 0)),
             label or str(page),
             disabled=disabled,
         )

@@ -11,7 +11,7 @@ import discord
 
 from bot.features.history.undo_preview import preview_embed, reversal_lines
 from bot.i18n import Language, text
-from bot.interaction.buttons import SaludButton
+from bot.interaction.buttons import CustomId, SaludButton, choice, number
 from bot.interaction.deferral import acknowledge
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
@@ -24,7 +24,10 @@ from bot.storage import HistoryEntry, UndoResult
 from bot.storage.roll_messages import renumber_rolls
 from rules.outcome import Outcome
 
-__all__ = ["UndoButton", "undo_reply", "undo_view"]
+__all__ = ["UNDO_ID", "UndoButton", "undo_reply", "undo_view"]
+
+#: ``salud:undo:<entry_id>:<gm_id>:<yes|no>``: the entry previewed, for the GM who asked.
+UNDO_ID = CustomId("undo", number("entry_id"), number("gm_id"), choice("answer", "yes", "no"))
 
 
 def undo_reply(
@@ -105,10 +108,7 @@ async def _replace_question(
         await interaction.response.edit_message(**kwargs)
 
 
-class UndoButton(
-    SaludButton,
-    template=r"salud:undo:(?P<entry_id>[0-9]{1,20}):(?P<gm_id>[0-9]{1,20}):(?P<answer>yes|no)",
-):
+class UndoButton(SaludButton, custom_id=UNDO_ID):
     """Confirm or cancel the ``/undo`` of one previewed entry; for the GM who asked only.
 
     Confirming reverts that entry only: if another change came in since, the question is
@@ -117,7 +117,8 @@ class UndoButton(
 
     def __init__(self, entry_id: int, gm_id: int, answer: str, label: str = "") -> None:
         style = discord.ButtonStyle.danger if answer == "yes" else discord.ButtonStyle.secondary
-        super().__init__(f"salud:undo:{entry_id}:{gm_id}:{answer}", label or answer, style=style)
+        custom_id = UNDO_ID.build(entry_id=entry_id, gm_id=gm_id, answer=answer)
+        super().__init__(custom_id, label or answer, style=style)
         self.entry_id = entry_id
         self.gm_id = gm_id
         self.answer = answer

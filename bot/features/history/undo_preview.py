@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n import Language, plural, text
 from bot.render import mention, safe
 from bot.render.common import duration_text
 from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT
@@ -30,15 +30,16 @@ def _health(health: CharacterHealth) -> str:
     return f"{health.health} / {health.max_health}"
 
 
-def _yes_no(language: Language, value: bool) -> str:
-    return text(language, "undo.yes" if value else "undo.no")
-
-
-def _hospital(language: Language, health: CharacterHealth) -> str:
-    stay = health.hospital
-    if stay is None:
-        return text(language, "undo.no")
-    return text(language, "undo.hospital_days", days=stay.days_left)
+def _hospital(language: Language, now: CharacterHealth, back: CharacterHealth) -> str:
+    """The stay in hospital as the undo brings it back, in words: back in (with the days
+    left), out of it, or the days left."""
+    if back.hospital is None:
+        return text(language, "undo.hospital.out")
+    days = back.hospital.days_left
+    if now.hospital is None:
+        return plural(language, "undo.hospital.back", days)
+    assert now.hospital is not None
+    return plural(language, "undo.hospital.days", days, now=now.hospital.days_left)
 
 
 def _ability(ability: Ability) -> str:
@@ -92,19 +93,10 @@ def _value_changes(now: StoredCharacter, back: StoredCharacter, language: Langua
         ("undo.flag.full_recovery_due", a.full_recovery_due, b.full_recovery_due),
     )
     for key, old, new in flags:
-        if old != new:
-            parts.append(
-                text(language, key, now=_yes_no(language, old), back=_yes_no(language, new))
-            )
+        if old != new:  # a flag in words: what the undo brings back (COMMANDS.md, Replies)
+            parts.append(text(language, f"{key}.{'on' if new else 'off'}"))
     if a.hospital != b.hospital:
-        parts.append(
-            text(
-                language,
-                "undo.flag.hospital",
-                now=_hospital(language, a),
-                back=_hospital(language, b),
-            )
-        )
+        parts.append(_hospital(language, a, b))
     if a.first_aid_received != b.first_aid_received:
         parts.append(
             text(

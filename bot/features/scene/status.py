@@ -1,5 +1,8 @@
 """``/scene status`` and the live tracker: every living character on a line (Health, state,
-flags), the dead on one closing line, pages with their ◀ ▶ buttons."""
+flags) in the order a reader of the server's language expects, the dead on one closing
+line; ``/scene status`` pages 20 characters at a time with ◀ ▶ buttons, reading only the
+page it shows; the tracker, one message that cannot page, shows the first 20 and how many
+more (COMMANDS.md, One message per command)."""
 
 from __future__ import annotations
 
@@ -10,30 +13,31 @@ from typing import Any
 import discord
 
 from bot.i18n import Language, plural, text
-from bot.interaction.buttons import PageButton
+from bot.interaction.buttons import CustomId, PageButton, number
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
-from bot.render import flags_text, safe
+from bot.render import flags_text
 from bot.render.change_reply import clip_lines
 from bot.render.common import line_params
-from bot.render.limits import FOOTER_LIMIT, INFO_COLOUR
+from bot.render.limits import DESCRIPTION_LIMIT, FOOTER_LIMIT, INFO_COLOUR
 from bot.storage import StoredCharacter
+from rules.names import reading_key
 
 __all__ = [
-    "STATUS_PAGE_LIMIT",
+    "FALLEN_READ",
+    "STATUS_PAGE_LINES",
     "StatusPageButton",
-    "split_fallen",
+    "fallen_line",
+    "first_lines",
     "status_message",
-    "status_pages",
+    "status_page_embed",
     "tracker_embeds",
 ]
 
-#: ``/scene status``: characters of one page packed into one embed description (under 4096).
-STATUS_PAGE_LIMIT = 3800
-#: The live tracker's one embed description (Discord: 4096).
-TRACKER_LIMIT = 4000
-#: ``/scene status``: at most this many characters a page, so that a page reads at a glance.
-STATUS_PAGE_LINES = 40
+#: Characters a page of ``/scene status`` (and the tracker) shows at most.
+STATUS_PAGE_LINES = 20
+#: The dead read for the closing line: more names than a footer holds.
+FALLEN_READ = 60
 
 
 def status_line(character: StoredCharacter, language: Language) -> str:
@@ -43,100 +47,106 @@ def status_line(character: StoredCharacter, language: Language) -> str:
     return f"{line} · {flags}" if flags else line
 
 
-def status_pages(characters: Sequence[StoredCharacter], language: Language) -> list[str]:
-    """The description of each page of ``/scene status`` (one embed each, under 4096)."""
-    pages: list[str] = []
-    current: list[str] = []
-    size = 0
-    for character in characters:
-        line = status_line(character, language)
-        if current and (
-            size + len(line) + 1 > STATUS_PAGE_LIMIT or len(current) >= STATUS_PAGE_LINES
-        ):
-            pages.append("\n".join(current))
-            current, size = [], 0
-        current.append(line)
-        size += len(line) + 1
-    if current:
-        pages.append("\n".join(current))
-    return pages
-
-
-def fallen_line(fallen: Sequence[StoredCharacter], language: Language) -> str | None:
+def fallen_line(fallen: Sequence[StoredCharacter], dead: int, language: Language) -> str | None:
     """``💀 Fallen: Jack Malone, Renée Pennington``: the dead, on one closing line (COMMANDS.md
-    "The dead"), within a footer's 2048 characters; None when nobody has died."""
-    if not fallen:
+    "The dead"), within a footer's 2048 characters: ``fallen`` are the first names, ``dead``
+    how many there are in all; None when nobody has died."""
+    if not dead:
         return None
-    names = [character.name for character in fallen]
     shown: list[str] = []
-    for index, name in enumerate(names):
-        rest = len(names) - index
-        candidate = ", ".join([*shown, name])
+    for index, character in enumerate(fallen):
+        rest = dead - index
+        candidate = ", ".join([*shown, character.name])
         more = text(language, "scene.more", count=rest - 1) if rest > 1 else ""
         if len(candidate) + len(more) + 40 > FOOTER_LIMIT:
-            shown.append(text(language, "scene.more", count=rest))
             break
-        shown.append(name)
+        shown.append(character.name)
+    if len(shown) < dead:
+        shown.append(text(language, "scene.more", count=dead - len(shown)))
     return text(language, "scene.status.fallen", names=", ".join(shown))
 
 
-def split_fallen(
-    characters: Sequence[StoredCharacter],
-) -> tuple[list[StoredCharacter], list[StoredCharacter]]:
-    """The living and the dead of ``characters``, each in the order given."""
-    living = [c for c in characters if not c.health.is_dead]
-    return living, [c for c in characters if c.health.is_dead]
+def first_lines(lines: Sequence[str], hidden: int, language: Language, room: int) -> str:
+    """As many of ``lines`` as ``room`` characters hold, then one "… and N more" counting
+    those left out and ``hidden`` (characters never turned into lines)."""
+    kept: list[str] = []
+    size = 0
+    for index, line in enumerate(lines):
+        left = len(lines) - index - 1 + hidden
+        more = len(text(language, "scene.more", count=left)) + 1 if left else 0
+        if size + len(line) + more > room:
+            break
+        kept.append(line)
+        size += len(line) + 1
+    left = len(lines) - len(kept) + hidden
+    if left:
+        kept.append(text(language, "scene.more", count=left))
+    return "\n".join(kept)
 
 
-def status_message(
+def _pages(living: int) -> int:
+    return max(1, -(-living // STATUS_PAGE_LINES))
+
+
+def status_page_embed(
     characters: Sequence[StoredCharacter],
+    living: int,
     language: Language,
     page: int,
-    fallen: Sequence[StoredCharacter] = (),
-) -> tuple[discord.Embed, discord.ui.View | None]:
-    """Page ``page`` (1-based, clamped) of ``/scene status`` with its page buttons; the dead
-    (``fallen``) on the closing line (the footer) of every page."""
-    embed, view = _status_page(characters, language, page)
-    closing = fallen_line(fallen, language)
-    if closing is not None:
-        embed.set_footer(text=closing)
-    return embed, view
-
-
-def _status_page(
-    characters: Sequence[StoredCharacter], language: Language, page: int
-) -> tuple[discord.Embed, discord.ui.View | None]:
-    pages = status_pages(characters, language)
-    if not pages:
+    closing: str | None = None,
+) -> discord.Embed:
+    """Page ``page`` of ``/scene status``: ``characters`` are its living characters, ``living``
+    how many there are in all, ``closing`` the dead's line (its footer)."""
+    pages = _pages(living)
+    if not living:
         embed = discord.Embed(
             title=plural(language, "scene.status.title", 0),
             description=text(language, "scene.status.empty"),
             colour=INFO_COLOUR,
         )
-        return embed, None
-    page = min(max(page, 1), len(pages))
-    title = plural(language, "scene.status.title", len(characters))
-    if len(pages) > 1:
-        title = plural(
-            language, "scene.status.title_page", len(characters), page=page, pages=len(pages)
+    else:
+        title = plural(language, "scene.status.title", living)
+        if pages > 1:
+            title = plural(language, "scene.status.title_page", living, page=page, pages=pages)
+        lines = [status_line(character, language) for character in characters]
+        description = first_lines(lines, 0, language, DESCRIPTION_LIMIT)
+        embed = discord.Embed(title=title, description=description, colour=INFO_COLOUR)
+    if closing is not None:
+        embed.set_footer(text=closing)
+    return embed
+
+
+async def status_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
+    """Page ``page`` (1-based, clamped) of ``/scene status`` with its page buttons, read
+    afresh: the page's characters, how many live, and the first of the dead."""
+    language = here.public_language
+    async with here.read() as reader:
+        everyone = await reader.count_characters(here.guild_id)
+        living = await reader.count_characters(here.guild_id, living_only=True)
+        pages = _pages(living)
+        page = min(max(page, 1), pages)
+        characters = await reader.list_characters(
+            here.guild_id,
+            living_only=True,
+            limit=STATUS_PAGE_LINES,
+            offset=(page - 1) * STATUS_PAGE_LINES,
+            language=language.value,
         )
-    embed = discord.Embed(title=title, description=pages[page - 1], colour=INFO_COLOUR)
-    if len(pages) == 1:
+        fallen: list[StoredCharacter] = []
+        if everyone > living:
+            fallen = await reader.list_characters(
+                here.guild_id, dead_only=True, limit=FALLEN_READ, language=language.value
+            )
+    closing = fallen_line(fallen, everyone - living, language)
+    embed = status_page_embed(characters, living, language, page, closing)
+    if pages == 1:
         return embed, None
     view = discord.ui.View(timeout=None)
     view.add_item(
-        StatusPageButton(
-            max(page - 1, 1),
-            text(language, "scene.status.previous"),
-            disabled=page == 1,
-        )
+        StatusPageButton(page - 1, text(language, "scene.status.previous"), disabled=page == 1)
     )
     view.add_item(
-        StatusPageButton(
-            min(page + 1, len(pages)),
-            text(language, "scene.status.next"),
-            disabled=page == len(pages),
-        )
+        StatusPageButton(page + 1, text(language, "scene.status.next"), disabled=page == pages)
     )
     return embed, view
 
@@ -144,17 +154,24 @@ def _status_page(
 def tracker_embeds(
     characters: Sequence[StoredCharacter], language: Language, updated_at: datetime
 ) -> list[discord.Embed]:
-    """The live tracker: every living character as ``/scene status`` shows it, the dead on
-    one closing line, and the time of this update (one embed, within Discord's limits)."""
-    living = [c for c in characters if not c.health.is_dead]
-    dead = [c for c in characters if c.health.is_dead]
+    """The live tracker: the first 20 living characters as ``/scene status`` shows them and
+    how many more, the dead on one closing line, and the time of this update (one embed,
+    within Discord's limits)."""
+    ordered = sorted(characters, key=lambda c: (reading_key(c.name, language.value), c.id))
+    living = [c for c in ordered if not c.health.is_dead]
+    dead = [c for c in ordered if c.health.is_dead]
     closing = [text(language, "tracker.updated", time=discord.utils.format_dt(updated_at, "T"))]
-    if dead:
-        names = ", ".join(safe(c.name) for c in dead)
-        closing.insert(0, clip_lines([text(language, "tracker.dead", names=names)], language, 400))
-    room = TRACKER_LIMIT - sum(len(line) + 1 for line in closing)
-    lines = [status_line(c, language) for c in living] or [text(language, "scene.status.empty")]
-    description = clip_lines(lines, language, room) + "\n\n" + "\n".join(closing)
+    fallen = fallen_line(dead, len(dead), language)
+    if fallen is not None:
+        closing.insert(0, clip_lines([fallen], language, 400))
+    room = DESCRIPTION_LIMIT - 2 - sum(len(line) + 1 for line in closing)
+    shown = living[:STATUS_PAGE_LINES]
+    lines = [status_line(c, language) for c in shown]
+    if living:
+        listed = first_lines(lines, len(living) - len(shown), language, room)
+    else:
+        listed = text(language, "scene.status.empty")
+    description = listed + "\n\n" + "\n".join(closing)
     embed = discord.Embed(
         title=plural(language, "tracker.title", len(living)),
         description=description,
@@ -164,16 +181,15 @@ def tracker_embeds(
     return [embed]
 
 
-class StatusPageButton(PageButton, template=r"salud:page:status:(?P<page>[0-9]{1,4})"):
+#: ``salud:page:status:<page>``.
+STATUS_PAGE_ID = CustomId("page:status", number("page", 4))
+
+
+class StatusPageButton(PageButton, custom_id=STATUS_PAGE_ID):
     """Turns ``/scene status`` to another page."""
 
-    prefix = "salud:page:status"
-
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
-        async with here.read() as reader:
-            characters = await reader.list_characters(here.guild_id)
-        living, fallen = split_fallen(characters)
-        embed, view = status_message(living, here.public_language, self.page, fallen)
+        embed, view = await status_message(here, self.page)
         await interaction.response.edit_message(
             embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
         )

@@ -64,6 +64,20 @@ async def try_create(
     return await fake.slash(guild, member, "character create", {"name": name, "health": health})
 
 
+async def delete(
+    fake: FakeDiscord, guild: FakeGuild, member: FakeMember, name: str
+) -> tuple[Reply, Reply]:
+    """``/character delete`` confirmed: the private question and the press of its Delete
+    button, once the public reply was sent and the question says it is done."""
+    question = await fake.slash(guild, member, "character delete", {"character": name})
+    assert question.ephemeral, question.text
+    yes = next(c for c in question.custom_ids if c.endswith(":yes"))
+    pressed = await fake.click(guild, member, question, yes)
+    if pressed.type == 6:
+        await pressed.wait_edit(1)
+    return question, pressed
+
+
 async def gm_set(fake: FakeDiscord, guild: FakeGuild, name: str, **values: Any) -> Reply:
     """``/character set`` by the server's owner (a GM); asserts it worked."""
     reply = await fake.slash(guild, guild.owner, "character set", {"character": name, **values})
