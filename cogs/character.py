@@ -31,9 +31,7 @@ from bot.render.change import Field, announce_worthy, change_embeds
 from bot.render.limits import CONTENT_LIMIT
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth, Gender
 from rules.correction import correct
-from rules.events import RollDue
 from rules.names import MAX_NAME_LENGTH, clean_name
-from rules.outcome import Outcome
 
 if TYPE_CHECKING:
     from bot.app import SaludBot
@@ -72,11 +70,6 @@ def gender_of(choice: app_commands.Choice[str] | None) -> Gender | None:
         return Gender(choice.value)
     except ValueError:
         raise UserFacingError("error.bad_option", value=safe(str(choice.value))) from None
-
-
-def rolls_due(outcome: Outcome) -> bool:
-    """Whether the change made a Consciousness roll fall due (C1, G2)."""
-    return any(isinstance(event, RollDue) for event in outcome.events)
 
 
 @app_commands.guild_only()
@@ -227,7 +220,7 @@ class CharacterCog(
             gender_changed = gender is not None and new_gender != current.gender
             if outcome.changed:
                 saved = await tx.save_health(current, outcome.after)
-                if rolls_due(outcome):
+                if outcome.roll_fell_due:
                     rolls = await number_due_rolls(tx, here.guild_id, [(saved, outcome)])
             if gender_changed:
                 saved = await tx.set_gender(saved, new_gender)
@@ -255,7 +248,7 @@ class CharacterCog(
             announce=outcome.changed and announce_worthy(outcome.before, outcome.after),
             here=here,
             # G2 may make a Consciousness roll fall due: the reply carries its buttons.
-            view=consciousness_view([saved], language, rolls) if rolls_due(outcome) else None,
+            view=consciousness_view([saved], language, rolls) if outcome.roll_fell_due else None,
             call=owners_to_call([(saved, outcome)]),
         )
         await self.bot.services.roll_buttons.remember(here, message_id, rolls)

@@ -31,7 +31,6 @@ from bot.render.change_reply import Touched, announce_touched, change_reply
 from bot.render.limits import FIELD_VALUE_LIMIT
 from bot.storage import StoredCharacter, Transaction
 from rules.abilities import refresh_ability
-from rules.events import RollDue
 from rules.pools import refresh
 from rules.time import MAX_MINUTES, pass_time
 
@@ -84,9 +83,7 @@ class TimeCog(commands.Cog):
         due = [
             item.after
             for item in touched
-            if item.after is not None
-            and item.outcome is not None
-            and any(isinstance(event, RollDue) for event in item.outcome.events)
+            if item.after is not None and item.outcome is not None and item.outcome.roll_fell_due
         ]
         message_id = await send_change(
             interaction,

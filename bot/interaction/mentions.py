@@ -11,7 +11,6 @@ from collections.abc import Iterable, Sequence
 import discord
 
 from bot.storage import StoredCharacter
-from rules.events import RollDue
 from rules.outcome import Outcome
 
 __all__ = ["call_content", "call_mentions", "owners_to_call"]
@@ -24,8 +23,7 @@ def owners_to_call(changes: Iterable[tuple[StoredCharacter | None, Outcome | Non
     for character, outcome in changes:
         if character is None or outcome is None:
             continue
-        due = any(isinstance(event, RollDue) for event in outcome.events)
-        if due and character.owner_id not in owners:
+        if outcome.roll_fell_due and character.owner_id not in owners:
             owners.append(character.owner_id)
     return owners
 
