@@ -19,7 +19,7 @@ from bot.render.common import (
     state_emoji,
     state_label,
 )
-from bot.render.events import EVENT_KEYS, describe_event, describe_events
+from bot.render.events import describe_event, describe_events
 from bot.render.history import entry_words, history_lines, mention
 from bot.render.rolls import (
     arithmetic,
@@ -31,7 +31,6 @@ from bot.render.rolls import (
 from bot.render.status import CharacterLike, ability_entries, death_embed, status_embed
 
 __all__ = [
-    "EVENT_KEYS",
     "STATE_COLOURS",
     "CharacterLike",
     "ability_entries",

@@ -34,7 +34,20 @@ from bot.render.limits import (
 )
 from bot.storage import StoredCharacter
 from rules.character import CharacterHealth
-from rules.events import Event
+from rules.events import (
+    Corrected,
+    Damaged,
+    Died,
+    Event,
+    FellUnconscious,
+    FirstAidSpent,
+    HealthRestored,
+    HealthSpent,
+    PoolRefreshed,
+    RollDue,
+    StateChanged,
+    StayedConscious,
+)
 from rules.outcome import Outcome
 from rules.state import HealthState
 
@@ -56,18 +69,18 @@ Field = tuple[str, str]
 #: before → after (damage, Health spent, First Aid's points), the state line (a new state, a
 #: roll falling due), the roll's field (stayed conscious, fell unconscious), the death embed,
 #: the pools /refresh shows.
-SHOWN_BY_FIELDS = frozenset(
+SHOWN_BY_FIELDS: frozenset[type[Event]] = frozenset(
     {
-        "Damaged",
-        "StateChanged",
-        "RollDue",
-        "Died",
-        "HealthSpent",
-        "StayedConscious",
-        "FellUnconscious",
-        "FirstAidSpent",
-        "HealthRestored",
-        "PoolRefreshed",
+        Damaged,
+        StateChanged,
+        RollDue,
+        Died,
+        HealthSpent,
+        StayedConscious,
+        FellUnconscious,
+        FirstAidSpent,
+        HealthRestored,
+        PoolRefreshed,
     }
 )
 
@@ -115,10 +128,9 @@ _HEALTH_FIELDS = frozenset({"health", "max_health"})
 
 def _told(event: Event) -> bool:
     """Whether the event is said in words (no field of the embed shows it already)."""
-    kind = type(event).__name__
-    if kind == "Corrected":
-        return getattr(event, "field", None) not in _HEALTH_FIELDS
-    return kind not in SHOWN_BY_FIELDS
+    if isinstance(event, Corrected):
+        return event.field not in _HEALTH_FIELDS
+    return type(event) not in SHOWN_BY_FIELDS
 
 
 def _sentences(character: StoredCharacter, events: Sequence[Event], language: Language) -> str:

@@ -315,6 +315,15 @@ def test_unknown_event_is_skipped_and_logged(caplog: pytest.LogCaptureFixture) -
     assert "Unheard" in caplog.text
 
 
+def test_events_are_told_by_their_type_not_by_their_class_name() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Damaged(events.Event):  # a stand-in that only shares the name of a rules event
+        amount: int
+
+    assert render.describe_events("Ana", [Damaged(4)], EN) == []
+    assert render.describe_events("Ana", [events.Damaged(4)], EN) == ["Ana takes 4 damage."]
+
+
 def test_names_in_sentences_are_markdown_escaped() -> None:
     assert render.describe_events("*Bo_b*", [events.Died()], EN) == [r"\*Bo\_b\* dies."]
 
