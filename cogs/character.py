@@ -19,7 +19,7 @@ from bot.features.consciousness.keeper import number_due_rolls
 from bot.i18n import text
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
-from bot.interaction.mentions import owners_to_call
+from bot.interaction.mentions import call_players
 from bot.interaction.sending import send_change, send_public, send_status
 from bot.interaction.transformers import InRange
 from bot.render import (
@@ -249,7 +249,7 @@ class CharacterCog(
             here=here,
             # G2 may make a Consciousness roll fall due: the reply carries its buttons.
             view=consciousness_view([saved], language, rolls) if outcome.roll_fell_due else None,
-            call=owners_to_call([(saved, outcome)]),
+            call=call_players([(saved, outcome)], caller=here.user_id, language=language),
         )
         await self.bot.services.roll_buttons.remember(here, message_id, rolls)
 

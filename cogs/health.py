@@ -30,7 +30,7 @@ from bot.features.consciousness.keeper import (
 from bot.i18n import Language, text
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here, private_language
-from bot.interaction.mentions import owners_to_call
+from bot.interaction.mentions import call_players
 from bot.interaction.sending import send_change
 from bot.interaction.transformers import InRange
 from bot.render import count_text, damage_roll_text, safe
@@ -246,7 +246,11 @@ class HealthCog(commands.Cog):
             announce=should_announce([outcome for _, outcome, _ in hits]),
             here=here,
             view=consciousness_view([saved for saved, _, _ in hits], language, numbers),
-            call=owners_to_call((saved, outcome) for saved, outcome, _ in hits),
+            call=call_players(
+                [(saved, outcome) for saved, outcome, _ in hits],
+                caller=here.user_id,
+                language=language,
+            ),
         )
         await self.bot.services.roll_buttons.remember(here, message_id, numbers)
 

@@ -22,7 +22,7 @@ from bot.features.scene.server_wide import count_characters, save_all
 from bot.i18n import Language, plural, text
 from bot.interaction.deferral import defer_change_of
 from bot.interaction.here import Here
-from bot.interaction.mentions import owners_to_call
+from bot.interaction.mentions import call_players
 from bot.interaction.sending import send_change, send_public
 from bot.interaction.transformers import InRange
 from bot.render import duration_text, safe
@@ -93,7 +93,11 @@ class TimeCog(commands.Cog):
             content=content,
             view=consciousness_view(due, language, rolls),
             more=more,
-            call=owners_to_call((item.after, item.outcome) for item in touched),
+            call=call_players(
+                [(item.after, item.outcome) for item in touched],
+                caller=here.user_id,
+                language=language,
+            ),
         )
         shown = {item.id: rolls[item.id] for item in due if item.id in rolls}
         await self.bot.services.roll_buttons.remember(here, message_id, shown)

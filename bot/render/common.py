@@ -7,6 +7,8 @@ a ``/character list`` line and ``/scene status`` use the very same words.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -28,6 +30,7 @@ __all__ = [
     "effects_text",
     "flag_list",
     "flags_text",
+    "join_words",
     "line_params",
     "safe",
     "state_colour",
@@ -79,6 +82,22 @@ def count_text(language: Language, unit: str, count: int) -> str:
     ``"day"`` or ``"point"``."""
     form = "one" if count == 1 else "other"
     return text(language, f"render.unit.{unit}.{form}", count=count)
+
+
+#: Spanish says "e" for "and" before a word that starts with the sound /i/ (i-, hi-, but
+#: not hie- or hia-): "Pablo e Inés".
+_SPANISH_I = re.compile(r"^(?:i|í|hi|hí)(?![aeiouáéíóú])", re.IGNORECASE)
+
+
+def join_words(language: Language, items: Sequence[str]) -> str:
+    """``A, B y C`` / ``A, B and C``: a list as a sentence says it (``e`` before an /i/)."""
+    if len(items) < 2:
+        return "".join(items)
+    last = items[-1]
+    key = "render.list.and"
+    if language is Language.ES and _SPANISH_I.match(last.lstrip("*_\\")):
+        key = "render.list.and_i"
+    return ", ".join(items[:-1]) + text(language, key) + last
 
 
 def duration_text(language: Language, minutes: int) -> str:

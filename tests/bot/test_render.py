@@ -474,3 +474,34 @@ def test_history_line_with_many_characters_stays_short() -> None:
     (line,) = render.history_lines([_entry(7, "scene new", changes)], EN)
     assert len(line) <= 300
     assert line.endswith(tuple(f"+{n}" for n in range(1, 51)))
+
+
+# --- calling the player --------------------------------------------------------------------
+
+
+def test_lists_are_joined_as_a_sentence_says_them() -> None:
+    assert render.join_words(ES, ["Pablo", "Quique", "Rita"]) == "Pablo, Quique y Rita"
+    assert render.join_words(ES, ["Pablo", "Inés"]) == "Pablo e Inés"
+    assert render.join_words(ES, ["Pablo", "Hipólito"]) == "Pablo e Hipólito"
+    assert render.join_words(ES, ["Pablo", "Hierro"]) == "Pablo y Hierro"
+    assert render.join_words(EN, ["Pablo", "Inés"]) == "Pablo and Inés"
+    assert render.join_words(EN, ["Ana"]) == "Ana"
+
+
+def test_the_call_names_each_player_with_their_characters() -> None:
+    from bot.render.calls import RollCall, call_text
+
+    one = [RollCall(1, "Amelia Ríos", 3)]
+    assert (
+        call_text(one, ES)
+        == "<@1>: Amelia Ríos debe hacer una Tirada de Consciencia (Dificultad 3)"
+    )
+    assert call_text(one, EN) == "<@1>: Amelia Ríos must make a Consciousness roll (Difficulty 3)"
+    several = [RollCall(1, "Amelia Ríos", 3), RollCall(2, "Jack", 5), RollCall(2, "Irene", 4)]
+    assert (
+        call_text(several, ES) == "Tirada de Consciencia: <@1> (Amelia Ríos) y <@2> (Jack e Irene)"
+    )
+    assert (
+        call_text(several, EN) == "Consciousness roll: <@1> (Amelia Ríos) and <@2> (Jack and Irene)"
+    )
+    assert call_text([], EN) is None
