@@ -33,10 +33,11 @@ from bot.interaction.here import Here, private_language
 from bot.interaction.mentions import call_players
 from bot.interaction.sending import send_change
 from bot.interaction.transformers import InRange
-from bot.render import count_text, damage_roll_text, safe
+from bot.render import count_text, damage_roll_text, expression_text, safe
 from bot.render.change import change_embeds, should_announce
 from bot.render.limits import EMBED_TOTAL_LIMIT
 from bot.render.sanitize import visible
+from bot.render.several import Line, several_embeds
 from bot.storage import LightCharacter, StoredCharacter
 from rules.consciousness import MAX_SPEND
 from rules.damage import apply_damage
@@ -170,6 +171,23 @@ def hurt_details(
     return details
 
 
+def _several_title(
+    expression: DiceExpression | FixedAmount, reason: str | None, language: Language
+) -> str:
+    """What the targets of one blow share, said once: ``Daño 2d6+1 · explosión``."""
+    title = text(language, "health.hurt.several_title", amount=expression_text(expression))
+    return f"{title} · {safe(reason)}" if reason else title
+
+
+def _hit_line(
+    saved: StoredCharacter, outcome: Outcome, roll: DamageRoll, language: Language
+) -> Line:
+    """One target's line: its own dice, when the amount was rolled (a fixed amount is said
+    once, in the title)."""
+    detail = damage_roll_text(roll, language) if roll.dice else None
+    return Line(saved, outcome, detail, text(language, "health.hurt.damage_field"))
+
+
 class HealthCog(commands.Cog):
     """Damage, the Consciousness roll, First Aid and rest."""
 
@@ -227,18 +245,22 @@ class HealthCog(commands.Cog):
             numbers = await number_due_rolls(tx, here.guild_id, [(c, o) for c, o, _ in hits])
             await tx.record(**here.history("hurt", hurt_details(amount, shown_reason, hits)))
         language = here.public_language
-        budget = EMBED_TOTAL_LIMIT // len(hits)
-        embeds = []
-        for saved, outcome, roll in hits:
+        if len(hits) == 1:
+            saved, outcome, roll = hits[0]
             damage = damage_roll_text(roll, language, expression)
             if shown_reason:
                 damage += "\n" + text(language, "health.hurt.reason", reason=safe(shown_reason))
-            embeds += change_embeds(
+            embeds = change_embeds(
                 saved,
                 outcome,
                 language,
                 extra_fields=[(text(language, "health.hurt.damage_field"), damage)],
-                budget=budget,
+            )
+        else:
+            embeds = several_embeds(
+                _several_title(expression, shown_reason, language),
+                [_hit_line(saved, outcome, roll, language) for saved, outcome, roll in hits],
+                language,
             )
         message_id = await send_change(
             interaction,

@@ -111,20 +111,27 @@ def duration_text(language: Language, minutes: int) -> str:
 
 
 def flag_list(
-    health: CharacterHealth, language: Language, gender: Gender | None = None
+    health: CharacterHealth,
+    language: Language,
+    gender: Gender | None = None,
+    *,
+    roll: bool = True,
+    brief: bool = False,
 ) -> list[str]:
     """The flags a character carries besides its state, in the order a GM needs them.
 
     Unconscious; Consciousness roll pending (Difficulty = |Health|, C2); Stabilized; In
     hospital with the days left (R4); bleeding (Seriously wounded, neither stabilized nor in
     hospital: T1); full recovery on the next day of rest (R5). A dead character has none.
+    ``roll=False`` leaves out the pending roll (a reply that says it on a line of its own);
+    ``brief`` says bleeding without its rate (a line among others).
     """
     if health.state is HealthState.DEAD:
         return []
     flags: list[str] = []
     if not health.conscious:
         flags.append(text(language, "render.flag.unconscious"))
-    elif health.roll_pending:
+    elif health.roll_pending and roll:
         difficulty = health.consciousness_difficulty
         flags.append(text(language, "render.flag.roll_pending", difficulty=difficulty))
     if health.stabilized:
@@ -134,7 +141,9 @@ def flag_list(
         form = "one" if days_left == 1 else "other"
         flags.append(text(language, f"render.flag.hospital.{form}", days=days_left))
     elif health.is_bleeding:
-        flags.append(text(language, "render.flag.bleeding"))
+        flags.append(
+            text(language, "render.flag.bleeding.brief" if brief else "render.flag.bleeding")
+        )
     if health.full_recovery_due:
         flags.append(text(language, "render.flag.full_recovery_due"))
     return flags

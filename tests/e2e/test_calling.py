@@ -126,7 +126,10 @@ async def test_several_owners_are_each_called_once_and_the_announcement_calls_no
         {"character": "Olga", "amount": "5", "character2": "Pablo", "character3": "Quique"},
     )
     called(hurt, ana, bea)
-    assert hurt.embeds[0]["title"] == "Olga"
+    assert hurt.content == (
+        f"Tirada de Consciencia: {ana.mention} (Olga) y {bea.mention} (Pablo y Quique)"
+    )
+    assert hurt.embeds[0]["description"].startswith("**Olga** · Salud 2 → -3 / 2")
     posted = await fake.wait_channel_messages(guild.announcements.id, 1)
     assert posted[-1]["mentions"] == [] and ana.mention not in posted[-1]["content"]
     # A correction below 0 (G2) makes a roll due too: its reply calls the owner.

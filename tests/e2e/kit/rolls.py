@@ -20,9 +20,10 @@ from tests.e2e.kit.replies import FAILURE, ROLL_FIELD, SUCCESS, field
 ROLL = re.compile(r"(\d+) \+ (\d+) = (\d+) vs (\d+)(?: \((\d+) \+ (\d+)\))?")
 #: A line that is a roll and nothing else (an ability test's field).
 ROLL_LINE = re.compile(rf"^{ROLL.pattern}$", re.MULTILINE)
-#: ``1d6+1: [4] + 1 = 5``, ``2d6: [3, 5] = 8``, ``1d6-2: [1] - 2 = -1 → 1 (…)``.
+#: ``1d6+1: [4] + 1 = 5``, ``2d6: [3, 5] = 8``, ``1d6-2: [1] - 2 = -1 → 1 (…)``; the
+#: expression is said once, in the title, when several targets share it (``[4] + 1 = 5``).
 DAMAGE = re.compile(
-    r"(?P<expr>\d*[dD]\d+(?:[+-]\d+)?): \[(?P<dice>[\d, ]+)\]"
+    r"(?:(?P<expr>\d*[dD]\d+(?:[+-]\d+)?): )?\[(?P<dice>[\d, ]+)\]"
     r"(?: (?P<sign>[+-]) (?P<mod>\d+))? = (?P<raw>-?\d+)(?: → (?P<dealt>\d+))?"
 )
 #: The outcome line of an ability test, by (attack, success), as the bot words it.
