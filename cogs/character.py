@@ -27,7 +27,7 @@ from bot.render import (
     safe,
     status_embed,
 )
-from bot.render.change import Field, announce_worthy, change_embeds
+from bot.render.change import Field, announce_worthy, change_embeds, correction_note
 from bot.render.limits import CONTENT_LIMIT
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth, Gender
 from rules.correction import correct
@@ -244,7 +244,13 @@ class CharacterCog(
             )
         message_id = await send_change(
             interaction,
-            change_embeds(saved, outcome, language, extra_fields=extra),
+            change_embeds(
+                saved,
+                outcome,
+                language,
+                extra_fields=extra,
+                note=correction_note(saved, outcome, language),
+            ),
             announce=outcome.changed and announce_worthy(outcome.before, outcome.after),
             here=here,
             # G2 may make a Consciousness roll fall due: the reply carries its buttons.

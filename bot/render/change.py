@@ -24,9 +24,11 @@ from collections.abc import Iterable, Sequence
 import discord
 
 from bot.i18n import Language, text
+from bot.i18n.grammar import gendered
 from bot.render import death_embed, describe_events, flag_list, state_colour, state_label
-from bot.render.common import FLAG_SEPARATOR
+from bot.render.common import FLAG_SEPARATOR, safe
 from bot.render.limits import (
+    DESCRIPTION_LIMIT,
     EMBED_TOTAL_LIMIT,
     FIELD_NAME_LIMIT,
     FIELD_VALUE_LIMIT,
@@ -55,6 +57,7 @@ __all__ = [
     "SHOWN_BY_FIELDS",
     "Field",
     "change_embeds",
+    "correction_note",
     "died",
     "health_value",
     "should_announce",
@@ -144,17 +147,29 @@ def _what_happened(
     outcome: Outcome,
     language: Language,
     extra_fields: Sequence[Field],
+    told: str | None = None,
 ) -> list[Field]:
     """The command's fields, with the events in words under the last one (or in a field of
     their own when the command gave none)."""
     fields = [(name, value) for name, value in extra_fields]
-    sentences = _sentences(character, outcome.events, language)
+    sentences = told if told is not None else _sentences(character, outcome.events, language)
     if sentences and fields:
         name, value = fields[-1]
         fields[-1] = (name, f"{value}\n{sentences}")
     elif sentences:
         fields.append((text(language, "render.change.what"), sentences))
     return fields
+
+
+def correction_note(character: StoredCharacter, outcome: Outcome, language: Language) -> str:
+    """What kind of change a GM's correction is, said above its values (COMMANDS.md "A GM's
+    correction"): ``Corrección del DJ``, or a revival's ``… vuelve a la partida``."""
+    revived = outcome.before.state is HealthState.DEAD and not character.health.is_dead
+    if revived:
+        return gendered(
+            language, "render.correction.revival", character.gender, name=safe(character.name)
+        )
+    return text(language, "render.correction.title")
 
 
 def change_embeds(
@@ -164,10 +179,14 @@ def change_embeds(
     *,
     extra_fields: Sequence[Field] = (),
     budget: int = EMBED_TOTAL_LIMIT,
+    note: str | None = None,
+    told: str | None = None,
 ) -> list[discord.Embed]:
     """The embed that shows one character's change (``character`` as saved, ``outcome`` the
     rules' result): see the module's docstring. ``extra_fields`` are what the command did
-    (a damage roll, a Consciousness roll), with their arithmetic.
+    (a damage roll, a Consciousness roll), with their arithmetic. ``note`` says, under the
+    title, what kind of change it is (a GM's correction). ``told``, when given, is what
+    happened in words, said by the caller instead of one sentence per event (``/rest``).
 
     A list (of one embed) so that a caller can add it to a message's embeds; it stays within
     ``budget`` characters (give each character its share when one message shows several):
@@ -180,8 +199,11 @@ def change_embeds(
     else:
         embed = discord.Embed(title=character.name[:TITLE_LIMIT], colour=state_colour(after.state))
         health = f"{health_value(before, after)}\n{state_value(character, before, language)}"
+    if note:
+        said = f"{note}\n{embed.description}" if embed.description else note
+        embed.description = _clip(said, DESCRIPTION_LIMIT)
     embed.add_field(name=text(language, "render.status.health"), value=health, inline=False)
-    for name, value in _what_happened(character, outcome, language, extra_fields):
+    for name, value in _what_happened(character, outcome, language, extra_fields, told):
         embed.add_field(
             name=_clip(name, FIELD_NAME_LIMIT),
             value=_clip(value, FIELD_VALUE_LIMIT),

@@ -275,8 +275,8 @@ def test_event_sentences_say_the_rules_words() -> None:
     assert "1 point " in english[3] and "1 punto " in spanish[3]
     assert "1 day." in english[4] and "1 día." in spanish[4]
     assert "1 day left" in english[5] and "queda 1 día" in spanish[5]
-    assert english[6] == "GM's correction: Ana regains consciousness."
-    assert spanish[6] == "Corrección del DJ: Ana recupera la consciencia."
+    assert english[6] == "Ana regains consciousness."
+    assert spanish[6] == "Ana recupera la consciencia."
 
 
 def test_sentences_agree_with_a_known_gender_and_never_assume_one() -> None:
