@@ -20,13 +20,14 @@ from bot.i18n import text
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.mentions import call_players
-from bot.interaction.sending import send_change, send_public, send_status
+from bot.interaction.sending import send_brief, send_change, send_public
 from bot.interaction.transformers import InRange
 from bot.render import (
     mention,
     safe,
     status_embed,
 )
+from bot.render.brief import brief_embed, created_embed
 from bot.render.change import Field, announce_worthy, change_embeds, correction_note
 from bot.render.limits import CONTENT_LIMIT
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth, Gender
@@ -135,12 +136,8 @@ class CharacterCog(
             )
             await tx.record(**here.history("character create", details))
         language = here.public_language
-        await send_status(
-            interaction,
-            here,
-            created,
-            text(language, "character.created", name=safe(created.name), owner=mention(owner_id)),
-        )
+        said = text(language, "character.created", owner=mention(owner_id))
+        await send_brief(interaction, here, created_embed(created, said, language))
 
     @app_commands.command(
         name="show", description=_("Show a character's status", key="cmd.character.show")
@@ -284,18 +281,8 @@ class CharacterCog(
             details = {"from": current.name, "to": clean}
             await tx.record(**here.history("character rename", details))
         language = here.public_language
-        await send_status(
-            interaction,
-            here,
-            renamed,
-            text(
-                language,
-                "character.renamed",
-                old=safe(current.name),
-                name=safe(renamed.name),
-                actor=mention(here.user_id),
-            ),
-        )
+        said = text(language, "character.renamed", old=safe(current.name), name=safe(renamed.name))
+        await send_brief(interaction, here, brief_embed(renamed, description=said))
 
     @app_commands.command(
         name="delete",

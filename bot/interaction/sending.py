@@ -12,15 +12,13 @@ import discord
 from bot.interaction.deferral import mark_filled
 from bot.interaction.here import Here
 from bot.interaction.mentions import PlayerCall
-from bot.render import status_embed
-from bot.storage import StoredCharacter
 
 __all__ = [
     "NO_MENTIONS",
+    "send_brief",
     "send_change",
     "send_private",
     "send_public",
-    "send_status",
     "update_message",
 ]
 
@@ -153,16 +151,10 @@ async def send_change(
     return message_id
 
 
-async def send_status(
-    interaction: discord.Interaction[Any], here: Here, character: StoredCharacter, content: str
+async def send_brief(
+    interaction: discord.Interaction[Any], here: Here, embed: discord.Embed
 ) -> None:
     """The public reply to a change that moves no state (a character created or renamed, an
-    ability set or spent): what changed, in words, and the character's status embed; nothing
-    to announce."""
-    await send_change(
-        interaction,
-        [status_embed(character, here.public_language)],
-        announce=False,
-        here=here,
-        content=content,
-    )
+    ability set or spent, a test that spent from a pool): its one compact embed
+    (``bot.render.brief``); nothing to announce."""
+    await send_change(interaction, [embed], announce=False, here=here)

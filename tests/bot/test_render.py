@@ -375,20 +375,27 @@ def _test_roll(die: int, spend: int, base: int, penalty: int, *, attack: bool = 
 
 def test_test_roll_field_with_penalty_breakdown() -> None:
     name, value = rolls.test_roll_field(_test_roll(4, 1, 3, 1, attack=True), "Scuffling", EN)
-    assert "Scuffling" in name
-    assert value.split("\n")[0] == "4 + 1 = 5 vs 4 (3 + 1)"
-    assert "Hit Threshold" in value and "Success" in value
-    _, value = rolls.test_roll_field(_test_roll(4, 1, 3, 1, attack=True), "Pelea", ES)
-    assert "4 + 1 = 5 vs 4 (3 + 1)" in value and "Umbral de Golpe" in value
-    assert "Éxito" in value
+    assert name == "Scuffling attack"
+    assert value.split("\n") == [
+        "4 + 1 = 5 vs 4 (3 + 1)",
+        "**Success — hit** · +1 for wounds",
+        "Pool 4 → 3 / 6",
+    ]
+    name, value = rolls.test_roll_field(_test_roll(4, 1, 3, 1, attack=True), "Pelea", ES)
+    assert name == "Ataque (Pelea)"
+    assert value.split("\n") == [
+        "4 + 1 = 5 vs 4 (3 + 1)",
+        "**Éxito — impacta** · +1 por las heridas",
+        "Reserva 4 → 3 / 6",
+    ]
 
 
 def test_test_roll_field_without_penalty() -> None:
     name, value = rolls.test_roll_field(_test_roll(2, 0, 4, 0), "Athletics", EN)
-    assert value.split("\n")[0] == "2 + 0 = 2 vs 4"
-    assert "Difficulty 4" in value and "Failure" in value and "3 / 6" in value
+    assert value.split("\n") == ["2 + 0 = 2 vs 4", "**Failure**", "Pool 3 / 6"]
     name, value = rolls.test_roll_field(_test_roll(2, 0, 4, 0), "Atletismo", ES)
-    assert "Atletismo" in name and "Dificultad 4" in value and "Fallo" in value
+    assert name == "Prueba de Atletismo"
+    assert value.split("\n") == ["2 + 0 = 2 vs 4", "**Fallo**", "Reserva 3 / 6"]
 
 
 def test_test_roll_field_is_not_collected_by_pytest() -> None:

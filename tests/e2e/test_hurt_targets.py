@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import pytest
 
@@ -168,7 +169,7 @@ async def test_the_extra_targets_autocomplete(fake: FakeDiscord, guild: FakeGuil
 
 #: A blow of dynamite for four characters of 8 Health: each ends at -3 (a fixed amount, so
 #: the outcome does not depend on a die), Hurt, with a roll due against Difficulty 3.
-FOUR_TARGETS = {
+FOUR_TARGETS: dict[str, dict[str, Any]] = {
     "es-ES": {
         "title": "Daño 11 · explosión de dinamita",
         "lines": [

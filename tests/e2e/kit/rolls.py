@@ -136,8 +136,20 @@ def check_roll(
         assert roll.base is None, roll.value
     success = roll.total >= roll.difficulty
     lines = roll.value.split("\n")
-    assert f"**{text(Language(language), OUTCOME_KEYS[(attack, success)])}**" in lines, roll.value
-    assert (
-        text(Language(language), "render.roll.test.pool", pool=pool_after, rating=rating) in lines
-    )
+    said = Language(language)
+    outcome = f"**{text(said, OUTCOME_KEYS[(attack, success)])}**"
+    if penalty:
+        outcome += " · " + text(said, "render.roll.test.wounds", penalty=penalty)
+    assert outcome in lines, roll.value
+    if spend:
+        pool = text(
+            said,
+            "render.roll.test.pool_spent",
+            before=pool_after + spend,
+            pool=pool_after,
+            rating=rating,
+        )
+    else:
+        pool = text(said, "render.roll.test.pool", pool=pool_after, rating=rating)
+    assert lines == [lines[0], outcome, pool], roll.value
     return roll
