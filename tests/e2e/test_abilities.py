@@ -335,7 +335,7 @@ async def test_H4_a_seriously_wounded_character_cannot_attack(table: Table) -> N
         {"ability": "Firearms", "attack": True, "spend": 2, "difficulty": 4},
     ):
         await table.refused(
-            table.ana, "check", {"character": "Ana", **options}, "can no longer fight", "H4"
+            table.ana, "check", {"character": "Ana", **options}, "can no longer fight", "no attacks"
         )
     # Healed to Hurt: it may fight again.
     await table.ok(table.gm, "character set", {"character": "Ana", "health": -5})

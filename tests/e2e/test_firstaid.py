@@ -153,7 +153,7 @@ async def test_F6_a_medic_with_fewer_than_two_points_cannot_stabilize(
 ) -> None:
     _, bob = await team(fake, guild, patient_health=-6, first_aid=1)
     reply = await aid(fake, guild, bob, 2)
-    assert_refused(reply, "**Bob** has 1 First Aid points left and this takes 2")
+    assert_refused(reply, "**Bob** has 1 First Aid left and this takes 2")
     assert stored(bot, guild, "Ana")["stabilized"] == 0
 
 

@@ -227,7 +227,9 @@ async def test_spanish_hospital(fake: FakeDiscord, bot: BotProcess, make_guild: 
     ana = guild.member("Ana", locale="es-ES")
     await hurt_to(fake, guild, ana, -7)
     assert_refused(
-        await rest(fake, guild, ana, 1), "**Ana** solo se cura en el hospital", "`hospital: True`"
+        await rest(fake, guild, ana, 1),
+        "**Ana** solo se cura en el hospital",
+        "usa /rest con la opción hospital",
     )
     reply = await rest(fake, guild, ana, 1, hospital=True)
     assert what_happened(reply.embed, "es").splitlines() == [
