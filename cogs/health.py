@@ -36,6 +36,7 @@ from bot.interaction.transformers import InRange
 from bot.render import count_text, damage_roll_text, expression_text, safe
 from bot.render.change import change_embeds, should_announce
 from bot.render.limits import EMBED_TOTAL_LIMIT
+from bot.render.rest import rest_words
 from bot.render.sanitize import visible
 from bot.render.several import Line, several_embeds
 from bot.storage import LightCharacter, StoredCharacter
@@ -412,7 +413,7 @@ class HealthCog(commands.Cog):
         language = here.public_language
         await send_change(
             interaction,
-            change_embeds(saved, outcome, language),
+            change_embeds(saved, outcome, language, told=rest_words(saved, outcome, language)),
             announce=should_announce([outcome]),
             here=here,
         )
