@@ -33,9 +33,9 @@ from bot.interaction.here import Here, private_language
 from bot.interaction.mentions import call_players
 from bot.interaction.sending import send_change
 from bot.interaction.transformers import InRange
-from bot.render import count_text, damage_roll_text, expression_text, safe
+from bot.render import damage_roll_text, expression_text, safe
 from bot.render.change import change_embeds, should_announce
-from bot.render.limits import EMBED_TOTAL_LIMIT
+from bot.render.first_aid import first_aid_line
 from bot.render.rest import rest_words
 from bot.render.sanitize import visible
 from bot.render.several import Line, several_embeds
@@ -351,28 +351,9 @@ class HealthCog(commands.Cog):
             await tx.record(**here.history("firstaid", details))
         language = here.public_language
         first_aid = text(language, "render.status.first_aid")
-        given = text(
-            language,
-            "health.firstaid.stabilized" if result.stabilized else "health.firstaid.healed",
-            medic=safe(saved_medic.name),
-            points=count_text(language, "point", result.spent),
-            restored=result.restored,
-        )
-        pool = f"{result.medic.before.first_aid_pool} → {saved_medic.health.first_aid_pool}"
-        share = EMBED_TOTAL_LIMIT // 2
+        given = first_aid_line(saved_medic, result, points, language)
         embeds = change_embeds(
-            saved_patient,
-            result.patient,
-            language,
-            extra_fields=[(first_aid, given)],
-            budget=share,
-        )
-        embeds += change_embeds(
-            saved_medic,
-            result.medic,
-            language,
-            extra_fields=[(first_aid, f"{pool} / {saved_medic.health.first_aid_rating}")],
-            budget=share,
+            saved_patient, result.patient, language, extra_fields=[(first_aid, given)]
         )
         await send_change(
             interaction,
