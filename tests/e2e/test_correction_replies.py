@@ -26,6 +26,7 @@ WORDS = {
         "revived": "-22 → 8 / 8\nMuerto → **Ileso**",
         "values": "Sgt. O'Malley: índice de Primeros Auxilios 0 → 3.\n"
         "Sgt. O'Malley cae inconsciente.",
+        "gender": "Género de Sgt. O'Malley: masculino.",
     },
     "en-US": {
         "health": "Health",
@@ -37,6 +38,7 @@ WORDS = {
         "revival": "GM's correction: Sgt. O'Malley returns to play.",
         "revived": "-22 → 8 / 8\nDead → **Healthy**",
         "values": "Sgt. O'Malley: First Aid rating 0 → 3.\nSgt. O'Malley falls unconscious.",
+        "gender": "Sgt. O'Malley's gender: he/him.",
     },
 }
 
@@ -75,3 +77,7 @@ async def test_a_correction_says_it_is_one_and_a_revival_returns_to_play(
     values = await gm_set(fake, guild, "Sgt. O'Malley", conscious=False, max_first_aid=3)
     assert values.embed["description"] == words["note"]
     assert field(values.embed, words["what"]) == words["values"]
+
+    gender = await gm_set(fake, guild, "Sgt. O'Malley", gender="masculine")
+    assert gender.embed["description"] == words["note"]
+    assert field(gender.embed, words["what"]) == words["gender"]
