@@ -30,7 +30,7 @@ from tests.e2e.kit import (
     uno_and_dos_hurt,
 )
 from tests.e2e.kit import undo as confirmed_undo
-from tests.e2e.phone import embed_lines, wrapped_lines
+from tests.e2e.phone import embed_lines, message_lines, wrapped_lines
 
 
 async def test_each_target_rolls_its_own_damage_in_one_change(
@@ -235,6 +235,8 @@ async def test_four_targets_take_one_phone_screen_and_every_button_names_its_cha
         },
     )
     expected = FOUR_TARGETS[locale]
+    shown = (len(reply.embeds), message_lines(reply.message))
+    assert len(reply.embeds) == 1, f"{shown[0]} embeds, {shown[1]} lines on a phone"
     (embed,) = reply.embeds
     assert embed["title"] == expected["title"]
     assert embed["description"].split("\n") == expected["lines"]
