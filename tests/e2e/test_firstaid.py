@@ -82,7 +82,7 @@ async def test_F4_only_the_points_needed_are_spent(
     _, bob = await team(fake, guild, patient_health=6)  # lost 3; F3 cap 3
     reply = await aid(fake, guild, bob, 5)
     assert field(reply.embed, "First Aid") == (
-        "**Bob** spends 2 First Aid (4 → 2 / 4): +3 Health, up to the maximum Health (9)."
+        "**Bob** spends 2 First Aid (4 → 2 / 4): +3 Health, capped at the maximum Health (9)."
     )
     assert (stored(bot, guild, "Ana")["health"], stored(bot, guild, "Bob")["first_aid_pool"]) == (
         9,
@@ -96,8 +96,8 @@ async def test_F3_a_third_of_the_maximum_per_scene_then_refused(
     _, bob = await team(fake, guild, patient_health=2)  # lost 7; cap 9 // 3 = 3
     reply = await aid(fake, guild, bob, 9)
     assert field(reply.embed, "First Aid") == (
-        "**Bob** spends 2 First Aid (4 → 2 / 4): +3 Health, the most in one scene, a third of"
-        " the maximum Health (3)."
+        "**Bob** spends 2 First Aid (4 → 2 / 4): +3 Health, capped at a third of the maximum"
+        " Health per scene (3)."
     )
     entries = history_count(bot, guild)
     again = await aid(fake, guild, bob, 1)
@@ -125,8 +125,8 @@ async def test_F2_only_health_lost_in_the_current_scene_is_restored(
     await fake.slash(guild, ana, "hurt", {"character": "Ana", "amount": "2"})
     reply = await aid(fake, guild, bob, 5)
     assert field(reply.embed, "First Aid") == (
-        "**Bob** spends 1 First Aid (4 → 3 / 4): +2 Health, up to the Health at the start of"
-        " the scene (6)."
+        "**Bob** spends 1 First Aid (4 → 3 / 4): +2 Health, capped at the Health at the start"
+        " of the scene (6)."
     )
     assert health_shown(reply.embeds[0]) == (6, 30)
     assert_refused(await aid(fake, guild, bob, 1), "only heals this scene's wounds")
@@ -259,21 +259,21 @@ async def test_spanish_first_aid(fake: FakeDiscord, bot: BotProcess, make_guild:
 FIRST_AID_WORDS = {
     "es-ES": {
         "field": "Primeros Auxilios",
-        "third": "**Bob** gasta 2 de Primeros Auxilios (4 → 2 / 4): +3 de Salud, el tope por"
-        " escena, un tercio de la Salud máxima (3).",
-        "start": "**Bob** gasta 1 de Primeros Auxilios (2 → 1 / 4): +2 de Salud, hasta la Salud"
-        " que tenía al empezar la escena (5).",
-        "maximum": "**Bob** gasta 1 de Primeros Auxilios (1 → 0 / 4): +1 de Salud, hasta la"
+        "third": "**Bob** gasta 2 de Primeros Auxilios (4 → 2 / 4): +3 de Salud; el tope por"
+        " escena es un tercio de la Salud máxima (3).",
+        "start": "**Bob** gasta 1 de Primeros Auxilios (2 → 1 / 4): +2 de Salud; no pasa de la"
+        " Salud con la que empezó la escena (5).",
+        "maximum": "**Bob** gasta 1 de Primeros Auxilios (1 → 0 / 4): +1 de Salud; no pasa de la"
         " Salud máxima (9).",
         "left": "**Bob** tiene 0 de Primeros Auxilios y esto cuesta 1.",
     },
     "en-US": {
         "field": "First Aid",
-        "third": "**Bob** spends 2 First Aid (4 → 2 / 4): +3 Health, the most in one scene, a"
-        " third of the maximum Health (3).",
-        "start": "**Bob** spends 1 First Aid (2 → 1 / 4): +2 Health, up to the Health at the"
+        "third": "**Bob** spends 2 First Aid (4 → 2 / 4): +3 Health, capped at a third of the"
+        " maximum Health per scene (3).",
+        "start": "**Bob** spends 1 First Aid (2 → 1 / 4): +2 Health, capped at the Health at the"
         " start of the scene (5).",
-        "maximum": "**Bob** spends 1 First Aid (1 → 0 / 4): +1 Health, up to the maximum"
+        "maximum": "**Bob** spends 1 First Aid (1 → 0 / 4): +1 Health, capped at the maximum"
         " Health (9).",
         "left": "**Bob** has 0 First Aid left and this takes 1.",
     },
