@@ -1,8 +1,11 @@
 """Rendering: embeds and sentences for every reply, in Spanish or English (pure, no I/O).
 
 ``rules/`` returns values and events; this package says them in words (catalog domain
-``render``). Submodules: ``common`` (state words, flags), ``status`` (status and death
-embeds), ``events`` (one sentence per event), ``rolls`` (dice and tests), ``history``.
+``render``). Submodules: ``common`` (state words, flags, lists), ``status`` (status and death
+embeds), ``events`` (one sentence per event, by its type), ``rolls`` (dice and tests),
+``history``; the shapes of a change (COMMANDS.md "Changes"): ``change`` (one character, a GM's
+correction), ``several`` (a line each), ``brief`` (what moves no state), ``rest``,
+``first_aid``, ``change_reply`` (a crowd); ``calls`` (the words that call a player).
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ WORDS: dict[str, dict[str, Any]] = {
         "outcome": ["**Éxito** · +1 por las heridas", "Reserva 4 → 3 / 4"],
         "spent": "Gasta 2 puntos de **Atletismo**: reserva 4 → 2 / 4.",
         "renamed": "**Jack Malone** pasa a llamarse **Jack Malone Jr.**.",
+        "removed": "Se quita **Atletismo** (reserva 2 / 4). Un DJ puede deshacerlo con /undo.",
         "sheet": ("Habilidades generales", "Estado"),
     },
     "en-US": {
@@ -41,6 +42,7 @@ WORDS: dict[str, dict[str, Any]] = {
         "outcome": ["**Success** · +1 for wounds", "Pool 4 → 3 / 4"],
         "spent": "Spends 2 points of **Athletics**: pool 4 → 2 / 4.",
         "renamed": "**Jack Malone** is renamed **Jack Malone Jr.**.",
+        "removed": "**Athletics** (pool 2 / 4) is removed. A GM can bring it back with /undo.",
         "sheet": ("General abilities", "State"),
     },
 }
@@ -95,6 +97,10 @@ async def test_what_moves_no_state_is_said_in_at_most_six_lines(
     options = {"character": "Jack Malone", "ability": words["athletics"], "points": 2}
     spent = brief(await fake.slash(guild, marcos, "spend", options), sheet)
     assert spent["description"] == words["spent"]
+
+    options = {"character": "Jack Malone", "ability": words["athletics"]}
+    removed = brief(await fake.slash(guild, gm, "ability remove", options), sheet)
+    assert removed["description"] == words["removed"]
 
     options = {"character": "Jack Malone", "name": "Jack Malone Jr."}
     renamed = brief(await fake.slash(guild, marcos, "character rename", options), sheet)
