@@ -37,7 +37,12 @@ from rules.state import HealthState
 __all__ = ["Line", "character_line", "rolls_line", "several_embeds"]
 
 #: States from the least to the most severe: the embed takes the colour of the worst.
-_SEVERITY = (HealthState.HEALTHY, HealthState.HURT, HealthState.SERIOUSLY_WOUNDED)
+_SEVERITY = (
+    HealthState.HEALTHY,
+    HealthState.HURT,
+    HealthState.SERIOUSLY_WOUNDED,
+    HealthState.DEAD,
+)
 
 
 @dataclass(frozen=True)
@@ -100,26 +105,23 @@ def _clip_lines(lines: Sequence[str], limit: int) -> str:
 
 
 def several_embeds(title: str, items: Sequence[Line], language: Language) -> list[discord.Embed]:
-    """The embeds of a change of several characters: one with a line for each living one,
-    then a death embed for each that died (see the module's docstring)."""
+    """The embeds of a change of several characters: one titled with what they share, with
+    a line for each living one, then a death embed for each that died (see the module)."""
     living = [item for item in items if not died(item.outcome)]
-    embeds: list[discord.Embed] = []
-    if living:
-        worst = max(
-            (item.character.health.state for item in living),
-            key=lambda state: _SEVERITY.index(state) if state in _SEVERITY else len(_SEVERITY),
+    lines = [character_line(item, language) for item in living]
+    rolls = rolls_line([item.character for item in living], language)
+    if rolls:
+        lines.append(rolls)
+    states = [item.character.health.state for item in living] or [HealthState.DEAD]
+    worst = max(states, key=_SEVERITY.index)
+    # The title says what they share even when every target died (the death embeds follow).
+    embeds = [
+        discord.Embed(
+            title=title[:TITLE_LIMIT],
+            description=_clip_lines(lines, DESCRIPTION_LIMIT) if lines else None,
+            colour=state_colour(worst),
         )
-        lines = [character_line(item, language) for item in living]
-        rolls = rolls_line([item.character for item in living], language)
-        if rolls:
-            lines.append(rolls)
-        embeds.append(
-            discord.Embed(
-                title=title[:TITLE_LIMIT],
-                description=_clip_lines(lines, DESCRIPTION_LIMIT),
-                colour=state_colour(worst),
-            )
-        )
+    ]
     share = EMBED_TOTAL_LIMIT // EMBEDS_PER_MESSAGE
     for item in items:
         if not died(item.outcome):

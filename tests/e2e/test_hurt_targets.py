@@ -261,3 +261,30 @@ async def test_four_targets_take_one_phone_screen_and_every_button_names_its_cha
     assert not [
         label for label in labels if not re.match(r"(Amelia|Jack|Renée|Sgt\. O'Malley): ", label)
     ]
+
+
+async def test_deaths_keep_their_own_embeds_and_the_title_still_says_the_blow(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm, _ = await uno_and_dos_hurt(fake, guild, "1")  # Uno and Dos at 1
+    await create(fake, guild, gm, "Tres", 30)
+    reply = await fake.slash(
+        guild,
+        gm,
+        "hurt",
+        {"character": "Uno", "amount": "20", "reason": "a blast", "character2": "Dos"},
+    )
+    assert [embed["title"] for embed in reply.embeds] == [
+        "Damage 20 · a blast",
+        "Uno has died",
+        "Dos has died",
+    ]
+    assert "description" not in reply.embeds[0], "nobody is left for a line"
+    await create(fake, guild, gm, "Cuatro", 1)
+    mixed = await fake.slash(
+        guild, gm, "hurt", {"character": "Tres", "amount": "20", "character2": "Cuatro"}
+    )
+    assert [embed["title"] for embed in mixed.embeds] == ["Damage 20", "Cuatro has died"]
+    assert several_lines(mixed.embeds[0]) == {
+        "Tres": "**Tres** · Health 30 → 10 / 30 · **Healthy**"
+    }
