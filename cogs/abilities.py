@@ -25,8 +25,9 @@ from bot.features.abilities import (
 )
 from bot.features.characters.option import Character
 from bot.interaction.here import Here
-from bot.interaction.sending import send_status
+from bot.interaction.sending import send_brief
 from bot.interaction.transformers import InRange, check_range
+from bot.render.brief import brief_embed
 from rules.abilities import (
     MAX_POINTS,
     MAX_RATING,
@@ -97,12 +98,8 @@ class AbilityCog(
             }
             entry = await tx.record(**here.history("ability set", details))
         language = here.public_language
-        await send_status(
-            interaction,
-            here,
-            saved,
-            set_sentence(saved, existing, after, entry is not None, language),
-        )
+        said = set_sentence(saved, existing, after, entry is not None, language)
+        await send_brief(interaction, here, brief_embed(saved, description=said))
 
     @set_ability_command.autocomplete("ability")
     async def _set_ability_autocomplete(
@@ -133,12 +130,8 @@ class AbilityCog(
             details = {"ability": removed.name, "pool": f"{removed.pool}/{removed.rating}"}
             await tx.record(**here.history("ability remove", details))
         language = here.public_language
-        await send_status(
-            interaction,
-            here,
-            saved,
-            ability_sentence(language, "abilities.remove.done", saved, removed),
-        )
+        said = ability_sentence(language, "abilities.remove.done", saved, removed)
+        await send_brief(interaction, here, brief_embed(saved, description=said))
 
     @remove_ability_command.autocomplete("ability")
     async def _remove_ability_autocomplete(

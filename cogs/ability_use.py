@@ -28,9 +28,10 @@ from bot.features.abilities import (
 )
 from bot.features.characters.option import Character
 from bot.interaction.here import Here
-from bot.interaction.sending import send_change, send_public, send_status
+from bot.interaction.sending import send_brief, send_change, send_public
 from bot.interaction.transformers import InRange
 from bot.render import count_text
+from bot.render.brief import brief_embed
 from rules.abilities import (
     MAX_DIFFICULTY,
     MAX_POINTS,
@@ -81,19 +82,15 @@ class AbilityUseCog(commands.Cog):
             }
             await tx.record(**here.history("spend", details))
         language = here.public_language
-        await send_status(
-            interaction,
-            here,
+        said = ability_sentence(
+            language,
+            f"abilities.spend.{after.kind.value}",
             saved,
-            ability_sentence(
-                language,
-                f"abilities.spend.{after.kind.value}",
-                saved,
-                after,
-                points=count_text(language, "point", points),
-                before=before.pool,
-            ),
+            after,
+            points=count_text(language, "point", points),
+            before=before.pool,
         )
+        await send_brief(interaction, here, brief_embed(saved, description=said))
 
     @spend.autocomplete("ability")
     async def _spend_autocomplete(

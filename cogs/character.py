@@ -20,21 +20,20 @@ from bot.i18n import text
 from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
-from bot.interaction.mentions import owners_to_call
-from bot.interaction.sending import send_change, send_private, send_public, send_status
+from bot.interaction.mentions import call_players
+from bot.interaction.sending import send_brief, send_change, send_private, send_public
 from bot.interaction.transformers import InRange
 from bot.render import (
     mention,
     safe,
     status_embed,
 )
-from bot.render.change import Field, announce_worthy, change_embeds
+from bot.render.brief import brief_embed, created_embed
+from bot.render.change import Field, announce_worthy, change_embeds, correction_note
 from bot.render.limits import CONTENT_LIMIT
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth, Gender
 from rules.correction import correct
-from rules.events import RollDue
 from rules.names import MAX_NAME_LENGTH, clean_name
-from rules.outcome import Outcome
 
 if TYPE_CHECKING:
     from bot.app import SaludBot
@@ -71,11 +70,6 @@ def gender_of(choice: app_commands.Choice[str] | None) -> Gender | None:
         return Gender(choice.value)
     except ValueError:
         raise UserFacingError("error.bad_option", value=safe(str(choice.value))) from None
-
-
-def rolls_due(outcome: Outcome) -> bool:
-    """Whether the change made a Consciousness roll fall due (C1, G2)."""
-    return any(isinstance(event, RollDue) for event in outcome.events)
 
 
 @app_commands.guild_only()
@@ -139,12 +133,8 @@ class CharacterCog(
             )
             await tx.record(**here.history("character create", details))
         language = here.public_language
-        await send_status(
-            interaction,
-            here,
-            created,
-            text(language, "character.created", name=safe(created.name), owner=mention(owner_id)),
-        )
+        said = text(language, "character.created", owner=mention(owner_id))
+        await send_brief(interaction, here, created_embed(created, said, language))
 
     @app_commands.command(
         name="show", description=_("Show a character's status", key="cmd.character.show")
@@ -224,7 +214,7 @@ class CharacterCog(
             gender_changed = gender is not None and new_gender != current.gender
             if outcome.changed:
                 saved = await tx.save_health(current, outcome.after)
-                if rolls_due(outcome):
+                if outcome.roll_fell_due:
                     rolls = await number_due_rolls(tx, here.guild_id, [(saved, outcome)])
             if gender_changed:
                 saved = await tx.set_gender(saved, new_gender)
@@ -248,12 +238,18 @@ class CharacterCog(
             )
         message_id = await send_change(
             interaction,
-            change_embeds(saved, outcome, language, extra_fields=extra),
+            change_embeds(
+                saved,
+                outcome,
+                language,
+                extra_fields=extra,
+                note=correction_note(saved, outcome, language),
+            ),
             announce=outcome.changed and announce_worthy(outcome.before, outcome.after),
             here=here,
             # G2 may make a Consciousness roll fall due: the reply carries its buttons.
-            view=consciousness_view([saved], language, rolls) if rolls_due(outcome) else None,
-            call=owners_to_call([(saved, outcome)]),
+            view=consciousness_view([saved], language, rolls) if outcome.roll_fell_due else None,
+            call=call_players([(saved, outcome)], caller=here.user_id, language=language),
         )
         await self.bot.services.roll_buttons.remember(here, message_id, rolls)
 
@@ -282,18 +278,8 @@ class CharacterCog(
             details = {"from": current.name, "to": clean}
             await tx.record(**here.history("character rename", details))
         language = here.public_language
-        await send_status(
-            interaction,
-            here,
-            renamed,
-            text(
-                language,
-                "character.renamed",
-                old=safe(current.name),
-                name=safe(renamed.name),
-                actor=mention(here.user_id),
-            ),
-        )
+        said = text(language, "character.renamed", old=safe(current.name), name=safe(renamed.name))
+        await send_brief(interaction, here, brief_embed(renamed, description=said))
 
     @private_reply
     @app_commands.command(

@@ -30,13 +30,16 @@ from bot.features.consciousness.keeper import (
 from bot.i18n import Language, text
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here, private_language
-from bot.interaction.mentions import owners_to_call
+from bot.interaction.mentions import call_players
 from bot.interaction.sending import send_change
 from bot.interaction.transformers import InRange
-from bot.render import count_text, damage_roll_text, safe
+from bot.render import damage_roll_text, expression_text, safe
 from bot.render.change import change_embeds, should_announce
-from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT, EMBED_TOTAL_LIMIT
+from bot.render.first_aid import first_aid_line
+from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
+from bot.render.rest import rest_words
 from bot.render.sanitize import visible
+from bot.render.several import Line, several_embeds
 from bot.storage import LightCharacter, StoredCharacter
 from rules.consciousness import MAX_SPEND
 from rules.damage import apply_damage
@@ -173,6 +176,23 @@ def hurt_details(
     return details
 
 
+def _several_title(
+    expression: DiceExpression | FixedAmount, reason: str | None, language: Language
+) -> str:
+    """What the targets of one blow share, said once: ``Daño 2d6+1 · explosión``."""
+    title = text(language, "health.hurt.several_title", amount=expression_text(expression))
+    return f"{title} · {safe(reason)}" if reason else title
+
+
+def _hit_line(
+    saved: StoredCharacter, outcome: Outcome, roll: DamageRoll, language: Language
+) -> Line:
+    """One target's line: its own dice, when the amount was rolled (a fixed amount is said
+    once, in the title)."""
+    detail = damage_roll_text(roll, language) if roll.dice else None
+    return Line(saved, outcome, detail, text(language, "health.hurt.damage_field"))
+
+
 class HealthCog(commands.Cog):
     """Damage, the Consciousness roll, First Aid and rest."""
 
@@ -230,18 +250,22 @@ class HealthCog(commands.Cog):
             numbers = await number_due_rolls(tx, here.guild_id, [(c, o) for c, o, _ in hits])
             await tx.record(**here.history("hurt", hurt_details(amount, shown_reason, hits)))
         language = here.public_language
-        budget = EMBED_TOTAL_LIMIT // len(hits)
-        embeds = []
-        for saved, outcome, roll in hits:
+        if len(hits) == 1:
+            saved, outcome, roll = hits[0]
             damage = damage_roll_text(roll, language, expression)
             if shown_reason:
                 damage += "\n" + text(language, "health.hurt.reason", reason=safe(shown_reason))
-            embeds += change_embeds(
+            embeds = change_embeds(
                 saved,
                 outcome,
                 language,
                 extra_fields=[(text(language, "health.hurt.damage_field"), damage)],
-                budget=budget,
+            )
+        else:
+            embeds = several_embeds(
+                _several_title(expression, shown_reason, language),
+                [_hit_line(saved, outcome, roll, language) for saved, outcome, roll in hits],
+                language,
             )
         message_id = await send_change(
             interaction,
@@ -249,7 +273,11 @@ class HealthCog(commands.Cog):
             announce=should_announce([outcome for _, outcome, _ in hits]),
             here=here,
             view=consciousness_view([saved for saved, _, _ in hits], language, numbers),
-            call=owners_to_call((saved, outcome) for saved, outcome, _ in hits),
+            call=call_players(
+                [(saved, outcome) for saved, outcome, _ in hits],
+                caller=here.user_id,
+                language=language,
+            ),
         )
         await self.bot.services.roll_buttons.remember(here, message_id, numbers)
 
@@ -327,28 +355,9 @@ class HealthCog(commands.Cog):
             await tx.record(**here.history("firstaid", details))
         language = here.public_language
         first_aid = text(language, "render.status.first_aid")
-        given = text(
-            language,
-            "health.firstaid.stabilized" if result.stabilized else "health.firstaid.healed",
-            medic=safe(saved_medic.name),
-            points=count_text(language, "point", result.spent),
-            restored=result.restored,
-        )
-        pool = f"{result.medic.before.first_aid_pool} → {saved_medic.health.first_aid_pool}"
-        share = EMBED_TOTAL_LIMIT // 2
+        given = first_aid_line(saved_medic, result, points, language)
         embeds = change_embeds(
-            saved_patient,
-            result.patient,
-            language,
-            extra_fields=[(first_aid, given)],
-            budget=share,
-        )
-        embeds += change_embeds(
-            saved_medic,
-            result.medic,
-            language,
-            extra_fields=[(first_aid, f"{pool} / {saved_medic.health.first_aid_rating}")],
-            budget=share,
+            saved_patient, result.patient, language, extra_fields=[(first_aid, given)]
         )
         await send_change(
             interaction,
@@ -389,7 +398,7 @@ class HealthCog(commands.Cog):
         language = here.public_language
         await send_change(
             interaction,
-            change_embeds(saved, outcome, language),
+            change_embeds(saved, outcome, language, told=rest_words(saved, outcome, language)),
             announce=should_announce([outcome]),
             here=here,
         )

@@ -22,7 +22,7 @@ from bot.features.scene.server_wide import count_characters, save_all
 from bot.i18n import Language, plural, text
 from bot.interaction.deferral import defer_change_of
 from bot.interaction.here import Here
-from bot.interaction.mentions import owners_to_call
+from bot.interaction.mentions import call_players
 from bot.interaction.sending import send_change, send_public
 from bot.interaction.transformers import InRange
 from bot.render import duration_text, safe
@@ -31,7 +31,6 @@ from bot.render.change_reply import Touched, announce_touched, change_reply
 from bot.render.limits import FIELD_VALUE_LIMIT
 from bot.storage import StoredCharacter, Transaction
 from rules.abilities import refresh_ability
-from rules.events import RollDue
 from rules.pools import refresh
 from rules.time import MAX_MINUTES, pass_time
 
@@ -84,9 +83,7 @@ class TimeCog(commands.Cog):
         due = [
             item.after
             for item in touched
-            if item.after is not None
-            and item.outcome is not None
-            and any(isinstance(event, RollDue) for event in item.outcome.events)
+            if item.after is not None and item.outcome is not None and item.outcome.roll_fell_due
         ]
         message_id = await send_change(
             interaction,
@@ -96,7 +93,11 @@ class TimeCog(commands.Cog):
             content=content,
             view=consciousness_view(due, language, rolls),
             more=more,
-            call=owners_to_call((item.after, item.outcome) for item in touched),
+            call=call_players(
+                [(item.after, item.outcome) for item in touched],
+                caller=here.user_id,
+                language=language,
+            ),
         )
         shown = {item.id: rolls[item.id] for item in due if item.id in rolls}
         await self.bot.services.roll_buttons.remember(here, message_id, shown)

@@ -7,6 +7,7 @@ defined next to the rule that raises them.
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import ClassVar
 
 __all__ = [
@@ -14,10 +15,23 @@ __all__ = [
     "CharacterUnconscious",
     "IncurablyInsane",
     "InvalidValue",
+    "MedicRefusal",
     "NoStability",
+    "Party",
     "RuleError",
     "check_range",
 ]
+
+
+class Party(Enum):
+    """Which of the characters an action involves a refusal is about, so that the bot can
+    name that one (and agree with its gender) without knowing the rule."""
+
+    #: The character acted upon, or acting alone (a ``/hurt``'s target, the roller, the
+    #: First Aid's patient).
+    SUBJECT = "subject"
+    #: The character who acts on another (the First Aid's medic).
+    MEDIC = "medic"
 
 
 class RuleError(Exception):
@@ -28,6 +42,8 @@ class RuleError(Exception):
     """
 
     code: ClassVar[str] = "rule"
+    #: Whom the refusal is about (see ``Party``).
+    party: ClassVar[Party] = Party.SUBJECT
 
     def __init__(self, **params: int | str) -> None:
         self.params: dict[str, int | str] = dict(params)
@@ -51,6 +67,12 @@ class CharacterUnconscious(RuleError):
     """An unconscious character cannot act (no params)."""
 
     code: ClassVar[str] = "unconscious"
+
+
+class MedicRefusal(RuleError):
+    """A refusal about the medic, not the patient (``Party.MEDIC``)."""
+
+    party: ClassVar[Party] = Party.MEDIC
 
 
 class IncurablyInsane(RuleError):

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 from rules._healing import FIXED_COST, POINTS_PER_POINT, fixed_spend, healing_spend
 from rules._moves import move_health, refuse_dead
 from rules.character import CharacterHealth
-from rules.errors import RuleError, check_range
+from rules.errors import MedicRefusal, RuleError, check_range
 from rules.events import Event, FirstAidSpent, HealthRestored, Stabilized
 from rules.outcome import Outcome
 from rules.state import HealthState
@@ -50,19 +50,19 @@ class SelfFirstAid(RuleError):
     code: ClassVar[str] = "self_first_aid"
 
 
-class MedicDead(RuleError):
+class MedicDead(MedicRefusal):
     """F1: the medic is dead (no params)."""
 
     code: ClassVar[str] = "medic_dead"
 
 
-class MedicUnconscious(RuleError):
+class MedicUnconscious(MedicRefusal):
     """F1: the medic is unconscious (no params)."""
 
     code: ClassVar[str] = "medic_unconscious"
 
 
-class MedicInsane(RuleError):
+class MedicInsane(MedicRefusal):
     """M4: an incurably insane medic gives no First Aid (no params)."""
 
     code: ClassVar[str] = "medic_insane"
@@ -82,7 +82,7 @@ class FirstAidCapReached(RuleError):
     code: ClassVar[str] = "first_aid_cap_reached"
 
 
-class NotEnoughFirstAid(RuleError):
+class NotEnoughFirstAid(MedicRefusal):
     """F1/F6: the medic lacks the points that would be spent (params: available, needed)."""
 
     code: ClassVar[str] = "not_enough_first_aid"

@@ -16,7 +16,7 @@ from rules._moves import move_stability, refuse_dead
 from rules.abilities import Ability
 from rules.ability_catalog import find_known
 from rules.character import CharacterHealth
-from rules.errors import NoStability, RuleError, check_range
+from rules.errors import MedicRefusal, NoStability, RuleError, check_range
 from rules.events import Event
 from rules.stability import CharacterStability, StabilityOutcome, refuse_insane
 from rules.stability_events import MadeLucid, StabilityRestored
@@ -57,25 +57,25 @@ class SelfPsychoanalysis(RuleError):
     code: ClassVar[str] = "self_psychoanalysis"
 
 
-class NotPsychoanalysis(RuleError):
+class NotPsychoanalysis(MedicRefusal):
     """M9: the ability spent is not Psychoanalysis (params: ability)."""
 
     code: ClassVar[str] = "not_psychoanalysis"
 
 
-class PsychoanalystDead(RuleError):
+class PsychoanalystDead(MedicRefusal):
     """M9: the medic is dead (no params)."""
 
     code: ClassVar[str] = "psychoanalyst_dead"
 
 
-class PsychoanalystUnconscious(RuleError):
+class PsychoanalystUnconscious(MedicRefusal):
     """M9: the medic is unconscious (no params)."""
 
     code: ClassVar[str] = "psychoanalyst_unconscious"
 
 
-class PsychoanalystInsane(RuleError):
+class PsychoanalystInsane(MedicRefusal):
     """M4, M9: the medic is incurably insane (no params)."""
 
     code: ClassVar[str] = "psychoanalyst_insane"
@@ -87,7 +87,7 @@ class StabilityFull(RuleError):
     code: ClassVar[str] = "stability_full"
 
 
-class NotEnoughPsychoanalysis(RuleError):
+class NotEnoughPsychoanalysis(MedicRefusal):
     """M9, M10: the medic lacks the points that would be spent (params: available, needed)."""
 
     code: ClassVar[str] = "not_enough_psychoanalysis"

@@ -18,7 +18,8 @@ from bot.features.characters.names import find_character
 from bot.i18n import Language, text, user_language
 from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
-from bot.render import safe, status_embed, test_roll_field
+from bot.render import safe, test_roll_field
+from bot.render.brief import brief_embed
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from bot.storage import StoredCharacter
 from rules.abilities import (
@@ -227,8 +228,36 @@ async def complete_ability(
 # --- replies -------------------------------------------------------------------------------
 
 
-def _pool_text(ability: Ability) -> str:
-    return f"{ability.pool}/{ability.rating}"
+def _changes(before: Ability, after: Ability, language: Language) -> str:
+    """What a correction of an ability changed, each value once: ``índice 4 → 6 · reserva
+    4 / 6`` (the pool always, as it is now)."""
+    said: list[str] = []
+    if before.rating != after.rating:
+        said.append(
+            text(language, "abilities.set.rating", before=before.rating, after=after.rating)
+        )
+    if before.kind is not after.kind:
+        said.append(
+            text(
+                language,
+                "abilities.set.kind",
+                before=kind_label(before.kind, language),
+                after=kind_label(after.kind, language),
+            )
+        )
+    if before.pool != after.pool:
+        said.append(
+            text(
+                language,
+                "abilities.set.pool_changed",
+                before=before.pool,
+                pool=after.pool,
+                rating=after.rating,
+            )
+        )
+    else:
+        said.append(text(language, "abilities.set.pool", pool=after.pool, rating=after.rating))
+    return " · ".join(said)
 
 
 def set_sentence(
@@ -238,7 +267,7 @@ def set_sentence(
     changed: bool,
     language: Language,
 ) -> str:
-    """What ``/ability set`` did, in one sentence."""
+    """What ``/ability set`` did, in one sentence (under the character's name)."""
     params = {
         "character": safe(character.name),
         "ability": safe(after.name),
@@ -250,17 +279,15 @@ def set_sentence(
         return text(language, "abilities.set.unchanged", **params)
     if before is None:
         return text(language, "abilities.set.added", **params)
-    old = f"{_pool_text(before)} {kind_label(before.kind, language)}"
-    new = f"{_pool_text(after)} {kind_label(after.kind, language)}"
-    return text(language, "abilities.set.corrected", before=old, after=new, **params)
+    return text(
+        language, "abilities.set.corrected", changes=_changes(before, after, language), **params
+    )
 
 
 def check_embed(
     character: StoredCharacter, roll: TestRoll, ability_name: str, language: Language
 ) -> discord.Embed:
-    """The reply to ``/check``: the character's status embed (its pools as they are after the
-    spend) with the test's field: ``DIE + SPEND = TOTAL vs DIFFICULTY`` and the outcome."""
-    embed = status_embed(character, language)
-    name, value = test_roll_field(roll, ability_name, language)
-    embed.add_field(name=name, value=value, inline=False)
-    return embed
+    """The reply to ``/check`` (COMMANDS.md "Replies that move no state"): the character's
+    name and the test's field, ``DIE + SPEND = TOTAL vs DIFFICULTY`` with its breakdown, the
+    outcome and the pool, each said once."""
+    return brief_embed(character, fields=[test_roll_field(roll, ability_name, language)])

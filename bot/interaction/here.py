@@ -26,6 +26,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import Language, public_language, text, user_language
+from bot.i18n.grammar import gendered
 from bot.interaction import permissions
 from bot.interaction.context import InteractionContext, context_of
 from bot.interaction.errors import UserFacingError
@@ -120,7 +121,7 @@ class Here:
             raise UserFacingError(
                 "error.not_owner",
                 name=escape(character.name),
-                action=text(self.private_language, action_key),
+                action=gendered(self.private_language, action_key, character.gender),
             )
 
     @asynccontextmanager

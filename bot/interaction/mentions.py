@@ -1,49 +1,67 @@
 """Calling the player (COMMANDS.md): the public reply in which a character's Consciousness
-roll falls due mentions the character's owner, once, so that a player who looked away hears
-of it. It is the only mention the bot ever makes: ``allowed_mentions`` lists those users and
-nothing else (never roles, ``@everyone``, or anyone named in typed text).
+roll falls due mentions the character's owner, once, with words that a phone's notification
+shows (``bot.render.calls``), so that a player who looked away hears of it. The member who
+used the command is never called (a GM hurting their own NPC). It is the only mention the
+bot ever makes: ``allowed_mentions`` lists those users and nothing else (never roles,
+``@everyone``, or anyone named in typed text).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 import discord
 
+from bot.i18n import Language
+from bot.render.calls import RollCall, call_text
 from bot.storage import StoredCharacter
-from rules.events import RollDue
 from rules.outcome import Outcome
 
-__all__ = ["call_content", "call_mentions", "owners_to_call"]
+__all__ = ["PlayerCall", "call_players"]
 
 
-def owners_to_call(changes: Iterable[tuple[StoredCharacter | None, Outcome | None]]) -> list[int]:
-    """The owners of the characters for which this change made a roll fall due, each once,
-    in the order of the characters."""
-    owners: list[int] = []
+@dataclass(frozen=True)
+class PlayerCall:
+    """The first line of a reply, calling ``owner_ids``; they alone may be pinged."""
+
+    text: str
+    owner_ids: tuple[int, ...]
+
+    @property
+    def allowed_mentions(self) -> discord.AllowedMentions:
+        """Allowed mentions naming exactly these users (and nobody else)."""
+        return discord.AllowedMentions(
+            everyone=False,
+            roles=False,
+            replied_user=False,
+            users=[discord.Object(id=owner_id) for owner_id in self.owner_ids],
+        )
+
+    def before(self, content: str | None) -> str:
+        """The reply's text with the call in front (on a line of its own)."""
+        return self.text if not content else f"{self.text}\n{content}"
+
+
+def call_players(
+    changes: Iterable[tuple[StoredCharacter | None, Outcome | None]],
+    *,
+    caller: int,
+    language: Language,
+) -> PlayerCall | None:
+    """The call of the owners of the characters for which this change made a Consciousness
+    roll fall due (``Outcome.roll_fell_due``), in the order of the characters, leaving out the
+    member who used the command (``caller``); None when there is nobody to call."""
+    calls: list[RollCall] = []
     for character, outcome in changes:
-        if character is None or outcome is None:
+        if character is None or outcome is None or not outcome.roll_fell_due:
             continue
-        due = any(isinstance(event, RollDue) for event in outcome.events)
-        if due and character.owner_id not in owners:
-            owners.append(character.owner_id)
-    return owners
-
-
-def call_mentions(owner_ids: Sequence[int]) -> discord.AllowedMentions:
-    """Allowed mentions naming exactly these users (and nobody else)."""
-    return discord.AllowedMentions(
-        everyone=False,
-        roles=False,
-        replied_user=False,
-        users=[discord.Object(id=owner_id) for owner_id in owner_ids],
-    )
-
-
-def call_content(owner_ids: Sequence[int], content: str | None) -> str | None:
-    """The reply's text with the mentions of the players called in front (on a line of their
-    own when there was text already)."""
-    if not owner_ids:
-        return content
-    mentions = " ".join(f"<@{owner_id}>" for owner_id in owner_ids)
-    return mentions if not content else f"{mentions}\n{content}"
+        if character.owner_id == caller:
+            continue
+        difficulty = character.health.consciousness_difficulty
+        calls.append(RollCall(character.owner_id, character.name, difficulty))
+    said = call_text(calls, language)
+    if said is None:
+        return None
+    owners = tuple(dict.fromkeys(call.owner_id for call in calls))
+    return PlayerCall(said, owners)

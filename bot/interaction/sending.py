@@ -11,16 +11,14 @@ import discord
 
 from bot.interaction.deferral import mark_filled
 from bot.interaction.here import Here
-from bot.interaction.mentions import call_content, call_mentions
-from bot.render import status_embed
-from bot.storage import StoredCharacter
+from bot.interaction.mentions import PlayerCall
 
 __all__ = [
     "NO_MENTIONS",
+    "send_brief",
     "send_change",
     "send_private",
     "send_public",
-    "send_status",
     "update_message",
 ]
 
@@ -111,13 +109,14 @@ async def send_change(
     content: str | None = None,
     view: discord.ui.View | None = None,
     more: Sequence[Sequence[discord.Embed]] = (),
-    call: Sequence[int] = (),
+    call: PlayerCall | None = None,
 ) -> int | None:
     """The public reply to a change, also posted in the announcement channel when
     ``announce`` (state changed, knocked out, died) and the command was used elsewhere.
 
-    ``call``: the owners whose character's Consciousness roll fell due; the reply (not its
-    copy in the announcement channel) mentions them, and only them (``bot.interaction.mentions``).
+    ``call``: the players whose character's Consciousness roll fell due, called with words on
+    the reply's first line; the reply (not its copy in the announcement channel) mentions
+    them, and only them (``bot.interaction.mentions``).
     Returns the id of the reply's (first) message, for the roll buttons it may carry.
 
     ``more``: the embeds of further messages, when one message cannot hold an embed per
@@ -126,10 +125,10 @@ async def send_change(
     """
     message_id = await send_public(
         interaction,
-        call_content(call, content),
+        call.before(content) if call else content,
         embeds=embeds,
         view=view,
-        allowed_mentions=call_mentions(call) if call else NO_MENTIONS,
+        allowed_mentions=call.allowed_mentions if call else NO_MENTIONS,
     )
     for extra in more:
         await send_public(interaction, embeds=extra)
@@ -152,16 +151,10 @@ async def send_change(
     return message_id
 
 
-async def send_status(
-    interaction: discord.Interaction[Any], here: Here, character: StoredCharacter, content: str
+async def send_brief(
+    interaction: discord.Interaction[Any], here: Here, embed: discord.Embed
 ) -> None:
     """The public reply to a change that moves no state (a character created or renamed, an
-    ability set or spent): what changed, in words, and the character's status embed; nothing
-    to announce."""
-    await send_change(
-        interaction,
-        [status_embed(character, here.public_language)],
-        announce=False,
-        here=here,
-        content=content,
-    )
+    ability set or spent, a test that spent from a pool): its one compact embed
+    (``bot.render.brief``); nothing to announce."""
+    await send_change(interaction, [embed], announce=False, here=here)

@@ -1,27 +1,32 @@
 """Which characters a command is about, so that a refusal can name them (COMMANDS.md
 "Refusals name who they are about": ``Sgt. O'Malley está inconsciente: …``).
 
-The rules refuse with a code and numbers, never a name: the character options note here
-what they resolved to (``character``, ``medic``, ``patient``), and ``bot.interaction.tree`` fills
-the refusal's ``{name}`` with the one the refusal is about, agreeing with its gender.
+The rules refuse with a code, numbers and the party the refusal concerns
+(``rules.errors.Party``: the subject of the action, or the medic who acts on another), never
+a name. The character options note here, in the interaction's typed context, what they
+resolved to; ``bot.interaction.tree`` asks for the character of the refusal's party and fills
+the refusal's ``{name}`` with it, agreeing with its gender.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import discord
 
 from bot.interaction.context import SaludInteraction, context_of
 from bot.storage import CharacterRef
+from rules.errors import Party
 
-__all__ = ["note_options", "note_subject", "subject_for"]
+__all__ = ["PARTY_OPTIONS", "note_options", "note_subject", "subject_of"]
 
-#: Refusals about the medic of a ``/firstaid``; the other ``/firstaid`` refusals are about
-#: the patient.
-_ABOUT_MEDIC = frozenset({"medic_dead", "medic_unconscious", "not_enough_first_aid"})
-#: Which option a refusal of each code is about first, when the command has several.
-_ORDER = ("character", "patient", "medic")
+#: The options (as Discord names them, in every language) that name each party, in the
+#: order a refusal looks for them: a command has one of them at most.
+PARTY_OPTIONS: Mapping[Party, tuple[str, ...]] = {
+    Party.SUBJECT: ("character", "patient"),
+    Party.MEDIC: ("medic",),
+}
 
 
 def note_subject(
@@ -41,14 +46,12 @@ def note_options(
             note_subject(interaction, option, character)
 
 
-def subject_for(interaction: discord.Interaction[Any], code: str) -> CharacterRef | None:
-    """The character a refusal with ``code`` is about, if the command named one."""
+def subject_of(interaction: discord.Interaction[Any], party: Party) -> CharacterRef | None:
+    """The character ``party`` is in this interaction, if the command named one."""
     if not isinstance(interaction, SaludInteraction):  # refused before Salud's gateway saw it
         return None
     noted = interaction.salud.subjects
-    if code in _ABOUT_MEDIC and "medic" in noted:
-        return noted["medic"]
-    for option in _ORDER:
+    for option in PARTY_OPTIONS[party]:
         if option in noted:
             return noted[option]
     return None

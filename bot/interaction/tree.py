@@ -29,12 +29,12 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import private_language
 from bot.interaction.option_types import check_option_types
 from bot.interaction.sending import NO_MENTIONS, send_private
-from bot.interaction.subjects import subject_for
+from bot.interaction.subjects import subject_of
 from bot.render.sanitize import escape, visible
 from bot.storage import CharacterRef
 from bot.storage.errors import AlreadyApplied, CharacterNotFound, DuplicateName, StorageClosed
 from bot.storage.fair_lock import LockDeadline
-from rules.errors import RuleError
+from rules.errors import Party, RuleError
 
 __all__ = ["SaludTree", "error_message", "report_error"]
 
@@ -84,11 +84,12 @@ def _rule_message(language: Language, error: RuleError, about: CharacterRef | No
 def error_message(
     language: Language,
     error: BaseException,
-    about: Callable[[str], CharacterRef | None] = (lambda code: None),
+    about: Callable[[Party], CharacterRef | None] = (lambda party: None),
 ) -> str | None:
     """The user's message for a known refusal, or None for an unexpected error.
 
-    ``about`` gives the character a rule's refusal (by its code) is about, for its name."""
+    ``about`` gives the character that plays the party a rule's refusal concerns
+    (``RuleError.party``), for its name and gender."""
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
         cause = error.__cause__ if isinstance(error, app_commands.TransformerError) else None
         inner = error.original if isinstance(error, app_commands.CommandInvokeError) else cause
@@ -105,7 +106,7 @@ def error_message(
     if isinstance(error, UserFacingError):
         return text(language, error.key, **error.params)
     if isinstance(error, RuleError):
-        return _rule_message(language, error, about(error.code))
+        return _rule_message(language, error, about(error.party))
     if isinstance(error, DuplicateName):
         return text(language, "error.duplicate_name", name=_quoted(error.name))
     if isinstance(error, CharacterNotFound):
@@ -152,7 +153,7 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
     except Exception:
         log.exception("could not read the language for an error reply")
         language = Language.EN
-    message = error_message(language, error, lambda code: subject_for(interaction, code))
+    message = error_message(language, error, lambda party: subject_of(interaction, party))
     if message is None:
         command = interaction.command.qualified_name if interaction.command else None
         custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None

@@ -1,8 +1,11 @@
 """Rendering: embeds and sentences for every reply, in Spanish or English (pure, no I/O).
 
 ``rules/`` returns values and events; this package says them in words (catalog domain
-``render``). Submodules: ``common`` (state words, flags), ``status`` (status and death
-embeds), ``events`` (one sentence per event), ``rolls`` (dice and tests), ``history``.
+``render``). Submodules: ``common`` (state words, flags, lists), ``status`` (status and death
+embeds), ``events`` (one sentence per event, by its type), ``rolls`` (dice and tests),
+``history``; the shapes of a change (COMMANDS.md "Changes"): ``change`` (one character, a GM's
+correction), ``several`` (a line each), ``brief`` (what moves no state), ``rest``,
+``first_aid``, ``change_reply`` (a crowd); ``calls`` (the words that call a player).
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ from bot.render.common import (
     effects_text,
     flag_list,
     flags_text,
+    join_words,
     safe,
     state_colour,
     state_emoji,
     state_label,
 )
-from bot.render.events import EVENT_KEYS, describe_event, describe_events
+from bot.render.events import describe_event, describe_events
 from bot.render.history import entry_words, history_lines, mention
 from bot.render.rolls import (
     arithmetic,
@@ -31,7 +35,6 @@ from bot.render.rolls import (
 from bot.render.status import CharacterLike, ability_entries, death_embed, status_embed
 
 __all__ = [
-    "EVENT_KEYS",
     "STATE_COLOURS",
     "CharacterLike",
     "ability_entries",
@@ -49,6 +52,7 @@ __all__ = [
     "flag_list",
     "flags_text",
     "history_lines",
+    "join_words",
     "mention",
     "safe",
     "state_colour",

@@ -24,9 +24,11 @@ from collections.abc import Iterable, Sequence
 import discord
 
 from bot.i18n import Language, text
+from bot.i18n.grammar import gendered
 from bot.render import death_embed, describe_events, flag_list, state_colour, state_label
-from bot.render.common import FLAG_SEPARATOR
+from bot.render.common import FLAG_SEPARATOR, safe
 from bot.render.limits import (
+    DESCRIPTION_LIMIT,
     EMBED_TOTAL_LIMIT,
     FIELD_NAME_LIMIT,
     FIELD_VALUE_LIMIT,
@@ -34,7 +36,20 @@ from bot.render.limits import (
 )
 from bot.storage import StoredCharacter
 from rules.character import CharacterHealth
-from rules.events import Event
+from rules.events import (
+    Corrected,
+    Damaged,
+    Died,
+    Event,
+    FellUnconscious,
+    FirstAidSpent,
+    HealthRestored,
+    HealthSpent,
+    PoolRefreshed,
+    RollDue,
+    StateChanged,
+    StayedConscious,
+)
 from rules.outcome import Outcome
 from rules.state import HealthState
 
@@ -42,6 +57,7 @@ __all__ = [
     "SHOWN_BY_FIELDS",
     "Field",
     "change_embeds",
+    "correction_note",
     "died",
     "health_value",
     "should_announce",
@@ -56,18 +72,18 @@ Field = tuple[str, str]
 #: before → after (damage, Health spent, First Aid's points), the state line (a new state, a
 #: roll falling due), the roll's field (stayed conscious, fell unconscious), the death embed,
 #: the pools /refresh shows.
-SHOWN_BY_FIELDS = frozenset(
+SHOWN_BY_FIELDS: frozenset[type[Event]] = frozenset(
     {
-        "Damaged",
-        "StateChanged",
-        "RollDue",
-        "Died",
-        "HealthSpent",
-        "StayedConscious",
-        "FellUnconscious",
-        "FirstAidSpent",
-        "HealthRestored",
-        "PoolRefreshed",
+        Damaged,
+        StateChanged,
+        RollDue,
+        Died,
+        HealthSpent,
+        StayedConscious,
+        FellUnconscious,
+        FirstAidSpent,
+        HealthRestored,
+        PoolRefreshed,
     }
 )
 
@@ -115,10 +131,9 @@ _HEALTH_FIELDS = frozenset({"health", "max_health"})
 
 def _told(event: Event) -> bool:
     """Whether the event is said in words (no field of the embed shows it already)."""
-    kind = type(event).__name__
-    if kind == "Corrected":
-        return getattr(event, "field", None) not in _HEALTH_FIELDS
-    return kind not in SHOWN_BY_FIELDS
+    if isinstance(event, Corrected):
+        return event.field not in _HEALTH_FIELDS
+    return type(event) not in SHOWN_BY_FIELDS
 
 
 def _sentences(character: StoredCharacter, events: Sequence[Event], language: Language) -> str:
@@ -132,17 +147,29 @@ def _what_happened(
     outcome: Outcome,
     language: Language,
     extra_fields: Sequence[Field],
+    told: str | None = None,
 ) -> list[Field]:
     """The command's fields, with the events in words under the last one (or in a field of
     their own when the command gave none)."""
     fields = [(name, value) for name, value in extra_fields]
-    sentences = _sentences(character, outcome.events, language)
+    sentences = told if told is not None else _sentences(character, outcome.events, language)
     if sentences and fields:
         name, value = fields[-1]
         fields[-1] = (name, f"{value}\n{sentences}")
     elif sentences:
         fields.append((text(language, "render.change.what"), sentences))
     return fields
+
+
+def correction_note(character: StoredCharacter, outcome: Outcome, language: Language) -> str:
+    """What kind of change a GM's correction is, said above its values (COMMANDS.md "A GM's
+    correction"): ``Corrección del DJ``, or a revival's ``… vuelve a la partida``."""
+    revived = outcome.before.state is HealthState.DEAD and not character.health.is_dead
+    if revived:
+        return gendered(
+            language, "render.correction.revival", character.gender, name=safe(character.name)
+        )
+    return text(language, "render.correction.title")
 
 
 def change_embeds(
@@ -152,10 +179,14 @@ def change_embeds(
     *,
     extra_fields: Sequence[Field] = (),
     budget: int = EMBED_TOTAL_LIMIT,
+    note: str | None = None,
+    told: str | None = None,
 ) -> list[discord.Embed]:
     """The embed that shows one character's change (``character`` as saved, ``outcome`` the
     rules' result): see the module's docstring. ``extra_fields`` are what the command did
-    (a damage roll, a Consciousness roll), with their arithmetic.
+    (a damage roll, a Consciousness roll), with their arithmetic. ``note`` says, under the
+    title, what kind of change it is (a GM's correction). ``told``, when given, is what
+    happened in words, said by the caller instead of one sentence per event (``/rest``).
 
     A list (of one embed) so that a caller can add it to a message's embeds; it stays within
     ``budget`` characters (give each character its share when one message shows several):
@@ -168,8 +199,11 @@ def change_embeds(
     else:
         embed = discord.Embed(title=character.name[:TITLE_LIMIT], colour=state_colour(after.state))
         health = f"{health_value(before, after)}\n{state_value(character, before, language)}"
+    if note:
+        said = f"{note}\n{embed.description}" if embed.description else note
+        embed.description = _clip(said, DESCRIPTION_LIMIT)
     embed.add_field(name=text(language, "render.status.health"), value=health, inline=False)
-    for name, value in _what_happened(character, outcome, language, extra_fields):
+    for name, value in _what_happened(character, outcome, language, extra_fields, told):
         embed.add_field(
             name=_clip(name, FIELD_NAME_LIMIT),
             value=_clip(value, FIELD_VALUE_LIMIT),

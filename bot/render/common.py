@@ -7,6 +7,8 @@ a ``/character list`` line and ``/scene status`` use the very same words.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -28,6 +30,7 @@ __all__ = [
     "effects_text",
     "flag_list",
     "flags_text",
+    "join_words",
     "line_params",
     "safe",
     "state_colour",
@@ -81,6 +84,22 @@ def count_text(language: Language, unit: str, count: int) -> str:
     return text(language, f"render.unit.{unit}.{form}", count=count)
 
 
+#: Spanish says "e" for "and" before a word that starts with the sound /i/ (i-, hi-, but
+#: not hie- or hia-): "Pablo e Inés".
+_SPANISH_I = re.compile(r"^(?:i|í|hi|hí)(?![aeiouáéíóú])", re.IGNORECASE)
+
+
+def join_words(language: Language, items: Sequence[str]) -> str:
+    """``A, B y C`` / ``A, B and C``: a list as a sentence says it (``e`` before an /i/)."""
+    if len(items) < 2:
+        return "".join(items)
+    last = items[-1]
+    key = "render.list.and"
+    if language is Language.ES and _SPANISH_I.match(last.lstrip("*_\\")):
+        key = "render.list.and_i"
+    return ", ".join(items[:-1]) + text(language, key) + last
+
+
 def duration_text(language: Language, minutes: int) -> str:
     """Game time as a table says it: ``45 min``, ``2 h``, ``1 h 30 min``."""
     hours, rest = divmod(max(0, minutes), 60)
@@ -92,20 +111,27 @@ def duration_text(language: Language, minutes: int) -> str:
 
 
 def flag_list(
-    health: CharacterHealth, language: Language, gender: Gender | None = None
+    health: CharacterHealth,
+    language: Language,
+    gender: Gender | None = None,
+    *,
+    roll: bool = True,
+    brief: bool = False,
 ) -> list[str]:
     """The flags a character carries besides its state, in the order a GM needs them.
 
     Unconscious; Consciousness roll pending (Difficulty = |Health|, C2); Stabilized; In
     hospital with the days left (R4); bleeding (Seriously wounded, neither stabilized nor in
     hospital: T1); full recovery on the next day of rest (R5). A dead character has none.
+    ``roll=False`` leaves out the pending roll (a reply that says it on a line of its own);
+    ``brief`` says bleeding without its rate (a line among others).
     """
     if health.state is HealthState.DEAD:
         return []
     flags: list[str] = []
     if not health.conscious:
         flags.append(text(language, "render.flag.unconscious"))
-    elif health.roll_pending:
+    elif health.roll_pending and roll:
         difficulty = health.consciousness_difficulty
         flags.append(text(language, "render.flag.roll_pending", difficulty=difficulty))
     if health.stabilized:
@@ -115,7 +141,9 @@ def flag_list(
         form = "one" if days_left == 1 else "other"
         flags.append(text(language, f"render.flag.hospital.{form}", days=days_left))
     elif health.is_bleeding:
-        flags.append(text(language, "render.flag.bleeding"))
+        flags.append(
+            text(language, "render.flag.bleeding.brief" if brief else "render.flag.bleeding")
+        )
     if health.full_recovery_due:
         flags.append(text(language, "render.flag.full_recovery_due"))
     return flags

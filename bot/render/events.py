@@ -1,151 +1,236 @@
 """One sentence per rules event ("Ana is now Seriously wounded.").
 
-Events are matched by class name and their fields read by name (DESIGN.md). An event this
-module does not know (a newer rule) is logged and skipped: it never breaks a reply.
+Events are rendered by their type, as d20's stringifiers render a roll's nodes: each event
+class registers the function that says it (``functools.singledispatch``), which reads the
+event's fields as typed attributes. An event this module does not know (a newer rule) is
+logged and skipped: it never breaks a reply.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import singledispatch
+from typing import TYPE_CHECKING
 
 from bot.i18n import Language, text
 from bot.i18n.grammar import gendered
 from bot.render.common import count_text, safe, state_label
-from rules.events import Event
-from rules.state import HealthState
+from rules.events import (
+    Admitted,
+    Bled,
+    ConvalescenceProgressed,
+    Corrected,
+    Damaged,
+    Died,
+    Discharged,
+    Event,
+    FellUnconscious,
+    FirstAidSpent,
+    HealthRestored,
+    HealthSpent,
+    HospitalEnded,
+    HospitalNotNeeded,
+    PoolRefreshed,
+    RecoveredFully,
+    Rested,
+    RollCleared,
+    RollDue,
+    SceneStarted,
+    StabilizationEnded,
+    Stabilized,
+    StateChanged,
+    StayedConscious,
+    Woke,
+)
 
 if TYPE_CHECKING:
     from rules.character import Gender
 
-__all__ = ["EVENT_KEYS", "describe_event", "describe_events"]
+__all__ = ["Said", "describe_event", "describe_events", "sentence_of"]
 
 log = logging.getLogger(__name__)
 
-_Params = Callable[[Event, Language], dict[str, object]]
+
+@dataclass(frozen=True)
+class Said:
+    """What a sentence says of an event: its catalog key and parameters besides ``name``
+    (the key may have gendered forms, ``bot.i18n.grammar``)."""
+
+    key: str
+    params: Mapping[str, object] = field(default_factory=dict)
 
 
-def _attr(event: Event, field: str) -> Any:
-    """A field of an event, read by its DESIGN.md name (events are matched by class name)."""
-    return getattr(event, field)
+@singledispatch
+def sentence_of(event: Event, language: Language) -> Said | None:
+    """What to say of ``event``; None for an event class no function is registered for."""
+    return None
 
 
-def _none(event: Event, language: Language) -> dict[str, object]:
-    return {}
+def _plain(key: str) -> Said:
+    return Said(f"render.event.{key}")
 
 
-def _fields(*names: str) -> _Params:
-    """Pass the event's fields through unchanged (numbers)."""
-
-    def params(event: Event, language: Language) -> dict[str, object]:
-        return {name: _attr(event, name) for name in names}
-
-    return params
+@sentence_of.register
+def _damaged(event: Damaged, language: Language) -> Said:
+    return Said("render.event.damaged", {"amount": event.amount})
 
 
-def _points(field: str) -> _Params:
-    """A count of points in words ("2 points" / "2 puntos")."""
-
-    def params(event: Event, language: Language) -> dict[str, object]:
-        return {"points": count_text(language, "point", int(_attr(event, field)))}
-
-    return params
+@sentence_of.register
+def _state_changed(event: StateChanged, language: Language) -> Said:
+    return Said("render.event.state_changed", {"state": state_label(event.after, language)})
 
 
-def _state_changed(event: Event, language: Language) -> dict[str, object]:
-    after = _attr(event, "after")
-    return {"state": state_label(HealthState(after), language)}
+@sentence_of.register
+def _roll_due(event: RollDue, language: Language) -> Said:
+    return Said("render.event.roll_due", {"difficulty": event.difficulty})
 
 
-def _admitted(event: Event, language: Language) -> dict[str, object]:
-    return {"days": count_text(language, "day", int(_attr(event, "length_days")))}
+@sentence_of.register
+def _roll_cleared(event: RollCleared, language: Language) -> Said:
+    return _plain("roll_cleared")
 
 
-def _convalescence(event: Event, language: Language) -> dict[str, object]:
-    return {
-        "served": count_text(language, "day", int(_attr(event, "days_served"))),
-        "days_left": int(_attr(event, "days_left")),
-    }
+@sentence_of.register
+def _fell_unconscious(event: FellUnconscious, language: Language) -> Said:
+    return _plain("fell_unconscious")
 
 
-def _rested(event: Event, language: Language) -> dict[str, object]:
-    return {
-        "days": count_text(language, "day", int(_attr(event, "days"))),
-        "restored": _attr(event, "restored"),
-    }
+@sentence_of.register
+def _woke(event: Woke, language: Language) -> Said:
+    return _plain("woke")
 
 
-def _corrected(event: Event, language: Language) -> dict[str, object]:
-    field = str(_attr(event, "field"))
-    known = field in {"health", "max_health", "first_aid_pool", "first_aid_rating"}
-    return {
-        "field": text(language, f"render.field.{field}") if known else field,
-        "before": _attr(event, "before"),
-        "after": _attr(event, "after"),
-    }
+@sentence_of.register
+def _stayed_conscious(event: StayedConscious, language: Language) -> Said:
+    return _plain("stayed_conscious")
 
 
-def _health(field: str) -> _Params:
-    def params(event: Event, language: Language) -> dict[str, object]:
-        return {"health": _attr(event, field)}
-
-    return params
+@sentence_of.register
+def _stabilized(event: Stabilized, language: Language) -> Said:
+    return _plain("stabilized")
 
 
-#: Event class name → (catalog key, its parameters besides ``name``).
-EVENT_KEYS: Mapping[str, tuple[str, _Params]] = {
-    "Damaged": ("render.event.damaged", _fields("amount")),
-    "StateChanged": ("render.event.state_changed", _state_changed),
-    "RollDue": ("render.event.roll_due", _fields("difficulty")),
-    "RollCleared": ("render.event.roll_cleared", _none),
-    "FellUnconscious": ("render.event.fell_unconscious", _none),
-    "Woke": ("render.event.woke", _none),
-    "StayedConscious": ("render.event.stayed_conscious", _none),
-    "Stabilized": ("render.event.stabilized", _none),
-    "StabilizationEnded": ("render.event.stabilization_ended", _none),
-    "Bled": ("render.event.bled", _fields("points")),
-    "Died": ("render.event.died", _none),
-    "Admitted": ("render.event.admitted", _admitted),
-    "ConvalescenceProgressed": ("render.event.convalescence_progressed", _convalescence),
-    "Discharged": ("render.event.discharged", _health("health")),
-    "HospitalEnded": ("render.event.hospital_ended", _none),
-    "Rested": ("render.event.rested", _rested),
-    "HospitalNotNeeded": ("render.event.hospital_not_needed", _none),
-    "RecoveredFully": ("render.event.recovered_fully", _health("health")),
-    "FirstAidSpent": ("render.event.first_aid_spent", _points("points")),
-    "HealthRestored": ("render.event.health_restored", _fields("points")),
-    "HealthSpent": ("render.event.health_spent", _fields("points")),
-    "SceneStarted": ("render.event.scene_started", _health("scene_start_health")),
-    "PoolRefreshed": ("render.event.pool_refreshed", _fields("before", "after")),
-    "Corrected": ("render.event.corrected", _corrected),
-}
+@sentence_of.register
+def _stabilization_ended(event: StabilizationEnded, language: Language) -> Said:
+    return _plain("stabilization_ended")
+
+
+@sentence_of.register
+def _bled(event: Bled, language: Language) -> Said:
+    return Said("render.event.bled", {"points": event.points})
+
+
+@sentence_of.register
+def _died(event: Died, language: Language) -> Said:
+    return _plain("died")
+
+
+@sentence_of.register
+def _admitted(event: Admitted, language: Language) -> Said:
+    return Said("render.event.admitted", {"days": count_text(language, "day", event.length_days)})
+
+
+@sentence_of.register
+def _convalescence(event: ConvalescenceProgressed, language: Language) -> Said:
+    form = "one" if event.days_left == 1 else "other"
+    return Said(
+        f"render.event.convalescence_progressed.{form}",
+        {
+            "served": count_text(language, "day", event.days_served),
+            "days_left": event.days_left,
+        },
+    )
+
+
+@sentence_of.register
+def _discharged(event: Discharged, language: Language) -> Said:
+    return Said("render.event.discharged", {"health": event.health})
+
+
+@sentence_of.register
+def _hospital_ended(event: HospitalEnded, language: Language) -> Said:
+    return _plain("hospital_ended")
+
+
+@sentence_of.register
+def _rested(event: Rested, language: Language) -> Said:
+    return Said(
+        "render.event.rested",
+        {"days": count_text(language, "day", event.days), "restored": event.restored},
+    )
+
+
+@sentence_of.register
+def _hospital_not_needed(event: HospitalNotNeeded, language: Language) -> Said:
+    return _plain("hospital_not_needed")
+
+
+@sentence_of.register
+def _recovered_fully(event: RecoveredFully, language: Language) -> Said:
+    return Said("render.event.recovered_fully", {"health": event.health})
+
+
+@sentence_of.register
+def _first_aid_spent(event: FirstAidSpent, language: Language) -> Said:
+    return Said(
+        "render.event.first_aid_spent", {"points": count_text(language, "point", event.points)}
+    )
+
+
+@sentence_of.register
+def _health_restored(event: HealthRestored, language: Language) -> Said:
+    return Said("render.event.health_restored", {"points": event.points})
+
+
+@sentence_of.register
+def _health_spent(event: HealthSpent, language: Language) -> Said:
+    return Said("render.event.health_spent", {"points": event.points})
+
+
+@sentence_of.register
+def _scene_started(event: SceneStarted, language: Language) -> Said:
+    return Said("render.event.scene_started", {"health": event.scene_start_health})
+
+
+@sentence_of.register
+def _pool_refreshed(event: PoolRefreshed, language: Language) -> Said:
+    return Said("render.event.pool_refreshed", {"before": event.before, "after": event.after})
+
+
+#: The values a GM's correction may set, said in words (``render.field.<field>``).
+CORRECTED_FIELDS = frozenset({"health", "max_health", "first_aid_pool", "first_aid_rating"})
+
+
+@sentence_of.register
+def _corrected(event: Corrected, language: Language) -> Said:
+    if event.field == "conscious":
+        # Woken or knocked out by a GM: said as what happened, not "conscious: yes → no".
+        return _plain("corrected.conscious" if event.after else "corrected.unconscious")
+    if event.field not in CORRECTED_FIELDS:
+        log.warning("no words for the corrected field %r", event.field)
+    known = event.field in CORRECTED_FIELDS
+    return Said(
+        "render.event.corrected",
+        {
+            "field": text(language, f"render.field.{event.field}") if known else event.field,
+            "before": event.before,
+            "after": event.after,
+        },
+    )
 
 
 def describe_event(
     name: str, event: Event, language: Language, gender: Gender | None = None
 ) -> str | None:
     """The sentence for one event about the character ``name`` (agreeing with ``gender``
-    when known), or None for an event this module does not know (logged) or cannot read
-    (logged)."""
-    kind = type(event).__name__
-    entry = EVENT_KEYS.get(kind)
-    if entry is None:
+    when known), or None for an event this module does not know (logged)."""
+    said = sentence_of(event, language)
+    if said is None:
         log.warning("no sentence for event %r; skipped", event)
         return None
-    key, params = entry
-    try:
-        values = params(event, language)
-    except (AttributeError, TypeError, ValueError):
-        log.exception("cannot render event %r; skipped", event)
-        return None
-    if kind == "ConvalescenceProgressed":
-        key += ".one" if values.get("days_left") == 1 else ".other"
-    elif kind == "Corrected" and _attr(event, "field") == "conscious":
-        # Woken or knocked out by a GM: said as what happened, not "conscious: yes → no".
-        key += ".conscious" if _attr(event, "after") else ".unconscious"
-        values = {}
-    return gendered(language, key, gender, name=safe(name), **values)
+    return gendered(language, said.key, gender, name=safe(name), **said.params)
 
 
 def describe_events(

@@ -89,29 +89,33 @@ def test_roll_field(roll: TestRoll, ability_name: str, language: Language) -> tu
     """(name, value) of the field for an ability test or attack (P3).
 
     Name: "Athletics test" / "Prueba de Atletismo"; "Scuffling attack" / "Ataque (Pelea)".
-    Value lines: ``4 + 1 = 5 vs 4 (3 + 1)`` (the breakdown only when wounds add a penalty);
-    the target in words ("Difficulty 4", "Hit Threshold 3 + 1 for wounds"); the outcome in
-    bold ("Success", "Failure — miss" …); the pool left, ``POOL / RATING``.
+    Value lines, each fact once: ``4 + 1 = 5 vs 4 (3 + 1)`` (the breakdown only when wounds
+    add a penalty); the outcome in bold, with what the penalty is for ("**Success** · +1 for
+    wounds"); the pool, ``BEFORE → POOL / RATING`` when the test spent from it.
     """
     line = arithmetic(roll.die, roll.spend, roll.total, roll.difficulty)
     if roll.penalty:
         line += f" ({roll.base_difficulty} + {roll.penalty})"
-    target_key = "render.roll.test.hit_threshold" if roll.attack else "render.roll.test.difficulty"
-    target = text(language, target_key, value=roll.base_difficulty)
+    outcome_key = ("attack_" if roll.attack else "") + ("success" if roll.success else "failure")
+    outcome = f"**{text(language, f'render.roll.test.{outcome_key}')}**"
     if roll.penalty:
-        target = text(language, "render.roll.test.penalty", target=target, penalty=roll.penalty)
-    outcome = ("attack_" if roll.attack else "") + ("success" if roll.success else "failure")
+        wounds = text(language, "render.roll.test.wounds", penalty=roll.penalty)
+        outcome = f"{outcome} · {wounds}"
     after = roll.ability_after
-    value = "\n".join(
-        [
-            line,
-            target,
-            f"**{text(language, f'render.roll.test.{outcome}')}**",
-            text(language, "render.roll.test.pool", pool=after.pool, rating=after.rating),
-        ]
-    )
+    if roll.spend:
+        pool = text(
+            language,
+            "render.roll.test.pool_spent",
+            before=after.pool + roll.spend,
+            pool=after.pool,
+            rating=after.rating,
+        )
+    else:
+        pool = text(language, "render.roll.test.pool", pool=after.pool, rating=after.rating)
     name_key = "render.roll.test.attack_name" if roll.attack else "render.roll.test.name"
-    return text(language, name_key, ability=safe(ability_name))[:FIELD_NAME_LIMIT], value
+    return text(language, name_key, ability=safe(ability_name))[
+        :FIELD_NAME_LIMIT
+    ], f"{line}\n{outcome}\n{pool}"
 
 
 # Its name starts with "test_": keep pytest from collecting it where a test module imports it.

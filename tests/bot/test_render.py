@@ -275,8 +275,8 @@ def test_event_sentences_say_the_rules_words() -> None:
     assert "1 point " in english[3] and "1 punto " in spanish[3]
     assert "1 day." in english[4] and "1 día." in spanish[4]
     assert "1 day left" in english[5] and "queda 1 día" in spanish[5]
-    assert english[6] == "GM's correction: Ana regains consciousness."
-    assert spanish[6] == "Corrección del DJ: Ana recupera la consciencia."
+    assert english[6] == "Ana regains consciousness."
+    assert spanish[6] == "Ana recupera la consciencia."
 
 
 def test_sentences_agree_with_a_known_gender_and_never_assume_one() -> None:
@@ -313,6 +313,15 @@ def test_unknown_event_is_skipped_and_logged(caplog: pytest.LogCaptureFixture) -
         sentences = render.describe_events("Ana", [Unheard(1), events.Died()], EN)
     assert sentences == ["Ana dies."]
     assert "Unheard" in caplog.text
+
+
+def test_events_are_told_by_their_type_not_by_their_class_name() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Damaged(events.Event):  # a stand-in that only shares the name of a rules event
+        amount: int
+
+    assert render.describe_events("Ana", [Damaged(4)], EN) == []
+    assert render.describe_events("Ana", [events.Damaged(4)], EN) == ["Ana takes 4 damage."]
 
 
 def test_names_in_sentences_are_markdown_escaped() -> None:
@@ -366,20 +375,27 @@ def _test_roll(die: int, spend: int, base: int, penalty: int, *, attack: bool = 
 
 def test_test_roll_field_with_penalty_breakdown() -> None:
     name, value = rolls.test_roll_field(_test_roll(4, 1, 3, 1, attack=True), "Scuffling", EN)
-    assert "Scuffling" in name
-    assert value.split("\n")[0] == "4 + 1 = 5 vs 4 (3 + 1)"
-    assert "Hit Threshold" in value and "Success" in value
-    _, value = rolls.test_roll_field(_test_roll(4, 1, 3, 1, attack=True), "Pelea", ES)
-    assert "4 + 1 = 5 vs 4 (3 + 1)" in value and "Umbral de Golpe" in value
-    assert "Éxito" in value
+    assert name == "Scuffling attack"
+    assert value.split("\n") == [
+        "4 + 1 = 5 vs 4 (3 + 1)",
+        "**Success — hit** · +1 for wounds",
+        "Pool 4 → 3 / 6",
+    ]
+    name, value = rolls.test_roll_field(_test_roll(4, 1, 3, 1, attack=True), "Pelea", ES)
+    assert name == "Ataque (Pelea)"
+    assert value.split("\n") == [
+        "4 + 1 = 5 vs 4 (3 + 1)",
+        "**Éxito — impacta** · +1 por las heridas",
+        "Reserva 4 → 3 / 6",
+    ]
 
 
 def test_test_roll_field_without_penalty() -> None:
     name, value = rolls.test_roll_field(_test_roll(2, 0, 4, 0), "Athletics", EN)
-    assert value.split("\n")[0] == "2 + 0 = 2 vs 4"
-    assert "Difficulty 4" in value and "Failure" in value and "3 / 6" in value
+    assert value.split("\n") == ["2 + 0 = 2 vs 4", "**Failure**", "Pool 3 / 6"]
     name, value = rolls.test_roll_field(_test_roll(2, 0, 4, 0), "Atletismo", ES)
-    assert "Atletismo" in name and "Dificultad 4" in value and "Fallo" in value
+    assert name == "Prueba de Atletismo"
+    assert value.split("\n") == ["2 + 0 = 2 vs 4", "**Fallo**", "Reserva 3 / 6"]
 
 
 def test_test_roll_field_is_not_collected_by_pytest() -> None:
@@ -465,3 +481,34 @@ def test_history_line_with_many_characters_stays_short() -> None:
     (line,) = render.history_lines([_entry(7, "scene new", changes)], EN)
     assert len(line) <= 300
     assert line.endswith(tuple(f"+{n}" for n in range(1, 51)))
+
+
+# --- calling the player --------------------------------------------------------------------
+
+
+def test_lists_are_joined_as_a_sentence_says_them() -> None:
+    assert render.join_words(ES, ["Pablo", "Quique", "Rita"]) == "Pablo, Quique y Rita"
+    assert render.join_words(ES, ["Pablo", "Inés"]) == "Pablo e Inés"
+    assert render.join_words(ES, ["Pablo", "Hipólito"]) == "Pablo e Hipólito"
+    assert render.join_words(ES, ["Pablo", "Hierro"]) == "Pablo y Hierro"
+    assert render.join_words(EN, ["Pablo", "Inés"]) == "Pablo and Inés"
+    assert render.join_words(EN, ["Ana"]) == "Ana"
+
+
+def test_the_call_names_each_player_with_their_characters() -> None:
+    from bot.render.calls import RollCall, call_text
+
+    one = [RollCall(1, "Amelia Ríos", 3)]
+    assert (
+        call_text(one, ES)
+        == "<@1>: Amelia Ríos debe hacer una Tirada de Consciencia (Dificultad 3)"
+    )
+    assert call_text(one, EN) == "<@1>: Amelia Ríos must make a Consciousness roll (Difficulty 3)"
+    several = [RollCall(1, "Amelia Ríos", 3), RollCall(2, "Jack", 5), RollCall(2, "Irene", 4)]
+    assert (
+        call_text(several, ES) == "Tirada de Consciencia: <@1> (Amelia Ríos) y <@2> (Jack e Irene)"
+    )
+    assert (
+        call_text(several, EN) == "Consciousness roll: <@1> (Amelia Ríos) and <@2> (Jack and Irene)"
+    )
+    assert call_text([], EN) is None

@@ -21,7 +21,6 @@ from tests.e2e.kit import (
     abilities,
     check_roll,
     delete,
-    field,
     guild_state,
     history,
     make_table,
@@ -45,8 +44,9 @@ async def test_P1_ability_set_adds_a_full_pool_with_the_known_kind(table: Table)
     reply = await table.ok(
         table.gm, "ability set", {"character": "Ana", "ability": "Athletics", "rating": 5}
     )
-    assert "**Athletics** (general) 5/5" in reply.content
-    assert "Athletics 5/5" in reply.text  # the status embed lists the pool
+    assert reply.embed["title"] == "Ana"
+    assert reply.embed["description"] == "New ability: **Athletics** (general), pool 5 / 5."
+    assert [field["name"] for field in reply.embed.get("fields") or []] == []  # no sheet
     await table.ok(
         table.gm, "ability set", {"character": "ana", "ability": "library use", "rating": 3}
     )
@@ -62,7 +62,7 @@ async def test_P1_ability_set_adds_a_full_pool_with_the_known_kind(table: Table)
             "kind": "investigative",
         },
     )
-    assert "**Dreamlore** (investigative) 1/4" in reply.content
+    assert reply.embed["description"] == "New ability: **Dreamlore** (investigative), pool 1 / 4."
     stored = abilities(table.bot, table.guild, "Ana")
     assert stored == {
         "Athletics": ("general", 5, 5),
@@ -70,11 +70,10 @@ async def test_P1_ability_set_adds_a_full_pool_with_the_known_kind(table: Table)
         "Cooking": ("general", 2, 2),  # unknown: general
         "Dreamlore": ("investigative", 4, 1),
     }
-    # The status embed: investigative first, then general, compactly.
-    embed = reply.embed
+    # The sheet is /character show's: investigative first, then general, compactly.
+    embed = (await table.ok(table.gm, "character show", {"character": "Ana"})).embed
     names = [field["name"] for field in embed["fields"]]
     assert names.index("Investigative abilities") < names.index("General abilities")
-    assert "Dreamlore 1/4" in reply.text and "Cooking 2/2" in reply.text
     assert history(table.bot, table.guild)[-4:] == ["ability set"] * 4
 
 
@@ -91,7 +90,7 @@ async def test_P1_ability_set_corrects_keeps_the_pool_and_cuts_it_to_a_lowered_r
         gm, "ability set", {"character": ana, "ability": "Athletics", "rating": 6}
     )
     assert abilities(table.bot, table.guild, ana)["Athletics"] == ("general", 6, 2)
-    assert "2/8 general → 2/6 general" in reply.content
+    assert reply.embed["description"] == "**Athletics** corrected: rating 8 → 6 · pool 2 / 6."
     # … a lowered rating cuts it (never above the rating) …
     await table.ok(gm, "ability set", {"character": ana, "ability": "ATHLETICS", "rating": 1})
     assert abilities(table.bot, table.guild, ana) == {"ATHLETICS": ("general", 1, 1)}
@@ -110,7 +109,9 @@ async def test_P1_ability_set_corrects_keeps_the_pool_and_cuts_it_to_a_lowered_r
     reply = await table.ok(
         gm, "ability set", {"character": ana, "ability": "Athletics", "rating": 3}
     )
-    assert "nothing changed" in reply.content
+    assert reply.embed["description"] == (
+        "**Athletics** is already investigative, pool 3 / 3: nothing changed."
+    )
     assert len(history(table.bot, table.guild)) == entries
     # A pool above the rating is refused.
     await table.refused(
@@ -179,7 +180,9 @@ async def test_ability_set_allows_at_most_60_abilities_and_the_status_embed_fits
 async def test_ability_remove_removes_it_and_refuses_one_the_character_lacks(table: Table) -> None:
     await table.set_abilities("Ana", ("Athletics", 4), ("Stealth", 2))
     reply = await table.ok(table.gm, "ability remove", {"character": "Ana", "ability": "athletics"})
-    assert "**Athletics** (4/4) removed from **Ana**" in reply.content
+    assert reply.embed["description"] == (
+        "**Athletics** (pool 4 / 4) is removed. A GM can bring it back with /undo."
+    )
     assert abilities(table.bot, table.guild, "Ana") == {"Stealth": ("general", 2, 2)}
     assert history(table.bot, table.guild)[-1] == "ability remove"
     await table.refused(
@@ -202,12 +205,14 @@ async def test_P1_spend_lowers_the_pool_never_below_zero(table: Table) -> None:
     reply = await table.ok(
         table.ana, "spend", {"character": "Ana", "ability": "athletics", "points": 2}
     )
-    assert "spends 2 points of **Athletics**: pool 5 → 3 / 5" in reply.content
-    assert "Athletics 3/5" in reply.text
+    assert reply.embed["description"] == "Spends 2 points of **Athletics**: pool 5 → 3 / 5."
     reply = await table.ok(
         table.ana, "spend", {"character": "Ana", "ability": "Library Use", "points": 1}
     )
-    assert "buys a benefit" in reply.content and "1 point " in reply.content
+    assert reply.embed["description"] == (
+        "Spends 1 point of **Library Use** (pool 2 → 1 / 2): each point buys a benefit,"
+        " which the GM describes."
+    )
     assert abilities(table.bot, table.guild, "Ana") == {
         "Athletics": ("general", 5, 3),
         "Library Use": ("investigative", 2, 1),
@@ -308,7 +313,7 @@ async def test_P3_check_arithmetic_agrees_with_the_die_the_outcome_and_the_pool(
             rating=8,
             attack=True,
         )
-        assert "Hit Threshold 3" in reply.text and "Athletics attack" in reply.text
+        assert "Athletics attack" in reply.text
     # Spending beyond the pool is refused before rolling.
     await table.refused(
         table.ana,
@@ -329,7 +334,7 @@ async def test_P2_hurt_and_seriously_wounded_raise_the_difficulty_with_its_break
     )
     check_roll(reply, die=4, success=True, spend=1, difficulty=4, pool_after=5, rating=6, penalty=1)
     assert "4 + 1 = 5 vs 5 (4 + 1)" in reply.text
-    assert "Difficulty 4 + 1 for wounds" in reply.text
+    assert reply.text.count("+1 for wounds") == 1 and reply.text.count("(4 + 1)") == 1
     # Hurt may still attack: the Hit Threshold rises too (a 3 no longer hits).
     reply = await table.ok(
         table.ana, "check", {"character": "Ana", "ability": "Scuffling", "attack": True}
@@ -366,7 +371,7 @@ async def test_H4_a_seriously_wounded_character_cannot_attack(table: Table) -> N
         {"ability": "Firearms", "attack": True, "spend": 2, "difficulty": 4},
     ):
         await table.refused(
-            table.ana, "check", {"character": "Ana", **options}, "can no longer fight: no attack"
+            table.ana, "check", {"character": "Ana", **options}, "can no longer fight", "no attacks"
         )
     # Healed to Hurt: it may fight again.
     await table.ok(table.gm, "character set", {"character": "Ana", "health": -5})
@@ -529,7 +534,7 @@ async def test_names_with_markdown_and_mentions_ping_nobody(table: Table) -> Non
     reply = await table.ok(
         table.gm, "ability set", {"character": "Ana", "ability": "@everyone *Lore*", "rating": 2}
     )
-    assert "@everyone \\*Lore\\*" in reply.content
+    assert "@everyone \\*Lore\\*" in reply.embed["description"]
     assert (reply.message or {}).get("allowed_mentions", {"parse": []}).get("parse", []) == []
     reply = await table.ok(
         table.ana, "spend", {"character": "Ana", "ability": "@EVERYONE *lore*", "points": 1}
@@ -582,15 +587,19 @@ async def test_spanish_server_and_players(
     reply = await table.ok(
         table.gm, "ability set", {"character": "Ana", "ability": "Buscar Libros", "rating": 3}
     )
-    assert "**Ana** tiene ahora **Buscar Libros** (de investigación) 3/3." in reply.content
-    assert field(reply.embed, "Habilidades de investigación") == "Buscar Libros 3/3"
+    assert reply.embed["description"] == (
+        "Nueva habilidad: **Buscar Libros** (de investigación), reserva 3 / 3."
+    )
     await table.ok(
         table.gm, "ability set", {"character": "Ana", "ability": "Atletismo", "rating": 4}
     )
     reply = await table.ok(
         table.ana, "spend", {"character": "Ana", "ability": "buscar libros", "points": 1}
     )
-    assert "gasta 1 punto de **Buscar Libros**" in reply.content and "beneficio" in reply.content
+    assert reply.embed["description"] == (
+        "Gasta 1 punto de **Buscar Libros** (reserva 3 → 2 / 3): cada punto compra un"
+        " beneficio, que describe el DJ."
+    )
     await table.bot.script_dice(3, 2, 5)
     reply = await table.ok(
         table.ana, "check", {"character": "Ana", "ability": "Atletismo", "spend": 1}
@@ -598,7 +607,7 @@ async def test_spanish_server_and_players(
     check_roll(
         reply, die=3, success=True, spend=1, difficulty=4, pool_after=3, rating=4, language="es"
     )
-    assert "Prueba de Atletismo" in reply.text and "Dificultad 4" in reply.text
+    assert "Prueba de Atletismo" in reply.text
     reply = await table.ok(
         table.ana, "check", {"character": "Ana", "ability": "Primeros Auxilios", "spend": 1}
     )
@@ -619,7 +628,7 @@ async def test_spanish_server_and_players(
         penalty=1,
         language="es",
     )
-    assert "5 + 0 = 5 vs 5 (4 + 1)" in reply.text and "Dificultad 4 + 1" in reply.text
+    assert "5 + 0 = 5 vs 5 (4 + 1)" in reply.text and "+1 por las heridas" in reply.text
     await table.refused(
         table.ana,
         "spend",
@@ -679,7 +688,7 @@ async def test_spanish_server_and_players(
     reply = await table.ok(
         english, "ability set", {"character": "Ana", "ability": "Nadar", "rating": 1}
     )
-    assert "tiene ahora" in reply.content
+    assert reply.embed["description"].startswith("Nueva habilidad: **Nadar**")
 
 
 # --- autocomplete -------------------------------------------------------------------------------

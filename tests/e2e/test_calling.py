@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import pytest
+
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.fake_discord.mentions import pings_of
 from devkit.harness import BotProcess
@@ -59,7 +61,7 @@ async def test_the_owner_is_called_when_a_roll_falls_due_and_only_then(
     await fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "3"})  # 6: no roll due
     due = await fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "8"})  # -2
     called(due, ana)
-    assert due.content.startswith(ana.mention)
+    assert due.content == f"{ana.mention}: Ana must make a Consciousness roll (Difficulty 2)"
     assert any(c.startswith("salud:cons:") for c in due.custom_ids)
     # Everything else the table does pings nobody: looks, rolls, First Aid, lists, undo.
     plain = next(c for c in due.custom_ids if c.split(":")[3] == "0")
@@ -99,7 +101,9 @@ async def test_a_name_that_looks_like_a_mention_pings_nobody_but_the_owner(
         },
     )
     called(hurt, bea)  # one owner of three falling characters: called once
-    assert hurt.content.strip() == bea.mention
+    assert hurt.content == (
+        f"Consciousness roll: {bea.mention} (@\u200beveryone, <@&123> and <@\u200b{gm.id}>)"
+    )
     listed = await fake.slash(guild, gm, "character list")
     assert not pings_of((listed.body or {})["data"]).anyone
     assert pinging(bodies_since(fake, since)) == [(hurt.body or {})["data"]]
@@ -123,10 +127,47 @@ async def test_several_owners_are_each_called_once_and_the_announcement_calls_no
         {"character": "Olga", "amount": "5", "character2": "Pablo", "character3": "Quique"},
     )
     called(hurt, ana, bea)
-    assert hurt.embeds[0]["title"] == "Olga"
+    assert hurt.content == (
+        f"Tirada de Consciencia: {ana.mention} (Olga) y {bea.mention} (Pablo y Quique)"
+    )
+    assert hurt.embeds[0]["description"].startswith("**Olga** · Salud 2 → -3 / 2")
     posted = await fake.wait_channel_messages(guild.announcements.id, 1)
     assert posted[-1]["mentions"] == [] and ana.mention not in posted[-1]["content"]
     # A correction below 0 (G2) makes a roll due too: its reply calls the owner.
     await fake.slash(guild, gm, "character create", {"name": "Rita", "health": 9, "player": ana})
     corrected = await fake.slash(guild, gm, "character set", {"character": "Rita", "health": -3})
     called(corrected, ana)
+
+
+@pytest.mark.parametrize(
+    ("locale", "words"),
+    [
+        ("es-ES", "{player}: Amelia Ríos debe hacer una Tirada de Consciencia (Dificultad 3)"),
+        ("en-US", "{player}: Amelia Ríos must make a Consciousness roll (Difficulty 3)"),
+    ],
+)
+async def test_the_call_says_what_is_asked_and_never_calls_who_used_the_command(
+    fake: FakeDiscord,
+    bot: BotProcess,
+    make_guild: Callable[..., Awaitable[FakeGuild]],
+    locale: str,
+    words: str,
+) -> None:
+    """Issue 20: the content was only ``<@id>``, so a phone's notification read ``@Lucía``;
+    and a GM hurting their own NPC was pinged for it."""
+    guild = await make_guild(locale=locale)
+    gm = guild.member("Dani", permissions=["manage_guild"], locale=locale)
+    lucia = guild.member("Lucía", locale=locale)
+    await fake.slash(
+        guild, gm, "character create", {"name": "Amelia Ríos", "health": 8, "player": lucia}
+    )
+    await create(fake, guild, gm, "Sgt. O'Malley", 8)
+    hurt = await fake.slash(guild, gm, "hurt", {"character": "Amelia Ríos", "amount": "11"})
+    called(hurt, lucia)
+    assert hurt.content == words.format(player=lucia.mention)
+    own = await fake.slash(guild, gm, "hurt", {"character": "Sgt. O'Malley", "amount": "11"})
+    assert any(c.startswith("salud:cons:") for c in own.custom_ids), "the roll is still offered"
+    assert own.content == "" and not pings_of((own.body or {})["data"]).anyone
+    again = await fake.slash(guild, lucia, "hurt", {"character": "Amelia Ríos", "amount": "1"})
+    assert not again.ephemeral and again.content == "", again.content
+    assert not pings_of((again.body or {})["data"]).anyone

@@ -78,7 +78,8 @@ async def test_create_is_public_with_full_pools_and_show_defaults_to_the_only_ch
     fields = {f["name"]: f["value"] for f in reply.embed["fields"]}
     assert fields["Health"].startswith("9 / 9")
     assert fields["First Aid"].startswith("4 / 4")
-    assert ana.mention in reply.content
+    assert reply.embed["description"] == f"Joins the game (player: {ana.mention})."
+    assert reply.content == "" and len(reply.embed["fields"]) == 2  # no sheet
 
     shown = await fake.slash(guild, ana, "character show")
     public(shown)
@@ -260,7 +261,7 @@ async def test_creating_for_another_player_needs_a_gm(fake: FakeDiscord, guild: 
     refused(await create(fake, guild, ana, "Para Bea", player=bea), "Only a GM")
     reply = await create(fake, guild, gm, "Para Bea", player=bea)
     public(reply)
-    assert bea.mention in reply.content
+    assert reply.embed["description"] == f"Joins the game (player: {bea.mention})."
     # Bea owns it: her only character is the default.
     assert (await fake.slash(guild, bea, "character show")).embed["title"] == "Para Bea"
     # Naming yourself as player is allowed to anyone.
@@ -491,7 +492,7 @@ async def test_spanish_user_gets_spanish_errors_and_spanish_server_gets_spanish_
     john = spanish.member("John", locale="en-US")
     reply = await create(fake, spanish, john, "John")
     assert reply.embed["fields"][0]["name"] == "Salud"
-    assert "entra en juego" in reply.content
+    assert reply.embed["description"] == f"Entra en juego (jugador: {john.mention})."
     refused(await create(fake, spanish, john, "JOHN"), "There is already")
     refused(await create(fake, spanish, spanish.member("Ana", locale="es-419"), "JOHN"), "Ya hay")
 

@@ -6,6 +6,10 @@ GM's ``/character set``, then reads both the reply and the stored rows.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
+import pytest
+
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.harness import BotProcess
 from tests.e2e.kit import (
@@ -52,20 +56,18 @@ async def aid(
     return await fake.slash(guild, member, "firstaid", {**options, "points": points})
 
 
-async def test_F1_two_health_per_point_shown_for_both_characters(
+async def test_F1_two_health_per_point_in_the_patients_embed_with_the_medics_spend(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
     _, bob = await team(fake, guild, patient_health=5)
     reply = await aid(fake, guild, bob, 1)
     assert not reply.ephemeral
-    assert reply.content == "", "one embed per character touched says it all"
-    patient, medic = reply.embeds
-    assert patient["title"] == "Ana" and medic["title"] == "Bob"
+    assert reply.content == "", "one embed, the patient's, says it all"
+    (patient,) = reply.embeds
+    assert patient["title"] == "Ana"
     assert health_change_shown(patient) == (5, 7, 9)
-    assert field(patient, "First Aid") == "**Bob** spends 1 point of First Aid: +2 Health."
-    assert health_change_shown(medic) == (9, 9, 9)
-    assert field(medic, "First Aid") == "4 → 3 / 4"
-    assert "description" not in patient and "description" not in medic
+    assert field(patient, "First Aid") == "**Bob** spends 1 First Aid (4 → 3 / 4): +2 Health."
+    assert "description" not in patient
     assert (stored(bot, guild, "Ana")["health"], stored(bot, guild, "Bob")["first_aid_pool"]) == (
         7,
         3,
@@ -79,7 +81,9 @@ async def test_F4_only_the_points_needed_are_spent(
 ) -> None:
     _, bob = await team(fake, guild, patient_health=6)  # lost 3; F3 cap 3
     reply = await aid(fake, guild, bob, 5)
-    assert "spends 2 points of First Aid: +3 Health" in field(reply.embeds[0], "First Aid")
+    assert field(reply.embed, "First Aid") == (
+        "**Bob** spends 2 First Aid (4 → 2 / 4): +3 Health, capped at the maximum Health (9)."
+    )
     assert (stored(bot, guild, "Ana")["health"], stored(bot, guild, "Bob")["first_aid_pool"]) == (
         9,
         2,
@@ -91,7 +95,10 @@ async def test_F3_a_third_of_the_maximum_per_scene_then_refused(
 ) -> None:
     _, bob = await team(fake, guild, patient_health=2)  # lost 7; cap 9 // 3 = 3
     reply = await aid(fake, guild, bob, 9)
-    assert "spends 2 points of First Aid: +3 Health" in field(reply.embeds[0], "First Aid")
+    assert field(reply.embed, "First Aid") == (
+        "**Bob** spends 2 First Aid (4 → 2 / 4): +3 Health, capped at a third of the maximum"
+        " Health per scene (3)."
+    )
     entries = history_count(bot, guild)
     again = await aid(fake, guild, bob, 1)
     assert_refused(again, "already given **Ana** 3 Health back", "(3, a third")
@@ -117,7 +124,10 @@ async def test_F2_only_health_lost_in_the_current_scene_is_restored(
     assert stored(bot, guild, "Ana")["scene_start_health"] == 6
     await fake.slash(guild, ana, "hurt", {"character": "Ana", "amount": "2"})
     reply = await aid(fake, guild, bob, 5)
-    assert "spends 1 point of First Aid: +2 Health" in field(reply.embeds[0], "First Aid")
+    assert field(reply.embed, "First Aid") == (
+        "**Bob** spends 1 First Aid (4 → 3 / 4): +2 Health, capped at the Health at the start"
+        " of the scene (6)."
+    )
     assert health_shown(reply.embeds[0]) == (6, 30)
     assert_refused(await aid(fake, guild, bob, 1), "only heals this scene's wounds")
 
@@ -129,15 +139,13 @@ async def test_F5_F6_a_seriously_wounded_patient_is_stabilized_for_two_points(
     few = await aid(fake, guild, bob, 1)
     assert_refused(few, "Stabilizing **Ana** takes 2 First Aid points", "you offer only 1")
     reply = await aid(fake, guild, bob, 5)
-    patient, medic = reply.embeds
+    (patient,) = reply.embeds
     assert health_shown(patient) == (-7, 9), "F5: no Health restored"
     assert field(patient, "First Aid") == (
-        "**Bob** spends 2 points of First Aid to stabilize the wounds.\n"
-        "Ana is stabilized and stops bleeding."
+        "**Bob** spends 2 First Aid (4 → 2 / 4).\nAna is stabilized and stops bleeding."
     )
     assert "Stabilized" in state_shown(patient)
     assert "Consciousness roll pending (Difficulty 7)" in state_shown(patient), "F6 ruling"
-    assert field(medic, "First Aid") == "4 → 2 / 4"
     row = stored(bot, guild, "Ana")
     assert (row["stabilized"], row["roll_pending"], row["health"]) == (1, 1, -7)
 
@@ -153,7 +161,7 @@ async def test_F6_a_medic_with_fewer_than_two_points_cannot_stabilize(
 ) -> None:
     _, bob = await team(fake, guild, patient_health=-6, first_aid=1)
     reply = await aid(fake, guild, bob, 2)
-    assert_refused(reply, "**Bob** has 1 First Aid points left and this takes 2")
+    assert_refused(reply, "**Bob** has 1 First Aid left and this takes 2")
     assert stored(bot, guild, "Ana")["stabilized"] == 0
 
 
@@ -239,10 +247,62 @@ async def test_spanish_first_aid(fake: FakeDiscord, bot: BotProcess, make_guild:
     _, bob = await team(fake, guild, patient_health=5, locale="es-ES")
     reply = await aid(fake, guild, bob, 1)
     assert reply.content == ""
-    assert field(reply.embeds[0], "Primeros Auxilios") == (
-        "**Bob** gasta 1 punto de Primeros Auxilios: +2 de Salud."
+    (patient,) = reply.embeds
+    assert field(patient, "Primeros Auxilios") == (
+        "**Bob** gasta 1 de Primeros Auxilios (4 → 3 / 4): +2 de Salud."
     )
-    assert health_change_shown(reply.embeds[0], "es") == (5, 7, 9)
-    assert field(reply.embeds[1], "Primeros Auxilios") == "4 → 3 / 4"
+    assert health_change_shown(patient, "es") == (5, 7, 9)
     refused = await aid(fake, guild, bob, 1, medic="Bob", patient="Bob")
     assert_refused(refused, "Nadie puede darse Primeros Auxilios", "**Bob**")
+
+
+FIRST_AID_WORDS = {
+    "es-ES": {
+        "field": "Primeros Auxilios",
+        "third": "**Bob** gasta 2 de Primeros Auxilios (4 → 2 / 4): +3 de Salud; el tope por"
+        " escena es un tercio de la Salud máxima (3).",
+        "start": "**Bob** gasta 1 de Primeros Auxilios (2 → 1 / 4): +2 de Salud; no pasa de la"
+        " Salud con la que empezó la escena (5).",
+        "maximum": "**Bob** gasta 1 de Primeros Auxilios (1 → 0 / 4): +1 de Salud; no pasa de la"
+        " Salud máxima (9).",
+        "left": "**Bob** tiene 0 de Primeros Auxilios y esto cuesta 1.",
+    },
+    "en-US": {
+        "field": "First Aid",
+        "third": "**Bob** spends 2 First Aid (4 → 2 / 4): +3 Health, capped at a third of the"
+        " maximum Health per scene (3).",
+        "start": "**Bob** spends 1 First Aid (2 → 1 / 4): +2 Health, capped at the Health at the"
+        " start of the scene (5).",
+        "maximum": "**Bob** spends 1 First Aid (1 → 0 / 4): +1 Health, capped at the maximum"
+        " Health (9).",
+        "left": "**Bob** has 0 First Aid left and this takes 1.",
+    },
+}
+
+
+@pytest.mark.parametrize("locale", list(FIRST_AID_WORDS))
+async def test_one_line_says_the_medics_spend_and_which_limit_capped_the_healing(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]], locale: str
+) -> None:
+    """Issue 20: 'spends 2 points of First Aid: +3 Health' with no word of the cap, a second
+    embed for the medic, and 'has 1 First Aid points left'."""
+    words = FIRST_AID_WORDS[locale]
+    guild = await make_guild(locale=locale)
+    ana, bob = await team(fake, guild, patient_health=2, locale=locale)  # lost 7 of 9
+    third = await aid(fake, guild, bob, 3)  # F3: at most 9 // 3 = 3 this scene
+    assert [embed["title"] for embed in third.embeds] == ["Ana"], "the patient's embed only"
+    assert field(third.embed, words["field"]) == words["third"]
+
+    await fake.slash(guild, guild.owner, "scene new")  # Ana starts it at 5
+    await fake.slash(guild, ana, "hurt", {"character": "Ana", "amount": "2"})  # 3
+    start = await aid(fake, guild, bob, 3)  # F2: back to 5, no higher
+    assert field(start.embed, words["field"]) == words["start"]
+
+    await gm_set(fake, guild, "Ana", health=9)
+    await fake.slash(guild, guild.owner, "scene new")  # Ana starts it at her maximum
+    await fake.slash(guild, ana, "hurt", {"character": "Ana", "amount": "1"})  # 8
+    maximum = await aid(fake, guild, bob, 1)  # H6: one point gives 2, the maximum allows 1
+    assert field(maximum.embed, words["field"]) == words["maximum"]
+
+    await fake.slash(guild, ana, "hurt", {"character": "Ana", "amount": "1"})
+    assert_refused(await aid(fake, guild, bob, 1), words["left"])

@@ -1,29 +1,36 @@
 """``/hurt`` with several targets (COMMANDS.md ``/hurt``: ``character2`` … ``character4``):
 each target rolls its own damage from ``amount``, shown per target; one change (one history
-entry, one undo); one reply with an embed per target; a duplicate target or one the user may
-not hurt refuses the whole command, naming it. Real bot, fake Discord, both languages.
+entry, one undo); one reply, one embed with a line per target (COMMANDS.md "Several
+characters") and what they share said once, the Consciousness buttons each naming its
+character, the players called with words and never the member who used the command; a
+duplicate target or one the user may not hurt refuses the whole command, naming it. Real
+bot, fake Discord, both languages.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
 
 from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.fake_discord.mentions import pings_of
 from devkit.harness import BotProcess
 from tests.e2e.kit import (
     assert_refused,
     create,
     damage_shown,
-    field,
-    health_change_shown,
-    health_shown,
     history_count,
     last_details,
+    several_lines,
     stored,
     uno_and_dos_hurt,
 )
 from tests.e2e.kit import undo as confirmed_undo
+from tests.e2e.phone import embed_lines, message_lines, wrapped_lines
 
 
 async def test_each_target_rolls_its_own_damage_in_one_change(
@@ -50,19 +57,20 @@ async def test_each_target_rolls_its_own_damage_in_one_change(
         },
     )
     assert reply.type == 4 and not reply.ephemeral, reply.text
-    assert [embed["title"] for embed in reply.embeds] == names
+    (embed,) = reply.embeds
+    assert embed["title"] == "Damage 2d6+1 · explosion"
+    lines = several_lines(embed)
+    assert list(lines) == names, "a line per target, in the order named; no roll is due"
     details = json.loads(last_details(bot, guild))
     assert [target["name"] for target in details["targets"]] == names
-    for embed, name, target, dice in zip(
-        reply.embeds, names, details["targets"], rolled, strict=True
-    ):
-        shown = damage_shown(field(embed, "Damage"), dice=dice)
+    for name, target, dice in zip(names, details["targets"], rolled, strict=True):
+        shown = damage_shown(lines[name], dice=dice)
         assert shown.modifier == 1 and shown.dealt == sum(dice) + 1
         assert list(shown.dice) == target["dice"] and shown.dealt == target["dealt"]
-        assert health_shown(embed) == (30 - shown.dealt, 30)
         assert stored(bot, guild, name)["health"] == 30 - shown.dealt
-        assert health_change_shown(embed) == (30, 30 - shown.dealt, 30)
-        assert "explosion" in field(embed, "Damage")
+        health = f"Health 30 → {30 - shown.dealt} / 30"
+        assert lines[name].startswith(f"**{name}** · {health} · **Healthy** · ["), lines[name]
+    assert reply.text.count("explosion") == 1, "the reason is said once"
     assert history_count(bot, guild) == entries + 1
     assert details["amount"] == "2d6+1" and details["reason"] == "explosion"
     assert fake.violations == []
@@ -79,9 +87,22 @@ async def test_several_targets_may_fall_and_each_gets_its_buttons(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
     _, reply = await uno_and_dos_hurt(fake, guild, "4")
-    assert [health_shown(embed) for embed in reply.embeds] == [(-2, 2), (-2, 2)]
+    lines = several_lines(reply.embed)
+    assert lines["Uno"] == "**Uno** · Health 2 → -2 / 2 · Healthy → **Hurt**"
+    assert lines["Dos"] == "**Dos** · Health 2 → -2 / 2 · Healthy → **Hurt**"
+    assert lines[""] == "Consciousness roll pending: Uno and Dos (Difficulty 2)"
     rolls = [c for c in reply.custom_ids if c.startswith("salud:cons:") and c.split(":")[3] == "0"]
     assert len(rolls) == 2
+    assert [button["label"] for button in reply.buttons] == [
+        "Uno: Roll",
+        "Uno: +1",
+        "Uno: +2",
+        "Uno: +3",
+        "Dos: Roll",
+        "Dos: +1",
+        "Dos: +2",
+        "Dos: +3",
+    ]
     assert (
         stored(bot, guild, "Uno")["roll_pending"] == 1 == stored(bot, guild, "Dos")["roll_pending"]
     )
@@ -145,3 +166,126 @@ async def test_the_extra_targets_autocomplete(fake: FakeDiscord, guild: FakeGuil
             focused=option,
         )
         assert [choice["value"] for choice in choices] == ["Padre Tomás"]
+
+
+#: A blow of dynamite for four characters of 8 Health: each ends at -3 (a fixed amount, so
+#: the outcome does not depend on a die), Hurt, with a roll due against Difficulty 3.
+FOUR_TARGETS: dict[str, dict[str, Any]] = {
+    "es-ES": {
+        "title": "Daño 11 · explosión de dinamita",
+        "lines": [
+            "**Amelia Ríos** · Salud 8 → -3 / 8 · Ilesa → **Dañada**",
+            "**Jack Malone** · Salud 8 → -3 / 8 · Ileso → **Dañado**",
+            "**Renée Pennington** · Salud 8 → -3 / 8 · Ilesa → **Dañada**",
+            "**Sgt. O'Malley** · Salud 8 → -3 / 8 · Ileso → **Dañado**",
+            "Tirada de Consciencia pendiente: Amelia Ríos, Jack Malone, Renée Pennington y"
+            " Sgt. O'Malley (Dificultad 3)",
+        ],
+        "call": "Tirada de Consciencia: {lucia} (Amelia Ríos), {marcos} (Jack Malone) y"
+        " {pilar} (Renée Pennington)",
+        "roll": "Tirar",
+    },
+    "en-US": {
+        "title": "Damage 11 · explosión de dinamita",
+        "lines": [
+            "**Amelia Ríos** · Health 8 → -3 / 8 · Healthy → **Hurt**",
+            "**Jack Malone** · Health 8 → -3 / 8 · Healthy → **Hurt**",
+            "**Renée Pennington** · Health 8 → -3 / 8 · Healthy → **Hurt**",
+            "**Sgt. O'Malley** · Health 8 → -3 / 8 · Healthy → **Hurt**",
+            "Consciousness roll pending: Amelia Ríos, Jack Malone, Renée Pennington and"
+            " Sgt. O'Malley (Difficulty 3)",
+        ],
+        "call": "Consciousness roll: {lucia} (Amelia Ríos), {marcos} (Jack Malone) and"
+        " {pilar} (Renée Pennington)",
+        "roll": "Roll",
+    },
+}
+
+
+@pytest.mark.parametrize("locale", list(FOUR_TARGETS))
+async def test_four_targets_take_one_phone_screen_and_every_button_names_its_character(
+    fake: FakeDiscord,
+    bot: BotProcess,
+    make_guild: Callable[..., Awaitable[FakeGuild]],
+    locale: str,
+) -> None:
+    """Issue 20: this /hurt took 35 lines and 16 buttons in 8 rows, twelve of them reading
+    the same, the reason in all four embeds, and the GM pinged for his own NPC."""
+    guild = await make_guild(locale=locale)
+    dani = guild.member("Dani", permissions=["manage_guild"], locale=locale)
+    players = {name: guild.member(name, locale=locale) for name in ("Lucía", "Marcos", "Pilar")}
+    for name, player, gender in (
+        ("Amelia Ríos", players["Lucía"], "feminine"),
+        ("Jack Malone", players["Marcos"], "masculine"),
+        ("Renée Pennington", players["Pilar"], "feminine"),
+    ):
+        options = {"name": name, "health": 8, "player": player, "gender": gender}
+        assert not (await fake.slash(guild, dani, "character create", options)).ephemeral
+    await create(fake, guild, dani, "Sgt. O'Malley", 8)  # Dani's own NPC
+    reply = await fake.slash(
+        guild,
+        dani,
+        "hurt",
+        {
+            "character": "Amelia Ríos",
+            "amount": "11",
+            "reason": "explosión de dinamita",
+            "character2": "Jack Malone",
+            "character3": "Renée Pennington",
+            "character4": "Sgt. O'Malley",
+        },
+    )
+    expected = FOUR_TARGETS[locale]
+    shown = (len(reply.embeds), message_lines(reply.message))
+    assert len(reply.embeds) == 1, f"{shown[0]} embeds, {shown[1]} lines on a phone"
+    (embed,) = reply.embeds
+    assert embed["title"] == expected["title"]
+    assert embed["description"].split("\n") == expected["lines"]
+    assert embed_lines(embed) <= 12, embed_lines(embed)
+    assert reply.text.count("explosión de dinamita") == 1, "the reason is said once"
+    mentions = {key.lower().replace("í", "i"): member.mention for key, member in players.items()}
+    assert reply.content == expected["call"].format(**mentions)
+    assert wrapped_lines(reply.content) <= 3, reply.content
+    pinged = pings_of((reply.body or {})["data"]).users
+    assert sorted(pinged) == sorted(member.id for member in players.values())
+    assert dani.mention not in reply.content, "the GM is not called for his own NPC"
+    labels = [button["label"] for button in reply.buttons]
+    assert len(labels) == 16
+    for short in ("Amelia", "Jack", "Renée", "Sgt. O'Malley"):
+        mine = [label for label in labels if label.startswith(f"{short}: ")]
+        assert mine == [
+            f"{short}: {expected['roll']}",
+            f"{short}: +1",
+            f"{short}: +2",
+            f"{short}: +3",
+        ]
+    assert not [
+        label for label in labels if not re.match(r"(Amelia|Jack|Renée|Sgt\. O'Malley): ", label)
+    ]
+
+
+async def test_deaths_keep_their_own_embeds_and_the_title_still_says_the_blow(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    gm, _ = await uno_and_dos_hurt(fake, guild, "1")  # Uno and Dos at 1
+    await create(fake, guild, gm, "Tres", 30)
+    reply = await fake.slash(
+        guild,
+        gm,
+        "hurt",
+        {"character": "Uno", "amount": "20", "reason": "a blast", "character2": "Dos"},
+    )
+    assert [embed["title"] for embed in reply.embeds] == [
+        "Damage 20 · a blast",
+        "Uno has died",
+        "Dos has died",
+    ]
+    assert "description" not in reply.embeds[0], "nobody is left for a line"
+    await create(fake, guild, gm, "Cuatro", 1)
+    mixed = await fake.slash(
+        guild, gm, "hurt", {"character": "Tres", "amount": "20", "character2": "Cuatro"}
+    )
+    assert [embed["title"] for embed in mixed.embeds] == ["Damage 20", "Cuatro has died"]
+    assert several_lines(mixed.embeds[0]) == {
+        "Tres": "**Tres** · Health 30 → 10 / 30 · **Healthy**"
+    }

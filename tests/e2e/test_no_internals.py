@@ -30,17 +30,17 @@ def clean(reply: Reply, *fragments: str) -> None:
 
 WORDS = {
     "en-US": {
-        "attack": "can no longer fight: no attack",
+        "attack": "can no longer fight: no attacks",
         "spend": "spends no investigative points",
-        "rest": "use /rest in hospital",
-        "stabilized": "hospital is next (/rest in hospital)",
+        "rest": "use /rest with the hospital option",
+        "stabilized": "hospital is next (/rest with the hospital option)",
         "due again": "the Consciousness roll is due again",
     },
     "es-ES": {
-        "attack": "ya no puede combatir: no puede atacar",
-        "spend": "no se gastan habilidades de investigación",
-        "rest": "usa /rest en el hospital",
-        "stabilized": "toca el hospital (/rest en el hospital)",
+        "attack": "no puede atacar",
+        "spend": "no deja gastar habilidades de investigación",
+        "rest": "usa /rest con la opción hospital",
+        "stabilized": "toca el hospital (/rest con la opción hospital)",
         "due again": "vuelve a tener pendiente la Tirada de Consciencia",
     },
 }

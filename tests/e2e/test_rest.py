@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
+import pytest
+
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.harness import BotProcess
 from tests.e2e.kit import (
     assert_refused,
     create,
+    field,
     gm_set,
     health_shown,
     history_commands,
@@ -62,7 +67,7 @@ async def test_R7_C7_rest_back_to_zero_wakes_and_clears_the_roll(
     await gm_set(fake, guild, "Ana", conscious=False)
     reply = await rest(fake, guild, ana, 2)
     assert health_shown(reply.embed) == (1, 9)
-    assert "Ana regains consciousness." in what_happened(reply.embed)
+    assert what_happened(reply.embed) == "Ana rests 2 days, recovers 4 Health and wakes up."
     row = stored(bot, guild, "Ana")
     assert (row["conscious"], row["roll_pending"]) == (1, 0)
 
@@ -75,7 +80,7 @@ async def test_resting_at_full_health_changes_nothing_and_stores_nothing(
     entries = history_count(bot, guild)
     reply = await rest(fake, guild, ana, 3)
     assert not reply.ephemeral
-    assert "Ana rests 3 days and recovers 0 Health." in what_happened(reply.embed)
+    assert what_happened(reply.embed) == "Ana rests 3 days; Health was already full."
     assert history_count(bot, guild) == entries
 
 
@@ -92,10 +97,9 @@ async def test_R2_seriously_wounded_needs_a_hospital_and_others_do_not(
 
     await gm_set(fake, guild, "Ana", health=3)
     reply = await rest(fake, guild, ana, 1, hospital=True)
-    assert what_happened(reply.embed).splitlines() == [
-        "Ana needs no hospital: rest heals at the natural rate.",
-        "Ana rests 1 day and recovers 2 Health.",
-    ]
+    assert what_happened(reply.embed) == (
+        "Ana needs no hospital, rests 1 day and recovers 2 Health."
+    )
     assert stored(bot, guild, "Ana")["hospital_length_days"] is None
 
 
@@ -106,11 +110,9 @@ async def test_R3_R4_D5_admission_stabilizes_for_the_lowest_health_reached(
     await hurt_to(fake, guild, ana, -8)
     await gm_set(fake, guild, "Ana", health=-6)  # the spell's lowest stays -8 (D5, G2)
     reply = await rest(fake, guild, ana, 1, hospital=True)
-    assert what_happened(reply.embed).splitlines() == [
-        "Ana is admitted to hospital for 8 days.",
-        "Ana is stabilized and stops bleeding.",
-        "Ana has spent 1 day in hospital; 7 days left.",
-    ]
+    assert (
+        what_happened(reply.embed) == "Ana is admitted to hospital for 8 days and stops bleeding."
+    )
     state = state_shown(reply.embed)
     assert "In hospital (7 days left)" in state and "Bleeding" not in state
     assert health_shown(reply.embed) == (-6, 9), "R5: Health stays until discharge"
@@ -127,11 +129,9 @@ async def test_R5_R6_discharge_at_half_then_full_the_day_after(
     await rest(fake, guild, ana, 3, hospital=True)
     # R6: a character in hospital convalesces whatever `hospital` says.
     reply = await rest(fake, guild, ana, 4, hospital=False)
-    assert what_happened(reply.embed).splitlines() == [
-        "Ana has spent 7 days in hospital; 0 days left.",
-        "Ana leaves hospital with Health 4.",
-        "Ana no longer needs a Consciousness roll.",
-    ]
+    assert what_happened(reply.embed) == (
+        "Ana is discharged after 7 days in hospital and no longer needs a Consciousness roll."
+    )
     assert state_shown(reply.embed).startswith("Seriously wounded → **Healthy**")
     assert health_shown(reply.embed) == (4, 9)
     row = stored(bot, guild, "Ana")
@@ -141,7 +141,7 @@ async def test_R5_R6_discharge_at_half_then_full_the_day_after(
         0,
     )
     full = await rest(fake, guild, ana, 1)
-    assert "Ana is back to full Health: 9." in what_happened(full.embed)
+    assert what_happened(full.embed) == "Ana rests 1 day and is back to full Health."
     assert health_shown(full.embed) == (9, 9)
 
 
@@ -152,11 +152,10 @@ async def test_R6_days_beyond_discharge_go_on_as_rest_in_one_request(
     await hurt_to(fake, guild, ana, -6, max_health=10)
     await gm_set(fake, guild, "Ana", conscious=False)
     reply = await rest(fake, guild, ana, 8, hospital=True)
-    lines = what_happened(reply.embed).splitlines()
-    assert lines[0] == "Ana is admitted to hospital for 6 days."
-    assert "Ana leaves hospital with Health 5." in lines
-    assert "Ana regains consciousness." in lines  # R7
-    assert "Ana is back to full Health: 10." in lines
+    assert what_happened(reply.embed) == (  # R7: discharged awake
+        "Ana spends 6 days in hospital, is discharged, wakes up, rests 2 days and is back to"
+        " full Health."
+    )
     assert health_shown(reply.embed) == (10, 10)
     row = stored(bot, guild, "Ana")
     assert (row["conscious"], row["hospital_length_days"], row["full_recovery_due"]) == (1, None, 0)
@@ -172,7 +171,9 @@ async def test_R8_fresh_damage_in_hospital_keeps_the_stay(
     row = stored(bot, guild, "Ana")
     assert (row["health"], row["hospital_length_days"], row["hospital_days_served"]) == (-9, 6, 1)
     reply = await rest(fake, guild, ana, 5)
-    assert "Ana leaves hospital with Health 4." in what_happened(reply.embed)
+    assert what_happened(reply.embed) == (
+        "Ana is discharged after 6 days in hospital and no longer needs a Consciousness roll."
+    )
 
 
 async def test_R8_H5_the_dead_cannot_rest(
@@ -229,12 +230,61 @@ async def test_spanish_hospital(fake: FakeDiscord, bot: BotProcess, make_guild: 
     assert_refused(
         await rest(fake, guild, ana, 1),
         "**Ana** solo se cura en el hospital",
-        "usa /rest en el hospital",
+        "usa /rest con la opción hospital",
     )
     reply = await rest(fake, guild, ana, 1, hospital=True)
-    assert what_happened(reply.embed, "es").splitlines() == [
-        "Ana ingresa en el hospital durante 7 días.",
-        "Ana deja de desangrarse.",
-        "Ana lleva 1 día en el hospital; le quedan 6 días.",
-    ]
+    assert what_happened(reply.embed, "es") == (
+        "Ana ingresa en el hospital durante 7 días y deja de desangrarse."
+    )
     assert "En el hospital (quedan 6 días)" in state_shown(reply.embed, "es")
+
+
+REST_WORDS = {
+    "es-ES": {
+        "what": "Qué ha pasado",
+        "admitted": "Amelia Ríos ingresa en el hospital durante 7 días y deja de desangrarse.",
+        "flag": "En el hospital (quedan 6 días)",
+        "more": "Amelia Ríos pasa 2 días más en el hospital.",
+        "discharged": "Amelia Ríos recibe el alta tras 7 días en el hospital y ya no tiene que"
+        " hacer la Tirada de Consciencia.",
+        "full": "Padre Tomás descansa 2 días; ya tenía toda la Salud.",
+    },
+    "en-US": {
+        "what": "What happened",
+        "admitted": "Amelia Ríos is admitted to hospital for 7 days and stops bleeding.",
+        "flag": "In hospital (6 days left)",
+        "more": "Amelia Ríos spends 2 more days in hospital.",
+        "discharged": "Amelia Ríos is discharged after 7 days in hospital and no longer needs a"
+        " Consciousness roll.",
+        "full": "Padre Tomás rests 2 days; Health was already full.",
+    },
+}
+
+
+@pytest.mark.parametrize("locale", list(REST_WORDS))
+async def test_a_rest_says_each_fact_once_and_nothing_about_zero(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]], locale: str
+) -> None:
+    """Issue 20: a discharge was five sentences each starting 'Amelia Ríos', 'le quedan 0
+    días' among them; 'Padre Tomás descansa 2 días y recupera 0 de Salud.'; the stay was said
+    in a sentence and again in the state line's 'En el hospital (quedan 7 días)'."""
+    words = REST_WORDS[locale]
+    guild = await make_guild(locale=locale)
+    gm = guild.owner
+    amelia = {"name": "Amelia Ríos", "health": 9, "gender": "feminine"}
+    assert not (await fake.slash(guild, gm, "character create", amelia)).ephemeral
+    await create(fake, guild, gm, "Padre Tomás", 9)
+    await fake.slash(guild, gm, "hurt", {"character": "Amelia Ríos", "amount": "16"})  # -7
+
+    admitted = await fake.slash(
+        guild, gm, "rest", {"character": "Amelia Ríos", "days": 1, "hospital": True}
+    )
+    assert field(admitted.embed, words["what"]) == words["admitted"]
+    assert admitted.text.count(words["flag"]) == 1
+    more = await fake.slash(guild, gm, "rest", {"character": "Amelia Ríos", "days": 2})
+    assert field(more.embed, words["what"]) == words["more"]
+    discharged = await fake.slash(guild, gm, "rest", {"character": "Amelia Ríos", "days": 4})
+    assert field(discharged.embed, words["what"]) == words["discharged"]
+    assert " 0 " not in discharged.text
+    full = await fake.slash(guild, gm, "rest", {"character": "Padre Tomás", "days": 2})
+    assert field(full.embed, words["what"]) == words["full"]

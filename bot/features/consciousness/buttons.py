@@ -59,6 +59,8 @@ BUTTON_SPENDS = (1, 2, 3)
 CONSCIOUSNESS_ID = CustomId(
     "cons", number("character_id"), number("spend", 2), number("roll", optional=True)
 )
+#: A name in a label leaves room for ": Roll" / ": +3".
+_NAME_IN_LABEL = 60
 
 
 def consciousness_custom_id(character_id: int, spend: int, roll: int | None = None) -> str:
@@ -177,11 +179,21 @@ class ConsciousnessButton(SaludButton, custom_id=CONSCIOUSNESS_ID):
         await send_roll_reply(interaction, here, saved, roll)
 
 
-def _label(language: Language, key: str, name: str | None, **params: object) -> str:
-    label = text(language, key, **params)
-    if name is not None:
-        label = text(language, "health.button.named", name=name, label=label)
-    return label[:BUTTON_LABEL_LIMIT]
+def short_names(characters: Sequence[StoredCharacter]) -> dict[int, str]:
+    """What a button calls each character when one message carries several characters'
+    buttons (COMMANDS.md: ``Amelia: Roll``): its first word when that word is nobody else's
+    here and is no abbreviation (``Sgt.``), else its whole name."""
+    firsts = [character.name.split(" ", 1)[0] for character in characters]
+    short: dict[int, str] = {}
+    for character, first in zip(characters, firsts, strict=True):
+        unique = firsts.count(first) == 1
+        usable = unique and not first.endswith(".") and len(first) >= 3
+        short[character.id] = first if usable else character.name
+    return short
+
+
+def _label(text_: str) -> str:
+    return text_[:BUTTON_LABEL_LIMIT]
 
 
 def consciousness_view(
@@ -193,32 +205,47 @@ def consciousness_view(
     none has.
 
     One character: "Roll Consciousness" and "Spend N Health" for each legal N of 1–3. Several:
-    the same with the name in the roll button's label, a row each, for up to 5 characters;
-    beyond 5, only the roll buttons (up to 25; the others use ``/conscious``). ``rolls``: each
-    character's current roll number (``bot.features.consciousness.keeper.number_due_rolls``), which
-    its buttons carry.
+    every button names its character (``Amelia: Roll``, ``Amelia: +1``, ``bot.features.
+    consciousness.buttons.short_names``), a row each, for up to 5 characters; beyond 5, only
+    the roll buttons (up to 25; the others use ``/conscious``). ``rolls``: each character's
+    current roll number (``bot.features.consciousness.keeper.number_due_rolls``), which its
+    buttons carry.
     """
     numbers = rolls or {}
     pending = [c for c in characters if c.health.roll_pending and not c.health.is_dead]
     if not pending:
         return None
     several = len(pending) > 1
+    names = short_names(pending)
     with_spends = len(pending) <= ROWS_PER_MESSAGE
     view = discord.ui.View(timeout=None)
     for index, character in enumerate(pending[: ROWS_PER_MESSAGE * BUTTONS_PER_ROW]):
         row = index if with_spends else index // BUTTONS_PER_ROW
-        name = character.name if several else None
+        name = safe_label(names[character.id])
         roll = numbers.get(character.id)
-        view.add_item(
-            ConsciousnessButton(
-                character.id, 0, _label(language, "health.button.roll", name), row=row, roll=roll
-            )
+        label = (
+            text(language, "health.button.roll_of", name=name)
+            if several
+            else text(language, "health.button.roll")
         )
+        view.add_item(ConsciousnessButton(character.id, 0, _label(label), row=row, roll=roll))
         if not with_spends:
             continue
         allowed = legal_spends(character.health)
         for spend in BUTTON_SPENDS:
             if spend in allowed:
-                label = _label(language, "health.button.spend", None, points=spend)
-                view.add_item(ConsciousnessButton(character.id, spend, label, row=row, roll=roll))
+                label = (
+                    text(language, "health.button.spend_of", name=name, points=spend)
+                    if several
+                    else text(language, "health.button.spend", points=spend)
+                )
+                view.add_item(
+                    ConsciousnessButton(character.id, spend, _label(label), row=row, roll=roll)
+                )
     return view
+
+
+def safe_label(name: str) -> str:
+    """A name in a button's label: labels show no markdown, so it is shown as typed; a name
+    longer than the label allows is cut so that the action still shows."""
+    return name if len(name) <= _NAME_IN_LABEL else name[: _NAME_IN_LABEL - 1] + "…"

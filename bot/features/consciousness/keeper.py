@@ -32,7 +32,6 @@ from bot.storage.roll_messages import (
     remember_roll_messages,
     stale_roll_messages,
 )
-from rules.events import RollDue
 from rules.outcome import Outcome
 
 __all__ = ["RollButtonKeeper", "number_due_rolls"]
@@ -55,7 +54,7 @@ async def number_due_rolls(
     for character, outcome in changes:
         if character is None:
             continue
-        if outcome is not None and any(isinstance(e, RollDue) for e in outcome.events):
+        if outcome is not None and outcome.roll_fell_due:
             due.append(character.id)
         if character.health.roll_pending and not character.health.is_dead:
             pending.append(character.id)

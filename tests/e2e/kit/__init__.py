@@ -49,6 +49,7 @@ from tests.e2e.kit.replies import (
     health_shown,
     message_bodies,
     refused_at_once,
+    several_lines,
     state_shown,
     what_happened,
 )
@@ -106,6 +107,7 @@ __all__ = [
     "replay",
     "roll_shown",
     "rows",
+    "several_lines",
     "shifted_clock",
     "slow_disk",
     "state_shown",

@@ -51,6 +51,16 @@ def health_change_shown(embed: Mapping[str, Any], lang: str = "en") -> tuple[int
     return before, now, int(found["max"])
 
 
+def several_lines(embed: Mapping[str, Any]) -> dict[str, str]:
+    """The lines of a change of several characters (``**Name** · Health … · …``), by name;
+    the closing line of the rolls pending under ``""``."""
+    lines: dict[str, str] = {}
+    for line in str(embed.get("description") or "").split("\n"):
+        found = re.match(r"\*\*(?P<name>.+?)\*\* · ", line)
+        lines[found["name"] if found else ""] = line
+    return lines
+
+
 def what_happened(embed: Mapping[str, Any], lang: str = "en") -> str:
     """The events in words of a change (its ``What happened`` field)."""
     return field(embed, WHAT_FIELD[lang])

@@ -22,9 +22,10 @@ from tests.e2e.kit.replies import FAILURE, ROLL_FIELD, SUCCESS, field
 ROLL = re.compile(r"(\d+) \+ (\d+) = (\d+) vs (\d+)(?: \((\d+) \+ (\d+)\))?")
 #: A line that is a roll and nothing else (an ability test's field).
 ROLL_LINE = re.compile(rf"^{ROLL.pattern}$", re.MULTILINE)
-#: ``1d6+1: [4] + 1 = 5``, ``2d6: [3, 5] = 8``, ``1d6-2: [1] - 2 = -1 → 1 (…)``.
+#: ``1d6+1: [4] + 1 = 5``, ``2d6: [3, 5] = 8``, ``1d6-2: [1] - 2 = -1 → 1 (…)``; the
+#: expression is said once, in the title, when several targets share it (``[4] + 1 = 5``).
 DAMAGE = re.compile(
-    r"(?P<expr>\d*[dD]\d+(?:[+-]\d+)?): \[(?P<dice>[\d, ]+)\]"
+    r"(?:(?P<expr>\d*[dD]\d+(?:[+-]\d+)?): )?\[(?P<dice>[\d, ]+)\]"
     r"(?: (?P<sign>[+-]) (?P<mod>\d+))? = (?P<raw>-?\d+)(?: → (?P<dealt>\d+))?"
 )
 #: The outcome line of an ability test, by (attack, success), as the bot words it.
@@ -143,8 +144,20 @@ def check_roll(
         assert roll.base is None, roll.value
     assert (roll.total >= roll.difficulty) is success, roll.value
     lines = roll.value.split("\n")
-    assert f"**{text(Language(language), OUTCOME_KEYS[(attack, success)])}**" in lines, roll.value
-    assert (
-        text(Language(language), "render.roll.test.pool", pool=pool_after, rating=rating) in lines
-    )
+    said = Language(language)
+    outcome = f"**{text(said, OUTCOME_KEYS[(attack, success)])}**"
+    if penalty:
+        outcome += " · " + text(said, "render.roll.test.wounds", penalty=penalty)
+    assert outcome in lines, roll.value
+    if spend:
+        pool = text(
+            said,
+            "render.roll.test.pool_spent",
+            before=pool_after + spend,
+            pool=pool_after,
+            rating=rating,
+        )
+    else:
+        pool = text(said, "render.roll.test.pool", pool=pool_after, rating=rating)
+    assert lines == [lines[0], outcome, pool], roll.value
     return roll

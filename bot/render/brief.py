@@ -1,0 +1,55 @@
+"""The reply to a command that moves no state (COMMANDS.md "Replies that move no state":
+``/check``, ``/spend``, ``/ability set|remove``, ``/character create|rename``): one compact
+embed of what happened, at most 6 lines on a phone. The title is the character's name, the
+colour its state's; the sheet (the three columns, the abilities, the scene counters) is
+``/character show``'s alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.i18n import Language, text
+from bot.render.common import state_colour
+from bot.render.limits import DESCRIPTION_LIMIT, FIELD_VALUE_LIMIT, TITLE_LIMIT
+from bot.render.status import CharacterLike
+
+__all__ = ["brief_embed", "created_embed"]
+
+
+def brief_embed(
+    character: CharacterLike,
+    *,
+    description: str | None = None,
+    fields: Sequence[tuple[str, str]] = (),
+    inline: bool = False,
+) -> discord.Embed:
+    """The character's name, what happened in a sentence (``description``) and the
+    command's own fields (a test's roll), each field ``inline`` or full width."""
+    embed = discord.Embed(
+        title=character.name[:TITLE_LIMIT],
+        description=description[:DESCRIPTION_LIMIT] if description else None,
+        colour=state_colour(character.health.state),
+    )
+    for name, value in fields:
+        embed.add_field(name=name, value=value[:FIELD_VALUE_LIMIT], inline=inline)
+    return embed
+
+
+def created_embed(character: CharacterLike, said: str, language: Language) -> discord.Embed:
+    """A new character: who plays it (``said``), and its Health and First Aid, side by side."""
+    health = character.health
+    return brief_embed(
+        character,
+        description=said,
+        fields=[
+            (text(language, "render.status.health"), f"{health.health} / {health.max_health}"),
+            (
+                text(language, "render.status.first_aid"),
+                f"{health.first_aid_pool} / {health.first_aid_rating}",
+            ),
+        ],
+        inline=True,
+    )

@@ -1,0 +1,133 @@
+"""A change of several characters at once, in one embed with a line each (COMMANDS.md
+"Changes", "Several characters"), made for a phone:
+
+- the title says what they share, once (``Daño 1d6+1 · explosión de dinamita``);
+- a line per character: ``**Name** · Health BEFORE → AFTER / MAX · the change of state ·
+  the damage with its arithmetic`` (the state as a label unless the gender is known; the
+  flags in brief, the pending roll left for the closing line);
+- one closing line for the Consciousness rolls pending, grouped by Difficulty
+  (``Tirada de Consciencia pendiente: Amelia Ríos y Jack Malone (Dificultad 3)``).
+
+A death keeps its own embed (``bot.render.change.change_embeds``: the death embed, its Health
+and what killed it) and has no line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import discord
+
+from bot.i18n import Language, text
+from bot.render.change import change_embeds, died, health_value
+from bot.render.common import (
+    FLAG_SEPARATOR,
+    flag_list,
+    join_words,
+    safe,
+    state_colour,
+    state_label,
+)
+from bot.render.limits import DESCRIPTION_LIMIT, EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, TITLE_LIMIT
+from bot.storage import StoredCharacter
+from rules.outcome import Outcome
+from rules.state import HealthState
+
+__all__ = ["Line", "character_line", "rolls_line", "several_embeds"]
+
+#: States from the least to the most severe: the embed takes the colour of the worst.
+_SEVERITY = (
+    HealthState.HEALTHY,
+    HealthState.HURT,
+    HealthState.SERIOUSLY_WOUNDED,
+    HealthState.DEAD,
+)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One character of the change: as saved, the rules' outcome, and what the command did
+    to it that the others do not share (a damage roll's arithmetic), if anything."""
+
+    character: StoredCharacter
+    outcome: Outcome
+    detail: str | None = None
+    #: The name of ``detail`` in the death embed (``Damage``), when the character died.
+    detail_name: str | None = None
+
+
+def character_line(item: Line, language: Language) -> str:
+    """``**Amelia Ríos** · Salud 8 → -3 / 8 · Ilesa → **Dañada** · [5, 5] + 1 = 11``."""
+    character, before = item.character, item.outcome.before
+    after, gender = character.health, character.gender
+    state = f"**{state_label(after.state, language, gender)}**"
+    if before.state is not after.state:
+        state = f"{state_label(before.state, language, gender)} → {state}"
+    flags = flag_list(after, language, gender, roll=False, brief=True)
+    parts = [
+        f"**{safe(character.name)}**",
+        text(language, "render.several.health", value=health_value(before, after)),
+        FLAG_SEPARATOR.join([state, *flags]),
+    ]
+    if item.detail:
+        parts.append(item.detail)
+    return FLAG_SEPARATOR.join(parts)
+
+
+def rolls_line(characters: Sequence[StoredCharacter], language: Language) -> str | None:
+    """The Consciousness rolls pending among ``characters``, grouped by Difficulty; None
+    when there is none."""
+    groups: dict[int, list[str]] = {}
+    for character in characters:
+        health = character.health
+        if health.roll_pending and health.conscious and not health.is_dead:
+            groups.setdefault(health.consciousness_difficulty, []).append(safe(character.name))
+    if not groups:
+        return None
+    said = [
+        text(
+            language,
+            "render.several.roll_group",
+            names=join_words(language, names),
+            difficulty=difficulty,
+        )
+        for difficulty, names in groups.items()
+    ]
+    return text(language, "render.several.rolls", groups=FLAG_SEPARATOR.join(said))
+
+
+def _clip_lines(lines: Sequence[str], limit: int) -> str:
+    """The lines within ``limit`` characters, the last one cut with "…" when they do not fit
+    (40 characters' names, four of them, fit easily: this guards the limit, not the reply)."""
+    joined = "\n".join(lines)
+    return joined if len(joined) <= limit else joined[: limit - 1] + "…"
+
+
+def several_embeds(title: str, items: Sequence[Line], language: Language) -> list[discord.Embed]:
+    """The embeds of a change of several characters: one titled with what they share, with
+    a line for each living one, then a death embed for each that died (see the module)."""
+    living = [item for item in items if not died(item.outcome)]
+    lines = [character_line(item, language) for item in living]
+    rolls = rolls_line([item.character for item in living], language)
+    if rolls:
+        lines.append(rolls)
+    states = [item.character.health.state for item in living] or [HealthState.DEAD]
+    worst = max(states, key=_SEVERITY.index)
+    # The title says what they share even when every target died (the death embeds follow).
+    embeds = [
+        discord.Embed(
+            title=title[:TITLE_LIMIT],
+            description=_clip_lines(lines, DESCRIPTION_LIMIT) if lines else None,
+            colour=state_colour(worst),
+        )
+    ]
+    share = EMBED_TOTAL_LIMIT // EMBEDS_PER_MESSAGE
+    for item in items:
+        if not died(item.outcome):
+            continue
+        extra = [(item.detail_name, item.detail)] if item.detail and item.detail_name else []
+        embeds += change_embeds(
+            item.character, item.outcome, language, extra_fields=extra, budget=share
+        )
+    return embeds
