@@ -17,6 +17,7 @@ from bot.features.characters.option import Character, resolve_character
 from bot.features.consciousness.buttons import consciousness_view
 from bot.features.consciousness.keeper import number_due_rolls
 from bot.i18n import text
+from bot.interaction.buttons import button_view
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.mentions import owners_to_call
@@ -311,7 +312,7 @@ class CharacterCog(
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "action.delete")
         language = here.public_language
-        view = discord.ui.View(timeout=None)
+        view = button_view()
         view.add_item(
             DeleteButton(character.id, "yes", text(language, "character.delete.confirm_button"))
         )

@@ -22,7 +22,20 @@ from bot.interaction.tree import report_error
 from bot.render.limits import BUTTON_LABEL_LIMIT
 from bot.storage import StoredCharacter
 
-__all__ = ["PageButton", "SaludButton", "owned_character"]
+__all__ = ["PageButton", "SaludButton", "button_view", "owned_character"]
+
+
+def button_view() -> discord.ui.View:
+    """An empty view to put Salud's buttons in, that discord.py keeps nowhere.
+
+    Every kind of button answers its presses as a ``DynamicItem`` registered once
+    (``bot.features.registry``), so no view needs to wait for presses. A view sent while
+    still listening is put in discord.py's view store, and an ephemeral message's view gets
+    a 15-minute timeout task: one task per confirmation asked (issue 19.4). This one is
+    stopped before it is sent, which discord.py reads as "keep nothing"."""
+    view = discord.ui.View(timeout=None)
+    view.stop()
+    return view
 
 
 class SaludButton(

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.i18n import Language, text
-from bot.interaction.buttons import SaludButton
+from bot.interaction.buttons import SaludButton, button_view
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_change
@@ -205,7 +205,7 @@ def consciousness_view(
         return None
     several = len(pending) > 1
     with_spends = len(pending) <= _ROWS
-    view = discord.ui.View(timeout=None)
+    view = button_view()
     for index, character in enumerate(pending[: _ROWS * _PER_ROW]):
         row = index if with_spends else index // _PER_ROW
         name = character.name if several else None

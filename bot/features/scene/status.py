@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Language, plural, text
-from bot.interaction.buttons import PageButton
+from bot.interaction.buttons import PageButton, button_view
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
 from bot.render import flags_text, safe
@@ -123,7 +123,7 @@ def _status_page(
     embed = discord.Embed(title=title, description=pages[page - 1], colour=INFO_COLOUR)
     if len(pages) == 1:
         return embed, None
-    view = discord.ui.View(timeout=None)
+    view = button_view()
     view.add_item(
         StatusPageButton(
             max(page - 1, 1),
