@@ -171,6 +171,7 @@ class FakeDiscord:
         interaction_deadline: float = 3.0,
         reply_timeout: float = 5.0,
         global_rate_limit: int | None = None,
+        rest_latency: float = 0.0,
     ) -> None:
         self.port = port
         self.strict = strict  # reject invalid payloads with 400 as Discord would
@@ -212,6 +213,9 @@ class FakeDiscord:
         #: Discord's global rate limit (requests a second outside interactions), when enforced:
         #: a request past it is answered 429 with ``global: true``.
         self.global_rate_limit = global_rate_limit
+        #: Seconds each REST request outside interactions takes to be answered (Discord's own
+        #: latency is 0.05–0.15 s): what the bot's background requests wait for.
+        self.rest_latency = rest_latency
         self._global_window: deque[float] = (
             deque()
         )  # when the counted requests of the last second came
@@ -875,6 +879,8 @@ class FakeDiscord:
         try:
             record.body = await _read_body(request)
             limited = self._over_global_limit(request.path)
+            if limited is None and self.rest_latency and not self._interaction_path(request.path):
+                await asyncio.sleep(self.rest_latency)
             response = limited if limited is not None else await handler(request)
         except FakeError as exc:
             response = _json(exc.body, status=exc.status)
@@ -901,9 +907,7 @@ class FakeDiscord:
         and the interaction webhooks (followups, the original response) are not bound by it,
         as in Discord."""
         limit = self.global_rate_limit
-        if limit is None or not path.startswith("/api/v10/"):
-            return None
-        if path.startswith(("/api/v10/interactions/", f"/api/v10/webhooks/{self.application_id}/")):
+        if limit is None or self._interaction_path(path):
             return None
         now = time.monotonic()
         window = self._global_window
@@ -923,6 +927,13 @@ class FakeDiscord:
                 "X-RateLimit-Scope": "global",
                 "Via": "1.1 google",
             },
+        )
+
+    def _interaction_path(self, path: str) -> bool:
+        """Whether ``path`` answers an interaction (its callback, its webhook), or is no REST
+        route at all: what Discord's global limit does not count."""
+        return not path.startswith("/api/v10/") or path.startswith(
+            ("/api/v10/interactions/", f"/api/v10/webhooks/{self.application_id}/")
         )
 
     def invalid_in_window(self, window: float = INVALID_WINDOW) -> int:
