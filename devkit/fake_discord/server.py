@@ -373,6 +373,11 @@ class FakeDiscord:
         """
         self._injections.append(Injection(route, status, count, retry_after))
 
+    @property
+    def injected_left(self) -> int:
+        """Injected failures not answered yet."""
+        return sum(injection.count for injection in self._injections)
+
     def _take_injection(self, route: str) -> Injection | None:
         for injection in self._injections:
             if injection.route in (route, "any") and injection.count > 0:
