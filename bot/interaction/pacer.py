@@ -15,7 +15,9 @@ background work leaves them room: replies come first.
   work waits, and the work reads the state when it runs, so it shows the latest.
 - **429**: the work goes back to wait ``retry_after`` (a newer submission replaces it) and
   runs again, until it goes through; a global 429 pauses every background request for
-  ``retry_after``. A bucket Discord says is empty (``X-RateLimit-Remaining: 0``) holds that
+  ``retry_after`` and halves the pace, which then comes back by ``RECOVERY`` a second
+  (something else spends the bot's global budget: several processes of one bot, each with
+  its pacer, share it). A bucket Discord says is empty (``X-RateLimit-Remaining: 0``) holds that
   channel's work until it resets, instead of drawing a 429.
 - **Gone for good** (403, 404): raised to the work, which forgets what it edits.
 
@@ -53,6 +55,10 @@ log = logging.getLogger(__name__)
 RATE = 25.0
 #: Requests that may go at once after a quiet moment.
 BURST = 5.0
+#: After a global 429 the pace is halved (down to ``SLOWEST``), then grows back by this many
+#: requests a second, each second.
+RECOVERY = 1.0
+SLOWEST = 1.0
 #: Pieces of work running at once (each waits for Discord's answer to its requests).
 WORKERS = 4
 #: Tries of a piece of work that failed for a passing reason (5xx, network) before it is
@@ -99,6 +105,7 @@ class RestPacer:
     ) -> None:
         self._http = http
         self._rate = rate
+        self._pace = rate  # the rate now: lower for a while after a global 429
         self._burst = burst
         self._workers = workers
         self._base_url = base_url
@@ -236,10 +243,12 @@ class RestPacer:
         """A request the bot made outside the pacer (an announcement): it counts against the
         budget, so that background work leaves room for it (at most a second's worth owed)."""
         self._refill(time.monotonic())
-        self._tokens = max(self._tokens - 1.0, -self._rate)
+        self._tokens = max(self._tokens - 1.0, -self._pace)
 
     def _refill(self, now: float) -> None:
-        self._tokens = min(self._burst, self._tokens + (now - self._refilled) * self._rate)
+        elapsed = now - self._refilled
+        self._tokens = min(self._burst, self._tokens + elapsed * self._pace)
+        self._pace = min(self._rate, self._pace + elapsed * RECOVERY)
         self._refilled = now
 
     async def _take(self) -> None:
@@ -253,7 +262,7 @@ class RestPacer:
             if self._tokens >= 1.0:
                 self._tokens -= 1.0
                 return
-            await asyncio.sleep((1.0 - self._tokens) / self._rate)
+            await asyncio.sleep((1.0 - self._tokens) / self._pace)
 
     async def request(
         self, method: str, path: str, *, channel_id: int, body: dict[str, Any] | None = None
@@ -317,13 +326,22 @@ class RestPacer:
                 self._holds.pop(next(iter(self._holds)))
         self._holds[channel_id] = time.monotonic() + reset_after
 
+    def _slow_down(self, pause: float) -> None:
+        """A global 429: nothing for ``pause`` seconds, then half the pace, no burst."""
+        now = time.monotonic()
+        self._refill(now)
+        if self._paused_until <= now:  # once per pause: workers refused together count once
+            self._pace = max(SLOWEST, self._pace / 2.0)
+        self._paused_until = max(self._paused_until, now + pause)
+        self._tokens = min(self._tokens, 0.0)
+
     def _limited(self, response: aiohttp.ClientResponse, data: Any) -> RateLimited:
         """The 429's ``retry_after`` (from its JSON body, else its headers); a global one
         pauses every background request meanwhile."""
         if not isinstance(data, dict):  # not Discord's answer: Cloudflare's ban
             ban = _seconds(response.headers.get("Retry-After")) or BAN_PAUSE
             log.warning("Discord's gateway refused background requests: pausing %.0f s", ban)
-            self._paused_until = time.monotonic() + ban
+            self._slow_down(ban)
             return RateLimited(ban, is_global=True)
         after = _seconds(data.get("retry_after"))
         if after is None:
@@ -331,7 +349,7 @@ class RestPacer:
         is_global = bool(data.get("global")) or response.headers.get("X-RateLimit-Global") == "true"
         if is_global:
             log.warning("Discord's global rate limit: background requests paused %.2f s", after)
-            self._paused_until = max(self._paused_until, time.monotonic() + after)
+            self._slow_down(after)
         return RateLimited(after, is_global=is_global)
 
 

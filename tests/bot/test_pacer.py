@@ -152,8 +152,8 @@ async def test_a_global_429_pauses_every_background_request(fake: FakeDiscord) -
         await until(lambda: len(done) == 40, 15.0)
     finally:
         await pacer.close()
-    # Each global 429 stops every worker until the window frees: a handful, never a flood.
-    assert 1 <= fake.global_429s <= 8, fake.global_429s
+    # Each global 429 stops every worker until the window frees and halves the pace: a few.
+    assert 1 <= fake.global_429s <= 5, fake.global_429s
     assert pacer.limited == fake.global_429s
 
 
