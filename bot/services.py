@@ -14,6 +14,7 @@ import discord
 from bot.features.consciousness.keeper import RollButtonKeeper
 from bot.features.scene.status import tracker_embeds
 from bot.features.scene.tracker import LiveTracker
+from bot.interaction.announcements import Announcements
 from bot.interaction.pacer import RestPacer
 from bot.storage import Storage
 from rules.dice import Roller
@@ -23,13 +24,15 @@ __all__ = ["Services"]
 
 @dataclass(frozen=True)
 class Services:
-    """The storage, the dice, and the two background keepers that follow every change: the
-    roll buttons (``RollButtonKeeper``) and the live trackers (``LiveTracker``), whose
-    requests to Discord share one pace (``RestPacer``)."""
+    """The storage, the dice, the announcement channels (``Announcements``), and the two
+    background keepers that follow every change: the roll buttons (``RollButtonKeeper``)
+    and the live trackers (``LiveTracker``), whose requests to Discord share one pace
+    (``RestPacer``)."""
 
     storage: Storage
     dice: Roller
     pacer: RestPacer
+    announcements: Announcements
     roll_buttons: RollButtonKeeper
     tracker: LiveTracker
 
@@ -47,6 +50,7 @@ class Services:
             storage=storage,
             dice=dice,
             pacer=pacer,
+            announcements=Announcements(storage, pacer),
             roll_buttons=RollButtonKeeper(storage, pacer),
             tracker=LiveTracker(storage, pacer, guild_locale, tracker_embeds),
         )

@@ -42,7 +42,7 @@ from bot.storage.roll_messages import (
 from rules.events import RollDue
 from rules.outcome import Outcome
 
-__all__ = ["RollButtonKeeper", "disabled_components", "number_due_rolls"]
+__all__ = ["RollButtonKeeper", "number_due_rolls"]
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ async def number_due_rolls(
     return await number_rolls(tx, guild_id, due, pending)
 
 
-def disabled_components(
+def _disabled_components(
     components: list[dict[str, Any]], stale: set[tuple[int, int | None]]
 ) -> tuple[list[dict[str, Any]], bool]:
     """The message's components with the buttons of the ``stale`` rolls disabled (also the
@@ -182,7 +182,7 @@ class RollButtonKeeper:
         pacer = self._pacer
         try:
             message = await message_payload(pacer, channel_id, message_id)
-            components, changed = disabled_components(
+            components, changed = _disabled_components(
                 list(message.get("components") or []),
                 {(item.character_id, item.roll_seq) for item in items},
             )
