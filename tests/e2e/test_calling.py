@@ -64,7 +64,8 @@ async def test_the_owner_is_called_when_a_roll_falls_due_and_only_then(
     # Everything else the table does pings nobody: looks, rolls, First Aid, lists, undo.
     plain = next(c for c in due.custom_ids if c.split(":")[3] == "0")
     roll = await fake.click(guild, ana, due, plain)
-    assert roll.type == 4
+    assert roll.type == 7  # the pressed message's buttons disabled; the roll follows up
+    assert not (await roll.answer()).ephemeral
     await fake.slash(guild, gm, "firstaid", {"medic": "Amelia", "patient": "Ana", "points": 1})
     for command in ("character list", "scene status", "history", "help"):
         await fake.slash(guild, gm, command)

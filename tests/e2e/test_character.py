@@ -329,9 +329,10 @@ async def test_G2_a_correction_below_0_makes_a_roll_due_with_its_buttons(
         "Spend 2 Health",
         "Spend 3 Health",
     ]
-    rolled = await fake.click(guild, ana, reply, reply.buttons[0]["custom_id"])
-    public(rolled)
-    assert " vs 2" in rolled.text
+    pressed = await fake.click(guild, ana, reply, reply.buttons[0]["custom_id"])
+    assert pressed.type == 7  # the pressed message's buttons disabled; the roll follows up
+    rolled = await pressed.answer()
+    assert not rolled.ephemeral and " vs 2" in rolled.text, rolled.text
 
 
 async def test_G3_a_gm_knocks_out_a_character_at_any_health(

@@ -104,7 +104,9 @@ async def test_an_old_button_is_refused_when_a_later_roll_is_pending_and_shows_d
     assert history_count(bot, guild) == entries
     assert stored(bot, guild, "Ana")["roll_pending"] == 1
 
-    made = await fake.click(guild, ana, second, f"salud:cons:{character_id}:0:{second_roll}")
+    made = await (
+        await fake.click(guild, ana, second, f"salud:cons:{character_id}:0:{second_roll}")
+    ).answer()
     assert not made.ephemeral and " vs 3" in made.text, made.text
     await wait_disabled(fake, second, character_id)
     await kept_soon(bot, guild, 0)
@@ -225,3 +227,43 @@ async def test_an_undo_that_brings_an_earlier_roll_back_retires_every_button(
     assert_refused(refused, "earlier Consciousness roll of **Quique**")
     rolled = await fake.slash(guild, gm, "conscious", {"character": "Quique"})
     assert not rolled.ephemeral and " vs 1" in rolled.text
+
+
+async def test_a_press_disables_its_own_message_in_its_response_and_no_sweep_touches_it(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    """Issue 18, the button's walk: the press's response (type 7) disables the pressed
+    message's buttons, the roll follows as a new message, and the pressed message is
+    forgotten in the roll's own transaction, so that no sweep fetches or edits it."""
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    await create(fake, guild, gm, "Ana", 9)
+    await create(fake, guild, gm, "Bea", 9)
+    ana_message = await hurt(fake, guild, gm, "Ana", 10)
+    bea_message = await hurt(fake, guild, gm, "Bea", 10)
+    ana, bea = stored(bot, guild, "Ana"), stored(bot, guild, "Bea")
+    await kept_soon(bot, guild, 2)
+
+    clicked = await fake.click(guild, gm, ana_message, roll_ids(ana_message, ana["id"])[0])
+    assert clicked.type == 7 and clicked.message_id == ana_message.message_id
+    shown = clicked.message
+    assert shown is not None and all(disabled(shown, ana["id"]))
+    assert shown["embeds"] == ana_message.embeds  # only the buttons changed
+    assert kept_messages(bot, guild) == [
+        (bea["id"], bea["roll_seq"], int(str(bea_message.message_id)))
+    ]
+    rolled = await clicked.answer()
+    assert not rolled.ephemeral and " vs 1" in rolled.text, rolled.text
+    assert rolled.message_id != ana_message.message_id
+
+    # Bea's roll, made with /conscious, is swept after Ana's: her message is edited by the
+    # bot; Ana's never was, through the channel's REST routes.
+    await fake.slash(guild, gm, "conscious", {"character": "Bea"})
+    await wait_disabled(fake, bea_message, bea["id"])
+    await kept_soon(bot, guild, 0)
+    swept = {
+        request.path.rsplit("/", 1)[-1]
+        for request in fake.requests
+        if "/channels/" in request.path and request.method in ("GET", "PATCH")
+    }
+    assert str(bea_message.message_id) in swept
+    assert str(ana_message.message_id) not in swept

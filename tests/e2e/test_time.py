@@ -200,7 +200,8 @@ async def test_T2_bleeding_makes_a_roll_due_with_buttons_that_roll(
     refused = await fake.click(guild, other, reply, f"salud:cons:{character_id}:0:{roll}")
     assert refused.ephemeral and "Only **Ana**'s player or a GM" in refused.text
     assert rows(bot, guild)["Ana"] == state
-    rolled = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:1:{roll}")
+    pressed = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:1:{roll}")
+    rolled = await pressed.answer()
     assert not rolled.ephemeral
     match = ROLL.search(rolled.text)
     assert match, rolled.text

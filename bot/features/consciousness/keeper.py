@@ -42,7 +42,7 @@ from bot.storage.roll_messages import (
 from rules.events import RollDue
 from rules.outcome import Outcome
 
-__all__ = ["RollButtonKeeper", "number_due_rolls"]
+__all__ = ["RollButtonKeeper", "is_button_of", "number_due_rolls"]
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +68,15 @@ async def number_due_rolls(
         if character.health.roll_pending and not character.health.is_dead:
             pending.append(character.id)
     return await number_rolls(tx, guild_id, due, pending)
+
+
+def is_button_of(custom_id: str, character_id: int, roll: int | None) -> bool:
+    """Whether ``custom_id`` is a button of that character's roll number ``roll`` (or one of
+    its buttons posted before rolls were numbered)."""
+    found = _CUSTOM_ID.fullmatch(custom_id)
+    if found is None or int(found["character_id"]) != character_id:
+        return False
+    return found["roll"] is None or roll is None or int(found["roll"]) == roll
 
 
 def _disabled_components(
