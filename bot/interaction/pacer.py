@@ -64,7 +64,8 @@ WORKERS = 4
 #: Tries of a piece of work that failed for a passing reason (5xx, network) before it is
 #: dropped (the next change submits it again).
 PASSING_FAILURES = 3
-#: How long a 429 that is not Discord's JSON (Cloudflare's ban) pauses everything.
+#: How long a 429 that is not Discord's JSON (Cloudflare's ban), or a 401 (the token no
+#: longer works), pauses everything: each request would be one more invalid request.
 BAN_PAUSE = 60.0
 #: Channels whose bucket is remembered as empty, at most (older holds are dropped).
 _HOLDS = 1024
@@ -174,6 +175,11 @@ class RestPacer:
     def waiting(self) -> int:
         """Keys whose work waits (tests, logs)."""
         return len(self._pending)
+
+    @property
+    def paused_for(self) -> float:
+        """Seconds before background requests may go again after a global 429 or a 401."""
+        return max(0.0, self._paused_until - time.monotonic())
 
     def _again(self, key: Hashable, failed: _Pending, delay: float, *, failure: bool) -> None:
         """Put the work of ``key`` back to run after ``delay``; a newer submission made
@@ -301,6 +307,9 @@ class RestPacer:
             if response.status == 429:
                 self.limited += 1
                 raise self._limited(response, data)
+            if response.status == 401:  # the token no longer works: every request would fail
+                log.error("Discord refused the bot's token: background requests paused")
+                self._slow_down(BAN_PAUSE)
             if response.status == 403:
                 raise discord.Forbidden(response, data)
             if response.status == 404:

@@ -17,7 +17,7 @@ import discord
 import pytest
 import pytest_asyncio
 
-from bot.interaction.pacer import BURST, RATE, RateLimited, RestPacer
+from bot.interaction.pacer import BURST, RATE, WORKERS, RateLimited, RestPacer
 from devkit.fake_discord import FakeDiscord, FakeGuild
 
 
@@ -204,3 +204,32 @@ async def test_gone_answers_reach_the_work(fake: FakeDiscord, status: int) -> No
     finally:
         await pacer.close()
     assert errors[0].status == status
+
+
+async def test_a_refused_token_pauses_every_background_request(fake: FakeDiscord) -> None:
+    guild = await fake.create_guild()
+    pacer = pacer_for(fake)
+    errors: list[discord.HTTPException] = []
+    fake.refuse_token = True
+    channel_id = int(guild.channel.id)
+
+    def job() -> Any:
+        async def post() -> None:
+            try:
+                await pacer.request(
+                    "POST", f"/channels/{channel_id}/messages", channel_id=channel_id, body={}
+                )
+            except discord.HTTPException as error:
+                errors.append(error)
+
+        return post
+
+    try:
+        for number in range(20):
+            pacer.submit(number, job())
+        await until(lambda: errors != [], 5.0)
+        assert errors[0].status == 401
+        assert pacer.paused_for > 50  # each request would be one more invalid request
+        assert len(fake.invalid_requests) <= WORKERS  # those already on their way, at most
+    finally:
+        await pacer.close()
