@@ -185,7 +185,11 @@ class SaludBot(LeanClient, commands.AutoShardedBot):
         services = self._services
         if services is None or not services.announcements.untold(interaction.guild_id):
             return
-        here = await Here.of(interaction)
+        try:
+            here = await Here.of(interaction)  # the settings the command read: no trip
+        except Exception as error:  # the storage busy or closing: the next command tells
+            log.warning("could not tell a GM about the announcement channel: %r", error)
+            return
         if here.is_gm:
             await services.announcements.tell(interaction, here.private_language)
 

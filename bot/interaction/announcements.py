@@ -23,7 +23,7 @@ import discord
 
 from bot.i18n import Language, text
 from bot.interaction.pacer import RestPacer
-from bot.storage import Storage, Transaction
+from bot.storage import Storage, StorageClosed, Transaction
 from bot.storage.lost_channels import (
     LostChannel,
     channel_lost,
@@ -100,6 +100,8 @@ class Announcements:
         try:
             async with self._storage.transaction(require_record=False) as tx:
                 kept = await channel_lost(tx, lost)
+        except StorageClosed:  # stopping: the next post there after the restart finds it again
+            return
         except Exception:
             log.exception("could not store the loss of channel %s", lost.channel_id)
             return
@@ -124,8 +126,11 @@ class Announcements:
             self._untold.setdefault(guild_id, lost)  # the next GM's command says it
             log.warning("could not tell a GM of guild %s about its channel: %s", guild_id, error)
             return
-        async with self._storage.transaction(require_record=False) as tx:
-            await forget_lost_channel(tx, guild_id)
+        try:
+            async with self._storage.transaction(require_record=False) as tx:
+                await forget_lost_channel(tx, guild_id)
+        except StorageClosed:  # stopping: told again after the restart, which is harmless
+            return
 
     async def channel_set(self, tx: Transaction, guild_id: int) -> None:
         """Inside ``/config channel``'s transaction: a GM chose (or cleared) the channel, so
