@@ -139,6 +139,9 @@ class RollButtonKeeper:
             )
             return
         self._without.forget(here.guild_id)  # its changes must be swept again
+        # The roll may have been made (or healed away) between the reply and now: its sweep
+        # found nothing to disable then. One more look (merged with any sweep still waiting).
+        self._changed(here.guild_id, tuple(rolls))
 
     def _changed(self, guild_id: int, character_ids: tuple[int, ...]) -> None:
         if self._closed or not character_ids or guild_id in self._without:
