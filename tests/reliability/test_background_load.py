@@ -65,7 +65,7 @@ async def test_a_servers_sweeps_wait_as_one_and_no_kind_of_task_outgrows_the_com
         async def step(table: Table, turn: int) -> None:
             await table.wound_and_heal(table.names[turn % len(table.names)])
 
-        await side_by_side(tables, 9, step)
+        await side_by_side(tables, 7, step)
         counts = await probe.report()
         in_flight = len(tables)
         # A command's task outlives its reply a little (it keeps the message whose buttons

@@ -60,7 +60,7 @@ async def test_a_press_by_someone_else_is_refused_without_waiting_for_the_storag
         roll_id = hurt.custom_ids[0]
         queued = [
             await fake.slash(guild, guild.owner, "refresh", {"character": "Ana"}, wait="none")
-            for _ in range(QUEUED)
+            for _ in range(3)
         ]
         stranger = await fake.click(guild, guild.member("Bea"), hurt, roll_id)
         refused_at_once(stranger, "Only **Ana**'s player or a GM")
