@@ -98,8 +98,18 @@ async def wait_all(fake: FakeDiscord, replies: Sequence[Reply], timeout: float) 
 
 
 def is_refusal(reply: Reply) -> bool:
-    """An ephemeral answer (every error of the bot is one)."""
-    return reply.is_complete() and reply.ephemeral
+    """An ephemeral answer (every error of the bot is one). After a public deferral the
+    "thinking…" placeholder is deleted and the error follows up privately."""
+    if not reply.is_complete():
+        return False
+    if reply.ephemeral:
+        return True
+    followups = reply.followups
+    return (
+        reply.message is None
+        and bool(followups)
+        and all(message.get("flags", 0) & EPHEMERAL for message in followups)
+    )
 
 
 # --- the database, read-only --------------------------------------------------------------------
