@@ -17,6 +17,7 @@ from bot.gateway.intake import Intake
 from bot.gateway.lean_state import LeanClient
 from bot.gateway.sync import SYNC_HASH_KEY, command_hash
 from bot.i18n import SaludTranslator
+from bot.interaction.here import Here
 from bot.interaction.tree import SaludTree
 from bot.services import Services
 from bot.storage import Storage
@@ -135,6 +136,7 @@ class SaludBot(LeanClient, commands.AutoShardedBot):
 
     async def setup_hook(self) -> None:
         self._services = Services.start(self.storage, self._dice, self.http, self._guild_locale)
+        await self._services.announcements.load()
         self.intake.frame = self._services
         register_buttons(self)
         for name in self._extensions:
@@ -174,6 +176,22 @@ class SaludBot(LeanClient, commands.AutoShardedBot):
         if self._services is not None:
             await self._services.close()
         await super().close()
+
+    async def on_app_command_completion(
+        self, interaction: discord.Interaction[Any], command: object
+    ) -> None:
+        """After a command's reply: a GM of a server whose announcement channel the bot lost
+        is told so, once, privately (``bot.interaction.announcements``)."""
+        services = self._services
+        if services is None or not services.announcements.untold(interaction.guild_id):
+            return
+        try:
+            here = await Here.of(interaction)  # the settings the command read: no trip
+        except Exception as error:  # the storage busy or closing: the next command tells
+            log.warning("could not tell a GM about the announcement channel: %r", error)
+            return
+        if here.is_gm:
+            await services.announcements.tell(interaction, here.private_language)
 
     async def on_ready(self) -> None:
         shards = sorted(self.shards) if (self.shard_count or 1) > 1 else []

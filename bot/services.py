@@ -14,6 +14,8 @@ import discord
 from bot.features.consciousness.keeper import RollButtonKeeper
 from bot.features.scene.status import tracker_embeds
 from bot.features.scene.tracker import LiveTracker
+from bot.interaction.announcements import Announcements
+from bot.interaction.pacer import RestPacer
 from bot.storage import Storage
 from rules.dice import Roller
 
@@ -22,11 +24,15 @@ __all__ = ["Services"]
 
 @dataclass(frozen=True)
 class Services:
-    """The storage, the dice, and the two background keepers that follow every change: the
-    roll buttons (``RollButtonKeeper``) and the live trackers (``LiveTracker``)."""
+    """The storage, the dice, the announcement channels (``Announcements``), and the two
+    background keepers that follow every change: the roll buttons (``RollButtonKeeper``)
+    and the live trackers (``LiveTracker``), whose requests to Discord share one pace
+    (``RestPacer``)."""
 
     storage: Storage
     dice: Roller
+    pacer: RestPacer
+    announcements: Announcements
     roll_buttons: RollButtonKeeper
     tracker: LiveTracker
 
@@ -39,17 +45,23 @@ class Services:
         guild_locale: Callable[[int], str | None],
     ) -> Services:
         """Build the services and let the keepers follow the storage's changes."""
+        pacer = RestPacer(http)
         services = cls(
             storage=storage,
             dice=dice,
-            roll_buttons=RollButtonKeeper(storage, http),
-            tracker=LiveTracker(storage, http, guild_locale, tracker_embeds),
+            pacer=pacer,
+            announcements=Announcements(storage, pacer),
+            roll_buttons=RollButtonKeeper(storage, pacer),
+            tracker=LiveTracker(storage, pacer, guild_locale, tracker_embeds),
         )
+        pacer.start()
         services.roll_buttons.start()
         services.tracker.start()
         return services
 
     async def close(self) -> None:
-        """Stop the keepers (the storage is closed by whoever opened it: ``bot.__main__``)."""
+        """Stop the keepers and their pacer (the storage is closed by whoever opened it:
+        ``bot.__main__``)."""
         await self.roll_buttons.close()
         await self.tracker.close()
+        await self.pacer.close()

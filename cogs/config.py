@@ -84,6 +84,8 @@ class ConfigCog(
         channel_id = None if channel is None else int(channel.id)
         async with here.settings_change() as tx:
             await tx.update_settings(here.guild_id, channel_id=channel_id)
+            # A channel the bot lost is no longer news: the posts go on where the GM says.
+            await self.bot.services.announcements.channel_set(tx, here.guild_id)
         language = here.private_language
         if channel_id is None:
             reply = text(language, "config.channel.cleared")

@@ -307,7 +307,7 @@ class HealthCog(commands.Cog):
     ) -> None:
         here = await Here.of(interaction)
         target = character or await resolve_character(here, None)
-        here.require_owner_or_gm(target, "action.conscious")
+        here.require_owner_or_gm(target, "action.conscious")  # once, before the storage lock
         saved, roll = await perform_consciousness_roll(
             here, target.id, spend, require_pending=False
         )

@@ -33,6 +33,7 @@ The harness talks to it over a TCP server on 127.0.0.1 (a free port, written to 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import os
 import socketserver
@@ -171,23 +172,51 @@ class _Work:
 
     async def settle(self, causes: list[str], timeout: float) -> dict[str, Any]:
         """Waits until no task of these interactions runs (tasks they start meanwhile
-        included), at most ``timeout`` s; their trips, and what still runs."""
+        included) and the bot's paced background work (``_busy_pacers``) is done too, at most
+        ``timeout`` s; their trips, and what still runs."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while True:
+        still: list[str] = []
+        while loop.time() < deadline:
             pending = [t for cause in causes for t in self.running.get(cause, ()) if not t.done()]
-            left = deadline - loop.time()
-            if not pending or left <= 0:
+            if pending:
+                still = [_describe_task(task) for task in pending]
+                await asyncio.wait(pending, timeout=deadline - loop.time())
+                continue
+            still = _busy_pacers()
+            if not still:
                 break
-            await asyncio.wait(pending, timeout=left)
+            await asyncio.sleep(min(PACER_LOOK, max(0.0, deadline - loop.time())))
         return {
             "trips": {cause: list(self.trips.get(cause, [])) for cause in causes},
-            "running": [_describe_task(task) for task in pending],
+            "running": still,
         }
 
 
 _DICE = _Dice()
 _WORK = _Work()
+
+#: How often ``settle`` looks again at the bot's paced background work while it is busy.
+PACER_LOOK = 0.01
+
+
+_PACERS: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def _busy_pacers() -> list[str]:
+    """The bot's pacers of background requests that still have work waiting or running: the
+    edits a change started (a tracker's, a sweep of old roll buttons) run there, after its
+    reply. Found once by their class name (the probe imports nothing of ``bot``)."""
+    if not _PACERS:
+        import gc
+
+        _PACERS.update(o for o in gc.get_objects() if type(o).__name__ == "RestPacer")
+    return [
+        f"{pacer!r} (paced work)"
+        for pacer in list(_PACERS)
+        if not getattr(pacer, "_closed", True)
+        and (getattr(pacer, "waiting", 0) or getattr(pacer, "_running", None))
+    ]
 
 
 def _describe_task(task: asyncio.Task[Any]) -> str:
@@ -236,6 +265,11 @@ def _hook_dice() -> None:
     SystemRoller.roll = roll  # type: ignore[method-assign]
 
 
+#: The interaction whose parsing is under way, for the contexts copied meanwhile: work the
+#: bot runs later in a context it kept (its pacer's) counts for that interaction too.
+_CAUSE: contextvars.ContextVar[str | None] = contextvars.ContextVar("probe_cause", default=None)
+
+
 def _hook_interactions() -> None:
     import discord
 
@@ -248,6 +282,7 @@ def _hook_interactions() -> None:
             _WORK.loop = loop
         parsing = str(data.get("id")) if isinstance(data, dict) else None
         _WORK.parsing = parsing
+        _CAUSE.set(parsing)
         loop.call_soon(_WORK.parsed, parsing)  # in case its parsing fails before its event
         build(self, data=data, state=state)
 
@@ -262,6 +297,7 @@ def _hook_interactions() -> None:
         finally:
             if event == "interaction":
                 _WORK.parsing = None
+                _CAUSE.set(None)
 
     client_class.dispatch = dispatch_event  # type: ignore[method-assign]
 
@@ -275,7 +311,9 @@ def _hook_tasks() -> None:
     ) -> asyncio.Task[Any]:
         task = create_task(self, coro, **kwargs)
         if self is _WORK.loop:  # the bot's loop (a control thread's own loop is not followed)
-            cause = _WORK.cause_of_new_task(self)
+            context = kwargs.get("context")
+            kept = None if context is None else context.get(_CAUSE)
+            cause = kept if kept is not None else _WORK.cause_of_new_task(self)
             if cause is not None:
                 _WORK.adopt(task, cause)
         return task

@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import Language, catalog, text
-from bot.interaction.buttons import CustomId, SaludButton, choice
+from bot.interaction.buttons import CustomId, SaludButton, button_view, choice
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
 from bot.render.limits import (
@@ -214,7 +214,7 @@ def overview(page: HelpPage, language: Language) -> tuple[discord.Embed, discord
             )
         embed.set_footer(text=text(language, "help.footer"))
         other = "rules"
-    view = discord.ui.View(timeout=None)
+    view = button_view()
     view.add_item(HelpButton(other, text(language, f"help.button.{other}")))
     return embed, view
 

@@ -31,6 +31,7 @@ __all__ = [
     "IdField",
     "PageButton",
     "SaludButton",
+    "button_view",
     "choice",
     "number",
     "owned_character",
@@ -110,6 +111,19 @@ class CustomId:
         when the id is of another kind."""
         found = re.fullmatch(self.template, custom_id)
         return None if found is None else found.groupdict()
+
+
+def button_view() -> discord.ui.View:
+    """An empty view to put Salud's buttons in, that discord.py keeps nowhere.
+
+    Every kind of button answers its presses as a ``DynamicItem`` registered once
+    (``bot.features.registry``), so no view needs to wait for presses. A view sent while
+    still listening is put in discord.py's view store, and an ephemeral message's view gets
+    a 15-minute timeout task: one task per confirmation asked (issue 19.4). This one is
+    stopped before it is sent, which discord.py reads as "keep nothing"."""
+    view = discord.ui.View(timeout=None)
+    view.stop()
+    return view
 
 
 class SaludButton(

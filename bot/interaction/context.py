@@ -18,6 +18,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import discord
 
+from bot.interaction.announcements import Announcements
 from bot.storage import CharacterRef, GuildSettings, Storage, Ticket
 from rules.dice import Roller
 
@@ -34,6 +35,9 @@ class Frame(Protocol):
 
     @property
     def dice(self) -> Roller: ...
+
+    @property
+    def announcements(self) -> Announcements: ...
 
 
 @dataclass

@@ -1,12 +1,15 @@
 """Reading and editing a message the bot posted earlier, without a message cache (the roll
-buttons and the live tracker): one GET or PATCH of Discord's REST API through discord.py's
-HTTP client, and whether a failure means the message is gone for good."""
+buttons and the live tracker): one GET or PATCH of Discord's REST API, paced with the bot's
+other background requests (``bot.interaction.pacer``), and whether a failure means the
+message is gone for good."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import discord
+
+from bot.interaction.pacer import RestPacer
 
 __all__ = ["GONE_CODES", "edit_message", "is_gone", "message_payload"]
 
@@ -21,20 +24,20 @@ def is_gone(error: discord.HTTPException) -> bool:
 
 
 async def edit_message(
-    http: discord.http.HTTPClient, channel_id: int, message_id: int, body: dict[str, Any]
+    pacer: RestPacer, channel_id: int, message_id: int, body: dict[str, Any]
 ) -> None:
     """``PATCH /channels/{channel}/messages/{message}`` with ``body``, pinging nobody."""
-    route = discord.http.Route(
+    await pacer.request(
         "PATCH",
-        "/channels/{channel_id}/messages/{message_id}",
+        f"/channels/{channel_id}/messages/{message_id}",
         channel_id=channel_id,
-        message_id=message_id,
+        body={**body, "allowed_mentions": {"parse": []}},
     )
-    await http.request(route, json={**body, "allowed_mentions": {"parse": []}})
 
 
-async def message_payload(
-    http: discord.http.HTTPClient, channel_id: int, message_id: int
-) -> dict[str, Any]:
+async def message_payload(pacer: RestPacer, channel_id: int, message_id: int) -> dict[str, Any]:
     """``GET /channels/{channel}/messages/{message}``: the message as Discord sends it."""
-    return dict(await http.get_message(channel_id, message_id))
+    found = await pacer.request(
+        "GET", f"/channels/{channel_id}/messages/{message_id}", channel_id=channel_id
+    )
+    return dict(found) if isinstance(found, dict) else {}

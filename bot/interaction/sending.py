@@ -121,7 +121,8 @@ async def send_change(
 
     ``more``: the embeds of further messages, when one message cannot hold an embed per
     character touched; they follow the reply (and its announcement). A failure to post the
-    announcement (channel deleted, no permission) is logged and does not affect the reply.
+    announcement never affects the reply; a channel deleted or forbidden to the bot is not
+    posted in again until a GM sets one (``bot.interaction.announcements``).
     """
     message_id = await send_public(
         interaction,
@@ -139,15 +140,10 @@ async def send_change(
     channel_id = here.settings.channel_id
     if channel_id is None or channel_id == interaction.channel_id:
         return message_id
-    channel = interaction.client.get_partial_messageable(channel_id, guild_id=here.guild_id)
-    try:
-        await channel.send(content=content, embeds=list(embeds), allowed_mentions=NO_MENTIONS)
-        for extra in more:
-            await channel.send(embeds=list(extra), allowed_mentions=NO_MENTIONS)
-    except discord.HTTPException as error:
-        log.warning(
-            "could not announce in channel %s of guild %s: %s", channel_id, here.guild_id, error
-        )
+    copies = [(content, embeds), *((None, extra) for extra in more)]
+    await here.context.services.announcements.post(
+        interaction.client, here.guild_id, channel_id, copies
+    )
     return message_id
 
 

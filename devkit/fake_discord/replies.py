@@ -209,6 +209,17 @@ class Reply:
         )
         return self.followups
 
+    async def answer(self, timeout: float = 5.0) -> Reply:
+        """The message that answers the interaction: the response itself when it is a new
+        message (type 4, an ephemeral refusal included), else the first followup, waited for
+        (a button whose response updated its own message, type 6 or 7, and then posted its
+        reply). The returned Reply reads that message; its record is this interaction's."""
+        await self.wait_complete(timeout)
+        if self.record.callback_type not in (6, 7):
+            return self
+        await self.wait_followups(1, timeout)
+        return _FollowupReply(self._fake, self.record, self.record.followup_ids[0])
+
     async def wait_edit(
         self, edits: int | None = None, timeout: float = 5.0
     ) -> dict[str, Any] | None:
@@ -238,3 +249,19 @@ class Reply:
         if record.callback_type not in DEFERRED_TYPES:
             return True
         return record.original_edits > 0 or bool(record.followup_ids)
+
+
+class _FollowupReply(Reply):
+    """A Reply whose message is one followup of the interaction (``Reply.answer``)."""
+
+    def __init__(self, fake: FakeDiscord, record: InteractionRecord, message_id: str) -> None:
+        super().__init__(fake, record)
+        self._message_id = message_id
+
+    @property
+    def message(self) -> dict[str, Any] | None:
+        return self._fake.message(self._message_id)
+
+    @property
+    def message_id(self) -> str | None:
+        return self._message_id

@@ -11,9 +11,10 @@ import asyncio
 import copy
 import json
 import logging
+import math
 import secrets
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -40,6 +41,14 @@ log = logging.getLogger(__name__)
 
 HOST = "127.0.0.1"
 HEARTBEAT_INTERVAL_MS = 41250
+#: Discord's global rate limit: requests a second a bot may make, interactions aside.
+GLOBAL_LIMIT = 50
+#: Discord bans a bot from the API (every server at once) after this many invalid requests
+#: (401, 403, 429) in ``INVALID_WINDOW`` seconds.
+INVALID_LIMIT = 10_000
+INVALID_WINDOW = 600.0
+#: The statuses Discord counts as invalid requests.
+INVALID_STATUSES = frozenset({401, 403, 429})
 INTENT_GUILDS = sharding.INTENTS["GUILDS"]
 INTENT_GUILD_MEMBERS = sharding.INTENTS["GUILD_MEMBERS"]
 OPTION_TYPES = {
@@ -168,6 +177,8 @@ class FakeDiscord:
         strict: bool = True,
         interaction_deadline: float = 3.0,
         reply_timeout: float = 5.0,
+        global_rate_limit: int | None = None,
+        rest_latency: float = 0.0,
     ) -> None:
         self.port = port
         self.strict = strict  # reject invalid payloads with 400 as Discord would
@@ -202,8 +213,22 @@ class FakeDiscord:
         self._sessions: dict[int, _Session] = {}  # by shard id
         self._invalidate_next_resume = False
         self._injections: list[Injection] = []
+        #: Channels where the bot lost its permissions: posting, reading or editing a message
+        #: there is answered 403 (Missing Access / Missing Permissions).
         self.forbidden_channels: set[str] = set()
         self.refuse_token = False  # answer 401 to every REST call, as Discord to a bad token
+        #: Discord's global rate limit (requests a second outside interactions), when enforced:
+        #: a request past it is answered 429 with ``global: true``.
+        self.global_rate_limit = global_rate_limit
+        #: Seconds each REST request outside interactions takes to be answered (Discord's own
+        #: latency is 0.05–0.15 s): what the bot's background requests wait for.
+        self.rest_latency = rest_latency
+        self._global_window: deque[float] = (
+            deque()
+        )  # when the counted requests of the last second came
+        self.global_429s = 0
+        #: Every invalid request (401, 403, 429) the bot made: (when, status, "METHOD path").
+        self.invalid_requests: list[tuple[float, int, str]] = []
         self.diagnostics: list[Callable[[], str]] = []  # extra text for timeout errors
 
         self._changed = asyncio.Condition()
@@ -354,6 +379,11 @@ class FakeDiscord:
         syncs), or "any".
         """
         self._injections.append(Injection(route, status, count, retry_after))
+
+    @property
+    def injected_left(self) -> int:
+        """Injected failures not answered yet."""
+        return sum(injection.count for injection in self._injections)
 
     def _take_injection(self, route: str) -> Injection | None:
         for injection in self._injections:
@@ -862,7 +892,10 @@ class FakeDiscord:
             record.body = await _read_body(request)
             for watcher in tuple(REQUEST_WATCHERS):
                 watcher(self, record)
-            response = await handler(request)
+            limited = self._over_global_limit(request.path)
+            if limited is None and self.rest_latency and not self._interaction_path(request.path):
+                await asyncio.sleep(self.rest_latency)
+            response = limited if limited is not None else await handler(request)
         except FakeError as exc:
             response = _json(exc.body, status=exc.status)
         except Exception as exc:  # a bug in the fake: answer 500 JSON, keep the trace in the log
@@ -874,8 +907,60 @@ class FakeDiscord:
             )
             response = _json({"message": f"fake error {exc!r}", "code": 0}, status=500)
         record.status = response.status
+        if response.status in INVALID_STATUSES:
+            self.invalid_requests.append(
+                (record.at, response.status, f"{record.method} {record.path}")
+            )
         await self._notify()
         return response
+
+    # --- Discord's global rate limit and its ban ----------------------------------------------
+    def _over_global_limit(self, path: str) -> web.Response | None:
+        """The 429 of Discord's global rate limit for a request past ``global_rate_limit`` in
+        the last second; None when the request may go on (and counts). Interaction callbacks
+        and the interaction webhooks (followups, the original response) are not bound by it,
+        as in Discord."""
+        limit = self.global_rate_limit
+        if limit is None or self._interaction_path(path):
+            return None
+        now = time.monotonic()
+        window = self._global_window
+        while window and window[0] <= now - 1.0:
+            window.popleft()
+        if len(window) < limit:
+            window.append(now)
+            return None
+        self.global_429s += 1
+        after = round(window[0] + 1.0 - now, 3) or 0.001
+        return _json(
+            {"message": "You are being rate limited.", "retry_after": after, "global": True},
+            status=429,
+            headers={
+                "Retry-After": str(math.ceil(after)),
+                "X-RateLimit-Global": "true",
+                "X-RateLimit-Scope": "global",
+                "Via": "1.1 google",
+            },
+        )
+
+    def _interaction_path(self, path: str) -> bool:
+        """Whether ``path`` answers an interaction (its callback, its webhook), or is no REST
+        route at all: what Discord's global limit does not count."""
+        return not path.startswith("/api/v10/") or path.startswith(
+            ("/api/v10/interactions/", f"/api/v10/webhooks/{self.application_id}/")
+        )
+
+    def invalid_in_window(self, window: float = INVALID_WINDOW) -> int:
+        """The most invalid requests (401, 403, 429) the bot made in any ``window`` seconds
+        so far: what Discord compares with ``INVALID_LIMIT`` before banning it."""
+        times = [at for at, _, _ in self.invalid_requests]
+        most = 0
+        start = 0
+        for end, at in enumerate(times):
+            while times[start] <= at - window:
+                start += 1
+            most = max(most, end - start + 1)
+        return most
 
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = request.path
@@ -1157,6 +1242,8 @@ class FakeDiscord:
             injection = self._take_injection("channel_message")
             if injection is not None:
                 return self._injected_response(injection)
+        if channel_id in self.forbidden_channels:
+            raise FakeError(403, 50001, "Missing Access")
         message = self.message(mid)
         if (
             message is None

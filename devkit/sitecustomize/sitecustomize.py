@@ -96,6 +96,10 @@ if os.environ.get("SALUD_DEVKIT_COMMIT_DELAY"):
     _slow_commits(os.environ["SALUD_DEVKIT_COMMIT_DELAY"])
 if os.environ.get("SALUD_DEVKIT_CLOCK_OFFSET"):
     _shift_clock(float(os.environ["SALUD_DEVKIT_CLOCK_OFFSET"]))
+if os.environ.get("SALUD_DEVKIT_TASK_PROBE"):  # the bot's tasks counted (devkit/task_probe.py)
+    from devkit.task_probe import install as _count_tasks
+
+    _count_tasks(os.environ["SALUD_DEVKIT_TASK_PROBE"])
 
 _URL = os.environ.get("SALUD_FAKE_DISCORD_URL")
 if _URL:

@@ -67,7 +67,9 @@ async def test_the_owner_is_called_when_a_roll_falls_due_and_only_then(
     plain = next(c for c in due.custom_ids if c.split(":")[3] == "0")
     await bot.script_dice(4)
     roll = await fake.click(guild, ana, due, plain)
-    assert roll.type == 4 and roll_shown(roll.embed, die=4).success
+    assert roll.type == 7  # the pressed message's buttons disabled; the roll follows up
+    answer = await roll.answer()
+    assert not answer.ephemeral and roll_shown(answer.embed, die=4).success
     await fake.slash(guild, gm, "firstaid", {"medic": "Amelia", "patient": "Ana", "points": 1})
     for command in ("character list", "scene status", "history", "help"):
         await fake.slash(guild, gm, command)

@@ -331,8 +331,10 @@ async def test_G2_a_correction_below_0_makes_a_roll_due_with_its_buttons(
         "Spend 3 Health",
     ]
     await bot.script_dice(2)
-    rolled = await fake.click(guild, ana, reply, reply.buttons[0]["custom_id"])
-    public(rolled)
+    pressed = await fake.click(guild, ana, reply, reply.buttons[0]["custom_id"])
+    assert pressed.type == 7  # the pressed message's buttons disabled; the roll follows up
+    rolled = await pressed.answer()
+    assert not rolled.ephemeral, rolled.text
     roll = roll_shown(rolled.embed, die=2)
     assert (roll.spend, roll.difficulty, roll.success) == (0, 2, True)
 

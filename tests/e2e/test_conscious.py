@@ -257,7 +257,10 @@ async def test_C1_the_button_rolls_once_and_an_old_button_is_refused(
     hurt = await wounded(fake, guild, ana, "Ana", -1)
     character_id, roll = stored(bot, guild, "Ana")["id"], stored(bot, guild, "Ana")["roll_seq"]
     await bot.script_dice(4)
-    pressed = await fake.click(guild, ana, hurt, f"salud:cons:{character_id}:0:{roll}")
+    clicked = await fake.click(guild, ana, hurt, f"salud:cons:{character_id}:0:{roll}")
+    # The press's response shows the pressed message's buttons disabled; the roll follows.
+    assert clicked.type == 7 and all(button["disabled"] for button in clicked.buttons)
+    pressed = await clicked.answer()
     assert not pressed.ephemeral
     assert pressed.message_id != hurt.message_id, "the roll is a new public message"
     check_roll_result(bot, guild, pressed, "Ana", -1, die=4, success=True)
@@ -277,7 +280,8 @@ async def test_C3_a_spend_button_spends_and_rolls(
     ana = guild.member("Ana")
     hurt = await wounded(fake, guild, ana, "Ana", -4)
     await bot.script_dice(1)
-    pressed = await fake.click(guild, ana, hurt, hurt.button("Spend 3 Health")["custom_id"])
+    clicked = await fake.click(guild, ana, hurt, hurt.button("Spend 3 Health")["custom_id"])
+    pressed = await clicked.answer()
     roll = check_roll_result(bot, guild, pressed, "Ana", -4, die=1, success=True)
     assert (roll.spend, roll.total, roll.difficulty) == (3, 4, 4)
     assert health_shown(pressed.embed) == (-7, 9)
@@ -296,7 +300,7 @@ async def test_buttons_only_for_the_owner_or_a_gm(
     assert_refused(refused, "Only **Ana**'s player or a GM")
     assert stored(bot, guild, "Ana")["roll_pending"] == 1
     await bot.script_dice(1)  # 1 against 2: the button's roll can fail too
-    pressed = await fake.click(guild, keeper, hurt, roll_id)
+    pressed = await (await fake.click(guild, keeper, hurt, roll_id)).answer()
     check_roll_result(bot, guild, pressed, "Ana", -2, die=1, success=False)
     assert "Failure — falls unconscious" in field(pressed.embed, "Consciousness roll")
 
@@ -331,7 +335,8 @@ async def test_two_presses_at_once_roll_once(
     first, second = await asyncio.gather(
         fake.click(guild, ana, hurt, roll_id), fake.click(guild, ana, hurt, spend_id)
     )
-    replies = sorted([first, second], key=lambda reply: reply.ephemeral)
+    answers = [await first.answer(), await second.answer()]
+    replies = sorted(answers, key=lambda reply: reply.ephemeral)
     assert [reply.ephemeral for reply in replies] == [False, True]
     rolled = replies[0]
     check_roll_result(bot, guild, rolled, "Ana", -2, die=2, success=True)
@@ -359,5 +364,5 @@ async def test_the_buttons_keep_working_after_a_restart(
     hurt = await wounded(fake, guild, ana, "Ana", -1)
     await bot.restart()
     await bot.script_dice(3)  # to the new process
-    pressed = await fake.click(guild, ana, hurt, hurt.button("Roll Consciousness")["custom_id"])
-    check_roll_result(bot, guild, pressed, "Ana", -1, die=3, success=True)
+    clicked = await fake.click(guild, ana, hurt, hurt.button("Roll Consciousness")["custom_id"])
+    check_roll_result(bot, guild, await clicked.answer(), "Ana", -1, die=3, success=True)

@@ -18,7 +18,7 @@ command                                                    trips
 ``/hurt``                                                      2
 ``/hurt`` whose damage makes a Consciousness roll fall due     4
 ``/conscious`` (the roll's buttons kept on a message)          5
-a press of a Consciousness button (its buttons kept)           6
+a press of a Consciousness button (its buttons kept)           4
 ``/firstaid``                                                  2
 ``/character show``                                            1
 autocomplete of a character option                             0
@@ -126,12 +126,14 @@ async def test_conscious(table: InPlay) -> None:
 
 
 async def test_a_consciousness_button(table: InPlay) -> None:
-    """As /conscious, and the button's roll number read."""
+    """The roll's transaction (which forgets the pressed message: the press edits it in its
+    response), the button's roll number read, and the sweep's look at the server's other
+    messages. It was 6: a sweep fetched and edited the pressed message itself."""
     due = await roll_due(table)
     await table.bot.script_dice(4)
     pressed = await table.fake.click(table.guild, table.player, due, due.buttons[0]["custom_id"])
-    assert roll_shown(pressed.embed, die=4).success
-    await trips_of(table.bot, pressed, 6, "a Consciousness button")
+    assert roll_shown((await pressed.answer()).embed, die=4).success
+    await trips_of(table.bot, pressed, 4, "a Consciousness button")
 
 
 async def test_firstaid(table: InPlay) -> None:

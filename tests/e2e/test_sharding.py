@@ -98,8 +98,10 @@ async def test_recommended_shards_in_one_process_with_commands_buttons_and_annou
                 guild, gm, "character set", {"character": "Ana", "health": -2}
             )
             public(knocked, "Difficulty 2")
-            rolled = await fake.click(guild, gm, knocked, knocked.buttons[0]["custom_id"])
-            public(rolled, " vs 2")
+            pressed = await fake.click(guild, gm, knocked, knocked.buttons[0]["custom_id"])
+            assert pressed.type == 7  # the pressed message's buttons disabled
+            rolled = await pressed.answer()  # the roll follows up
+            assert not rolled.ephemeral and " vs 2" in rolled.text, rolled.text
             posts = await fake.wait_channel_messages(guild.announcements.id, 1)
             assert "Ana" in str(posts[0]["embeds"])
     finally:

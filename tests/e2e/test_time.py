@@ -205,7 +205,8 @@ async def test_T2_bleeding_makes_a_roll_due_with_buttons_that_roll(
     assert refused.ephemeral and "Only **Ana**'s player or a GM" in refused.text
     assert rows(bot, guild)["Ana"] == state
     await bot.script_dice(die)
-    rolled = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:1:{roll}")
+    pressed = await fake.click(guild, owner, reply, f"salud:cons:{character_id}:1:{roll}")
+    rolled = await pressed.answer()
     assert not rolled.ephemeral
     shown = roll_shown(rolled.embed, die=die)
     assert (shown.spend, shown.total, shown.difficulty) == (1, die + 1, 7)

@@ -36,9 +36,11 @@ async def isolated_bot(
     interaction_deadline: float = 3.0,
     name: str = "salud",
     env: dict[str, str] | None = None,
+    **fake_options: Any,
 ) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
     """A fake Discord and a bot of this test only (which it may disconnect, flood or kill),
-    with ``env`` added to its environment (the devkit's faults: ``SALUD_DEVKIT_*``).
+    with ``env`` added to its environment (the devkit's faults: ``SALUD_DEVKIT_*``) and
+    ``fake_options`` given to the fake (``global_rate_limit``, ``rest_latency``).
 
     Made like the shared pair (tests/e2e/kit/processes.py): a traceback it logs fails the test.
     """
@@ -48,6 +50,7 @@ async def isolated_bot(
         token=f"{name}-token",
         env=env,
         interaction_deadline=interaction_deadline,
+        **fake_options,
     ) as pair:
         yield pair
 

@@ -1,5 +1,5 @@
-"""Discord failing the bot's reply (500, 429, an announcement channel it may not post in):
-the bot survives, and the change it made is in the history exactly once, applied once.
+"""Discord failing the bot's reply (500, 429, an announcement refused): the bot survives, and
+the change it made is in the history exactly once, applied once.
 
 discord.py retries a 5xx after 1 s, 3 s … and a 429 after its ``retry_after``; a reply that
 Discord still refuses after its 3-second window is lost (the player sees "did not respond"),
@@ -88,8 +88,10 @@ async def test_an_announcement_discord_refuses_does_not_spoil_the_reply(
             guild, guild.owner, "config channel", {"channel": guild.announcements}
         )
         assert config.ephemeral and "<#" in config.text
-        fake.inject_failure("channel_message", status=403, count=1)
-        # 9 → 0 is a change of state (Hurt): announced, and the announcement is refused.
+        fake.inject_failure("channel_message", status=400, count=1)
+        # 9 → 0 is a change of state (Hurt): announced, and the announcement is refused for
+        # a reason that says nothing of the channel (a 403 or 404 would: test_announcement_
+        # channel.py in tests/e2e).
         reply = await fake.slash(guild, ana, "hurt", {"character": "Ana", "amount": "9"})
         assert reply.type == 4 and not reply.ephemeral, reply.text
         await bot.wait_for_log("could not announce", timeout=5)

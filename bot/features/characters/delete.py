@@ -9,7 +9,14 @@ from typing import Any
 import discord
 
 from bot.i18n import Language, text
-from bot.interaction.buttons import CustomId, SaludButton, choice, number, owned_character
+from bot.interaction.buttons import (
+    CustomId,
+    SaludButton,
+    button_view,
+    choice,
+    number,
+    owned_character,
+)
 from bot.interaction.deferral import acknowledge
 from bot.interaction.here import Here
 from bot.interaction.sending import send_public, update_message
@@ -72,7 +79,7 @@ class DeleteButton(SaludButton, custom_id=DELETE_ID):
 
 def delete_view(character_id: int, language: Language) -> discord.ui.View:
     """Delete / Cancel for one character, under the private question."""
-    view = discord.ui.View(timeout=None)
+    view = button_view()
     view.add_item(
         DeleteButton(character_id, "yes", text(language, "character.delete.confirm_button"))
     )

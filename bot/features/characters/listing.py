@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Language, text
-from bot.interaction.buttons import CustomId, PageButton, number
+from bot.interaction.buttons import CustomId, PageButton, button_view, number
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
 from bot.render import mention
@@ -92,7 +92,7 @@ async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui
     embed = list_embed(characters, language, page, total, lookalikes)
     if pages == 1:
         return embed, None
-    view = discord.ui.View(timeout=None)
+    view = button_view()
     view.add_item(
         ListPageButton(page - 1, text(language, "character.list.previous"), disabled=page == 1)
     )

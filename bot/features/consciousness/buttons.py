@@ -10,6 +10,13 @@ working after a restart (``bot.interaction.buttons.SaludButton``, registered whe
 A press rolls only while the roll is still pending: the check and the roll happen in one
 transaction, so an old button (the roll was made, the character was healed, knocked out or
 killed, or a later roll fell due) gets an ephemeral refusal and never rolls twice.
+
+A press is checked against the owner once, before the storage lock (the server's name
+index knows each character's owner); its transaction rolls and forgets the pressed message
+among those carrying the roll's buttons; its response edits the pressed message so that
+the roll's buttons show disabled (computed from the message the interaction carries); the
+roll's public reply follows as a new message. The keeper then disables only the other
+messages that carried that roll (``bot.features.consciousness.keeper``).
 """
 
 from __future__ import annotations
@@ -17,12 +24,12 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from bot.i18n import Language, text
-from bot.interaction.buttons import CustomId, SaludButton, number
+from bot.interaction.buttons import CustomId, SaludButton, button_view, number
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_change
@@ -30,12 +37,9 @@ from bot.interaction.subjects import note_subject
 from bot.render import consciousness_roll_field, safe
 from bot.render.change import change_embeds, should_announce
 from bot.render.limits import BUTTON_LABEL_LIMIT, BUTTONS_PER_ROW, ROWS_PER_MESSAGE
-from bot.storage import CharacterNotFound, StoredCharacter
-from bot.storage.roll_messages import roll_number
+from bot.storage import CharacterNotFound, LightCharacter, StoredCharacter
+from bot.storage.roll_messages import RollMessage, forget_roll_messages, roll_number
 from rules.consciousness import ConsciousnessRoll, legal_spends, roll_consciousness
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = [
     "BUTTON_SPENDS",
@@ -43,7 +47,9 @@ __all__ = [
     "ConsciousnessButton",
     "consciousness_custom_id",
     "consciousness_view",
+    "is_button_of",
     "perform_consciousness_roll",
+    "require_roller",
     "roll_reply_embeds",
     "send_roll_reply",
 ]
@@ -63,28 +69,57 @@ CONSCIOUSNESS_ID = CustomId(
 _NAME_IN_LABEL = 60
 
 
+def is_button_of(custom_id: str, character_id: int, roll: int | None) -> bool:
+    """Whether ``custom_id`` is a button of that character's roll number ``roll`` (or one of
+    its buttons posted before rolls were numbered)."""
+    found = CONSCIOUSNESS_ID.read(custom_id)
+    if found is None or int(str(found["character_id"])) != character_id:
+        return False
+    return found["roll"] is None or roll is None or int(found["roll"]) == roll
+
+
 def consciousness_custom_id(character_id: int, spend: int, roll: int | None = None) -> str:
     """The id of one Consciousness button (``CONSCIOUSNESS_ID``)."""
     return CONSCIOUSNESS_ID.build(character_id=character_id, spend=spend, roll=roll)
 
 
+async def require_roller(here: Here, character_id: int) -> LightCharacter:
+    """The character a button rolls for, from the server's name index (in memory when the
+    server named a character lately: no wait for the storage), if the one who pressed is its
+    owner or a GM; refused when it is gone (deleted since the button was posted)."""
+    names = await here.names()
+    found = next((c for c in names.characters if c.id == character_id), None)
+    if found is None:
+        raise UserFacingError("error.character_gone")
+    here.require_owner_or_gm(found, "action.conscious")
+    return found
+
+
 async def perform_consciousness_roll(
-    here: Here, character_id: int, spend: int, *, require_pending: bool, roll: int | None = None
+    here: Here,
+    character_id: int,
+    spend: int,
+    *,
+    require_pending: bool,
+    roll: int | None = None,
+    pressed: RollMessage | None = None,
 ) -> tuple[StoredCharacter, ConsciousnessRoll]:
     """Roll for the character with the bot's dice, in one transaction recorded in the history
     (under this interaction's id: a repeated interaction applies once).
 
-    Only the owner or a GM may roll. ``require_pending`` (a button) refuses when no roll is
-    pending any more, before any die is rolled, and, given ``roll`` (the button's roll
-    number), when the pending roll is a later one. The rules refuse the rest (C4, C6, H5). A
-    roll that changes nothing (success, no spend, none pending) stores nothing.
+    Only the owner or a GM may roll: the caller checks it, once, before the storage lock
+    (the character an option named, or ``require_roller``). ``require_pending`` (a button)
+    refuses when no roll is pending any more, before any die is rolled, and, given ``roll``
+    (the button's roll number), when the pending roll is a later one. The rules refuse the
+    rest (C4, C6, H5). A roll that changes nothing (success, no spend, none pending) stores
+    nothing. ``pressed``: the message whose button was pressed, no longer kept among those
+    the keeper disables (the press's response does it).
     """
     async with here.change() as tx:
         current = await tx.get_character(here.guild_id, character_id)
         if current is None:
             raise CharacterNotFound(here.guild_id, character_id)
         note_subject(here.interaction, "character", current)
-        here.require_owner_or_gm(current, "action.conscious")
         if require_pending:
             _require_pending(current)
             if roll is not None and await roll_number(tx, here.guild_id, character_id) != roll:
@@ -93,6 +128,8 @@ async def perform_consciousness_roll(
         saved = current
         if made.outcome.changed:
             saved = await tx.save_health(current, made.outcome.after)
+            if pressed is not None:
+                await forget_roll_messages(tx, [pressed])
             details = {
                 "roll": f"{made.die} + {made.spend} = {made.total} vs {made.difficulty}",
                 "success": made.success,
@@ -173,10 +210,47 @@ class ConsciousnessButton(SaludButton, custom_id=CONSCIOUSNESS_ID):
         return cls(int(match["character_id"]), int(match["spend"]), label, roll=roll)
 
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+        await require_roller(here, self.character_id)
+        message, channel_id = interaction.message, interaction.channel_id
+        kept = None
+        if message is not None and channel_id is not None:
+            kept = RollMessage(
+                here.guild_id, self.character_id, self.roll or 0, channel_id, message.id
+            )
         saved, roll = await perform_consciousness_roll(
-            here, self.character_id, self.spend, require_pending=True, roll=self.roll
+            here, self.character_id, self.spend, require_pending=True, roll=self.roll, pressed=kept
         )
+        await _disable_pressed(interaction, self.character_id, self.roll)
         await send_roll_reply(interaction, here, saved, roll)
+
+
+async def _disable_pressed(
+    interaction: discord.Interaction[Any], character_id: int, roll: int | None
+) -> None:
+    """The press's response: the pressed message, its buttons of that roll disabled (read
+    from the message the interaction carries; nothing else of it changes). Not a new
+    message: the roll's reply follows up."""
+    message = interaction.message
+    if message is None:
+        return
+    view = discord.ui.View.from_message(message, timeout=None)
+    changed = False
+    for item in view.children:
+        if (
+            isinstance(item, discord.ui.Button)
+            and item.custom_id is not None
+            and not item.disabled
+            and is_button_of(item.custom_id, character_id, roll)
+        ):
+            item.disabled = True
+            changed = True
+    if not changed:
+        return
+    view.stop()  # nothing to listen for: the buttons answer as DynamicItems (button_view)
+    if interaction.response.is_done():  # acknowledged while it waited (deferral.py)
+        await interaction.edit_original_response(view=view)
+    else:
+        await interaction.response.edit_message(view=view)
 
 
 def short_names(characters: Sequence[StoredCharacter]) -> dict[int, str]:
@@ -218,7 +292,7 @@ def consciousness_view(
     several = len(pending) > 1
     names = short_names(pending)
     with_spends = len(pending) <= ROWS_PER_MESSAGE
-    view = discord.ui.View(timeout=None)
+    view = button_view()
     for index, character in enumerate(pending[: ROWS_PER_MESSAGE * BUTTONS_PER_ROW]):
         row = index if with_spends else index // BUTTONS_PER_ROW
         name = safe_label(names[character.id])

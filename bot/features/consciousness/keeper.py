@@ -8,13 +8,20 @@ made or no longer due, ``RollButtonKeeper`` edits them so that those buttons sho
 It follows every committed change (``Storage.on_change``), so a roll made by a button, by
 ``/conscious``, a healing, a knock-out, a later roll or a deletion all count, after a restart
 too. A message that can no longer be edited (deleted, no access) is forgotten.
+
+The sweeps go through the bot's pacer (``bot.interaction.pacer``): at most one sweep waits
+per server (keyed by the server), gathering the characters of every change made meanwhile,
+and its requests share the bot's budget of background requests; a sweep refused with a 429
+waits again and runs after ``retry_after``. The message whose button was pressed is not
+swept: the press edits it in its own response (``bot.features.consciousness.buttons``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
+from functools import partial
 from typing import Any
 
 import discord
@@ -22,6 +29,7 @@ import discord
 from bot.features.consciousness.buttons import CONSCIOUSNESS_ID
 from bot.interaction.here import Here
 from bot.interaction.message_edits import edit_message, is_gone, message_payload
+from bot.interaction.pacer import RateLimited, RestPacer
 from bot.storage import Storage, StoredCharacter, Transaction
 from bot.storage.memory import Lru
 from bot.storage.roll_messages import (
@@ -40,6 +48,8 @@ log = logging.getLogger(__name__)
 
 #: How many servers without roll-button messages are remembered.
 _NO_MESSAGES_MEMORY = 4096
+#: How many characters' latest changes are remembered (for ``remember``'s second look).
+_CHANGES_MEMORY = 4096
 
 
 async def number_due_rolls(
@@ -89,14 +99,19 @@ def _disabled_components(
 class RollButtonKeeper:
     """Disables the buttons of rolls that are no longer due, after every change."""
 
-    def __init__(self, storage: Storage, http: discord.http.HTTPClient) -> None:
+    def __init__(self, storage: Storage, pacer: RestPacer) -> None:
         self._storage = storage
-        self._http = http
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._lock = asyncio.Lock()  # one sweep at a time: two never edit one message at once
+        self._pacer = pacer
         self._closed = False
+        # The characters each server's waiting sweep is for (one sweep per server at most).
+        self._due: dict[int, set[int]] = {}
         # Servers known to keep no roll-button message: their changes cost no read.
         self._without: Lru[int, bool] = Lru(_NO_MESSAGES_MEMORY)
+        # The task whose commit last changed each character (server, character): a message
+        # kept by that same task needs no second look (``remember``).
+        self._changed_by: Lru[tuple[int, int], asyncio.Task[Any] | None] = Lru(
+            _CHANGES_MEMORY
+        )
 
     def start(self) -> None:
         """Follow every committed change from now on."""
@@ -121,59 +136,78 @@ class RollButtonKeeper:
             )
             return
         self._without.forget(here.guild_id)  # its changes must be swept again
+        # A roll made (or healed away) by another change between this one's commit and now
+        # was swept before its message was kept: one more look at those characters (merged
+        # with any sweep still waiting). Characters no other change touched need none.
+        this = asyncio.current_task()
+        moved = tuple(
+            character_id
+            for character_id in rolls
+            if self._changed_by.get((here.guild_id, character_id)) is not this
+        )
+        if moved:
+            self._changed(here.guild_id, moved)
 
     def _changed(self, guild_id: int, character_ids: tuple[int, ...]) -> None:
+        task = asyncio.current_task()
+        for character_id in character_ids:
+            self._changed_by.put((guild_id, character_id), task)
         if self._closed or not character_ids or guild_id in self._without:
             return
-        task = asyncio.get_running_loop().create_task(self._sweep(guild_id, character_ids))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._due.setdefault(guild_id, set()).update(character_ids)
+        self._pacer.submit(("sweep", guild_id), partial(self._sweep, guild_id))
 
     async def close(self) -> None:
-        """Let the sweeps under way finish (each is a couple of requests), at most 1 s: a
-        message left undone is swept with its character's next change."""
+        """Stop following changes (the sweeps under way are the pacer's to finish, at most
+        1 s): a message left undone is swept with its character's next change."""
         self._closed = True
-        if self._tasks:
-            await asyncio.wait(set(self._tasks), timeout=1.0)
-        left = set(self._tasks)
-        for task in left:
-            task.cancel()
-        if left:
-            await asyncio.wait(left, timeout=1.0)
 
-    async def _sweep(self, guild_id: int, character_ids: Sequence[int]) -> None:
+    async def _sweep(self, guild_id: int) -> None:
+        """The server's sweep, run by the pacer, for the characters of every change since
+        the last one."""
+        character_ids = sorted(self._due.pop(guild_id, ()))
+        if not character_ids:
+            return
         try:
-            async with self._lock:
-                storage = self._storage
-                async with storage.read() as reader:
-                    if not await has_roll_messages(reader, guild_id):
-                        self._without.put(guild_id, True)
-                        return
-                    stale = await stale_roll_messages(reader, guild_id, character_ids)
-                by_message: dict[tuple[int, int], list[RollMessage]] = {}
-                for item in stale:
-                    by_message.setdefault((item.channel_id, item.message_id), []).append(item)
-                done: list[RollMessage] = []
-                for (channel_id, message_id), items in by_message.items():
-                    if await self._disable(channel_id, message_id, items):
-                        done += items
-                if done:
-                    async with storage.transaction(require_record=False) as tx:
-                        await forget_roll_messages(tx, done)
+            await self._disable_stale(guild_id, character_ids)
+        except RateLimited:
+            # Swept again after retry_after: what was done is forgotten already.
+            self._due.setdefault(guild_id, set()).update(character_ids)
+            raise
         except Exception:
             log.exception("could not disable old roll buttons in guild %s", guild_id)
 
+    async def _disable_stale(self, guild_id: int, character_ids: list[int]) -> None:
+        storage = self._storage
+        async with storage.read() as reader:
+            if not await has_roll_messages(reader, guild_id):
+                self._without.put(guild_id, True)
+                return
+            stale = await stale_roll_messages(reader, guild_id, character_ids)
+        by_message: dict[tuple[int, int], list[RollMessage]] = {}
+        for item in stale:
+            by_message.setdefault((item.channel_id, item.message_id), []).append(item)
+        done: list[RollMessage] = []
+        try:
+            for (channel_id, message_id), items in by_message.items():
+                if await self._disable(channel_id, message_id, items):
+                    done += items
+        finally:
+            if done:
+                async with storage.transaction(require_record=False) as tx:
+                    await forget_roll_messages(tx, done)
+
     async def _disable(self, channel_id: int, message_id: int, items: list[RollMessage]) -> bool:
         """Edit one message; True when it is done with (edited, or gone for good)."""
-        http = self._http
+        pacer = self._pacer
         try:
-            message = await message_payload(http, channel_id, message_id)
+            message = await message_payload(pacer, channel_id, message_id)
             components, changed = _disabled_components(
                 list(message.get("components") or []),
                 {(item.character_id, item.roll_seq) for item in items},
             )
             if changed:
-                await edit_message(http, channel_id, message_id, {"components": components})
+                await edit_message(pacer, channel_id, message_id, {"components": components})
         except discord.HTTPException as error:
             if is_gone(error):
                 log.info(

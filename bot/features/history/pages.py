@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Language, text
-from bot.interaction.buttons import CustomId, SaludButton, number
+from bot.interaction.buttons import CustomId, SaludButton, button_view, number
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
@@ -67,7 +67,7 @@ async def history_page(
     if page == 1 and not more:
         return embed, None
     subject = 0 if character is None else character.id
-    view = discord.ui.View(timeout=None)
+    view = button_view()
     view.add_item(
         HistoryPageButton(subject, page - 1, text(language, "history.previous"), disabled=page == 1)
     )

@@ -11,7 +11,7 @@ import discord
 
 from bot.features.history.undo_preview import preview_embed, reversal_lines
 from bot.i18n import Language, text
-from bot.interaction.buttons import CustomId, SaludButton, choice, number
+from bot.interaction.buttons import CustomId, SaludButton, button_view, choice, number
 from bot.interaction.deferral import acknowledge
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
@@ -75,7 +75,7 @@ def undo_reply(
 
 def undo_view(entry_id: int, gm_id: int, language: Language) -> discord.ui.View:
     """Confirm / Cancel for one previewed entry, for the GM who asked only."""
-    view = discord.ui.View(timeout=None)
+    view = button_view()
     view.add_item(UndoButton(entry_id, gm_id, "yes", text(language, "undo.button.confirm")))
     view.add_item(UndoButton(entry_id, gm_id, "no", text(language, "undo.button.cancel")))
     return view

@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Language, plural, text
-from bot.interaction.buttons import CustomId, PageButton, number
+from bot.interaction.buttons import CustomId, PageButton, button_view, number
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
 from bot.render import flags_text
@@ -141,7 +141,7 @@ async def status_message(here: Here, page: int) -> tuple[discord.Embed, discord.
     embed = status_page_embed(characters, living, language, page, closing)
     if pages == 1:
         return embed, None
-    view = discord.ui.View(timeout=None)
+    view = button_view()
     view.add_item(
         StatusPageButton(page - 1, text(language, "scene.status.previous"), disabled=page == 1)
     )

@@ -7,21 +7,28 @@ the next edit, which reads the state afresh, so the last edit shows the last sta
 channel and message are stored, so it survives a restart; when the message or its channel
 is gone, or the bot may no longer edit it, the tracker stops quietly, for good.
 
+The edits go through the bot's pacer (``bot.interaction.pacer``), one piece of work per
+server at most (keyed by the server): a burst of changes waits as one edit, the trackers of
+every server share the bot's budget of background requests, and an edit Discord refused
+with a 429 is made again after its ``retry_after``, showing the state of then. No task or
+lock is kept per server.
+
 The embeds are drawn by the cog (``render``), which knows ``/scene status``'s lines.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
+from functools import partial
 
 import discord
 
 from bot.i18n import Language, public_language
 from bot.interaction.message_edits import edit_message, is_gone
+from bot.interaction.pacer import RestPacer
 from bot.storage import Storage, StoredCharacter
 from bot.storage.memory import Lru
 from bot.storage.trackers import TrackerMessage, forget_tracker, get_tracker, set_tracker
@@ -34,6 +41,9 @@ log = logging.getLogger(__name__)
 EDIT_INTERVAL = 2.0
 #: Servers known to have no tracker, kept so that their changes cost no read.
 _NO_TRACKER_MEMORY = 4096
+#: Past this many servers edited lately, the clocks older than ``EDIT_INTERVAL`` (which no
+#: longer hold anything back) are forgotten.
+_CLOCKS = 256
 
 #: ``render(characters, language, updated_at)``: the tracker's embeds.
 Render = Callable[[Sequence[StoredCharacter], Language, datetime], list[discord.Embed]]
@@ -42,23 +52,24 @@ GuildLocale = Callable[[int], str | None]
 
 
 class LiveTracker:
-    """Keeps every server's tracker up to date; one task per server with changes pending."""
+    """Keeps every server's tracker up to date through the pacer."""
 
     def __init__(
         self,
         storage: Storage,
-        http: discord.http.HTTPClient,
+        pacer: RestPacer,
         guild_locale: GuildLocale,
         render: Render,
     ) -> None:
         self._storage = storage
-        self._http = http
+        self._pacer = pacer
         self._guild_locale = guild_locale
         self._render = render
+        #: Servers with a change their tracker does not show yet.
         self._dirty: set[int] = set()
-        self._tasks: dict[int, asyncio.Task[None]] = {}
+        #: Old trackers of a server to edit so that they say where the new one is.
+        self._moved: dict[int, list[tuple[TrackerMessage, str]]] = {}
         self._last_edit: dict[int, float] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
         self._without: Lru[int, bool] = Lru(_NO_TRACKER_MEMORY)
         self._closed = False
 
@@ -70,15 +81,6 @@ class LiveTracker:
         """Stop following changes at once (shutdown must not wait out the 2-s spacing): the
         tracker shows the latest state again with the next change after the restart."""
         self._closed = True
-        tasks = set(self._tasks.values())
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.wait(tasks, timeout=1.0)
-
-    def lock(self, guild_id: int) -> asyncio.Lock:
-        """Held while the server's tracker is edited or replaced: never both at once."""
-        return self._locks.setdefault(guild_id, asyncio.Lock())
 
     # --- following changes ------------------------------------------------------------------
 
@@ -86,69 +88,83 @@ class LiveTracker:
         if self._closed or guild_id in self._without:
             return
         self._dirty.add(guild_id)
-        running = self._tasks.get(guild_id)
-        if running is None or running.done():
-            task = asyncio.get_running_loop().create_task(self._follow(guild_id))
-            self._tasks[guild_id] = task
-            task.add_done_callback(lambda done: self._finished(guild_id, done))
+        self._submit(guild_id)
 
-    def _finished(self, guild_id: int, task: asyncio.Task[None]) -> None:
-        if self._tasks.get(guild_id) is task:
-            del self._tasks[guild_id]
+    def _submit(self, guild_id: int) -> None:
+        last = self._last_edit.get(guild_id)
+        not_before = 0.0 if last is None else last + EDIT_INTERVAL
+        self._pacer.submit(
+            ("tracker", guild_id), partial(self._update, guild_id), not_before=not_before
+        )
 
-    async def _follow(self, guild_id: int) -> None:
-        """Edit while changes keep coming, never sooner than ``EDIT_INTERVAL`` after the last."""
-        try:
-            while guild_id in self._dirty and not self._closed:
-                wait = self._last_edit.get(guild_id, 0.0) + EDIT_INTERVAL - time.monotonic()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                self._dirty.discard(guild_id)
+    def _edited(self, guild_id: int) -> None:
+        """The server's tracker was just edited: the next edit waits ``EDIT_INTERVAL``."""
+        now = time.monotonic()
+        if len(self._last_edit) >= _CLOCKS:
+            cutoff = now - EDIT_INTERVAL
+            self._last_edit = {key: at for key, at in self._last_edit.items() if at > cutoff}
+        self._last_edit[guild_id] = now
+
+    async def _update(self, guild_id: int) -> None:
+        """The server's work, run by the pacer: say where a new tracker is on the old ones,
+        then show the state now on the server's tracker. Refused with a 429, what is left
+        waits again (``RateLimited`` goes back to the pacer)."""
+        moved = self._moved.pop(guild_id, [])
+        while moved:
+            old, moved_text = moved[0]
+            try:
+                await self._edit_moved(old, moved_text)
+            except BaseException:
+                self._moved.setdefault(guild_id, [])[:0] = moved
+                raise
+            moved.pop(0)
+        if guild_id in self._dirty:
+            last = self._last_edit.get(guild_id)
+            if last is not None and time.monotonic() < last + EDIT_INTERVAL:
+                self._submit(guild_id)  # edited lately (a new tracker): its turn comes later
+                return
+            self._dirty.discard(guild_id)
+            try:
                 await self.refresh(guild_id)
-        except Exception:
-            log.exception("the live tracker of guild %s could not be updated", guild_id)
-        finally:
-            if len(self._last_edit) > _NO_TRACKER_MEMORY:  # forget quiet servers' clocks
-                cutoff = time.monotonic() - EDIT_INTERVAL
-                for key in [k for k, at in self._last_edit.items() if at < cutoff]:
-                    del self._last_edit[key]
+            except BaseException:
+                self._dirty.add(guild_id)  # tried again, reading the state afresh
+                raise
 
     async def refresh(self, guild_id: int) -> None:
         """Edit the server's tracker to show its state now (nothing when it has none)."""
-        async with self.lock(guild_id):
-            async with self._storage.read() as reader:
-                tracker = await get_tracker(reader, guild_id)
-                if tracker is None:
-                    self._without.put(guild_id, True)
-                    return
-                characters = await reader.list_characters(guild_id)
-                settings = await reader.get_settings(guild_id)
-            language = public_language(settings.language, self._guild_locale(guild_id))
-            embeds = self._render(characters, language, datetime.now(UTC))
-            try:
-                await self._edit(
-                    tracker, {"content": None, "embeds": [e.to_dict() for e in embeds]}
-                )
-            finally:
-                # From the end of this edit: the next one reaches Discord 2 s later at least.
-                self._last_edit[guild_id] = time.monotonic()
+        async with self._storage.read() as reader:
+            tracker = await get_tracker(reader, guild_id)
+            if tracker is None:
+                self._without.put(guild_id, True)
+                return
+            characters = await reader.list_characters(guild_id)
+            settings = await reader.get_settings(guild_id)
+        language = public_language(settings.language, self._guild_locale(guild_id))
+        embeds = self._render(characters, language, datetime.now(UTC))
+        if await self._edit(tracker, {"content": None, "embeds": [e.to_dict() for e in embeds]}):
+            # From the end of this edit: the next one reaches Discord 2 s later at least.
+            self._edited(guild_id)
 
     async def _edit(self, tracker: TrackerMessage, body: dict[str, object]) -> bool:
         """PATCH the tracker's message; a tracker that can no longer be edited is forgotten.
         Returns whether the edit went through."""
         try:
-            await edit_message(self._http, tracker.channel_id, tracker.message_id, body)
+            await edit_message(self._pacer, tracker.channel_id, tracker.message_id, body)
+        except discord.DiscordServerError:
+            raise  # the pacer tries again
         except discord.HTTPException as error:
-            if is_gone(error):
-                log.info(
-                    "the live tracker of guild %s can no longer be edited (%s): stopped",
-                    tracker.guild_id,
-                    error.status,
+            if not is_gone(error):
+                log.warning(
+                    "the live tracker of guild %s was not edited: %s", tracker.guild_id, error
                 )
-                async with self._storage.transaction(require_record=False) as tx:
-                    await forget_tracker(tx, tracker)
                 return False
-            log.warning("the live tracker of guild %s was not edited: %s", tracker.guild_id, error)
+            log.info(
+                "the live tracker of guild %s can no longer be edited (%s): stopped",
+                tracker.guild_id,
+                error.status,
+            )
+            async with self._storage.transaction(require_record=False) as tx:
+                await forget_tracker(tx, tracker)
             return False
         return True
 
@@ -157,17 +173,19 @@ class LiveTracker:
     async def replace(self, tracker: TrackerMessage, moved_text: str) -> None:
         """Make ``tracker`` (just posted) the server's; the old one is edited to say it moved
         (``moved_text``) and is no longer followed."""
-        async with self.lock(tracker.guild_id):
-            async with self._storage.transaction(require_record=False) as tx:
-                old = await set_tracker(tx, tracker)
-            self._without.forget(tracker.guild_id)
-            self._last_edit[tracker.guild_id] = time.monotonic()
-            if old is not None and old.message_id != tracker.message_id:
-                await self._edit_moved(old, moved_text)
+        async with self._storage.transaction(require_record=False) as tx:
+            old = await set_tracker(tx, tracker)
+        self._without.forget(tracker.guild_id)
+        self._edited(tracker.guild_id)
+        if old is not None and old.message_id != tracker.message_id:
+            self._moved.setdefault(tracker.guild_id, []).append((old, moved_text))
+            self._pacer.submit(
+                ("tracker", tracker.guild_id), partial(self._update, tracker.guild_id)
+            )
 
     async def _edit_moved(self, old: TrackerMessage, moved_text: str) -> None:
         body = {"content": moved_text, "embeds": []}
         try:
-            await edit_message(self._http, old.channel_id, old.message_id, body)
+            await edit_message(self._pacer, old.channel_id, old.message_id, body)
         except discord.HTTPException as error:  # gone already: nothing to say there
             log.info("the old tracker of guild %s was not edited: %s", old.guild_id, error)

@@ -1,0 +1,235 @@
+# ruff: noqa: ASYNC109  (waits take an explicit timeout so tests can say how long is too long)
+"""The pacer of the bot's background requests (``bot.interaction.pacer``), in this process
+against the fake Discord: one budget for every request, one waiting piece of work per key,
+a 429 tried again after its ``retry_after`` (a global one pausing everything), and a fixed
+number of tasks whatever the work."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections.abc import AsyncIterator
+from types import SimpleNamespace
+from typing import Any, cast
+
+import discord
+import pytest
+import pytest_asyncio
+
+from bot.interaction.pacer import BURST, RATE, WORKERS, RateLimited, RestPacer
+from devkit.fake_discord import FakeDiscord, FakeGuild
+
+
+@pytest_asyncio.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    server = FakeDiscord(app_name="Pacer")
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+def pacer_for(fake: FakeDiscord, **options: Any) -> RestPacer:
+    http = SimpleNamespace(token="pacer-token", user_agent="test", proxy=None, proxy_auth=None)
+    pacer = RestPacer(cast(discord.http.HTTPClient, http), base_url=fake.api_url, **options)
+    pacer.start()
+    return pacer
+
+
+def posts(fake: FakeDiscord, channel_id: str) -> list[Any]:
+    return [
+        r
+        for r in fake.requests
+        if r.method == "POST" and r.path.endswith(f"/{channel_id}/messages")
+    ]
+
+
+def post_job(pacer: RestPacer, guild: FakeGuild, text: str, done: list[str]) -> Any:
+    channel_id = int(guild.channel.id)
+
+    async def job() -> None:
+        await pacer.request(
+            "POST",
+            f"/channels/{channel_id}/messages",
+            channel_id=channel_id,
+            body={"content": text},
+        )
+        done.append(text)
+
+    return job
+
+
+async def until(condition: Any, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
+async def test_every_request_shares_one_budget_well_under_discords_limit(
+    fake: FakeDiscord,
+) -> None:
+    guild = await fake.create_guild()
+    pacer = pacer_for(fake)
+    done: list[str] = []
+    try:
+        for number in range(40):
+            pacer.submit(("post", number), post_job(pacer, guild, f"m{number}", done))
+        await until(lambda: len(done) == 40, 10.0)
+    finally:
+        await pacer.close()
+    times = sorted(r.at for r in posts(fake, guild.channel.id))
+    assert len(times) == 40
+    busiest = max(sum(1 for at in times if start <= at < start + 1.0) for start in times)
+    assert busiest <= RATE + BURST + 1, busiest
+    assert times[-1] - times[0] >= (40 - BURST) / RATE - 0.2
+
+
+async def test_work_submitted_again_while_it_waits_runs_once_with_the_newest(
+    fake: FakeDiscord,
+) -> None:
+    guild = await fake.create_guild()
+    pacer = pacer_for(fake)
+    done: list[str] = []
+    try:
+        for number in range(100):
+            pacer.submit(
+                "tracker",
+                post_job(pacer, guild, f"state {number}", done),
+                not_before=1e12 if number == 0 else 0.0,
+            )
+        await until(lambda: done != [], 5.0)
+        assert pacer.waiting == 0  # nothing else is left to run
+    finally:
+        await pacer.close()
+    assert done == ["state 99"]
+
+
+async def test_a_429_is_tried_again_after_retry_after_until_it_goes_through(
+    fake: FakeDiscord,
+) -> None:
+    guild = await fake.create_guild()
+    pacer = pacer_for(fake)
+    done: list[str] = []
+    fake.inject_failure("channel_message", status=429, count=3, retry_after=0.2)
+    try:
+        pacer.submit("tracker", post_job(pacer, guild, "latest", done))
+        await until(lambda: done == ["latest"], 5.0)
+    finally:
+        await pacer.close()
+    tries = posts(fake, guild.channel.id)
+    assert [r.status for r in tries] == [429, 429, 429, 200]
+    gaps = [b.at - a.at for a, b in itertools.pairwise(tries)]
+    assert all(gap >= 0.19 for gap in gaps), gaps
+
+
+async def test_a_newer_state_replaces_work_refused_with_a_429(fake: FakeDiscord) -> None:
+    guild = await fake.create_guild()
+    pacer = pacer_for(fake)
+    done: list[str] = []
+    fake.inject_failure("channel_message", status=429, count=1, retry_after=0.3)
+    try:
+        pacer.submit("tracker", post_job(pacer, guild, "old", done))
+        await until(lambda: len(posts(fake, guild.channel.id)) == 1, 5.0)
+        pacer.submit("tracker", post_job(pacer, guild, "new", done))
+        await until(lambda: done != [], 5.0)
+        assert pacer.waiting == 0
+    finally:
+        await pacer.close()
+    assert done == ["new"]
+
+
+async def test_a_global_429_pauses_every_background_request(fake: FakeDiscord) -> None:
+    fake.global_rate_limit = 10  # lower than the pacer's budget: it must be told
+    guild = await fake.create_guild()
+    pacer = pacer_for(fake)
+    done: list[str] = []
+    try:
+        for number in range(25):
+            pacer.submit(("post", number), post_job(pacer, guild, f"m{number}", done))
+        await until(lambda: len(done) == 25, 15.0)
+    finally:
+        await pacer.close()
+    # Each global 429 stops every worker until the window frees and halves the pace: a few.
+    assert 1 <= fake.global_429s <= 5, fake.global_429s
+    assert pacer.limited == fake.global_429s
+
+
+async def test_the_workers_are_all_its_tasks(fake: FakeDiscord) -> None:
+    guild = await fake.create_guild()
+    before = len(asyncio.all_tasks())
+    pacer = pacer_for(fake, workers=3)
+    done: list[str] = []
+    try:
+        for number in range(200):
+            pacer.submit(("post", number % 50), post_job(pacer, guild, f"m{number}", done))
+        assert len(asyncio.all_tasks()) - before == 3
+        assert pacer.waiting == 50
+    finally:
+        await pacer.close()
+    assert len(asyncio.all_tasks()) == before
+
+
+def test_rate_limited_says_how_long() -> None:
+    limited = RateLimited(0.25, is_global=True)
+    assert limited.retry_after == 0.25 and limited.is_global
+    assert "global" in str(limited)
+
+
+@pytest.mark.parametrize("status", [403, 404])
+async def test_gone_answers_reach_the_work(fake: FakeDiscord, status: int) -> None:
+    guild = await fake.create_guild()
+    pacer = pacer_for(fake)
+    errors: list[discord.HTTPException] = []
+    if status == 403:
+        fake.forbidden_channels.add(guild.channel.id)
+    channel_id = int(guild.channel.id) if status == 403 else 1
+
+    async def job() -> None:
+        try:
+            await pacer.request(
+                "POST",
+                f"/channels/{channel_id}/messages",
+                channel_id=channel_id,
+                body={"content": "x"},
+            )
+        except discord.HTTPException as error:
+            errors.append(error)
+
+    try:
+        pacer.submit("k", job)
+        await until(lambda: errors != [], 5.0)
+    finally:
+        await pacer.close()
+    assert errors[0].status == status
+
+
+async def test_a_refused_token_pauses_every_background_request(fake: FakeDiscord) -> None:
+    guild = await fake.create_guild()
+    pacer = pacer_for(fake)
+    errors: list[discord.HTTPException] = []
+    fake.refuse_token = True
+    channel_id = int(guild.channel.id)
+
+    def job() -> Any:
+        async def post() -> None:
+            try:
+                await pacer.request(
+                    "POST", f"/channels/{channel_id}/messages", channel_id=channel_id, body={}
+                )
+            except discord.HTTPException as error:
+                errors.append(error)
+
+        return post
+
+    try:
+        for number in range(20):
+            pacer.submit(number, job())
+        await until(lambda: errors != [], 5.0)
+        assert errors[0].status == 401
+        assert pacer.paused_for > 50  # each request would be one more invalid request
+        assert len(fake.invalid_requests) <= WORKERS  # those already on their way, at most
+    finally:
+        await pacer.close()
