@@ -251,38 +251,89 @@ def add_commands(tree: app_commands.CommandTree[FloorBot]) -> None:
             await channel.send(embed=FIXED_EMBED)
 
 
+def _embed(
+    title: str,
+    fields: list[tuple[str, str, bool]],
+    footer: str | None = None,
+    colour: int = 0x2ECC71,
+) -> discord.Embed:
+    embed = discord.Embed(title=title, colour=colour)
+    for name, value, inline in fields:
+        embed.add_field(name=name, value=value, inline=inline)
+    if footer is not None:
+        embed.set_footer(text=footer)
+    return embed
+
+
+#: The floor's answer to each of the benchmark's commands, in the shape of Salud's reply to
+#: the same request (COMMANDS.md "Changes"; ``tests/e2e/test_floor_shapes.py`` holds the two
+#: side by side): the same embeds, fields (names, inline or not), footer and buttons, texts of
+#: about the same length. The floor then pays what Salud's reply costs to build and send, and
+#: the ratios compare the same work.
+SALUD_SHAPED: dict[str, discord.Embed] = {
+    "hurt": _embed(
+        "Ana", [("Health", "99 → 95 / 99\n**Healthy**", False), ("Damage", "1d6: [4] = 4", False)]
+    ),
+    "conscious": _embed(
+        "Ana",
+        [
+            ("Health", "-1 / 99\n**Hurt**", False),
+            ("Consciousness roll", "3 + 0 = 3 vs 1\n**Success — stays conscious**", False),
+        ],
+        colour=0xF1C40F,
+    ),
+    "firstaid": _embed(
+        "Ana",
+        [
+            ("Health", "50 → 52 / 99\n**Healthy**", False),
+            ("First Aid", "**Bea** spends 1 First Aid (99 → 98 / 99): +2 Health.", False),
+        ],
+    ),
+    "character show": _embed(
+        "Ana",
+        [
+            ("Health", "52 / 99", True),
+            ("State", "**Healthy**\n*No penalties*", True),
+            ("First Aid", "99 / 99", True),
+        ],
+        footer="Health at the start of the scene: 99 · First Aid received this scene: 2 / 33",
+    ),
+}
+
+
 def add_salud_shaped_commands(tree: app_commands.CommandTree[FloorBot]) -> None:
     """/hurt, /conscious, /firstaid and /character show with Salud's names and options.
 
-    The benchmark sends both bots the same interactions; these answer at once with the
-    fixed embed, so the difference is what Salud's storage, rules and rendering cost.
+    The benchmark sends both bots the same interactions; these answer at once with the shape
+    of Salud's reply (``SALUD_SHAPED``), so the difference is what Salud's storage, rules and
+    rendering cost.
     """
 
-    @tree.command(name="hurt", description="Answers with a fixed embed")
+    @tree.command(name="hurt", description="Answers with Salud's shape")
     async def hurt(
         interaction: discord.Interaction, character: str, amount: str, reason: str | None = None
     ) -> None:
-        await interaction.response.send_message(embed=FIXED_EMBED)
+        await interaction.response.send_message(embed=SALUD_SHAPED["hurt"])
 
-    @tree.command(name="conscious", description="Answers with a fixed embed")
+    @tree.command(name="conscious", description="Answers with Salud's shape")
     async def conscious(
         interaction: discord.Interaction, character: str | None = None, spend: int = 0
     ) -> None:
-        await interaction.response.send_message(embed=FIXED_EMBED)
+        await interaction.response.send_message(embed=SALUD_SHAPED["conscious"])
 
-    @tree.command(name="firstaid", description="Answers with a fixed embed")
+    @tree.command(name="firstaid", description="Answers with Salud's shape")
     async def firstaid(
         interaction: discord.Interaction, medic: str, patient: str, points: int
     ) -> None:
-        await interaction.response.send_message(embed=FIXED_EMBED)
+        await interaction.response.send_message(embed=SALUD_SHAPED["firstaid"])
 
     character = app_commands.Group(name="character", description="Characters")
 
-    @character.command(name="show", description="Answers with a fixed embed")
+    @character.command(name="show", description="Answers with Salud's shape")
     async def character_show(
         interaction: discord.Interaction, character: str | None = None
     ) -> None:
-        await interaction.response.send_message(embed=FIXED_EMBED)
+        await interaction.response.send_message(embed=SALUD_SHAPED["character show"])
 
     tree.add_command(character)
 
