@@ -74,7 +74,6 @@ class Checkpointer:
         self._quiet_timer: asyncio.TimerHandle | None = None
         self.completed = 0  # rounds run (the tests read them)
         self.exclusive_rounds = 0
-        self.quiet_rounds = 0
 
     def committed(self) -> None:
         """Count a commit; start a checkpoint when enough have piled up and none runs, or
@@ -93,13 +92,11 @@ class Checkpointer:
 
     def _on_quiet(self) -> None:
         self._quiet_timer = None
-        if self._pending and not self._closed:
-            if self._start():
-                self.quiet_rounds += 1
-            elif self._quiet is not None:  # a round is running: look again later
-                self._quiet_timer = asyncio.get_running_loop().call_later(
-                    self._quiet, self._on_quiet, context=contextvars.Context()
-                )
+        # When a round is already running, look again later.
+        if self._pending and not self._closed and not self._start() and self._quiet is not None:
+            self._quiet_timer = asyncio.get_running_loop().call_later(
+                self._quiet, self._on_quiet, context=contextvars.Context()
+            )
 
     def _start(self) -> bool:
         if self._running is not None and not self._running.done():

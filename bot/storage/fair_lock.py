@@ -3,12 +3,12 @@ queues are served in turn (round-robin), so a flood of one server's commands can
 another server's command past Discord's 3 seconds (COMMANDS.md, Busy servers).
 
 Who is waiting comes from a ``Ticket`` in a context variable, set where an interaction
-arrives (``bot.app``) and inherited by the task that runs it, so that the storage's callers
-need not pass it: the ticket's ``key`` is the server, its ``deadline`` the moment after which
-an answer could no longer reach Discord in time. A waiter still queued at its deadline is
-taken out of the queue and gets ``LockDeadline``: it has changed nothing and can still be
-answered ("busy, try again"). Work without a ticket (start-up, checkpoints) queues under
-``None`` and waits as long as needed.
+arrives (``bot.gateway.intake``) and inherited by the task that runs it, so that the
+storage's callers need not pass it: the ticket's ``key`` is the server, its ``deadline`` the
+moment after which an answer could no longer reach Discord in time. A waiter still queued at
+its deadline is taken out of the queue and gets ``LockDeadline``: it has changed nothing and
+can still be answered ("busy, try again"). Work without a ticket (start-up, checkpoints)
+queues under ``None`` and waits as long as needed.
 """
 
 from __future__ import annotations
@@ -50,14 +50,6 @@ class FairLock:
         self._queues: OrderedDict[Hashable, deque[asyncio.Future[None]]] = OrderedDict()
         self._last_turn: float | None = None  # when the lock last changed hands (monotonic)
         self.turn_seconds = 0.0  # average time between turns while others wait
-        self.refused_early = 0  # waiters turned away at once: their turn would come too late
-
-    def locked(self) -> bool:
-        return self._held
-
-    def waiting(self) -> int:
-        """How many acquirers wait (the tests read it)."""
-        return sum(len(queue) for queue in self._queues.values())
 
     async def acquire(self, ticket: Ticket | None = None) -> None:
         """Take the lock, after the waiters ahead in this key's queue and one turn of every
@@ -71,7 +63,6 @@ class FairLock:
         if deadline is not None and time.time() + self._expected_wait(key) > deadline:
             # Turned away now rather than at its deadline: the "busy" answer goes out while
             # there is time, and a flood's refusals do not all fall due at the same moment.
-            self.refused_early += 1
             raise LockDeadline(f"{key!r}'s turn would come after its deadline")
         waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._queues.setdefault(key, deque()).append(waiter)

@@ -93,10 +93,6 @@ class Pipeline:
         self._queued: list[Statement] = []
         self.probed: dict[str, Any] = {}  # the answers of the probes sent so far
 
-    @property
-    def queued(self) -> int:
-        return len(self._queued)
-
     def queue(self, sql: str, params: Sequence[Any] = ()) -> None:
         """Run ``sql`` with the next trip."""
         self._queued.append(Statement(sql, tuple(params)))

@@ -29,7 +29,7 @@ from bot.storage.models import (
     LightCharacter,
     StoredCharacter,
 )
-from bot.storage.names import look_key, name_key
+from bot.storage.names import look_key
 from bot.storage.rows import (
     ABILITIES_JSON,
     SELECT_CHARACTER,
@@ -157,13 +157,6 @@ class Reader:
             raise CharacterNotFound(ref.guild_id, ref.id)
         return found
 
-    async def find_character(self, guild_id: int, name: str) -> StoredCharacter | None:
-        """By name, compared as ``name.strip().casefold()``."""
-        found = await self._characters(
-            "c.guild_id = ? AND c.name_key = ?", (guild_id, name_key(name))
-        )
-        return found[0] if found else None
-
     async def server_names(self, guild_id: int) -> ServerNames:
         """Every character of the guild as the options resolve them (``NameIndex``): one
         query, by stored name key then id."""
@@ -193,20 +186,13 @@ class Reader:
         self, guild_id: int, name: str, *, other_than: int | None = None
     ) -> StoredCharacter | None:
         """A character of the guild (other than ``other_than``) whose name is the same as, or
-        looks like, ``name`` (``bot.features.characters.names.look_key``): create and rename refuse
-        it."""
+        looks like, ``name`` (``bot.storage.names.look_key``): create and rename refuse it."""
         found = await self._characters(
             "c.guild_id = ? AND c.look_key = ? AND c.id != ?",
             (guild_id, look_key(name), -1 if other_than is None else other_than),
             "ORDER BY c.id LIMIT 1",
         )
         return found[0] if found else None
-
-    async def characters_of_owner(self, guild_id: int, owner_id: int) -> list[StoredCharacter]:
-        """The owner's characters in this guild, by name."""
-        return await self._characters(
-            "c.guild_id = ? AND c.owner_id = ?", (guild_id, owner_id), "ORDER BY c.name_key, c.id"
-        )
 
     async def list_characters(
         self,

@@ -1,7 +1,7 @@
-"""Storage of the roll numbers and of the messages that carry roll buttons (migration 0003).
+"""Storage of the roll numbers and of the messages that carry roll buttons (migration 0004).
 
-Functions over a ``Reader`` or ``Transaction`` rather than methods, so that the repository
-keeps one job; they use its statement helpers (same package).
+Functions over a ``Reader`` or ``Transaction`` rather than methods of theirs, so that those
+keep one job; they use their public statement helpers (``fetch_one``, ``queue``).
 """
 
 from __future__ import annotations

@@ -221,14 +221,10 @@ class Storage:
             self._names.put(guild_id, found)  # under the lock: no transaction between
         return found
 
-    def names_in_memory(self, guild_id: int) -> ServerNames | None:
-        """The server's name index if it is in memory (tests; nothing waits)."""
-        return self._names.get(guild_id)
-
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Reader]:
         """Reads under the lock, each statement on its own (no ``BEGIN``/``ROLLBACK``: two
-        round trips saved per read, see ``repository``).
+        round trips saved per read; see ``Reader``).
 
         With one connection behind the lock no write of this process can come between two
         statements of a block; another process sharing the file (a maintenance script, the

@@ -1,4 +1,4 @@
-"""Storage of the live trackers (migration 0004): one message per server."""
+"""Storage of the live trackers (migration 0005): one message per server."""
 
 from __future__ import annotations
 

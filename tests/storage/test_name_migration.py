@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.storage import Storage
 from bot.storage.database import apply_migrations, connect, latest_version, load_migrations
 from bot.storage.names import look_key
-from tests.storage.conftest import ALICE, GUILD_A, GUILD_B, health
+from tests.storage.conftest import ALICE, GUILD_A, GUILD_B, health, named
 
 COLLIDING = ["Ana", "ＡＮＡ", "\u0410na", "Ana Bel", "Ana  Bel", "Bruno"]
 
@@ -35,13 +35,14 @@ async def _version_1_file(path: Path) -> None:
 async def test_colliding_names_are_all_kept_and_reachable_by_exact_name(db_path: Path) -> None:
     db_path.parent.mkdir(parents=True)
     await _version_1_file(db_path)
-    async with await Storage.open(db_path) as storage, storage.read() as reader:
+    async with await Storage.open(db_path) as storage:
         for name in COLLIDING:
-            found = await reader.find_character(GUILD_A, name)
+            found = await named(storage, GUILD_A, name)
             assert found is not None and found.name == name
-        entries = (await reader.server_names(GUILD_A)).characters
-        assert sorted(entry.name for entry in entries) == sorted(COLLIDING)
-        assert (await reader.server_names(GUILD_B)).characters == ()
+        async with storage.read() as reader:
+            entries = (await reader.server_names(GUILD_A)).characters
+            assert sorted(entry.name for entry in entries) == sorted(COLLIDING)
+            assert (await reader.server_names(GUILD_B)).characters == ()
     with sqlite3.connect(db_path) as raw:
         assert raw.execute("PRAGMA user_version").fetchone()[0] == latest_version()
         rows = dict(raw.execute("SELECT name, look_key FROM characters").fetchall())
@@ -76,14 +77,14 @@ async def test_rename_is_recorded_and_undone(storage: Storage) -> None:
     assert [(c.before and c.before.name, c.after and c.after.name) for c in entry.characters] == [
         ("Ana", "Anabel")
     ]
+    assert await named(storage, GUILD_A, "Ana") is None
     async with storage.read() as reader:
-        assert await reader.find_character(GUILD_A, "Ana") is None
         assert await reader.find_lookalike(GUILD_A, "ANABEL") is not None
     async with storage.transaction() as tx:
         undone = await tx.undo_latest(GUILD_A, 3, ALICE)
     assert undone is not None and [c.name for c in undone.restored] == ["Ana"]
+    found = await named(storage, GUILD_A, "ana")
+    assert found is not None and found.id == ana.id
     async with storage.read() as reader:
-        found = await reader.find_character(GUILD_A, "ana")
-        assert found is not None and found.id == ana.id
         assert await reader.find_lookalike(GUILD_A, "ANABEL") is None
         assert await reader.find_lookalike(GUILD_A, "ＡＮＡ") is not None

@@ -99,8 +99,9 @@ async def test_a_read_is_one_trip_per_query(
     await create(storage, next_id, "Ann")
     trips.take()
     async with storage.read() as reader:  # no BEGIN/ROLLBACK around it
-        assert await reader.find_character(GUILD_A, "ann") is not None
-    assert len(trips.take()) == 1
+        assert await reader.count_characters(GUILD_A) == 1
+        assert [c.name for c in await reader.list_characters(GUILD_A)] == ["Ann"]
+    assert len(trips.take()) == 2
 
 
 async def test_hurt_is_two_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
@@ -157,7 +158,8 @@ async def test_hurt_end_to_end_is_two_trips(
         await tx.save_health(current, replace(current.health, health=6))
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="hurt")
     assert len(trips.take()) == 2
-    assert storage.names_in_memory(GUILD_A) is not None  # Health is not in the index
+    assert (await storage.names(GUILD_A)).with_key(name_key("Ann")) == ref  # Health is not in it
+    assert trips.take() == []  # so the index is still in memory
     async with storage.read() as reader:
         assert (await reader.character(ann)).health.health == 6
 
@@ -232,10 +234,10 @@ async def test_many_characters_saved_in_one_trip(
 
 
 async def test_create_is_three_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
-    """/character create: look for the name, insert (no abilities), record."""
+    """/character create: look for a lookalike name, insert (no abilities), record."""
     interaction = next_id()
     async with storage.transaction() as tx:
-        assert await tx.find_character(GUILD_A, "Ann") is None
+        assert await tx.find_lookalike(GUILD_A, "Ann") is None
         await tx.create_character(GUILD_A, "Ann", ALICE, health())
         await tx.record(guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="c")
     calls = trips.take()
