@@ -16,7 +16,6 @@ from bot.storage.errors import (
     TransactionStateError,
 )
 from bot.storage.fair_lock import LockDeadline, Ticket, current_ticket
-from bot.storage.history_writes import Transaction
 from bot.storage.memory import ServerNames
 from bot.storage.models import (
     CharacterRef,
@@ -31,6 +30,7 @@ from bot.storage.names import name_key
 from bot.storage.reader import Reader
 from bot.storage.rows import UNSET, Clock, Unset, utc_now
 from bot.storage.storage import Storage
+from bot.storage.transaction import Transaction
 
 __all__ = [
     "UNSET",

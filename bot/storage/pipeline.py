@@ -86,10 +86,15 @@ def _nothing(cursor: sqlite3.Cursor) -> None:
 
 
 class Pipeline:
-    """The statements of one transaction not sent yet, and the calls that send them."""
+    """The statements of one transaction not sent yet, and the calls that send them.
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    ``on_failure`` is called when a trip fails (a queued write may have failed with it)."""
+
+    def __init__(
+        self, conn: aiosqlite.Connection, on_failure: Callable[[], None] = lambda: None
+    ) -> None:
         self._conn = conn
+        self._on_failure = on_failure
         self._queued: list[Statement] = []
         self.probed: dict[str, Any] = {}  # the answers of the probes sent so far
 
@@ -117,7 +122,11 @@ class Pipeline:
         self._queued.clear()
         # aiosqlite's own queue to its thread, which calls batch(connection) there.
         execute: Callable[..., Awaitable[T]] = self._conn._execute
-        result = await execute(batch, self._conn._conn)
+        try:
+            result = await execute(batch, self._conn._conn)
+        except BaseException:
+            self._on_failure()
+            raise
         self.probed.update(batch.probed)
         return result
 

@@ -18,11 +18,11 @@ from bot.storage.database import apply_migrations, connect, latest_version
 from bot.storage.errors import StorageClosed, TransactionStateError
 from bot.storage.fair_lock import FairLock, current_ticket
 from bot.storage.file_check import check_database_file
-from bot.storage.history_writes import Transaction
 from bot.storage.memory import NameIndex, RecentInteractions, ServerNames, SettingsCache
 from bot.storage.models import GuildSettings
-from bot.storage.reader import Reader
+from bot.storage.reader import OneTripEach, Reader
 from bot.storage.rows import Clock, utc_now
+from bot.storage.transaction import Transaction
 
 __all__ = ["ChangeListener", "Storage"]
 
@@ -232,7 +232,7 @@ class Storage:
         """
         await self._acquire()
         try:
-            reader = Reader(self._conn, self._clock, self._settings)
+            reader = Reader(OneTripEach(self._conn), self._clock, self._settings)
             try:
                 yield reader
             finally:

@@ -53,7 +53,7 @@ async def hurt(
 
 async def raw_snapshot(storage: Storage, guild_id: int, character_id: int) -> object:
     async with storage.read() as reader:
-        return await reader._snapshot(guild_id, character_id)
+        return await reader.snapshot(guild_id, character_id)
 
 
 async def test_record_writes_entry_with_snapshots(storage: Storage, next_id: Interactions) -> None:

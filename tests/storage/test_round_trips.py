@@ -73,7 +73,7 @@ async def stored_after(storage: Storage, entry_id: int) -> dict[int, str | None]
 async def read_back(storage: Storage, character_id: int) -> str | None:
     """The character as a read gives it now, as snapshot JSON (None: not stored)."""
     async with storage.read() as reader:
-        snapshot = await reader._snapshot(GUILD_A, character_id)
+        snapshot = await reader.snapshot(GUILD_A, character_id)
     return None if snapshot is None else dump_json(snapshot)
 
 
