@@ -14,7 +14,7 @@ from bot.storage import Reader, Transaction
 
 STORAGE = Path(bot.storage.__file__).resolve().parent
 #: The one module allowed to use aiosqlite's private API.
-ADAPTER = "pipeline.py"
+ADAPTER = "one_trip.py"
 
 
 def _sources() -> dict[str, ast.Module]:
