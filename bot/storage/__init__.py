@@ -13,6 +13,7 @@ from bot.storage.errors import (
     MigrationError,
     StorageClosed,
     StorageError,
+    StorageFull,
     TransactionStateError,
 )
 from bot.storage.fair_lock import LockDeadline, Ticket, current_ticket
@@ -50,6 +51,7 @@ __all__ = [
     "Storage",
     "StorageClosed",
     "StorageError",
+    "StorageFull",
     "StoredCharacter",
     "Ticket",
     "Transaction",

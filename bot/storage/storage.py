@@ -18,6 +18,7 @@ from bot.storage.database import apply_migrations, connect, latest_version
 from bot.storage.errors import StorageClosed, TransactionStateError
 from bot.storage.fair_lock import FairLock, current_ticket
 from bot.storage.file_check import check_database_file
+from bot.storage.full_disk import FullDisk, is_full
 from bot.storage.memory import NameIndex, RecentInteractions, ServerNames, SettingsCache
 from bot.storage.models import GuildSettings
 from bot.storage.reader import OneTripEach, Reader
@@ -48,7 +49,8 @@ class Storage:
         self._lock = FairLock()  # per-server queues served in turn (fair_lock.py)
         self._holder: asyncio.Task[object] | None = None
         self._closed = False
-        self.checkpointer = Checkpointer(path, self.exclusive)
+        self._full = FullDisk(path)
+        self.checkpointer = Checkpointer(path, self.exclusive, full=self._full)
         self._settings = SettingsCache()
         self._names = NameIndex()
         self._applied = RecentInteractions()
@@ -145,7 +147,8 @@ class Storage:
 
         With ``require_record`` (the default) a transaction that changed a character but did
         not call ``tx.record(...)`` is rolled back with ``TransactionStateError``: every
-        change must reach the history, or ``/undo`` could not be trusted.
+        change must reach the history, or ``/undo`` could not be trusted. When the disk
+        refuses the writes it raises ``StorageFull`` (logged at most once a minute).
         """
         await self._acquire()
         try:
@@ -153,9 +156,11 @@ class Storage:
             try:
                 yield tx
                 await tx.finish(require_record=require_record)
-            except BaseException:
+            except BaseException as error:
                 tx.abort()
                 await self._rollback()
+                if is_full(error):
+                    raise self._full.refused(error) from error
                 raise
             finally:
                 tx.end()
@@ -235,6 +240,10 @@ class Storage:
             reader = Reader(OneTripEach(self._conn), self._clock, self._settings)
             try:
                 yield reader
+            except sqlite3.Error as error:
+                if is_full(error):  # a read can need room too (a sort's temporary file)
+                    raise self._full.refused(error) from error
+                raise
             finally:
                 reader.end()
         finally:
