@@ -1,4 +1,5 @@
-"""Character names: trimmed, visible, free of control characters (COMMANDS.md Names)."""
+"""Character names: trimmed, visible, free of control and invisible characters (COMMANDS.md
+Names), and the folding by which two names are the same name."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ from rules.errors import RuleError
 
 __all__ = [
     "CONTROL_CATEGORIES",
+    "FILLERS",
+    "MAX_MARKS",
     "MAX_NAME_LENGTH",
     "InvalidName",
     "clean_name",
     "fold_name",
+    "is_default_ignorable",
     "name_key",
     "starts_a_word",
 ]
@@ -25,8 +29,36 @@ MAX_NAME_LENGTH = 40
 CONTROL_CATEGORIES = frozenset({"Cc", "Cf", "Cs"})
 #: Categories that show nothing on their own (spaces, combining marks, unassigned).
 _BLANK_CATEGORIES = frozenset({"Zs", "Zl", "Zp", "Mn", "Me", "Cn"})
-#: Letters and symbols that render as blank space.
-_BLANK_CHARACTERS = frozenset("\u115f\u1160\u2800\u3164\uffa0")
+#: Letters and symbols that render as blank space: the Hangul fillers and the Braille blank
+#: (``Pia`` and ``Pia\u3164`` look the same).
+FILLERS = frozenset("\u115f\u1160\u2800\u3164\uffa0")
+#: Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, Unicode 15.1): code
+#: points a renderer shows as nothing when it does not support them. Ranges, inclusive.
+_DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+#: Text and emoji presentation selectors: after a symbol (``❤️``) they choose how it is drawn,
+#: which is visible; after a letter they add nothing to see.
+_PRESENTATION = frozenset("\ufe0e\ufe0f")
+#: Most combining marks one character may carry (Vietnamese ``ệ`` carries 2).
+MAX_MARKS = 2
+_MARK_CATEGORIES = frozenset({"Mn", "Mc", "Me"})
 #: Raw texts longer than FACTOR * max_length + SLACK are refused before any work.
 _MAX_RAW_FACTOR = 4
 #: A run of space separators (every character of category Zs), kept as one plain space.
@@ -35,15 +67,48 @@ _MAX_RAW_SLACK = 64
 
 
 class InvalidName(RuleError):
-    """The name cannot be used (params: reason — "empty", "too_long", "control" or
-    "invisible" — and max_length)."""
+    """The name cannot be used (params: reason — "empty", "too_long", "control",
+    "invisible" or "marks" — and max_length)."""
 
     code: ClassVar[str] = "invalid_name"
 
 
+def is_default_ignorable(char: str) -> bool:
+    """Whether ``char`` is a Default_Ignorable_Code_Point of Unicode."""
+    code = ord(char)
+    return any(low <= code <= high for low, high in _DEFAULT_IGNORABLE)
+
+
+def _invisible(name: str) -> bool:
+    """Whether ``name`` holds a filler, or a default-ignorable code point other than a
+    presentation selector right after a symbol (``❤️``)."""
+    previous = ""
+    for char in name:
+        if char in FILLERS:
+            return True
+        if is_default_ignorable(char) and not (
+            char in _PRESENTATION and unicodedata.category(previous or " ") == "So"
+        ):
+            return True
+        previous = char
+    return False
+
+
+def _too_many_marks(name: str) -> bool:
+    """Whether a character of ``name`` (decomposed) carries more than ``MAX_MARKS`` marks."""
+    marks = 0
+    for char in unicodedata.normalize("NFD", name):
+        marks = marks + 1 if unicodedata.category(char) in _MARK_CATEGORIES else 0
+        if marks > MAX_MARKS:
+            return True
+    return False
+
+
 def clean_name(text: str, max_length: int = MAX_NAME_LENGTH) -> str:
     """The name to store: NFC, trimmed, each run of spaces one space; refused when empty,
-    too long, with a Cc/Cf character, or with nothing visible in it."""
+    too long, with a control, format or invisible character (a filler, a default-ignorable
+    code point), with nothing visible in it, or with more than ``MAX_MARKS`` combining marks
+    on one character."""
     if len(text) > _MAX_RAW_FACTOR * max_length + _MAX_RAW_SLACK:
         # Cheap guard before normalizing: no trimmed name of max_length comes near it.
         raise InvalidName(reason="too_long", max_length=max_length)
@@ -54,11 +119,12 @@ def clean_name(text: str, max_length: int = MAX_NAME_LENGTH) -> str:
         raise InvalidName(reason="too_long", max_length=max_length)
     if any(unicodedata.category(char) in CONTROL_CATEGORIES for char in name):
         raise InvalidName(reason="control", max_length=max_length)
-    if all(
-        char in _BLANK_CHARACTERS or unicodedata.category(char) in _BLANK_CATEGORIES
-        for char in name
-    ):
+    if all(char in FILLERS or unicodedata.category(char) in _BLANK_CATEGORIES for char in name):
         raise InvalidName(reason="invisible", max_length=max_length)
+    if _invisible(name):
+        raise InvalidName(reason="control", max_length=max_length)
+    if _too_many_marks(name):
+        raise InvalidName(reason="marks", max_length=max_length)
     return name
 
 
