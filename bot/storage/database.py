@@ -12,7 +12,7 @@ from pathlib import Path
 import aiosqlite
 
 from bot.storage.errors import MigrationError
-from bot.storage.names import look_key
+from bot.storage.key_versions import SQL_FUNCTIONS
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -147,9 +147,10 @@ async def connect(path: str | Path) -> aiosqlite.Connection:
     conn.row_factory = aiosqlite.Row
     try:
         # busy_timeout first: every later statement may meet another process's lock.
-        # Used by migration 0003 (names); deterministic, so SQLite may use it in indexes.
-        await conn.create_function("salud_look_key", 1, look_key, deterministic=True)
         await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        # The frozen key versions the migrations compute keys with (key_versions.py).
+        for sql_name, function in SQL_FUNCTIONS.items():
+            await conn.create_function(sql_name, 1, function, deterministic=True)
         await _switch_to_wal(conn, target)
         await conn.execute("PRAGMA foreign_keys = ON")
         await conn.execute("PRAGMA synchronous = NORMAL")

@@ -4,7 +4,10 @@ skeleton of the folded name), so that create and rename can refuse a lookalike w
 indexed query. Finding a character by a typed name (word starts, close names) is not the
 storage's business: ``bot.features.characters.names``.
 
-The skeleton reads Unicode's own ``confusables.txt``, shipped beside this module.
+The skeleton reads Unicode's own ``confusables.txt`` (version ``CONFUSABLES``, shipped beside
+this module). These are the keys the bot computes today; the stored ones were computed by
+the frozen versions of ``key_versions.py``, and ``tests/storage/test_key_versions.py`` fails
+when the two differ (a new key needs a new version and a migration).
 """
 
 from __future__ import annotations
@@ -16,7 +19,10 @@ from importlib import resources
 from rules.names import fold_name
 from rules.names import name_key as rules_name_key
 
-__all__ = ["look_key", "name_key", "skeleton"]
+__all__ = ["CONFUSABLES", "look_key", "name_key", "skeleton"]
+
+#: The version of Unicode's confusables the skeleton reads (``unicode/<CONFUSABLES>``).
+CONFUSABLES = "confusables-13.0.0.txt"
 
 
 def name_key(name: str) -> str:
@@ -27,9 +33,7 @@ def name_key(name: str) -> str:
 @cache
 def _confusables() -> dict[str, str]:
     """Unicode's confusable mappings (source character → prototype), read once."""
-    data = (
-        resources.files("bot.storage").joinpath("unicode", "confusables.txt").read_text("utf-8-sig")
-    )
+    data = resources.files("bot.storage").joinpath("unicode", CONFUSABLES).read_text("utf-8-sig")
     mapping: dict[str, str] = {}
     for line in data.splitlines():
         fields = line.split("#", 1)[0].split(";")
