@@ -17,6 +17,7 @@ __all__ = [
     "InvalidName",
     "clean_name",
     "fold_name",
+    "fold_punctuation",
     "is_default_ignorable",
     "name_key",
     "starts_a_word",
@@ -64,6 +65,18 @@ _MAX_RAW_FACTOR = 4
 #: A run of space separators (every character of category Zs), kept as one plain space.
 _SPACE_RUN = re.compile("[ \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]+")
 _MAX_RAW_SLACK = 64
+#: Typographic apostrophes, quotes and dashes, as the plain ones a keyboard types (a phone
+#: types ``O’Malley`` for ``O'Malley``).
+_PLAIN_PUNCTUATION = str.maketrans(
+    {
+        **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032\u2035\u2039\u203a", "'"),
+        **dict.fromkeys("\u02b9\u02bc\u0060\u00b4\uff07", "'"),
+        **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033\u2036\u00ab\u00bb", '"'),
+        **dict.fromkeys("\u301d\u301e\uff02", '"'),
+        **dict.fromkeys("\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212", "-"),
+        **dict.fromkeys("\u2e3a\u2e3b\ufe58\ufe63\uff0d", "-"),
+    }
+)
 
 
 class InvalidName(RuleError):
@@ -139,15 +152,22 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", name).casefold()
 
 
+def fold_punctuation(text: str) -> str:
+    """Typographic apostrophes, quotes and dashes as the plain ``'``, ``"`` and ``-``."""
+    return text.translate(_PLAIN_PUNCTUATION)
+
+
 def fold_name(name: str) -> str:
     """The key two character names are the same name by (COMMANDS.md Names): equal ignoring
-    case, accents and width, with runs of spaces as one space.
+    case, accents and width, with typographic apostrophes, quotes and dashes as the plain
+    ones and runs of spaces as one space.
 
-    ``Amelia Rios``, ``AMELIA RÍOS`` and ``Ａｍｅｌｉａ Ríos`` all fold to ``amelia rios``.
-    NFKC first (full-width letters become plain ones), then case folding, then the accents
-    (combining marks after NFD) are dropped.
+    ``Amelia Rios``, ``AMELIA RÍOS`` and ``Ａｍｅｌｉａ Ríos`` all fold to ``amelia rios``;
+    ``O’Malley`` and ``O'Malley`` to ``o'malley``. The punctuation first (NFKC would turn
+    ``´`` into a space and an accent), then NFKC (full-width letters become plain ones), then
+    case folding, then the accents (combining marks after NFD) are dropped.
     """
-    wide = unicodedata.normalize("NFKC", name).casefold()
+    wide = unicodedata.normalize("NFKC", fold_punctuation(name)).casefold()
     bare = "".join(
         char for char in unicodedata.normalize("NFD", wide) if unicodedata.category(char) != "Mn"
     )

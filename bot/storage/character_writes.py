@@ -16,17 +16,19 @@ from bot.storage.errors import (
 )
 from bot.storage.known import KnownCharacters
 from bot.storage.models import StoredCharacter
-from bot.storage.names import look_key, name_key
+from bot.storage.names import name_key
 from bot.storage.pipeline import Pipeline
 from bot.storage.reader import Reader
 from bot.storage.rows import (
     DELETE_ABILITY,
+    NAME_KEY_COLUMNS,
     UPDATE_HEALTH,
     UPSERT_ABILITY,
     StoredRow,
     abilities_by_key,
     character_columns,
     is_unique_violation,
+    name_keys,
 )
 from bot.storage.snapshot import (
     HEALTH_COLUMNS,
@@ -284,9 +286,10 @@ class CharacterWriter:
         self.names_written.add(character.guild_id)
         try:
             await self._pipe.execute(
-                "UPDATE characters SET name = ?, name_key = ?, look_key = ?"
-                " WHERE id = ? AND guild_id = ?",
-                (name, name_key(name), look_key(name), character.id, character.guild_id),
+                "UPDATE characters SET name = ?, "
+                + ", ".join(f"{column} = ?" for column in NAME_KEY_COLUMNS)
+                + " WHERE id = ? AND guild_id = ?",
+                (name, *name_keys(name), character.id, character.guild_id),
             )
         except sqlite3.IntegrityError as error:
             if is_unique_violation(error, "characters.name_key"):

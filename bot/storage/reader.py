@@ -30,10 +30,11 @@ from bot.storage.models import (
     LightCharacter,
     StoredCharacter,
 )
-from bot.storage.names import look_key
+from bot.storage.names import look_key, typed_look_key
 from bot.storage.rows import (
     ABILITIES_JSON,
     IDS_PER_QUERY,
+    LOOKALIKE_WHERE,
     SELECT_CHARACTER,
     SELECT_HISTORY,
     Clock,
@@ -234,11 +235,18 @@ class Reader:
     async def find_lookalike(
         self, guild_id: int, name: str, *, other_than: int | None = None
     ) -> StoredCharacter | None:
-        """A character of the guild (other than ``other_than``) whose name is the same as, or
-        looks like, ``name`` (``bot.storage.names.look_key``): create and rename refuse it."""
+        """The first character of the guild (other than ``other_than``) whose name is the same
+        as, or looks like, ``name``: either of its keys equal (``bot.storage.names``); create
+        and rename refuse it. One query, on the two keys' indexes."""
         found = await self._characters(
-            "c.guild_id = ? AND c.look_key = ? AND c.id != ?",
-            (guild_id, look_key(name), -1 if other_than is None else other_than),
+            LOOKALIKE_WHERE,
+            (
+                guild_id,
+                look_key(name),
+                guild_id,
+                typed_look_key(name),
+                -1 if other_than is None else other_than,
+            ),
             "ORDER BY c.id LIMIT 1",
         )
         return found[0] if found else None
@@ -263,13 +271,16 @@ class Reader:
 
     async def lookalike_ids(self, guild_id: int) -> set[int]:
         """The characters whose name is the same as, or looks like, another's of the server
-        (by ``look_key``; possible only in databases older than that rule): one query on the
-        ``(guild_id, look_key)`` index, whatever page of ``/character list`` is shown."""
+        (either key shared; possible only in databases older than the rules): one query on
+        the keys' indexes, whatever page of ``/character list`` is shown. An empty key (a row
+        written without it) is no key."""
         rows = await self.fetch_all(
-            "SELECT id FROM characters WHERE guild_id = ? AND look_key IN"
-            " (SELECT look_key FROM characters WHERE guild_id = ?"
-            " GROUP BY look_key HAVING count(*) > 1)",
-            (guild_id, guild_id),
+            "SELECT id FROM characters WHERE guild_id = ? AND (look_key IN"
+            " (SELECT look_key FROM characters WHERE guild_id = ? AND look_key != ''"
+            " GROUP BY look_key HAVING count(*) > 1) OR typed_look_key IN"
+            " (SELECT typed_look_key FROM characters WHERE guild_id = ? AND typed_look_key != ''"
+            " GROUP BY typed_look_key HAVING count(*) > 1))",
+            (guild_id, guild_id, guild_id),
         )
         return {int(row["id"]) for row in rows}
 

@@ -10,6 +10,7 @@ from rules.names import (
     MAX_MARKS,
     MAX_NAME_LENGTH,
     fold_name,
+    fold_punctuation,
     is_default_ignorable,
     starts_a_word,
 )
@@ -237,3 +238,26 @@ def test_marks_are_counted_per_character_and_of_every_kind() -> None:
     assert refused_for("\u0915\u0903\u0903\u0903") == "marks"  # spacing marks (Mc)
     assert clean_name("\u0915\u0903\u0903") == "\u0915\u0903\u0903"
     assert refused_for("\u0301\u0301\u0301Ana") == "marks"  # before any letter too
+
+
+# --- Folding typographic punctuation (issue 20.11: a phone's apostrophe) --------------------
+APOSTROPHES = "\u2018\u2019\u201a\u201b\u2032\u2035\u2039\u203a\u02b9\u02bc\u0060\u00b4\uff07"
+QUOTES = "\u201c\u201d\u201e\u201f\u2033\u2036\u00ab\u00bb\u301d\u301e\uff02"
+DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2043\u2212\u2e3a\u2e3b\ufe58\ufe63\uff0d"
+
+
+@pytest.mark.parametrize(
+    ("typographic", "plain"),
+    [*((c, "'") for c in APOSTROPHES), *((c, '"') for c in QUOTES), *((c, "-") for c in DASHES)],
+)
+def test_typographic_punctuation_folds_to_the_plain_one(typographic: str, plain: str) -> None:
+    assert fold_punctuation(f"O{typographic}M") == f"O{plain}M"
+    assert fold_name(f"O{typographic}Malley") == f"o{plain}malley"
+
+
+def test_a_phones_name_is_the_same_name_as_the_keyboards() -> None:
+    assert fold_name("Sgt. Patrick O\u2019Malley") == fold_name("Sgt. Patrick O'Malley")
+    assert fold_name("Ana\u2013María") == fold_name("Ana-Maria") == "ana-maria"
+    assert fold_name("\u201cDoc\u201d Holliday") == '"doc" holliday'
+    assert fold_name("D\u00b4Artagnan") == "d'artagnan"  # not NFKC's space and accent
+    assert fold_punctuation("Ana María") == "Ana María"  # letters untouched

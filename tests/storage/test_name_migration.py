@@ -1,4 +1,4 @@
-"""Migration 0003 (names): a version-1 file whose names collide under the new rule keeps them
+"""Migrations 0003 and 0007 (names): a file whose names collide under the new rule keeps them
 all, each reachable by its exact name; their look keys are filled in; new names are checked."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ from pathlib import Path
 
 from bot.storage import Storage
 from bot.storage.database import apply_migrations, connect, latest_version, load_migrations
-from bot.storage.names import look_key
+from bot.storage.key_versions import look_key_v1
+from bot.storage.names import look_key, typed_look_key
 from tests.storage.conftest import ALICE, GUILD_A, GUILD_B, health, named
 
 COLLIDING = ["Ana", "ＡＮＡ", "\u0410na", "Ana Bel", "Ana  Bel", "Bruno"]
@@ -88,3 +89,61 @@ async def test_rename_is_recorded_and_undone(storage: Storage) -> None:
     async with storage.read() as reader:
         assert await reader.find_lookalike(GUILD_A, "ANABEL") is None
         assert await reader.find_lookalike(GUILD_A, "ＡＮＡ") is not None
+
+
+#: Names a version-6 file may hold side by side that collide under migration 0007's keys.
+BEFORE_0007 = {
+    "Bob": "Bob",
+    "\u0412ob": "Bob",  # a Cyrillic capital: a lookalike as typed
+    "Patrick O'Malley": "Patrick O'Malley",
+    "Patrick O\u2019Malley": "Patrick O'Malley",  # a phone's apostrophe: the same name
+    "Pia": "Pia",
+    "Pia\u3164": "Pia",  # a filler: the same name to see
+    "Nora": None,
+}
+
+
+async def _version_6_file(path: Path) -> None:
+    """A file as Salud left it before migration 0007 (look keys of version 1, computed
+    then, no typed look key)."""
+    conn = await connect(path)
+    try:
+        assert await apply_migrations(conn, load_migrations()[:6]) == 6
+    finally:
+        await conn.close()
+    with sqlite3.connect(path) as raw:
+        raw.executemany(
+            "INSERT INTO characters (guild_id, name, name_key, look_key, owner_id, created_at,"
+            " health, max_health, first_aid_pool, first_aid_rating, scene_start_health,"
+            " conscious, roll_pending, stabilized, hospital_length_days, hospital_days_served,"
+            " lowest_health, first_aid_received, bleed_minutes, full_recovery_due)"
+            " VALUES (?, ?, ?, ?, ?, '2024-01-01T00:00:00+00:00', 9, 9, 0, 0, 9, 1, 0, 0,"
+            " NULL, NULL, NULL, 0, 0, 0)",
+            [(GUILD_A, name, name.casefold(), look_key_v1(name), ALICE) for name in BEFORE_0007],
+        )
+    raw.close()
+
+
+async def test_migration_0007_fills_both_keys_and_keeps_names_that_now_collide(
+    db_path: Path,
+) -> None:
+    db_path.parent.mkdir(parents=True)
+    await _version_6_file(db_path)
+    async with await Storage.open(db_path) as storage:
+        for name in BEFORE_0007:  # each still reachable by its exact name
+            found = await named(storage, GUILD_A, name)
+            assert found is not None and found.name == name
+        async with storage.read() as reader:
+            marked = await reader.lookalike_ids(GUILD_A)
+            listed = {c.id: c.name for c in await reader.list_characters(GUILD_A)}
+            for name, other in BEFORE_0007.items():  # a new one is refused, naming the first
+                clash = await reader.find_lookalike(GUILD_A, name)
+                assert clash is not None and clash.name == (other or name), name
+    assert sorted(listed[i] for i in marked) == sorted(n for n, o in BEFORE_0007.items() if o)
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == latest_version()
+        rows = raw.execute("SELECT name, look_key, typed_look_key FROM characters").fetchall()
+    raw.close()
+    assert {name: (look, typed) for name, look, typed in rows} == {
+        name: (look_key(name), typed_look_key(name)) for name in BEFORE_0007
+    }
