@@ -95,15 +95,13 @@ def is_default_ignorable(char: str) -> bool:
 def _invisible(name: str) -> bool:
     """Whether ``name`` holds a filler, or a default-ignorable code point other than a
     presentation selector right after a symbol (``❤️``)."""
-    previous = ""
-    for char in name:
+    for previous, char in zip(" " + name, name, strict=False):
         if char in FILLERS:
             return True
         if is_default_ignorable(char) and not (
-            char in _PRESENTATION and unicodedata.category(previous or " ") == "So"
+            char in _PRESENTATION and unicodedata.category(previous) == "So"
         ):
             return True
-        previous = char
     return False
 
 

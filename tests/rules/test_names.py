@@ -46,6 +46,8 @@ def test_clean_name_normalizes_to_nfc() -> None:
         ("\u3164", "invisible"),
         ("\u2800\u2800", "invisible"),
         ("\u0301", "invisible"),
+        ("Pia\u3164", "control"),
+        ("a\u0301\u0302\u0303", "marks"),
     ],
 )
 def test_clean_name_refuses(text: str, reason: str) -> None:
@@ -238,6 +240,7 @@ def test_marks_are_counted_per_character_and_of_every_kind() -> None:
     assert refused_for("\u0915\u0903\u0903\u0903") == "marks"  # spacing marks (Mc)
     assert clean_name("\u0915\u0903\u0903") == "\u0915\u0903\u0903"
     assert refused_for("\u0301\u0301\u0301Ana") == "marks"  # before any letter too
+    assert clean_name("\u0301\u0301Ana") == "\u0301\u0301Ana"
 
 
 # --- Folding typographic punctuation (issue 20.11: a phone's apostrophe) --------------------
