@@ -95,7 +95,8 @@ def is_default_ignorable(char: str) -> bool:
 def _invisible(name: str) -> bool:
     """Whether ``name`` holds a filler, or a default-ignorable code point other than a
     presentation selector right after a symbol (``❤️``)."""
-    for previous, char in zip(" " + name, name, strict=False):
+    for index, char in enumerate(name):
+        previous = name[index - 1] if index else " "
         if char in FILLERS:
             return True
         if is_default_ignorable(char) and not (

@@ -218,6 +218,7 @@ def test_a_presentation_selector_is_kept_after_a_symbol_only() -> None:
     assert refused_for("Rosa\ufe0f") == "control"
     assert refused_for("Rosa \ufe0f!") == "control"
     assert refused_for("\ufe0fRosa") == "control"
+    assert refused_for("\ufe0fRosa \u2764") == "control"  # nothing before it, not the end
     assert refused_for("1\ufe0f Uno") == "control"  # a digit is no symbol
     assert refused_for("\u2764\ufe00 Rosa") == "control"  # only the two presentation ones
     assert refused_for("\u2764\ufe0f\ufe0f Rosa") == "control"
