@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage import Storage, name_key
-from bot.storage.names import look_key
+from bot.storage.names import look_key, typed_look_key
 from bot.storage.snapshot import HEALTH_COLUMNS, dump_json, health_to_row, make_snapshot
 from rules.character import CharacterHealth
 
@@ -94,6 +94,7 @@ def populate(path: Path, active: Sequence[StoredServer], *, fillers: int = 0, se
             "name",
             "name_key",
             "look_key",
+            "typed_look_key",
             "owner_id",
             "created_at",
             *HEALTH_COLUMNS,
@@ -107,6 +108,7 @@ def populate(path: Path, active: Sequence[StoredServer], *, fillers: int = 0, se
                     "name": name,
                     "name_key": name_key(name),
                     "look_key": look_key(name),
+                    "typed_look_key": typed_look_key(name),
                     "owner_id": owner,
                     "created_at": created_at,
                     **health,

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import tempfile
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +27,10 @@ __all__ = [
 DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
 DEFAULT_LOG_LEVEL = "INFO"
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: Unicode categories of control and invisible format characters (ESC, DEL, zero-width …).
+_CONTROL = frozenset({"Cc", "Cf", "Cs", "Co", "Cn"})
+#: What a Discord bot token is made of: base64url segments separated by dots.
+_TOKEN = re.compile(r"[A-Za-z0-9._-]+")
 #: A sanity bound on SHARD_COUNT: one shard per 1,000 servers is already ten million servers.
 MAX_SHARD_COUNT = 10_000
 
@@ -65,6 +71,20 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
     if any(character.isspace() for character in token):
         raise SettingsError(
             "DISCORD_TOKEN contains spaces. Put the bot token alone on its line in .env: "
+            "DISCORD_TOKEN=<your bot token>"
+        )
+    if any(unicodedata.category(character) in _CONTROL for character in token):
+        # Never the token itself in the message, not even a broken one.
+        raise SettingsError(
+            "DISCORD_TOKEN contains a control character (a terminal's paste markers such as "
+            "ESC[200~ come with some pastes). Type or paste the bot token again, alone on its "
+            "line in .env: DISCORD_TOKEN=<your bot token>"
+        )
+    if not _TOKEN.fullmatch(token):
+        raise SettingsError(
+            "DISCORD_TOKEN contains characters a bot token never has (a token is letters, "
+            "digits, '.', '_' and '-'). Copy it again from https://discord.com/developers/"
+            "applications -> your app -> Bot -> Reset Token, alone on its line in .env: "
             "DISCORD_TOKEN=<your bot token>"
         )
     shard_count = _shard_count(environ.get("SHARD_COUNT", "").strip())

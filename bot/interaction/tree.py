@@ -5,7 +5,8 @@ and ``report_error`` (buttons, which do not pass through the tree) answer:
 
 - ``UserFacingError(key, **params)``  → the catalog message ``key``;
 - ``rules.errors.RuleError``          → ``error.<code>`` (or ``error.<code>.<reason>``);
-- ``bot.storage.errors``              → duplicate name, character gone, already applied;
+- ``bot.storage.errors``              → duplicate name, character gone, already applied,
+                                        a full disk;
 - failed checks / bad option values   → guild only, not allowed, invalid value;
 - anything else                       → logged with command and server, ``error.unexpected``.
 
@@ -32,7 +33,13 @@ from bot.interaction.sending import NO_MENTIONS, send_private
 from bot.interaction.subjects import subject_of
 from bot.render.sanitize import escape, visible
 from bot.storage import CharacterRef
-from bot.storage.errors import AlreadyApplied, CharacterNotFound, DuplicateName, StorageClosed
+from bot.storage.errors import (
+    AlreadyApplied,
+    CharacterNotFound,
+    DuplicateName,
+    StorageClosed,
+    StorageFull,
+)
 from bot.storage.fair_lock import LockDeadline
 from rules.errors import Party, RuleError
 
@@ -117,6 +124,8 @@ def error_message(
         return text(language, "lifecycle.busy")
     if isinstance(error, StorageClosed):
         return text(language, "lifecycle.restarting")
+    if isinstance(error, StorageFull):  # the storage logs it, once a minute
+        return text(language, "error.storage_full")
     if isinstance(error, app_commands.NoPrivateMessage):
         return text(language, "error.guild_only")
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):

@@ -13,10 +13,10 @@ from bot.storage.errors import (
     MigrationError,
     StorageClosed,
     StorageError,
+    StorageFull,
     TransactionStateError,
 )
 from bot.storage.fair_lock import LockDeadline, Ticket
-from bot.storage.history_writes import Transaction
 from bot.storage.memory import ServerNames
 from bot.storage.models import (
     CharacterRef,
@@ -31,6 +31,7 @@ from bot.storage.names import name_key
 from bot.storage.reader import Reader
 from bot.storage.rows import UNSET, Clock, Unset, utc_now
 from bot.storage.storage import Storage
+from bot.storage.transaction import Transaction
 
 __all__ = [
     "UNSET",
@@ -50,6 +51,7 @@ __all__ = [
     "Storage",
     "StorageClosed",
     "StorageError",
+    "StorageFull",
     "StoredCharacter",
     "Ticket",
     "Transaction",

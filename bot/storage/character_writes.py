@@ -1,101 +1,123 @@
-"""A transaction's writes of characters, abilities, settings and meta (never history)."""
+"""A transaction's writes of characters and their abilities (``CharacterWriter``, a part of
+``Transaction``): each keeps the character's first state and what it wrote
+(``KnownCharacters``), and queues its statements when nothing waits for their result."""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from bot.storage.errors import (
+    CharacterNotFound,
     DuplicateName,
+    StorageError,
+    TransactionStateError,
 )
-from bot.storage.models import (
-    GuildSettings,
-    StoredCharacter,
-)
-from bot.storage.names import look_key, name_key
+from bot.storage.known import KnownCharacters
+from bot.storage.models import StoredCharacter
+from bot.storage.names import name_key
+from bot.storage.pipeline import Pipeline
+from bot.storage.reader import Reader
 from bot.storage.rows import (
     DELETE_ABILITY,
-    UNSET,
+    NAME_KEY_COLUMNS,
     UPDATE_HEALTH,
     UPSERT_ABILITY,
     StoredRow,
-    Unset,
     abilities_by_key,
     character_columns,
     is_unique_violation,
-    settings_of_row,
+    name_keys,
 )
 from bot.storage.snapshot import (
+    HEALTH_COLUMNS,
+    Snapshot,
+    ability_from_row,
     ability_to_row,
     health_to_row,
 )
-from bot.storage.transaction import FirstState, TransactionCore
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
 
-__all__ = ["CharacterWrites"]
+__all__ = ["CharacterWriter"]
+
+_DELETE = "DELETE FROM characters WHERE id = ? AND guild_id = ?"
 
 
-class CharacterWrites(TransactionCore):
-    """Writes of characters, abilities, settings and meta; each keeps what it wrote."""
+class CharacterWriter:
+    """Creates, changes, renames, deletes and restores characters; reads a character it does
+    not know yet through the transaction's ``reads`` (which keeps it as known)."""
 
-    async def get_settings(self, guild_id: int) -> GuildSettings:
-        if guild_id in self.settings_written:  # not committed yet: never into the cache
-            self.check_open()
-            return await self._read_settings(guild_id)
-        return await super().get_settings(guild_id)
-
-    async def update_settings(
+    def __init__(
         self,
-        guild_id: int,
-        *,
-        gm_role_id: int | Unset | None = UNSET,
-        channel_id: int | Unset | None = UNSET,
-        language: str | Unset | None = UNSET,
-    ) -> GuildSettings:
-        """Set the given fields (``None`` clears one); others keep their value."""
-        given: dict[str, Any] = {
-            key: value
-            for key, value in (
-                ("gm_role_id", gm_role_id),
-                ("channel_id", channel_id),
-                ("language", language),
-            )
-            if value is not UNSET
-        }
-        self.check_open()
-        self.settings_written.add(guild_id)
-        now = self.now()
-        if not given:
-            self._pipe.queue(
-                "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?)"
-                " ON CONFLICT (guild_id) DO NOTHING",
-                (guild_id, now),
-            )
-            return await self.get_settings(guild_id)
-        columns = ", ".join(given)
-        marks = ", ".join("?" * len(given))
-        assignments = ", ".join(f"{key} = excluded.{key}" for key in given)
-        row = await self.fetch_one(
-            f"INSERT INTO guild_settings (guild_id, updated_at, {columns})"
-            f" VALUES (?, ?, {marks}) ON CONFLICT (guild_id) DO UPDATE SET {assignments},"
-            " updated_at = excluded.updated_at RETURNING gm_role_id, channel_id, language",
-            (guild_id, now, *given.values()),
-        )
-        return settings_of_row(guild_id, row)
+        pipe: Pipeline,
+        known: KnownCharacters,
+        reads: Reader,
+        now: Callable[[], str],
+    ) -> None:
+        self._pipe = pipe
+        self._known = known
+        self._reads = reads
+        self._now = now
+        self._sealed = False
+        #: Guilds whose name index ends with this transaction (names, owners, genders, which
+        #: characters exist).
+        self.names_written: set[int] = set()
 
-    async def set_meta(self, key: str, value: str) -> None:
-        self.check_open()
-        self._pipe.queue(
-            "INSERT INTO meta (key, value) VALUES (?, ?)"
-            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            (key, value),
-        )
+    def seal(self) -> None:
+        """The history entry is written: no character write may follow it."""
+        self._sealed = True
 
-    # --- characters --------------------------------------------------------------------------
+    def check_writable(self) -> None:
+        self._reads.check_open()
+        if self._sealed:
+            raise TransactionStateError("character written after record() in one transaction")
 
-    async def _insert_character(
+    # --- what is stored now ------------------------------------------------------------------
+
+    async def current(self, guild_id: int, character_id: int) -> StoredRow | None:
+        """The character as stored now (read when not known yet), or None when it is not in
+        this guild."""
+        if not self._known.knows(character_id):
+            await self._reads.get_character(guild_id, character_id)  # kept when found
+            if not self._known.knows(character_id):
+                return None
+        return self._known.state(guild_id, character_id)
+
+    async def load(self, guild_id: int, character_ids: Iterable[int]) -> None:
+        """Read the characters not known yet, many per query (those found are kept)."""
+        unknown = self._known.unknown(character_ids)
+        if unknown:
+            await self._reads.get_characters(guild_id, unknown)
+
+    async def _touch(
+        self, guild_id: int, character_id: int, *, will_create: bool = False
+    ) -> StoredRow | None:
+        """Keep the character's state before its first write here; return its current state.
+
+        A character missing from this guild is only remembered (as "did not exist") when the
+        caller is about to create it.
+        """
+        self.check_writable()
+        current = await self.current(guild_id, character_id)
+        if current is not None or will_create:
+            self._known.first_write(guild_id, character_id, current)
+        return current
+
+    async def _require(self, guild_id: int, character_id: int) -> StoredRow:
+        current = await self._touch(guild_id, character_id)
+        if current is None:
+            raise CharacterNotFound(guild_id, character_id)
+        return current
+
+    def _stored(self, stored: StoredRow) -> StoredRow:
+        self._known.keep(stored)
+        return stored
+
+    # --- writes ------------------------------------------------------------------------------
+
+    async def _insert(
         self,
         *,
         character_id: int | None,
@@ -106,6 +128,8 @@ class CharacterWrites(TransactionCore):
         health: Mapping[str, Any],
         gender: str | None = None,
     ) -> int:
+        """The character's row, sent now: its id is needed, and a taken name is the caller's
+        ``DuplicateName``."""
         named, named_values = character_columns(
             name=name, owner_id=owner_id, created_at=created_at, gender=gender, health=health
         )
@@ -116,15 +140,18 @@ class CharacterWrites(TransactionCore):
             values.insert(0, character_id)
         marks = ", ".join("?" * len(values))
         try:
-            return await self._insert(
+            inserted = await self._pipe.insert(
                 f"INSERT INTO characters ({', '.join(columns)}) VALUES ({marks})", values
             )
         except sqlite3.IntegrityError as error:
             if is_unique_violation(error, "characters.name_key"):
                 raise DuplicateName(guild_id, name) from error
             raise
+        if inserted is None:  # pragma: no cover - sqlite always gives one for a rowid table
+            raise StorageError("INSERT gave no row id")
+        return inserted
 
-    async def _store_abilities(
+    def _store_abilities(
         self, current: StoredRow, abilities: Mapping[str, dict[str, Any]]
     ) -> StoredRow:
         """Make the character's stored abilities exactly ``abilities`` (rows by name_key),
@@ -139,11 +166,9 @@ class CharacterWrites(TransactionCore):
         ]
         self._pipe.queue_many(DELETE_ABILITY, gone)
         self._pipe.queue_many(UPSERT_ABILITY, changed)
-        stored = current.with_abilities(abilities)
-        self._known[character_id] = stored
-        return stored
+        return self._stored(current.with_abilities(abilities))
 
-    async def create_character(
+    async def create(
         self,
         guild_id: int,
         name: str,
@@ -154,33 +179,37 @@ class CharacterWrites(TransactionCore):
     ) -> StoredCharacter:
         """A new character (name stored trimmed). Raises ``DuplicateName``, and
         ``ValueError`` for two abilities whose names are equal ignoring case."""
-        self._check_writable()
-        self._claim_guild(guild_id)
+        self.check_writable()
+        self._known.claim_guild(guild_id)
         self.names_written.add(guild_id)
         rows = abilities_by_key(abilities)
         clean = name.strip()
-        created_at = self.now()
+        created_at = self._now()
         health_row = health_to_row(health)
-        new_id = await self._insert_character(
+        gender_value = None if gender is None else gender.value
+        new_id = await self._insert(
             character_id=None,
             guild_id=guild_id,
             name=clean,
             owner_id=owner_id,
             created_at=created_at,
             health=health_row,
-            gender=None if gender is None else gender.value,
+            gender=gender_value,
         )
-        self._touched.setdefault(new_id, FirstState(guild_id, None))
-        fields = {
-            "id": new_id,
-            "guild_id": guild_id,
-            "name": clean,
-            "owner_id": owner_id,
-            "gender": None if gender is None else gender.value,
-        }
-        created = StoredRow.new({**fields, "created_at": created_at, **health_row})
-        self._known[new_id] = created  # a new id: no ability row can exist for it yet
-        return (await self._store_abilities(created, rows)).character()
+        self._known.first_write(guild_id, new_id, None)
+        created = StoredRow.new(
+            {
+                "id": new_id,
+                "guild_id": guild_id,
+                "name": clean,
+                "owner_id": owner_id,
+                "gender": gender_value,
+                "created_at": created_at,
+                **health_row,
+            }
+        )
+        # A new id: no ability row can exist for it yet.
+        return self._store_abilities(self._stored(created), rows).character()
 
     async def save_healths(
         self, changes: Iterable[tuple[StoredCharacter, CharacterHealth]]
@@ -192,9 +221,9 @@ class CharacterWrites(TransactionCore):
         in the order given.
         """
         pairs = list(changes)
-        self._check_writable()
+        self.check_writable()
         for guild_id in sorted({character.guild_id for character, _ in pairs}):
-            await self._load(guild_id, (c.id for c, _ in pairs if c.guild_id == guild_id))
+            await self.load(guild_id, (c.id for c, _ in pairs if c.guild_id == guild_id))
         states: dict[int, StoredRow] = {}
         params: list[tuple[Any, ...]] = []
         saved: list[StoredCharacter] = []
@@ -208,14 +237,8 @@ class CharacterWrites(TransactionCore):
             states[character.id] = stored
             saved.append(stored.character())
         self._pipe.queue_many(UPDATE_HEALTH, params)
-        self._known.update(states)
-        return saved
-
-    async def save_health(
-        self, character: StoredCharacter, health: CharacterHealth
-    ) -> StoredCharacter:
-        """Write every ``CharacterHealth`` field. Raises ``CharacterNotFound``."""
-        (saved,) = await self.save_healths([(character, health)])
+        for stored in states.values():
+            self._known.keep(stored)
         return saved
 
     async def set_gender(
@@ -231,8 +254,7 @@ class CharacterWrites(TransactionCore):
                 (value, character.id, character.guild_id),
             )
         stored = StoredRow({**current.snapshot, "gender": value}, current.keys)
-        self._known[character.id] = stored
-        return stored.character()
+        return self._stored(stored).character()
 
     async def set_ability(self, character: StoredCharacter, ability: Ability) -> StoredCharacter:
         """Add the ability, or replace the one with the same name ignoring case (its stored
@@ -240,14 +262,14 @@ class CharacterWrites(TransactionCore):
         current = await self._require(character.guild_id, character.id)
         rows = current.abilities()
         rows[name_key(ability.name)] = ability_to_row(ability)
-        return (await self._store_abilities(current, rows)).character()
+        return self._store_abilities(current, rows).character()
 
     async def remove_ability(self, character: StoredCharacter, name: str) -> StoredCharacter:
         """Remove the ability called ``name`` (ignoring case); absent: nothing changes."""
         current = await self._require(character.guild_id, character.id)
         rows = current.abilities()
         rows.pop(name_key(name), None)
-        return (await self._store_abilities(current, rows)).character()
+        return self._store_abilities(current, rows).character()
 
     async def save_abilities(
         self, character: StoredCharacter, abilities: Iterable[Ability]
@@ -255,36 +277,86 @@ class CharacterWrites(TransactionCore):
         """Replace the whole set of abilities (e.g. ``/refresh``). Names must differ
         ignoring case (``ValueError``)."""
         current = await self._require(character.guild_id, character.id)
-        rows = abilities_by_key(abilities)
-        return (await self._store_abilities(current, rows)).character()
+        return self._store_abilities(current, abilities_by_key(abilities)).character()
 
-    async def rename_character(self, character: StoredCharacter, name: str) -> StoredCharacter:
+    async def rename(self, character: StoredCharacter, name: str) -> StoredCharacter:
         """Give the character a new name (stored as given: clean it first). Raises
         ``CharacterNotFound``, and ``DuplicateName`` when the exact name is taken."""
         current = await self._require(character.guild_id, character.id)
         self.names_written.add(character.guild_id)
         try:
-            await self._execute(
-                "UPDATE characters SET name = ?, name_key = ?, look_key = ?"
-                " WHERE id = ? AND guild_id = ?",
-                (name, name_key(name), look_key(name), character.id, character.guild_id),
+            await self._pipe.execute(
+                "UPDATE characters SET name = ?, "
+                + ", ".join(f"{column} = ?" for column in NAME_KEY_COLUMNS)
+                + " WHERE id = ? AND guild_id = ?",
+                (name, *name_keys(name), character.id, character.guild_id),
             )
         except sqlite3.IntegrityError as error:
             if is_unique_violation(error, "characters.name_key"):
                 raise DuplicateName(character.guild_id, name) from error
             raise
-        renamed = StoredRow({**current.snapshot, "name": name}, current.keys)
-        self._known[character.id] = renamed
-        return renamed.character()
+        return self._stored(StoredRow({**current.snapshot, "name": name}, current.keys)).character()
 
-    async def delete_character(self, guild_id: int, character_id: int) -> StoredCharacter | None:
+    async def delete(self, guild_id: int, character_id: int) -> StoredCharacter | None:
         """Delete it with its abilities; returns what was deleted, None if not in this guild."""
         current = await self._touch(guild_id, character_id)
         if current is None:
             return None
         self.names_written.add(guild_id)
-        self._pipe.queue(
-            "DELETE FROM characters WHERE id = ? AND guild_id = ?", (character_id, guild_id)
-        )
-        self._known[character_id] = None
+        self._pipe.queue(_DELETE, (character_id, guild_id))
+        self._known.deleted(character_id)
         return current.character()
+
+    async def restore(self, guild_id: int, snapshot: Snapshot) -> StoredRow:
+        """Write ``snapshot`` back exactly: row (same id), every field and the abilities.
+        Raises ``DuplicateName`` when its name was taken meanwhile."""
+        if int(snapshot["guild_id"]) != guild_id:
+            raise StorageError("snapshot of another guild")  # pragma: no cover - corrupt data
+        character_id = int(snapshot["id"])
+        abilities = abilities_by_key(ability_from_row(item) for item in snapshot["abilities"])
+        current = await self._touch(guild_id, character_id, will_create=True)
+        self.names_written.add(guild_id)  # the name, owner or gender may come back
+        health = snapshot["health"]
+        fields = {
+            "id": character_id,
+            "guild_id": guild_id,
+            "name": str(snapshot["name"]),
+            "owner_id": int(snapshot["owner_id"]),
+            "created_at": str(snapshot["created_at"]),
+            "gender": snapshot.get("gender"),
+            **{column: health[column] for column in HEALTH_COLUMNS},
+        }
+        if current is None:
+            await self._insert(
+                character_id=character_id,
+                guild_id=guild_id,
+                name=fields["name"],
+                owner_id=fields["owner_id"],
+                created_at=fields["created_at"],
+                health=health,
+                gender=fields["gender"],
+            )
+        else:
+            columns, values = character_columns(
+                name=fields["name"],
+                owner_id=fields["owner_id"],
+                created_at=fields["created_at"],
+                gender=fields["gender"],
+                health=health,
+            )
+            try:
+                await self._pipe.execute(
+                    f"UPDATE characters SET {', '.join(f'{c} = ?' for c in columns)}"
+                    " WHERE id = ? AND guild_id = ?",
+                    (*values, character_id, guild_id),
+                )
+            except sqlite3.IntegrityError as error:
+                if is_unique_violation(error, "characters.name_key"):
+                    raise DuplicateName(guild_id, fields["name"]) from error
+                raise
+        row = StoredRow.new(fields)
+        if current is not None:  # its ability rows are still there: only changes are written
+            row = StoredRow(
+                {**row.snapshot, "abilities": current.snapshot["abilities"]}, current.keys
+            )
+        return self._store_abilities(self._stored(row), abilities)

@@ -36,6 +36,8 @@ from pathlib import Path
 
 import aiosqlite
 
+from bot.storage.full_disk import FullDisk, is_full
+
 __all__ = ["COMMITS_PER_CHECKPOINT", "QUIET_SECONDS", "WAL_LIMIT_FRAMES", "Checkpointer"]
 
 log = logging.getLogger(__name__)
@@ -61,6 +63,7 @@ class Checkpointer:
         every: int = COMMITS_PER_CHECKPOINT,
         wal_limit: int = WAL_LIMIT_FRAMES,
         quiet: float | None = QUIET_SECONDS,
+        full: FullDisk | None = None,
     ) -> None:
         self._path = path
         self._exclusive = exclusive
@@ -72,9 +75,9 @@ class Checkpointer:
         self._closed = False
         self._quiet = quiet
         self._quiet_timer: asyncio.TimerHandle | None = None
+        self._full = full
         self.completed = 0  # rounds run (the tests read them)
         self.exclusive_rounds = 0
-        self.quiet_rounds = 0
 
     def committed(self) -> None:
         """Count a commit; start a checkpoint when enough have piled up and none runs, or
@@ -93,13 +96,11 @@ class Checkpointer:
 
     def _on_quiet(self) -> None:
         self._quiet_timer = None
-        if self._pending and not self._closed:
-            if self._start():
-                self.quiet_rounds += 1
-            elif self._quiet is not None:  # a round is running: look again later
-                self._quiet_timer = asyncio.get_running_loop().call_later(
-                    self._quiet, self._on_quiet, context=contextvars.Context()
-                )
+        # When a round is already running, look again later.
+        if self._pending and not self._closed and not self._start() and self._quiet is not None:
+            self._quiet_timer = asyncio.get_running_loop().call_later(
+                self._quiet, self._on_quiet, context=contextvars.Context()
+            )
 
     def _start(self) -> bool:
         if self._running is not None and not self._running.done():
@@ -129,9 +130,12 @@ class Checkpointer:
                 async with self._exclusive():
                     self.exclusive_rounds += 1
                     await self._round()
-        except Exception:
+        except Exception as error:
             # The next checkpoint (or closing the database) copies what this one could not.
-            log.exception("WAL checkpoint of %s failed", self._path)
+            if self._full is not None and is_full(error):
+                self._full.notice(error)
+            else:
+                log.exception("WAL checkpoint of %s failed", self._path)
 
     async def wait(self) -> None:
         """Wait for the checkpoint in progress, if any."""

@@ -12,7 +12,7 @@ from pathlib import Path
 import aiosqlite
 
 from bot.storage.errors import MigrationError
-from bot.storage.names import look_key
+from bot.storage.key_versions import SQL_FUNCTIONS
 from rules.names import reading_key
 
 __all__ = [
@@ -148,11 +148,13 @@ async def connect(path: str | Path) -> aiosqlite.Connection:
     conn.row_factory = aiosqlite.Row
     try:
         # busy_timeout first: every later statement may meet another process's lock.
-        # Used by migration 0003 (names); deterministic, so SQLite may use it in indexes.
-        await conn.create_function("salud_look_key", 1, look_key, deterministic=True)
-        # Lists in the order their reader expects (``Reader.list_characters``).
-        await conn.create_function("salud_reading_key", 2, reading_key, deterministic=True)
         await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        # The frozen key versions the migrations compute keys with (key_versions.py).
+        for sql_name, function in SQL_FUNCTIONS.items():
+            await conn.create_function(sql_name, 1, function, deterministic=True)
+        # Lists in the order their reader expects (``Reader.list_characters``): a query's
+        # order, never a stored key (no migration calls it).
+        await conn.create_function("salud_reading_key", 2, reading_key, deterministic=True)
         await _switch_to_wal(conn, target)
         await conn.execute("PRAGMA foreign_keys = ON")
         await conn.execute("PRAGMA synchronous = NORMAL")

@@ -9,6 +9,7 @@ __all__ = [
     "MigrationError",
     "StorageClosed",
     "StorageError",
+    "StorageFull",
     "TransactionStateError",
 ]
 
@@ -45,6 +46,15 @@ class AlreadyApplied(StorageError):
 
 class MigrationError(StorageError):
     """The migrations are inconsistent, or the database is newer than this code."""
+
+
+class StorageFull(StorageError):
+    """The change was not stored: the disk of the host is full (or a quota or a file size
+    limit refused the write). Nothing was changed; it works again once space is freed."""
+
+    def __init__(self, database: str) -> None:
+        super().__init__(f"the disk of {database} is full: the change was not stored")
+        self.database = database
 
 
 class TransactionStateError(StorageError, RuntimeError):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.storage.history_writes import Transaction
+from bot.storage.transaction import Transaction
 from bot.storage.reader import Reader
 
 __all__ = ["LostChannel", "channel_lost", "forget_lost_channel", "lost_channels"]

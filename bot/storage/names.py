@@ -1,10 +1,22 @@
-"""The keys a character's name is stored under (COMMANDS.md Names): ``name_key``, the exact
-name ignoring case, and ``look_key``, what the name looks like (Unicode's UTS #39 confusable
-skeleton of the folded name), so that create and rename can refuse a lookalike with one
-indexed query. Finding a character by a typed name (word starts, close names) is not the
-storage's business: ``bot.features.characters.names``.
+"""The keys a character's name is stored under (COMMANDS.md Names), so that the name is found,
+and a lookalike refused, with one indexed query:
 
-The skeleton reads Unicode's own ``confusables.txt``, shipped beside this module.
+- ``name_key``: the exact name, ignoring case (unique per server);
+- ``look_key``: what the name looks like once folded (case, accents, width, spaces,
+  typographic punctuation): the same name, or a lookalike in any case (``ana``, ``ANA``,
+  ``Аna`` with a Cyrillic ``А``);
+- ``typed_look_key``: what the name looks like as typed, before any case folding: a
+  lookalike whose capital letter looks like another's (Cyrillic ``Вob`` for ``Bob``), which
+  folding would hide (a Cyrillic ``в`` looks like no Latin letter).
+
+Two names collide when either key is equal. Both are Unicode's UTS #39 confusable skeletons,
+read from ``confusables.txt`` (version ``CONFUSABLES``, shipped beside this module).
+
+These are the keys the bot computes today; the stored ones were computed by the frozen
+versions of ``key_versions.py``, and ``tests/storage/test_key_versions.py`` fails when the
+two differ (a new key needs a new version and a migration). Finding a character by a typed
+name (word starts, close names) is not the storage's business:
+``bot.features.characters.names``.
 """
 
 from __future__ import annotations
@@ -13,10 +25,13 @@ import unicodedata
 from functools import cache
 from importlib import resources
 
-from rules.names import fold_name
+from rules.names import fold_name, is_default_ignorable
 from rules.names import name_key as rules_name_key
 
-__all__ = ["look_key", "name_key", "skeleton"]
+__all__ = ["CONFUSABLES", "look_key", "name_key", "skeleton", "typed_look_key"]
+
+#: The version of Unicode's confusables the skeleton reads (``unicode/<CONFUSABLES>``).
+CONFUSABLES = "confusables-13.0.0.txt"
 
 
 def name_key(name: str) -> str:
@@ -27,9 +42,7 @@ def name_key(name: str) -> str:
 @cache
 def _confusables() -> dict[str, str]:
     """Unicode's confusable mappings (source character → prototype), read once."""
-    data = (
-        resources.files("bot.storage").joinpath("unicode", "confusables.txt").read_text("utf-8-sig")
-    )
+    data = resources.files("bot.storage").joinpath("unicode", CONFUSABLES).read_text("utf-8-sig")
     mapping: dict[str, str] = {}
     for line in data.splitlines():
         fields = line.split("#", 1)[0].split(";")
@@ -43,14 +56,25 @@ def _confusables() -> dict[str, str]:
 
 
 def skeleton(text: str) -> str:
-    """UTS #39 skeleton: NFD, every character replaced by its prototype, NFD again. Two
-    strings are confusable when their skeletons are equal (Cyrillic ``А`` and Latin ``A``)."""
+    """UTS #39 skeleton: NFD, default-ignorable code points removed, every character
+    replaced by its prototype, NFD again. Two strings are confusable when their skeletons
+    are equal (Cyrillic ``А`` and Latin ``A``)."""
     table = _confusables()
-    mapped = "".join(table.get(char, char) for char in unicodedata.normalize("NFD", text))
+    mapped = "".join(
+        table.get(char, char)
+        for char in unicodedata.normalize("NFD", text)
+        if not is_default_ignorable(char)
+    )
     return unicodedata.normalize("NFD", mapped)
 
 
 def look_key(name: str) -> str:
-    """What a character name looks like: the skeleton of its folded form, so that
-    ``Аna`` (Cyrillic), ``ＡＮＡ`` and ``Ana`` share one key."""
+    """What a character name looks like once folded: ``Аna`` (Cyrillic), ``ＡＮＡ``, ``ána``
+    and ``Ana`` share one key, and so do ``O’Malley`` and ``O'Malley``."""
     return skeleton(fold_name(name))
+
+
+def typed_look_key(name: str) -> str:
+    """What a character name looks like as typed: ``Вob`` (Cyrillic capital) and ``Bob``
+    share one key; ``bob`` has another."""
+    return skeleton(name)

@@ -15,20 +15,20 @@ not run); the transaction then rolls back, as for any error. Statements whose er
 something to the caller (a name already taken, an interaction already recorded) are sent at
 once with ``execute``/``insert``/``fetchall``.
 
-aiosqlite has no public way to run several statements in one trip, so this module, and only
-this one, uses its ``Connection._execute`` (the method every public call goes through) and the
-``sqlite3`` connection behind it; ``pyproject.toml`` bounds the aiosqlite version, and
-``tests/storage/test_round_trips.py`` fails if either stops working.
+The trip itself is ``one_trip.in_one_trip``, the one function using aiosqlite's private API;
+``tests/storage/test_round_trips.py`` pins the trips of the usual commands.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import aiosqlite
+
+from bot.storage.one_trip import in_one_trip
 
 __all__ = ["Batch", "Pipeline", "Statement"]
 
@@ -52,19 +52,19 @@ class Statement:
 
 
 @dataclass(frozen=True)
-class Batch:
+class Batch(Generic[T]):
     """What one trip runs: the queued statements, then the last one and what to read from it."""
 
     statements: tuple[Statement, ...]
     last: Statement
-    read: Callable[[sqlite3.Cursor], Any]
+    read: Callable[[sqlite3.Cursor], T]
     probed: dict[str, Any] = field(default_factory=dict)  # filled in aiosqlite's thread
 
     def describe(self) -> list[str]:
         """The first words of each statement (what the round-trip tests compare)."""
         return [" ".join(statement.sql.split()[:3]) for statement in (*self.statements, self.last)]
 
-    def __call__(self, conn: sqlite3.Connection) -> Any:
+    def __call__(self, conn: sqlite3.Connection) -> T:
         for statement in self.statements:
             cursor = statement.run(conn)
             if statement.probe is not None:
@@ -86,16 +86,17 @@ def _nothing(cursor: sqlite3.Cursor) -> None:
 
 
 class Pipeline:
-    """The statements of one transaction not sent yet, and the calls that send them."""
+    """The statements of one transaction not sent yet, and the calls that send them.
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
+    ``on_failure`` is called when a trip fails (a queued write may have failed with it)."""
+
+    def __init__(
+        self, conn: aiosqlite.Connection, on_failure: Callable[[], None] = lambda: None
+    ) -> None:
         self._conn = conn
+        self._on_failure = on_failure
         self._queued: list[Statement] = []
         self.probed: dict[str, Any] = {}  # the answers of the probes sent so far
-
-    @property
-    def queued(self) -> int:
-        return len(self._queued)
 
     def queue(self, sql: str, params: Sequence[Any] = ()) -> None:
         """Run ``sql`` with the next trip."""
@@ -119,9 +120,11 @@ class Pipeline:
     async def _send(self, last: Statement, read: Callable[[sqlite3.Cursor], T]) -> T:
         batch = Batch(tuple(self._queued), last, read)
         self._queued.clear()
-        # aiosqlite's own queue to its thread, which calls batch(connection) there.
-        execute: Callable[..., Awaitable[T]] = self._conn._execute
-        result = await execute(batch, self._conn._conn)
+        try:
+            result = await in_one_trip(self._conn, batch)
+        except BaseException:
+            self._on_failure()
+            raise
         self.probed.update(batch.probed)
         return result
 

@@ -1,4 +1,5 @@
-"""What a cog does inside ``storage.read()``: the ``Reader``, read-only queries.
+"""What a cog does inside ``storage.read()``: the ``Reader``, read-only queries. A
+``Transaction`` reads through one of its own (its statements go with the reads).
 
 Every method takes the guild id and filters on it: no call can see or change another guild's
 rows. Each statement is a round trip to aiosqlite's thread (a queue put, a thread switch and
@@ -10,9 +11,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 import aiosqlite
 
@@ -29,9 +30,11 @@ from bot.storage.models import (
     LightCharacter,
     StoredCharacter,
 )
-from bot.storage.names import look_key, name_key
+from bot.storage.names import look_key, typed_look_key
 from bot.storage.rows import (
     ABILITIES_JSON,
+    IDS_PER_QUERY,
+    LOOKALIKE_WHERE,
     SELECT_CHARACTER,
     SELECT_HISTORY,
     Clock,
@@ -50,31 +53,59 @@ from bot.storage.snapshot import (
 )
 from rules.state import DEATH_THRESHOLD
 
-__all__ = ["Reader"]
+__all__ = ["OneTripEach", "Queries", "Reader"]
+
+
+class Queries(Protocol):
+    """Where a ``Reader``'s statements go: ``OneTripEach`` for ``storage.read()``, a
+    transaction's ``Pipeline`` inside one."""
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]: ...
+
+
+class OneTripEach:
+    """Each statement in a trip of its own (``execute_fetchall`` does in one trip what a
+    cursor does in three: execute, fetch, close)."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return list(await self._conn.execute_fetchall(sql, params))
 
 
 class Reader:
-    """Read-only queries; valid only inside the ``async with`` that produced it."""
+    """Read-only queries; valid only inside the ``async with`` that produced it.
 
-    def __init__(self, conn: aiosqlite.Connection, clock: Clock, settings: SettingsCache) -> None:
-        self._connection: aiosqlite.Connection | None = conn
+    ``keep`` is told every character row read (whole, as ``StoredRow``): a transaction keeps
+    them as known (``KnownCharacters``)."""
+
+    def __init__(
+        self,
+        queries: Queries,
+        clock: Clock,
+        settings: SettingsCache,
+        *,
+        keep: Callable[[StoredRow], None] | None = None,
+    ) -> None:
+        self._queries: Queries | None = queries
         self._clock = clock
         self._settings_cache = settings
+        self._keep = keep
 
     # --- plumbing ----------------------------------------------------------------------------
 
-    @property
-    def _conn(self) -> aiosqlite.Connection:
-        if self._connection is None:
+    def _open(self) -> Queries:
+        if self._queries is None:
             raise TransactionStateError("used after its 'async with' block ended")
-        return self._connection
+        return self._queries
 
     def check_open(self) -> None:
         """For answers given without a query: the block must still be running."""
-        _ = self._conn
+        self._open()
 
     def end(self) -> None:
-        self._connection = None
+        self._queries = None
 
     def now(self) -> str:
         moment = self._clock()
@@ -82,18 +113,13 @@ class Reader:
             moment = moment.replace(tzinfo=UTC)
         return moment.astimezone(UTC).isoformat(timespec="microseconds")
 
-    # Each aiosqlite call is a round trip to its thread (a queue put, a thread switch and a
-    # wake-up of the loop): execute_fetchall/execute_insert do in one trip what a cursor does
-    # in three (execute, fetch, close). The benchmark measured the trips as the main cost of
-    # a command (issue 6).
-
     async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         """The first row (every caller selects at most one)."""
         rows = await self.fetch_all(sql, params)
         return rows[0] if rows else None
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        return list(await self._conn.execute_fetchall(sql, params))
+        return await self._open().fetchall(sql, params)
 
     async def _characters(
         self, where: str, params: Sequence[Any], tail: str = ""
@@ -107,11 +133,18 @@ class Reader:
         return [self._loaded(row) for row in rows]
 
     def _loaded(self, row: sqlite3.Row) -> StoredCharacter:
-        """A character row read with ``ABILITIES_JSON`` (a transaction also keeps it)."""
-        return character_of_row(row, tuple(ability_from_row(item) for item in abilities_of(row)))
+        """A character row read with ``ABILITIES_JSON`` (told to ``keep``, if any)."""
+        if self._keep is None:
+            return character_of_row(
+                row, tuple(ability_from_row(item) for item in abilities_of(row))
+            )
+        stored, character = StoredRow.read(row)
+        self._keep(stored)
+        return character
 
-    async def _snapshot(self, guild_id: int, character_id: int) -> Snapshot | None:
-        """The whole stored character as a snapshot, or None when it is not in this guild."""
+    async def snapshot(self, guild_id: int, character_id: int) -> Snapshot | None:
+        """The whole stored character as the history keeps it, or None when it is not in
+        this guild."""
         row = await self.fetch_one(
             f"{SELECT_CHARACTER}, {ABILITIES_JSON} FROM characters AS c"
             " WHERE c.guild_id = ? AND c.id = ?",
@@ -127,11 +160,12 @@ class Reader:
         if cached is not None:
             self.check_open()
             return cached
-        found = await self._read_settings(guild_id)
+        found = await self.stored_settings(guild_id)
         self._settings_cache.put(guild_id, found)
         return found
 
-    async def _read_settings(self, guild_id: int) -> GuildSettings:
+    async def stored_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's ``/config`` as stored now (never from the cache)."""
         row = await self.fetch_one(
             "SELECT gm_role_id, channel_id, language FROM guild_settings WHERE guild_id = ?",
             (guild_id,),
@@ -149,6 +183,22 @@ class Reader:
         found = await self._characters("c.guild_id = ? AND c.id = ?", (guild_id, character_id))
         return found[0] if found else None
 
+    async def get_characters(
+        self, guild_id: int, character_ids: Iterable[int]
+    ) -> dict[int, StoredCharacter]:
+        """The characters of this guild among ``character_ids``, by id, read many per query;
+        a missing one is simply absent."""
+        wanted = sorted(set(character_ids))
+        found: dict[int, StoredCharacter] = {}
+        for start in range(0, len(wanted), IDS_PER_QUERY):
+            chunk = wanted[start : start + IDS_PER_QUERY]
+            marks = ", ".join("?" * len(chunk))
+            for character in await self._characters(
+                f"c.guild_id = ? AND c.id IN ({marks})", (guild_id, *chunk)
+            ):
+                found[character.id] = character
+        return found
+
     async def character(self, ref: CharacterRef) -> StoredCharacter:
         """The whole character ``ref`` names, as stored now; ``CharacterNotFound`` when it
         was deleted since the option or button named it."""
@@ -156,13 +206,6 @@ class Reader:
         if found is None:
             raise CharacterNotFound(ref.guild_id, ref.id)
         return found
-
-    async def find_character(self, guild_id: int, name: str) -> StoredCharacter | None:
-        """By name, compared as ``name.strip().casefold()``."""
-        found = await self._characters(
-            "c.guild_id = ? AND c.name_key = ?", (guild_id, name_key(name))
-        )
-        return found[0] if found else None
 
     async def server_names(self, guild_id: int) -> ServerNames:
         """Every character of the guild as the options resolve them (``NameIndex``): one
@@ -192,21 +235,21 @@ class Reader:
     async def find_lookalike(
         self, guild_id: int, name: str, *, other_than: int | None = None
     ) -> StoredCharacter | None:
-        """A character of the guild (other than ``other_than``) whose name is the same as, or
-        looks like, ``name`` (``bot.features.characters.names.look_key``): create and rename refuse
-        it."""
+        """The first character of the guild (other than ``other_than``) whose name is the same
+        as, or looks like, ``name``: either of its keys equal (``bot.storage.names``); create
+        and rename refuse it. One query, on the two keys' indexes."""
         found = await self._characters(
-            "c.guild_id = ? AND c.look_key = ? AND c.id != ?",
-            (guild_id, look_key(name), -1 if other_than is None else other_than),
+            LOOKALIKE_WHERE,
+            (
+                guild_id,
+                look_key(name),
+                guild_id,
+                typed_look_key(name),
+                -1 if other_than is None else other_than,
+            ),
             "ORDER BY c.id LIMIT 1",
         )
         return found[0] if found else None
-
-    async def characters_of_owner(self, guild_id: int, owner_id: int) -> list[StoredCharacter]:
-        """The owner's characters in this guild, by name."""
-        return await self._characters(
-            "c.guild_id = ? AND c.owner_id = ?", (guild_id, owner_id), "ORDER BY c.name_key, c.id"
-        )
 
     async def list_characters(
         self,
@@ -236,13 +279,16 @@ class Reader:
 
     async def lookalike_ids(self, guild_id: int) -> set[int]:
         """The characters whose name is the same as, or looks like, another's of the server
-        (by ``look_key``; possible only in databases older than that rule): one query on the
-        ``(guild_id, look_key)`` index, whatever page of ``/character list`` is shown."""
+        (either key shared; possible only in databases older than the rules): one query on
+        the keys' indexes, whatever page of ``/character list`` is shown. An empty key (a row
+        written without it) is no key."""
         rows = await self.fetch_all(
-            "SELECT id FROM characters WHERE guild_id = ? AND look_key IN"
-            " (SELECT look_key FROM characters WHERE guild_id = ?"
-            " GROUP BY look_key HAVING count(*) > 1)",
-            (guild_id, guild_id),
+            "SELECT id FROM characters WHERE guild_id = ? AND (look_key IN"
+            " (SELECT look_key FROM characters WHERE guild_id = ? AND look_key != ''"
+            " GROUP BY look_key HAVING count(*) > 1) OR typed_look_key IN"
+            " (SELECT typed_look_key FROM characters WHERE guild_id = ? AND typed_look_key != ''"
+            " GROUP BY typed_look_key HAVING count(*) > 1))",
+            (guild_id, guild_id, guild_id),
         )
         return {int(row["id"]) for row in rows}
 
@@ -342,13 +388,11 @@ class Reader:
         found = await self._entries(rows)
         return found[0] if found else None
 
-    async def latest_undoable(self, guild_id: int) -> HistoryEntry | None:
-        """The entry ``undo_latest`` would revert now (neither an undo nor undone), if any."""
-        return await self._latest_undoable(guild_id)
-
-    async def _latest_undoable(
+    async def latest_undoable(
         self, guild_id: int, befores: dict[int, Snapshot | None] | None = None
     ) -> HistoryEntry | None:
+        """The entry ``undo_latest`` would revert now (neither an undo nor undone), if any;
+        ``befores`` also gets each of its characters' ``before`` snapshot, as stored."""
         rows = await self.fetch_all(
             f"{SELECT_HISTORY} WHERE h.guild_id = ? AND h.undo_of IS NULL"
             " AND h.undone_by IS NULL ORDER BY h.id DESC LIMIT 1",

@@ -1,7 +1,7 @@
-"""Storage of the roll numbers and of the messages that carry roll buttons (migration 0003).
+"""Storage of the roll numbers and of the messages that carry roll buttons (migration 0004).
 
-Functions over a ``Reader`` or ``Transaction`` rather than methods, so that the repository
-keeps one job; they use its statement helpers (same package).
+Functions over a ``Reader`` or ``Transaction`` rather than methods of theirs, so that those
+keep one job; they use their public statement helpers (``fetch_one``, ``queue``).
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bot.storage.history_writes import Transaction
 from bot.storage.reader import Reader
+from bot.storage.transaction import Transaction
 
 __all__ = [
     "MESSAGES_PER_CHARACTER",
@@ -89,7 +89,7 @@ async def renumber_rolls(tx: Transaction, guild_id: int, character_ids: Sequence
         _queue_new_numbers(tx, guild_id, character_ids, after_record=True)
 
 
-async def roll_number(reader: Reader, guild_id: int, character_id: int) -> int | None:
+async def roll_number(reader: Reader | Transaction, guild_id: int, character_id: int) -> int | None:
     """The character's current roll number (None when it is not in this guild)."""
     row = await reader.fetch_one(
         "SELECT roll_seq FROM characters WHERE guild_id = ? AND id = ?", (guild_id, character_id)
@@ -115,7 +115,7 @@ async def remember_roll_messages(tx: Transaction, messages: Iterable[RollMessage
     )
 
 
-async def has_roll_messages(reader: Reader, guild_id: int) -> bool:
+async def has_roll_messages(reader: Reader | Transaction, guild_id: int) -> bool:
     """Whether the guild keeps any roll-button message (most keep none most of the time)."""
     row = await reader.fetch_one(
         "SELECT 1 FROM roll_messages WHERE guild_id = ? LIMIT 1", (guild_id,)
@@ -124,7 +124,7 @@ async def has_roll_messages(reader: Reader, guild_id: int) -> bool:
 
 
 async def stale_roll_messages(
-    reader: Reader, guild_id: int, character_ids: Sequence[int]
+    reader: Reader | Transaction, guild_id: int, character_ids: Sequence[int]
 ) -> list[RollMessage]:
     """The kept messages of these characters whose roll is no longer pending: made, healed,
     knocked out, replaced by a later roll, or the character deleted."""

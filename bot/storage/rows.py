@@ -15,7 +15,7 @@ from bot.storage.models import (
     GuildSettings,
     StoredCharacter,
 )
-from bot.storage.names import look_key, name_key
+from bot.storage.names import look_key, name_key, typed_look_key
 from bot.storage.snapshot import (
     HEALTH_COLUMNS,
     RowLike,
@@ -34,6 +34,8 @@ __all__ = [
     "CHARACTER_COLUMNS",
     "DELETE_ABILITY",
     "IDS_PER_QUERY",
+    "LOOKALIKE_WHERE",
+    "NAME_KEY_COLUMNS",
     "NEXT_HISTORY_ID",
     "SELECT_CHARACTER",
     "SELECT_HISTORY",
@@ -49,6 +51,7 @@ __all__ = [
     "character_columns",
     "character_of_row",
     "is_unique_violation",
+    "name_keys",
     "settings_of_row",
     "utc_now",
 ]
@@ -215,11 +218,27 @@ def abilities_by_key(abilities: Iterable[Ability]) -> dict[str, dict[str, Any]]:
     return rows
 
 
+#: A character (``c``) of a guild, other than one, whose name shares a key with a name's
+#: (parameters: guild, look key, guild, typed look key, the id left out): SQLite answers it
+#: with both keys' indexes (a MULTI-INDEX OR), never a scan.
+LOOKALIKE_WHERE = (
+    "((c.guild_id = ? AND c.look_key = ?) OR (c.guild_id = ? AND c.typed_look_key = ?))"
+    " AND c.id != ?"
+)
+#: The columns a character's name is stored under, besides the name (``bot.storage.names``).
+NAME_KEY_COLUMNS = ("name_key", "look_key", "typed_look_key")
+
+
+def name_keys(name: str) -> tuple[str, str, str]:
+    """The values of ``NAME_KEY_COLUMNS`` for ``name``."""
+    return name_key(name), look_key(name), typed_look_key(name)
+
+
 def character_columns(
     *, name: str, owner_id: int, created_at: str, gender: str | None, health: Mapping[str, Any]
 ) -> tuple[list[str], list[Any]]:
     """The columns of a character row beside its ids, and their values (the name's keys
     worked out from the name)."""
-    columns = ["name", "name_key", "look_key", "owner_id", "created_at", "gender"]
-    values: list[Any] = [name, name_key(name), look_key(name), owner_id, created_at, gender]
+    columns = ["name", *NAME_KEY_COLUMNS, "owner_id", "created_at", "gender"]
+    values: list[Any] = [name, *name_keys(name), owner_id, created_at, gender]
     return [*columns, *HEALTH_COLUMNS], [*values, *(health[c] for c in HEALTH_COLUMNS)]

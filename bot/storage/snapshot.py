@@ -133,7 +133,7 @@ def gender_from_value(value: object) -> Gender | None:
 
 
 def _optional(row: RowLike, key: str) -> Any:
-    """A column that older rows and snapshots lack (``gender``: schema 2): None then."""
+    """A column that older rows and snapshots lack (``gender``: migration 0006): None then."""
     try:
         return row[key]
     except (KeyError, IndexError):

@@ -19,11 +19,12 @@ from bot.storage.database import apply_migrations, connect, latest_version
 from bot.storage.errors import StorageClosed, TransactionStateError
 from bot.storage.fair_lock import FairLock, Ticket
 from bot.storage.file_check import check_database_file
-from bot.storage.history_writes import Transaction
+from bot.storage.full_disk import FullDisk, is_full
 from bot.storage.memory import NameIndex, RecentInteractions, ServerNames, SettingsCache
 from bot.storage.models import GuildSettings
-from bot.storage.reader import Reader
+from bot.storage.reader import OneTripEach, Reader
 from bot.storage.rows import Clock, utc_now
+from bot.storage.transaction import Transaction
 
 __all__ = ["ChangeListener", "Storage"]
 
@@ -53,7 +54,8 @@ class Storage:
         self._lock = FairLock()  # per-server queues served in turn (fair_lock.py)
         self._holder: asyncio.Task[object] | None = None
         self._closed = False
-        self.checkpointer = Checkpointer(path, self.exclusive)
+        self._full = FullDisk(path)
+        self.checkpointer = Checkpointer(path, self.exclusive, full=self._full)
         self._settings = SettingsCache()
         self._names = NameIndex()
         self._applied = RecentInteractions()
@@ -154,7 +156,8 @@ class Storage:
 
         With ``require_record`` (the default) a transaction that changed a character but did
         not call ``tx.record(...)`` is rolled back with ``TransactionStateError``: every
-        change must reach the history, or ``/undo`` could not be trusted.
+        change must reach the history, or ``/undo`` could not be trusted. When the disk
+        refuses the writes it raises ``StorageFull`` (logged at most once a minute).
 
         ``ticket``: the interaction's (``FairLock``). Its wait for the lock, and its
         ``COMMIT``, acknowledge the interaction when they would end after the ticket's
@@ -171,9 +174,11 @@ class Storage:
                 started = time.monotonic()
                 await self._finish(tx, require_record, ticket)
                 self._commit_seconds.append(time.monotonic() - started)
-            except BaseException:
+            except BaseException as error:
                 tx.abort()
                 await self._rollback()
+                if is_full(error):
+                    raise self._full.refused(error) from error
                 raise
             finally:
                 tx.end()
@@ -268,14 +273,10 @@ class Storage:
             self._names.put(guild_id, found)  # under the lock: no transaction between
         return found
 
-    def names_in_memory(self, guild_id: int) -> ServerNames | None:
-        """The server's name index if it is in memory (tests; nothing waits)."""
-        return self._names.get(guild_id)
-
     @asynccontextmanager
     async def read(self, ticket: Ticket | None = None) -> AsyncIterator[Reader]:
         """Reads under the lock, each statement on its own (no ``BEGIN``/``ROLLBACK``: two
-        round trips saved per read, see ``repository``).
+        round trips saved per read; see ``Reader``).
 
         With one connection behind the lock no write of this process can come between two
         statements of a block; another process sharing the file (a maintenance script, the
@@ -284,9 +285,13 @@ class Storage:
         """
         await self._acquire(ticket)
         try:
-            reader = Reader(self._conn, self._clock, self._settings)
+            reader = Reader(OneTripEach(self._conn), self._clock, self._settings)
             try:
                 yield reader
+            except sqlite3.Error as error:
+                if is_full(error):  # a read can need room too (a sort's temporary file)
+                    raise self._full.refused(error) from error
+                raise
             finally:
                 reader.end()
         finally:

@@ -1,11 +1,11 @@
-"""Storage of the live trackers (migration 0004): one message per server."""
+"""Storage of the live trackers (migration 0005): one message per server."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.storage.history_writes import Transaction
 from bot.storage.reader import Reader
+from bot.storage.transaction import Transaction
 
 __all__ = ["TrackerMessage", "forget_tracker", "get_tracker", "set_tracker"]
 
@@ -19,7 +19,7 @@ class TrackerMessage:
     message_id: int
 
 
-async def get_tracker(reader: Reader, guild_id: int) -> TrackerMessage | None:
+async def get_tracker(reader: Reader | Transaction, guild_id: int) -> TrackerMessage | None:
     row = await reader.fetch_one(
         "SELECT channel_id, message_id FROM trackers WHERE guild_id = ?", (guild_id,)
     )

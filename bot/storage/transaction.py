@@ -1,116 +1,104 @@
-"""The frame of ``storage.transaction()``: statements queued and sent in as few trips as
-possible, the characters it keeps as they are stored now, the first state of every character
-it writes, and ``finish`` / ``abort`` for ``Storage``.
+"""``Transaction``: what a cog does inside ``storage.transaction()``, one facade over the parts
+it holds (docs/DESIGN.md, Storage):
 
-A transaction remembers the first state of every character it writes, so that ``record``
-(``bot.storage.history_writes``) can store whole before/after snapshots (what ``/history``
-shows and ``/undo`` restores) without the cogs collecting them. It keeps every character it
-reads or writes as it is stored now (nothing else can write while it holds the lock and
-SQLite's write lock) and works out the result of its own writes in memory instead of reading
-them back.
+- ``Pipeline`` (``pipeline.py``): the statements not sent yet, and the trips that send them —
+  those nobody waits for go with the next statement that is waited for, or with the
+  ``COMMIT``;
+- ``Reader`` (``reader.py``): the read-only queries, sent through that pipeline;
+- ``KnownCharacters`` (``known.py``): every character read or written here as stored now, and
+  the first state of each one written;
+- ``CharacterWriter`` (``character_writes.py``): the writes of characters and abilities;
+- ``HistoryRecorder`` (``history_writes.py``): the change's history entry, and ``/undo``.
+
+Each part keeps its own state and uses the others only through their methods. The facade
+adds the writes of settings and meta (never in the history) and ``finish`` / ``abort`` /
+``end`` for ``Storage``.
+
+With ``BEGIN IMMEDIATE`` goes a probe of the next history id (SQLite's write lock is held
+from then on, so no other connection can take it): the history entry and its characters'
+rows are then written with the ``COMMIT`` instead of in a trip of their own. A /hurt is two
+trips: ``BEGIN`` with the read of the character, the writes with ``COMMIT``.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import aiosqlite
 
-from bot.storage.errors import (
-    AlreadyApplied,
-    CharacterNotFound,
-    StorageError,
-    TransactionStateError,
-)
-from bot.storage.memory import SettingsCache
+from bot.storage.character_writes import CharacterWriter
+from bot.storage.errors import AlreadyApplied, CharacterNotFound, TransactionStateError
+from bot.storage.history_writes import HistoryRecorder
+from bot.storage.known import KnownCharacters
+from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
     CharacterRef,
+    GuildSettings,
+    HistoryEntry,
     StoredCharacter,
+    UndoResult,
 )
 from bot.storage.pipeline import Pipeline
 from bot.storage.reader import Reader
 from bot.storage.rows import (
-    IDS_PER_QUERY,
     NEXT_HISTORY_ID,
     SELECT_NEXT_HISTORY_ID,
+    UNSET,
     Clock,
-    StoredRow,
+    Unset,
     is_unique_violation,
+    settings_of_row,
 )
-from bot.storage.snapshot import (
-    Snapshot,
-    dump_json,
-)
+from rules.abilities import Ability
+from rules.character import CharacterHealth, Gender
 
-__all__ = ["CharacterChange", "FirstState", "TransactionCore"]
+__all__ = ["Transaction"]
 
 
-@dataclass
-class FirstState:
-    guild_id: int
-    before: Snapshot | None
+class Transaction:
+    """Reads and writes inside ``BEGIN IMMEDIATE`` … ``COMMIT``, recorded in the history.
 
-
-@dataclass(frozen=True)
-class CharacterChange:
-    """One character's change, with its snapshots as history stores them (None: absent)."""
-
-    id: int
-    before: Snapshot | None
-    after: Snapshot | None
-    before_json: str | None
-    after_json: str | None
-
-    @classmethod
-    def of(
-        cls, character_id: int, before: Snapshot | None, after: Snapshot | None
-    ) -> CharacterChange:
-        return cls(
-            character_id,
-            before,
-            after,
-            None if before is None else dump_json(before),
-            None if after is None else dump_json(after),
-        )
-
-
-class TransactionCore(Reader):
-    """Reads and writes inside ``BEGIN IMMEDIATE`` … ``COMMIT``.
-
-    Character writes are tracked: the first write to a character keeps its state as stored
-    then (None if created here); ``record`` compares it with the state at that moment.
-
-    Every character read or written here is kept as it is stored now (``_known``): while the
-    transaction holds the lock and SQLite's write lock nothing else can change it, so its
-    before and after states and the values the writes return need no query. A trip that
-    fails forgets them all (a queued write may have failed with it); they are then read
-    again when needed.
-
-    Statements nobody waits for are queued and sent with the next one that is waited for, or
-    with the ``COMMIT`` (``Pipeline``), ``BEGIN IMMEDIATE`` included. With ``BEGIN`` goes a
-    probe of the next history id (SQLite's write lock is held from then on, so no other
-    connection can take it): the history entry and its characters' rows are then written
-    with the ``COMMIT`` instead of in a trip of their own. A /hurt is two trips: ``BEGIN``
-    with the read of the character, the writes with ``COMMIT``.
+    Valid only inside the ``async with storage.transaction()`` that produced it.
     """
 
     def __init__(self, conn: aiosqlite.Connection, clock: Clock, settings: SettingsCache) -> None:
-        super().__init__(conn, clock, settings)
-        self._pipe = Pipeline(conn)
+        self._known = KnownCharacters()
+        # A trip that fails may have failed a queued write: what is stored is then unknown.
+        self._pipe = Pipeline(conn, on_failure=self._known.forget)
         self._pipe.queue("BEGIN IMMEDIATE")  # sent with the first statement that is
         self._pipe.probe(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID)
-        self.settings_written: set[int] = set()  # guilds whose cached settings end with this
-        self.names_written: set[int] = set()  # guilds whose name index ends with this
-        self.recorded_interaction: int | None = None  # the interaction of the history entry
-        self._touched: dict[int, FirstState] = {}
-        self._known: dict[int, StoredRow | None] = {}  # None: deleted here
-        self._unseen: set[int] = set()  # interaction ids checked here and not yet recorded
-        self._guild_id: int | None = None  # the one guild whose characters this tx writes
+        self._reads = Reader(self._pipe, clock, settings, keep=self._known.keep)
+        self._characters = CharacterWriter(self._pipe, self._known, self._reads, self.now)
+        self._history = HistoryRecorder(
+            self._pipe, self._known, self._reads, self._characters, self.now
+        )
+        #: Guilds whose cached settings end with this transaction (committed or not).
+        self.settings_written: set[int] = set()
         self._commit_guards: list[Callable[[], Awaitable[None]]] = []
+
+    # --- for ``Storage`` ---------------------------------------------------------------------
+
+    @property
+    def names_written(self) -> set[int]:
+        """Guilds whose name index ends with this transaction (committed or not)."""
+        return self._characters.names_written
+
+    @property
+    def recorded_interaction(self) -> int | None:
+        """The interaction of the history entry written (None: nothing recorded)."""
+        return self._history.recorded_interaction
+
+    @property
+    def changed_guild(self) -> int | None:
+        """The guild whose characters this transaction wrote (None: none written)."""
+        return self._known.guild_id
+
+    @property
+    def touched_ids(self) -> tuple[int, ...]:
+        """The ids of the characters this transaction wrote (created and deleted included)."""
+        return self._known.written_ids
 
     def guard_commit(self, guard: Callable[[], Awaitable[None]]) -> None:
         """Run ``guard`` just before committing a recorded change; if it raises, the change
@@ -118,137 +106,155 @@ class TransactionCore(Reader):
         must not be stored when its reply can no longer reach the player.)"""
         self._commit_guards.append(guard)
 
-    @property
-    def _recorded(self) -> bool:
-        return self.recorded_interaction is not None
-
-    @property
-    def changed_guild(self) -> int | None:
-        """The guild whose characters this transaction wrote (None: none written)."""
-        return self._guild_id
-
-    @property
-    def touched_ids(self) -> tuple[int, ...]:
-        """The ids of the characters this transaction wrote (created and deleted included)."""
-        return tuple(sorted(self._touched))
-
-    # --- statements: queued when nothing waits for their result (``Pipeline``) --------------
-
-    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        with self._sending():
-            return await self._pipe.fetchall(sql, params)
-
-    async def _insert(self, sql: str, params: Sequence[Any]) -> int:
-        """An INSERT sent now (its errors are the caller's); its row id."""
-        with self._sending():
-            inserted = await self._pipe.insert(sql, params)
-        if inserted is None:  # pragma: no cover - sqlite always gives one for a rowid table
-            raise StorageError("INSERT gave no row id")
-        return inserted
-
-    async def _execute(self, sql: str, params: Sequence[Any]) -> None:
-        """A statement sent now (its errors are the caller's)."""
-        with self._sending():
-            await self._pipe.execute(sql, params)
-
-    @contextmanager
-    def _sending(self) -> Iterator[None]:
-        """Around a trip (only while the block runs): if it fails, a queued write may have
-        failed with it, so what is stored is no longer known (characters are read again when
-        needed)."""
-        self.check_open()
+    async def finish(self, *, require_record: bool = True) -> None:
+        """Commit, when the block ended without an error (``Storage.transaction``): refuse a
+        change that was not recorded, run the commit guards, then send what is queued with
+        ``COMMIT`` (one trip). The history entry may be among them: a repeated interaction
+        fails here (the unique index), as ``AlreadyApplied``."""
+        if require_record and await self._history.has_unrecorded_changes():
+            raise TransactionStateError(
+                "a transaction changed characters without record(); rolled back"
+            )
+        if self._history.recorded:
+            for guard in self._commit_guards:
+                await guard()
+        self._reads.check_open()
         try:
-            yield
-        except BaseException:
-            self._known.clear()
-            raise
-
-    async def _commit(self) -> None:
-        """The queued statements and ``COMMIT``: one trip. The history entry may be among
-        them: a repeated interaction fails here (the unique index), as ``AlreadyApplied``."""
-        try:
-            await self._execute("COMMIT", ())
+            await self._pipe.execute("COMMIT")
         except sqlite3.IntegrityError as error:
             recorded = self.recorded_interaction
             if recorded is not None and is_unique_violation(error, "history.interaction_id"):
                 raise AlreadyApplied(recorded) from error
             raise
 
-    async def finish(self, *, require_record: bool = True) -> None:
-        """Commit, when the block ended without an error (``Storage.transaction``): refuse a
-        change that was not recorded, run the commit guards, then send what is queued with
-        ``COMMIT`` (one trip)."""
-        await self._before_commit(require_record)
-        await self._commit()
-
     def abort(self) -> None:
         """Before a rollback: what was not sent is forgotten."""
         self._pipe.discard()
+
+    def end(self) -> None:
+        """The block is over: any later use raises ``TransactionStateError``."""
+        self._reads.end()
+
+    # --- statements ----------------------------------------------------------------------------
+
+    def now(self) -> str:
+        """The clock's time, as stored (ISO 8601, UTC, microseconds)."""
+        return self._reads.now()
+
+    def check_open(self) -> None:
+        self._reads.check_open()
 
     def queue(self, sql: str, params: Sequence[Any] = (), *, after_record: bool = False) -> None:
         """A write nobody waits for, sent with the next trip (or with ``COMMIT``). Refused
         after ``record`` unless ``after_record``: only what the history does not hold (roll
         numbers) may be written then."""
         if after_record:
-            self.check_open()
+            self._reads.check_open()
         else:
-            self._check_writable()
+            self._characters.check_writable()
         self._pipe.queue(sql, params)
 
     def queue_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """``queue`` for many rows of one statement."""
-        self._check_writable()
+        self._characters.check_writable()
         self._pipe.queue_many(sql, rows)
 
-    # --- what is stored now ------------------------------------------------------------------
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        return await self._reads.fetch_one(sql, params)
 
-    def _loaded(self, row: sqlite3.Row) -> StoredCharacter:
-        stored, character = StoredRow.read(row)
-        self._known[character.id] = stored
-        return character
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        return await self._reads.fetch_all(sql, params)
 
-    def _known_in(self, guild_id: int, character_id: int) -> StoredRow | None:
-        """The kept state of a character in ``_known``; None if deleted here or of another
-        guild."""
-        stored = self._known[character_id]
-        return stored if stored is not None and stored.guild_id == guild_id else None
+    # --- settings and meta (never history) ---------------------------------------------------
 
-    async def _current(self, guild_id: int, character_id: int) -> StoredRow | None:
-        """The character as stored now, or None when it is not in this guild."""
-        if character_id not in self._known:
-            await super().get_character(guild_id, character_id)  # keeps it when found
-            if character_id not in self._known:
-                return None
-        return self._known_in(guild_id, character_id)
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's ``/config``; as stored now when this transaction wrote it (what is
+        not committed yet never goes into the cache)."""
+        if guild_id in self.settings_written:
+            self._reads.check_open()
+            return await self._reads.stored_settings(guild_id)
+        return await self._reads.get_settings(guild_id)
 
-    async def _load(self, guild_id: int, character_ids: Iterable[int]) -> None:
-        """Read the characters not known yet, many per query (found ones are kept)."""
-        wanted = sorted({i for i in character_ids if i not in self._known})
-        for start in range(0, len(wanted), IDS_PER_QUERY):
-            chunk = wanted[start : start + IDS_PER_QUERY]
-            marks = ", ".join("?" * len(chunk))
-            await self._characters(f"c.guild_id = ? AND c.id IN ({marks})", (guild_id, *chunk))
+    async def update_settings(
+        self,
+        guild_id: int,
+        *,
+        gm_role_id: int | Unset | None = UNSET,
+        channel_id: int | Unset | None = UNSET,
+        language: str | Unset | None = UNSET,
+    ) -> GuildSettings:
+        """Set the given fields (``None`` clears one); others keep their value."""
+        given: dict[str, Any] = {
+            key: value
+            for key, value in (
+                ("gm_role_id", gm_role_id),
+                ("channel_id", channel_id),
+                ("language", language),
+            )
+            if value is not UNSET
+        }
+        self._reads.check_open()
+        self.settings_written.add(guild_id)
+        now = self.now()
+        if not given:
+            self._pipe.queue(
+                "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO NOTHING",
+                (guild_id, now),
+            )
+            return await self.get_settings(guild_id)
+        columns = ", ".join(given)
+        marks = ", ".join("?" * len(given))
+        assignments = ", ".join(f"{key} = excluded.{key}" for key in given)
+        row = await self.fetch_one(
+            f"INSERT INTO guild_settings (guild_id, updated_at, {columns})"
+            f" VALUES (?, ?, {marks}) ON CONFLICT (guild_id) DO UPDATE SET {assignments},"
+            " updated_at = excluded.updated_at RETURNING gm_role_id, channel_id, language",
+            (guild_id, now, *given.values()),
+        )
+        return settings_of_row(guild_id, row)
+
+    async def get_meta(self, key: str) -> str | None:
+        return await self._reads.get_meta(key)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        """A bot-wide value (not per guild), e.g. the hash of the last command sync."""
+        self._reads.check_open()
+        self._pipe.queue(
+            "INSERT INTO meta (key, value) VALUES (?, ?)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    # --- characters as stored now (known here, else read) ------------------------------------
 
     async def get_character(self, guild_id: int, character_id: int) -> StoredCharacter | None:
-        self.check_open()
-        if character_id in self._known:
-            stored = self._known_in(guild_id, character_id)
-            return None if stored is None else stored.character()
-        return await super().get_character(guild_id, character_id)
+        self._reads.check_open()
+        current = await self._characters.current(guild_id, character_id)
+        return None if current is None else current.character()
+
+    async def character(self, ref: CharacterRef) -> StoredCharacter:
+        """The whole character ``ref`` names, as stored now; ``CharacterNotFound`` when it
+        was deleted since the option or button named it."""
+        found = await self.get_character(ref.guild_id, ref.id)
+        if found is None:
+            raise CharacterNotFound(ref.guild_id, ref.id)
+        return found
 
     async def get_characters(
         self, guild_id: int, character_ids: Iterable[int]
     ) -> dict[int, StoredCharacter]:
         """The characters of this guild among ``character_ids``, by id, read in one query
         (those already known here: none); a missing one is simply absent."""
-        self.check_open()
+        self._reads.check_open()
         wanted = list(character_ids)
-        await self._load(guild_id, wanted)
+        await self._characters.load(guild_id, wanted)
         found: dict[int, StoredCharacter] = {}
         for character_id in wanted:
-            stored = self._known_in(guild_id, character_id) if character_id in self._known else None
-            if stored is not None:
-                found[character_id] = stored.character()
+            if self._known.knows(character_id):
+                stored = self._known.state(guild_id, character_id)
+                if stored is not None:
+                    found[character_id] = stored.character()
         return found
 
     async def characters(self, *refs: CharacterRef) -> tuple[StoredCharacter, ...]:
@@ -260,71 +266,146 @@ class TransactionCore(Reader):
             raise CharacterNotFound(guild_id, missing.id)
         return tuple(found[ref.id] for ref in refs)
 
+    # --- other reads (``Reader``) ------------------------------------------------------------
+
+    async def server_names(self, guild_id: int) -> ServerNames:
+        return await self._reads.server_names(guild_id)
+
+    async def find_lookalike(
+        self, guild_id: int, name: str, *, other_than: int | None = None
+    ) -> StoredCharacter | None:
+        """See ``Reader.find_lookalike``: asked inside the change's transaction, so that two
+        creations at once cannot both pass."""
+        return await self._reads.find_lookalike(guild_id, name, other_than=other_than)
+
+    async def list_characters(
+        self,
+        guild_id: int,
+        *,
+        living_only: bool = False,
+        limit: int | None = None,
+        offset: int = 0,
+    ) -> list[StoredCharacter]:
+        return await self._reads.list_characters(
+            guild_id, living_only=living_only, limit=limit, offset=offset
+        )
+
+    async def lookalike_ids(self, guild_id: int) -> set[int]:
+        return await self._reads.lookalike_ids(guild_id)
+
+    async def count_characters(self, guild_id: int, *, living_only: bool = False) -> int:
+        return await self._reads.count_characters(guild_id, living_only=living_only)
+
+    async def history(
+        self,
+        guild_id: int,
+        character_id: int | None = None,
+        limit: int = 15,
+        *,
+        before_id: int | None = None,
+        offset: int = 0,
+    ) -> list[HistoryEntry]:
+        return await self._reads.history(
+            guild_id, character_id, limit, before_id=before_id, offset=offset
+        )
+
+    async def get_history_entry(self, guild_id: int, entry_id: int) -> HistoryEntry | None:
+        return await self._reads.get_history_entry(guild_id, entry_id)
+
+    async def latest_undoable(self, guild_id: int) -> HistoryEntry | None:
+        return await self._reads.latest_undoable(guild_id)
+
     async def interaction_seen(self, interaction_id: int) -> bool:
-        self.check_open()
-        if interaction_id in self._unseen:  # asked again (``/undo``): nothing recorded since
-            return False
-        seen = await super().interaction_seen(interaction_id)
-        if not seen:
-            self._unseen.add(interaction_id)
-        return seen
+        return await self._history.interaction_seen(interaction_id)
 
-    # --- tracking ----------------------------------------------------------------------------
+    # --- character writes (``CharacterWriter``) ----------------------------------------------
 
-    def _check_writable(self) -> None:
-        self.check_open()
-        if self._recorded:
-            raise TransactionStateError("character written after record() in one transaction")
+    async def create_character(
+        self,
+        guild_id: int,
+        name: str,
+        owner_id: int,
+        health: CharacterHealth,
+        abilities: Iterable[Ability] = (),
+        gender: Gender | None = None,
+    ) -> StoredCharacter:
+        """A new character (name stored trimmed). Raises ``DuplicateName``, and
+        ``ValueError`` for two abilities whose names are equal ignoring case."""
+        return await self._characters.create(guild_id, name, owner_id, health, abilities, gender)
 
-    def _claim_guild(self, guild_id: int) -> None:
-        if self._guild_id is None:
-            self._guild_id = guild_id
-        elif self._guild_id != guild_id:
-            raise TransactionStateError("one transaction wrote characters of two guilds")
+    async def save_health(
+        self, character: StoredCharacter, health: CharacterHealth
+    ) -> StoredCharacter:
+        """Write every ``CharacterHealth`` field. Raises ``CharacterNotFound``."""
+        (saved,) = await self._characters.save_healths([(character, health)])
+        return saved
 
-    async def _touch(
-        self, guild_id: int, character_id: int, *, will_create: bool = False
-    ) -> StoredRow | None:
-        """Keep the character's state before its first write here; return its current state.
+    async def save_healths(
+        self, changes: Iterable[tuple[StoredCharacter, CharacterHealth]]
+    ) -> list[StoredCharacter]:
+        """``save_health`` for many characters in one statement (``/scene new``, ``/time``);
+        a character missing from its guild raises ``CharacterNotFound`` before anything is
+        written. Returns the saved characters in the order given."""
+        return await self._characters.save_healths(changes)
 
-        A character missing from this guild is only remembered (as "did not exist") when the
-        caller is about to create it.
+    async def set_gender(
+        self, character: StoredCharacter, gender: Gender | None
+    ) -> StoredCharacter:
+        """Give the character a grammatical gender (None: none). Raises ``CharacterNotFound``."""
+        return await self._characters.set_gender(character, gender)
+
+    async def set_ability(self, character: StoredCharacter, ability: Ability) -> StoredCharacter:
+        """Add the ability, or replace the one with the same name ignoring case. Raises
+        ``CharacterNotFound``."""
+        return await self._characters.set_ability(character, ability)
+
+    async def remove_ability(self, character: StoredCharacter, name: str) -> StoredCharacter:
+        """Remove the ability called ``name`` (ignoring case); absent: nothing changes."""
+        return await self._characters.remove_ability(character, name)
+
+    async def save_abilities(
+        self, character: StoredCharacter, abilities: Iterable[Ability]
+    ) -> StoredCharacter:
+        """Replace the whole set of abilities (e.g. ``/refresh``)."""
+        return await self._characters.save_abilities(character, abilities)
+
+    async def rename_character(self, character: StoredCharacter, name: str) -> StoredCharacter:
+        """Give the character a new name (stored as given: clean it first). Raises
+        ``CharacterNotFound``, and ``DuplicateName`` when the exact name is taken."""
+        return await self._characters.rename(character, name)
+
+    async def delete_character(self, guild_id: int, character_id: int) -> StoredCharacter | None:
+        """Delete it with its abilities; returns what was deleted, None if not in this guild."""
+        return await self._characters.delete(guild_id, character_id)
+
+    # --- history (``HistoryRecorder``) -------------------------------------------------------
+
+    async def record(
+        self,
+        *,
+        guild_id: int,
+        interaction_id: int,
+        actor_id: int,
+        command: str,
+        details: Mapping[str, Any] | None = None,
+    ) -> HistoryEntry | None:
+        """Write the history entry of this transaction's change, once, after the writes.
+
+        Returns None (and writes nothing) when no character's stored value changed. Raises
+        ``AlreadyApplied`` when the interaction already has an entry (the transaction then
+        rolls back), ``TypeError`` when ``details`` is not JSON-able.
         """
-        self._check_writable()
-        current = await self._current(guild_id, character_id)
-        if character_id not in self._touched and (current is not None or will_create):
-            self._claim_guild(guild_id)
-            before = None if current is None else current.snapshot
-            self._touched[character_id] = FirstState(guild_id, before)
-        return current
+        return await self._history.record(
+            guild_id=guild_id,
+            interaction_id=interaction_id,
+            actor_id=actor_id,
+            command=command,
+            details=details,
+        )
 
-    async def _require(self, guild_id: int, character_id: int) -> StoredRow:
-        current = await self._touch(guild_id, character_id)
-        if current is None:
-            raise CharacterNotFound(guild_id, character_id)
-        return current
-
-    async def _changes(self) -> list[CharacterChange]:
-        """Every touched character whose state really changed, by id."""
-        changes = []
-        for character_id, touched in sorted(self._touched.items()):
-            if character_id in self._known:
-                stored = self._known[character_id]
-                after = None if stored is None else stored.snapshot
-            else:  # a write failed midway and the caller went on: read what is stored
-                after = await self._snapshot(touched.guild_id, character_id)
-            change = CharacterChange.of(character_id, touched.before, after)
-            if change.before_json != change.after_json:
-                changes.append(change)
-        return changes
-
-    async def _before_commit(self, require_record: bool) -> None:
-        if require_record and not self._recorded and await self._changes():
-            raise TransactionStateError(
-                "a transaction changed characters without record(); rolled back"
-            )
-        if self._recorded:
-            for guard in self._commit_guards:
-                await guard()
-
-    # --- settings and meta (never history) ---------------------------------------------------
+    async def undo_latest(
+        self, guild_id: int, interaction_id: int, actor_id: int
+    ) -> UndoResult | None:
+        """Revert the guild's latest entry that is neither an undo nor undone (see
+        ``HistoryRecorder.undo_latest``); None when there is nothing to undo."""
+        return await self._history.undo_latest(guild_id, interaction_id, actor_id)

@@ -90,3 +90,29 @@ def test_database_path_that_is_a_folder_is_refused(tmp_path: Path) -> None:
 def test_blank_token_is_missing(tmp_path: Path) -> None:
     with pytest.raises(SettingsError, match="DISCORD_TOKEN is not set"):
         load_settings({"DISCORD_TOKEN": "   ", "DATABASE_PATH": str(tmp_path / "x")})
+
+
+@pytest.mark.parametrize(
+    "token",
+    ["\x1b[200~abc.def\x1b[201~", "abc\x00def", "abc\u200bdef", "abc\x7f", "\u202eabc"],
+)
+def test_a_token_with_a_control_character_is_refused_without_showing_it(
+    tmp_path: Path, token: str
+) -> None:
+    with pytest.raises(SettingsError) as refused:
+        load_settings({"DISCORD_TOKEN": token, "DATABASE_PATH": str(tmp_path / "x")})
+    message = str(refused.value)
+    assert "control character" in message and "ESC[200~" in message and "abc" not in message
+
+
+@pytest.mark.parametrize("token", ["abc…def", "ábc", "abc/def", "abc+def=="])
+def test_a_token_with_characters_no_token_has_is_refused(tmp_path: Path, token: str) -> None:
+    with pytest.raises(SettingsError, match="characters a bot token never has") as refused:
+        load_settings({"DISCORD_TOKEN": token, "DATABASE_PATH": str(tmp_path / "x")})
+    assert "abc" not in str(refused.value)
+
+
+def test_a_real_shaped_token_is_accepted(tmp_path: Path) -> None:
+    token = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GhIjKl.abcdefghijklmnopqrstuvwxyz_-0123456789AB"
+    settings = load_settings({"DISCORD_TOKEN": f" {token} ", "DATABASE_PATH": str(tmp_path / "x")})
+    assert settings.token == token

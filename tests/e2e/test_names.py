@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.storage.names import look_key
+from bot.storage.names import look_key, typed_look_key
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.harness import BotProcess
 from tests.e2e.kit import read_only, refused_at_once, try_create, writable
@@ -164,15 +164,22 @@ def _insert_legacy(bot: BotProcess, guild: FakeGuild, owner: FakeMember, names: 
     the new rule, each with its own exact key (what migration 0002 keeps)."""
     with writable(bot) as connection:
         connection.executemany(
-            "INSERT INTO characters (guild_id, name, name_key, look_key, owner_id,"
-            " created_at, health, max_health, first_aid_pool, first_aid_rating,"
+            "INSERT INTO characters (guild_id, name, name_key, look_key, typed_look_key,"
+            " owner_id, created_at, health, max_health, first_aid_pool, first_aid_rating,"
             " scene_start_health, conscious, roll_pending, stabilized,"
             " hospital_length_days, hospital_days_served, lowest_health,"
             " first_aid_received, bleed_minutes, full_recovery_due)"
-            " VALUES (?, ?, ?, ?, ?, '2024-01-01T00:00:00.000000+00:00', 9, 9, 0, 0, 9,"
+            " VALUES (?, ?, ?, ?, ?, ?, '2024-01-01T00:00:00.000000+00:00', 9, 9, 0, 0, 9,"
             " 1, 0, 0, NULL, NULL, NULL, 0, 0, 0)",
             [
-                (int(guild.id), name, name.casefold(), look_key(name), int(owner.id))
+                (
+                    int(guild.id),
+                    name,
+                    name.casefold(),
+                    look_key(name),
+                    typed_look_key(name),
+                    int(owner.id),
+                )
                 for name in names
             ],
         )
@@ -282,3 +289,130 @@ async def test_the_ability_autocomplete_finds_the_character_as_typed(
     )
     assert choices and choices[0]["value"] == "Theology"
     assert "3/3" in choices[0]["name"]
+
+
+# --- Issue 19.7 and 20.11: lookalikes as typed, invisible fillers, a phone's apostrophe ------
+
+#: A Cyrillic or Greek capital for a Latin one: the name as typed looks like the other.
+CAPITALS = [
+    ("\u0412ob", "Bob"),
+    ("\u041dans", "Hans"),
+    ("\u0422om", "Tom"),
+    ("\u041aim", "Kim"),
+    ("\u041cax", "Max"),
+    ("\u039dora", "Nora"),
+    ("\u03a7ena", "Xena"),
+    ("\u0396oe", "Zoe"),
+]
+ORIGINALS = [original for _, original in CAPITALS]
+#: A filler after the name: the same name to see.
+FILLED = [("Pia\u3164", "Pia"), ("Ugo\u2800", "Ugo"), ("Lea\u115f", "Lea")]
+
+
+async def test_a_capital_of_another_script_is_refused_at_create_naming_the_other(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    ana = guild.member("Ana")
+    for original in ORIGINALS:
+        created = await try_create(fake, guild, ana, original)
+        assert not created.ephemeral, created.text
+    for lookalike, original in CAPITALS:
+        refused_at_once(
+            await try_create(fake, guild, ana, lookalike),
+            f"**{lookalike}** looks too much like **{original}**",
+            "Choose another name",
+        )
+    assert names_in_db(bot, guild) == ORIGINALS
+
+
+async def test_a_capital_of_another_script_is_refused_at_create_in_spanish(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]]
+) -> None:
+    guild, ana = await spanish_player_with(fake, make_guild, *ORIGINALS)
+    for lookalike, original in CAPITALS:
+        refused_at_once(
+            await try_create(fake, guild, ana, lookalike),
+            f"**{lookalike}** se parece demasiado a **{original}**",
+            "Elige otro nombre",
+        )
+    assert names_in_db(bot, guild) == ORIGINALS
+
+
+async def test_a_capital_of_another_script_is_refused_at_rename_in_both_languages(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]]
+) -> None:
+    guild, ana = await spanish_player_with(fake, make_guild, *ORIGINALS, "Otro")
+    for lookalike, original in CAPITALS:
+        spanish = await fake.slash(
+            guild, ana, "character rename", {"character": "Otro", "name": lookalike}
+        )
+        refused_at_once(spanish, f"**{lookalike}** se parece demasiado a **{original}**")
+        english = await fake.slash(
+            guild,
+            ana,
+            "character rename",
+            {"character": "Otro", "name": lookalike},
+            locale="en-US",
+        )
+        refused_at_once(english, f"**{lookalike}** looks too much like **{original}**")
+    assert names_in_db(bot, guild) == [*ORIGINALS, "Otro"]
+    # The renamed character itself is no clash: Bob may become BOB.
+    fixed = await fake.slash(guild, ana, "character rename", {"character": "Bob", "name": "BOB"})
+    assert not fixed.ephemeral, fixed.text
+
+
+async def test_a_name_with_a_filler_or_a_pile_of_marks_is_refused_in_both_languages(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]]
+) -> None:
+    guild, ana = await spanish_player_with(fake, make_guild, "Pia", "Ugo", "Lea")
+    piled = "a" + "\u0301" * 39
+    for filled, original in FILLED:
+        refused_at_once(await try_create(fake, guild, ana, filled), "invisibles")
+        renamed = await fake.slash(
+            guild,
+            ana,
+            "character rename",
+            {"character": original, "name": filled},
+            locale="en-US",
+        )
+        refused_at_once(renamed, "invisible characters", "blank fillers")
+    refused_at_once(await try_create(fake, guild, ana, piled), "más de 2 tildes o signos")
+    renamed = await fake.slash(
+        guild, ana, "character rename", {"character": "Pia", "name": piled}, locale="en-US"
+    )
+    refused_at_once(renamed, "more than 2 accents or marks")
+    assert names_in_db(bot, guild) == ["Pia", "Ugo", "Lea"]
+
+
+async def test_a_phones_apostrophe_and_dash_find_the_character_in_both_languages(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]]
+) -> None:
+    """Issue 20.11: "There is no character called “Patrick O’Malley” … Did you mean **Sgt.
+    Patrick O'Malley**?"."""
+    english = await make_guild(locale="en-US")
+    gm = english.member("Gm", permissions=["manage_guild"])
+    for name in ("Sgt. Patrick O'Malley", "Ana-María Vidal", "Bruno"):
+        created = await try_create(fake, english, gm, name)
+        assert not created.ephemeral, created.text
+    for typed in ("Patrick O\u2019Malley", "Sgt. Patrick O\u2019Malley", "o\u2019malley"):
+        assert await shown_title(fake, english, gm, typed) == "Sgt. Patrick O'Malley", typed
+    assert await shown_title(fake, english, gm, "Ana\u2013María") == "Ana-María Vidal"
+    hurt = await fake.slash(
+        english, gm, "hurt", {"character": "Patrick O\u2019Malley", "amount": "2"}
+    )
+    assert not hurt.ephemeral and hurt.embed["title"] == "Sgt. Patrick O'Malley", hurt.text
+    refused_at_once(
+        await try_create(fake, english, gm, "Sgt. Patrick O\u2019Malley"),
+        "already a character called **Sgt. Patrick O'Malley**",
+    )
+
+    guild, ana = await spanish_player_with(fake, make_guild, "Sgt. Patrick O'Malley")
+    hurt = await fake.slash(
+        guild, ana, "hurt", {"character": "Patrick O\u2019Malley", "amount": "2"}
+    )
+    assert not hurt.ephemeral and hurt.embed["title"] == "Sgt. Patrick O'Malley", hurt.text
+    refused_at_once(
+        await try_create(fake, guild, ana, "Sgt. Patrick O\u2019Malley"),
+        "Ya hay un personaje llamado **Sgt. Patrick O'Malley**",
+    )
+    assert names_in_db(bot, guild) == ["Sgt. Patrick O'Malley"]

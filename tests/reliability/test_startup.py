@@ -144,3 +144,33 @@ async def test_discord_unreachable_exits_4_with_one_line(tmp_path: Path) -> None
     env = environment(nobody_listening(), tmp_path / "bot.sqlite3", tmp_path)
     result = await asyncio.to_thread(start_bot, env)
     print(assert_one_line(result, 4, "cannot be reached"))
+
+
+#: What a terminal's bracketed paste wraps around pasted text, and other control characters
+#: a token can pick up on its way into .env or a unit file.
+PASTED_TOKENS = {
+    "bracketed paste": "\x1b[200~fake-token\x1b[201~",
+    "escape": "fake\x1btoken",
+    "bell": "fake-token\x07",
+    "delete": "fake\x7ftoken",
+    "zero-width space": "fake\u200btoken",
+}
+
+
+@pytest.mark.parametrize("kind", list(PASTED_TOKENS))
+async def test_a_token_with_control_characters_exits_2_with_one_line(
+    tmp_path: Path, kind: str
+) -> None:
+    """Issue 19.9: it exited 1 with a traceback, and systemd (which stops only on 2 and 3)
+    restarted it every 10 s forever. Discord is listening: the bot must not even try."""
+    fake = FakeDiscord(app_name="Salud")
+    await fake.start()
+    try:
+        env = environment(fake, tmp_path / "bot.sqlite3", tmp_path)
+        env["DISCORD_TOKEN"] = PASTED_TOKENS[kind]
+        result = await asyncio.to_thread(start_bot, env)
+    finally:
+        await fake.stop()
+    line = assert_one_line(result, 2, "DISCORD_TOKEN", "control character", ".env")
+    assert "fake" not in line, "a token, even a broken one, is never printed"
+    assert fake.identifies == 0

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Storage, StoredCharacter
+from bot.storage import Storage, StoredCharacter, name_key
 from rules.abilities import Ability, AbilityKind
 from rules.character import CharacterHealth
 
@@ -64,6 +64,16 @@ async def create(
         )
         await tx.record(guild_id=guild, interaction_id=next_id(), actor_id=owner, command="create")
     return character
+
+
+async def named(storage: Storage, guild: int, name: str) -> StoredCharacter | None:
+    """The character called ``name`` (its exact name, ignoring case) as the bot finds it: in
+    the server's name index, then read whole."""
+    found = (await storage.names(guild)).with_key(name_key(name.strip()))
+    if found is None:
+        return None
+    async with storage.read() as reader:
+        return await reader.character(found)
 
 
 @pytest.fixture

@@ -13,11 +13,23 @@ from bot.storage import (
     GuildSettings,
     Storage,
     TransactionStateError,
+    name_key,
 )
 from bot.storage.snapshot import HEALTH_COLUMNS, health_from_row, health_to_row
 from rules.character import CharacterHealth, Hospital
 
-from .conftest import ALICE, BOB, GM, GUILD_A, GUILD_B, Interactions, general, health, investigative
+from .conftest import (
+    ALICE,
+    BOB,
+    GM,
+    GUILD_A,
+    GUILD_B,
+    Interactions,
+    general,
+    health,
+    investigative,
+    named,
+)
 
 
 def test_every_health_field_has_a_column() -> None:
@@ -79,11 +91,11 @@ async def test_create_find_get_and_save(storage: Storage, next_id: Interactions)
     assert created.guild_id == GUILD_A and created.owner_id == ALICE
     assert created.health == health()
     assert [a.name for a in created.abilities] == ["Library Use", "Shooting"]  # by name
+    assert await named(storage, GUILD_A, "ann bishop") == created
+    assert await named(storage, GUILD_A, " ANN BISHOP ") == created
+    assert await named(storage, GUILD_A, "Ann") is None
     async with storage.read() as reader:
-        assert await reader.find_character(GUILD_A, "ann bishop") == created
-        assert await reader.find_character(GUILD_A, " ANN BISHOP ") == created
         assert await reader.get_character(GUILD_A, created.id) == created
-        assert await reader.find_character(GUILD_A, "Ann") is None
     hurt = replace(created.health, health=-3, roll_pending=True)
     async with storage.transaction() as tx:
         saved = await tx.save_health(created, hurt)
@@ -108,15 +120,14 @@ async def test_names_unique_per_guild_ignoring_case(
         await tx.record(guild_id=GUILD_B, interaction_id=next_id(), actor_id=BOB, command="c")
     async with storage.read() as reader:
         assert await reader.count_characters(GUILD_A) == 1
-        assert await reader.find_character(GUILD_B, "ANA") == other
+    assert await named(storage, GUILD_B, "ANA") == other
 
 
 async def test_casefold_not_lower(storage: Storage, next_id: Interactions) -> None:
     async with storage.transaction() as tx:
         await tx.create_character(GUILD_A, "Strauß", ALICE, health())
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=ALICE, command="c")
-    async with storage.read() as reader:
-        found = await reader.find_character(GUILD_A, "STRAUSS")
+    found = await named(storage, GUILD_A, "STRAUSS")
     assert found is not None and found.name == "Strauß"
 
 
@@ -134,12 +145,12 @@ async def test_listing_counting_owners_and_living(storage: Storage, next_id: Int
         everyone = await reader.list_characters(GUILD_A)
         living = await reader.list_characters(GUILD_A, living_only=True)
         page = await reader.list_characters(GUILD_A, limit=2, offset=1)
-        mine = await reader.characters_of_owner(GUILD_A, ALICE)
         assert await reader.count_characters(GUILD_A) == 4
         assert await reader.count_characters(GUILD_A, living_only=True) == 3
     assert [c.name for c in everyone] == ["adam", "Bea", "Carl", "zed"]
     assert [c.name for c in living] == ["adam", "Bea", "zed"]
     assert [c.name for c in page] == ["Bea", "Carl"]
+    mine = (await storage.names(GUILD_A)).owned_by(ALICE)
     assert [c.name for c in mine] == ["adam", "zed"]
 
 
@@ -205,9 +216,9 @@ async def test_guild_isolation(storage: Storage, next_id: Interactions) -> None:
     as_b = replace(ann, guild_id=GUILD_B)  # a cog passing guild B with A's character id
     async with storage.transaction() as tx:
         assert await tx.get_character(GUILD_B, ann.id) is None
-        assert await tx.find_character(GUILD_B, "Ann") is None
+        assert (await tx.server_names(GUILD_B)).with_key(name_key("Ann")) is None
         assert await tx.list_characters(GUILD_B) == []
-        assert await tx.characters_of_owner(GUILD_B, ALICE) == []
+        assert (await tx.server_names(GUILD_B)).owned_by(ALICE) == []
         assert await tx.count_characters(GUILD_B) == 0
         assert (await tx.server_names(GUILD_B)).characters == ()
         assert await tx.history(GUILD_B) == []

@@ -3,6 +3,7 @@ the p99 of every changing command), and still keep the WAL file from growing."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
 from collections.abc import AsyncIterator
@@ -28,7 +29,9 @@ async def test_commits_never_checkpoint(storage: Storage) -> None:
     assert rows[0][0] == 0
 
 
-async def changes(storage: Storage, next_id: Interactions, count: int) -> None:
+async def changes(
+    storage: Storage, next_id: Interactions, count: int, *, pause: float = 0.0
+) -> None:
     async with storage.transaction() as tx:
         ann = await tx.create_character(GUILD_A, "Ann", ALICE, health(99))
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
@@ -39,13 +42,18 @@ async def changes(storage: Storage, next_id: Interactions, count: int) -> None:
             changed = replace(current.health, health=98 - step % 50, bleed_minutes=step % 30)
             await tx.save_health(current, changed)
             await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="h")
+        if pause:
+            await asyncio.sleep(pause)
 
 
 async def test_the_background_checkpoints_keep_the_wal_small(
     storage: Storage, db_path: Path, next_id: Interactions
 ) -> None:
     storage.checkpointer = Checkpointer(db_path, storage.exclusive, every=20, wal_limit=200)
-    await changes(storage, next_id, 400)
+    # A command every 2 ms, without a pause of a second: on the shared 2-core machine a round
+    # (its fsync) can take 100 ms, and 400 commits back to back took 0.2 s in all, so the WAL
+    # outgrew the limit below before the first round could end (the test failed 1 run in 5).
+    await changes(storage, next_id, 400, pause=0.002)
     await storage.checkpointer.wait()
     assert storage.checkpointer.completed >= 10
     # Commits without pause: the rounds beside the writer never catch up alone.

@@ -29,6 +29,7 @@ from .conftest import (
     create,
     general,
     investigative,
+    named,
 )
 
 
@@ -52,7 +53,7 @@ async def hurt(
 
 async def raw_snapshot(storage: Storage, guild_id: int, character_id: int) -> object:
     async with storage.read() as reader:
-        return await reader._snapshot(guild_id, character_id)
+        return await reader.snapshot(guild_id, character_id)
 
 
 async def test_record_writes_entry_with_snapshots(storage: Storage, next_id: Interactions) -> None:
@@ -218,8 +219,8 @@ async def test_undo_create(storage: Storage, next_id: Interactions) -> None:
     assert touched.before == ann and touched.after is None and touched.name == "Ann"
     async with storage.read() as reader:
         assert await reader.get_character(GUILD_A, ann.id) is None
-        assert await reader.find_character(GUILD_A, "ann") is None
         entries = await reader.history(GUILD_A, ann.id)
+    assert await named(storage, GUILD_A, "ann") is None
     assert [(e.command, e.undone, e.undo_of) for e in entries] == [
         ("undo", False, result.reverted.id),
         ("create", True, None),
@@ -282,8 +283,8 @@ async def test_undo_delete_brings_back_id_and_abilities(
     assert back.id == ann.id and back.health.health == 6
     assert back.abilities == (general("Athletics", 4), investigative("Occult", 2))
     assert await raw_snapshot(storage, GUILD_A, ann.id) == before  # created_at included
+    assert await named(storage, GUILD_A, "ANN") == back
     async with storage.read() as reader:
-        assert await reader.find_character(GUILD_A, "ANN") == back
         assert [e.command for e in await reader.history(GUILD_A, ann.id)] == [
             "undo",
             "delete",

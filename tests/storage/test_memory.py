@@ -55,7 +55,7 @@ async def test_settings_rolled_back_never_reach_the_cache(storage: Storage) -> N
             raise RuntimeError("rolled back")
     assert (await storage.settings(GUILD_A)).language is None
     async with storage.read() as reader:
-        assert (await reader._read_settings(GUILD_A)).language is None
+        assert (await reader.stored_settings(GUILD_A)).language is None
 
 
 async def test_a_restart_reads_the_settings_again(db_path: Path, clock: FakeClock) -> None:

@@ -35,10 +35,9 @@ async def test_the_index_is_what_is_stored_and_is_kept_in_memory(
     await create(storage, next_id, "Zoë")
     await create(storage, next_id, "ana", BOB)
     await create(storage, next_id, "Other", guild=GUILD_B)
-    assert storage.names_in_memory(GUILD_A) is None
     assert await names(storage) == [("ana", BOB, None), ("Zoë", ALICE, None)]  # by name key
-    kept = storage.names_in_memory(GUILD_A)
-    assert kept is not None and await storage.names(GUILD_A) is kept
+    kept = await storage.names(GUILD_A)
+    assert await storage.names(GUILD_A) is kept  # from memory
     assert await names(storage, GUILD_B) == [("Other", ALICE, None)]
     found = kept.with_key(name_key("  zoë ".strip()))
     assert found is not None and found.name == "Zoë" and found.guild_id == GUILD_A
@@ -49,17 +48,15 @@ async def test_create_rename_gender_and_delete_forget_the_server(
     storage: Storage, next_id: Interactions
 ) -> None:
     ann = await create(storage, next_id, "Ann")
-    await names(storage, GUILD_B)  # another server's entry stays
+    other_server = await storage.names(GUILD_B)  # another server's entry stays
     assert await names(storage) == [("Ann", ALICE, None)]
 
     await create(storage, next_id, "Bob", BOB)
-    assert storage.names_in_memory(GUILD_A) is None
     assert await names(storage) == [("Ann", ALICE, None), ("Bob", BOB, None)]
 
     async with storage.transaction() as tx:
         await tx.rename_character(await tx.character(ann), "Cleo")
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="r")
-    assert storage.names_in_memory(GUILD_A) is None
     assert await names(storage) == [("Bob", BOB, None), ("Cleo", ALICE, None)]
     assert (await storage.names(GUILD_A)).with_key(name_key("ann")) is None
     assert (await storage.names(GUILD_A)).with_key(name_key("cleo")) is not None
@@ -72,9 +69,8 @@ async def test_create_rename_gender_and_delete_forget_the_server(
     async with storage.transaction() as tx:
         await tx.delete_character(GUILD_A, ann.id)
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="d")
-    assert storage.names_in_memory(GUILD_A) is None
     assert await names(storage) == [("Bob", BOB, None)]
-    assert storage.names_in_memory(GUILD_B) is not None
+    assert await storage.names(GUILD_B) is other_server
 
 
 async def test_undo_forgets_the_server(storage: Storage, next_id: Interactions) -> None:
@@ -116,7 +112,6 @@ async def test_a_rolled_back_transaction_forgets_the_server_too(
             await tx.rename_character(await tx.character(ann), "Anna")
             await tx.create_character(GUILD_A, "Cleo", BOB, health())
             raise RuntimeError("the command failed after writing")
-    assert storage.names_in_memory(GUILD_A) is None
     assert await names(storage) == [("Ann", ALICE, None)]
 
 
@@ -129,4 +124,4 @@ async def test_health_and_ability_changes_keep_the_index(
         current = await tx.character(ann)
         await tx.save_health(current, replace(current.health, health=2))
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="h")
-    assert storage.names_in_memory(GUILD_A) is kept
+    assert await storage.names(GUILD_A) is kept

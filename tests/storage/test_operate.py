@@ -212,3 +212,77 @@ def test_main_refuses_a_bad_command_line(capsys: pytest.CaptureFixture[str]) -> 
         main(["backup"], environ={})
     assert exit_info.value.code == 2
     assert "required: path" in capsys.readouterr().err
+
+
+def damage(path: Path) -> None:
+    """Garbage over some b-tree pages, in the middle of the file."""
+    conn = sqlite3.connect(path)
+    page_size = int(conn.execute("PRAGMA page_size").fetchone()[0])
+    conn.close()
+    data = bytearray(path.read_bytes())
+    pages = len(data) // page_size
+    for page in range(pages // 2, pages // 2 + 3):
+        data[page * page_size : (page + 1) * page_size] = b"\xa5" * page_size
+    path.write_bytes(bytes(data))
+
+
+async def test_backup_of_a_damaged_database_is_one_line_naming_it_and_writes_nothing(
+    tmp_path: Path, next_id: Interactions
+) -> None:
+    """Issue 19.9: it answered in 6 lines (SQLite's report holds line breaks) naming the copy
+    it never wrote."""
+    path = await filled(tmp_path / "bot.sqlite3", next_id, per_guild=200)
+    damage(path)
+    before = digest(path)
+    result = run_cli("backup", "copy.sqlite3", database=path, cwd=tmp_path)
+    assert result.returncode == 1 and not result.stdout
+    assert result.stderr.count("\n") == 1, result.stderr
+    line = result.stderr
+    assert line.startswith(f"salud backup: {path} is damaged"), line
+    assert "copy.sqlite3" not in line and "no copy was written" in line
+    assert "Restore it from a backup" in line
+    assert files_in(tmp_path) == ["bot.sqlite3"]
+    assert digest(path) == before
+    checked = run_cli("check", database=path, cwd=tmp_path)
+    assert checked.returncode == 1 and checked.stderr.count("\n") == 1, checked.stderr
+    assert checked.stderr.startswith(f"salud check: {path} is damaged (integrity check: ")
+
+
+async def a_crashed_bots_files(tmp_path: Path, next_id: Interactions) -> Path:
+    """The database and its ``-wal`` as a bot killed with committed changes in the WAL leaves
+    them, without the ``-shm`` (a copied folder, or one cleaned by hand)."""
+    running = tmp_path / "running" / "bot.sqlite3"
+    left = tmp_path / "left" / "bot.sqlite3"
+    left.parent.mkdir()
+    async with await Storage.open(running) as storage:
+        await storage.checkpointer.close()  # nothing copied back: the changes stay in the WAL
+        for number in range(4):
+            async with storage.transaction() as tx:
+                await tx.create_character(GUILD_A, f"Investigator {number}", ALICE, health())
+                await tx.record(
+                    guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c"
+                )
+        copy_files(running, left)
+    return left
+
+
+def copy_files(source: Path, target: Path) -> None:
+    """The database file and its ``-wal``, as they are now."""
+    for suffix in ("", "-wal"):
+        Path(f"{target}{suffix}").write_bytes(Path(f"{source}{suffix}").read_bytes())
+
+
+async def test_check_of_a_database_with_a_wal_and_no_shm_leaves_nothing_behind(
+    tmp_path: Path, next_id: Interactions
+) -> None:
+    """Issue 19.9: a read-only connection made a ``-shm`` it could not remove."""
+    path = await a_crashed_bots_files(tmp_path, next_id)
+    files = files_in(path.parent)
+    digests = {name: digest(path.parent / name) for name in files}
+    assert files == ["bot.sqlite3", "bot.sqlite3-wal"]
+    report = check(path)
+    assert report.characters == 4, "the committed changes in the WAL are read"
+    assert files_in(path.parent) == files, "check left a file behind"
+    assert {name: digest(path.parent / name) for name in files} == digests
+    copy = backup(path, tmp_path / "copy.sqlite3")
+    assert copy.characters == 4 and files_in(path.parent) == files

@@ -78,7 +78,7 @@ async def stored_after(storage: Storage, entry_id: int) -> dict[int, str | None]
 async def read_back(storage: Storage, character_id: int) -> str | None:
     """The character as a read gives it now, as snapshot JSON (None: not stored)."""
     async with storage.read() as reader:
-        snapshot = await reader._snapshot(GUILD_A, character_id)
+        snapshot = await reader.snapshot(GUILD_A, character_id)
     return None if snapshot is None else dump_json(snapshot)
 
 
@@ -104,8 +104,9 @@ async def test_a_read_is_one_trip_per_query(
     await create(storage, next_id, "Ann")
     trips.take()
     async with storage.read() as reader:  # no BEGIN/ROLLBACK around it
-        assert await reader.find_character(GUILD_A, "ann") is not None
-    assert len(trips.take()) == 1
+        assert await reader.count_characters(GUILD_A) == 1
+        assert [c.name for c in await reader.list_characters(GUILD_A)] == ["Ann"]
+    assert len(trips.take()) == 2
 
 
 async def test_hurt_is_two_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
@@ -194,10 +195,10 @@ async def test_many_characters_saved_in_one_trip(
 
 
 async def test_create_is_three_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
-    """/character create: look for the name, insert (no abilities), record."""
+    """/character create: look for a lookalike name, insert (no abilities), record."""
     interaction = next_id()
     async with storage.transaction() as tx:
-        assert await tx.find_character(GUILD_A, "Ann") is None
+        assert await tx.find_lookalike(GUILD_A, "Ann") is None
         await tx.create_character(GUILD_A, "Ann", ALICE, health())
         await tx.record(guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="c")
     calls = trips.take()

@@ -109,9 +109,7 @@ class RollButtonKeeper:
         self._without: Lru[int, bool] = Lru(_NO_MESSAGES_MEMORY)
         # The task whose commit last changed each character (server, character): a message
         # kept by that same task needs no second look (``remember``).
-        self._changed_by: Lru[tuple[int, int], asyncio.Task[Any] | None] = Lru(
-            _CHANGES_MEMORY
-        )
+        self._changed_by: Lru[tuple[int, int], asyncio.Task[Any] | None] = Lru(_CHANGES_MEMORY)
 
     def start(self) -> None:
         """Follow every committed change from now on."""
