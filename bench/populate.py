@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage import Storage, name_key
-from bot.storage.names import look_key, typed_look_key
+from bot.storage.rows import NAME_KEY_COLUMNS, name_keys
 from bot.storage.snapshot import HEALTH_COLUMNS, dump_json, health_to_row, make_snapshot
 from rules.character import CharacterHealth
 
@@ -92,9 +92,7 @@ def populate(path: Path, active: Sequence[StoredServer], *, fillers: int = 0, se
             "id",
             "guild_id",
             "name",
-            "name_key",
-            "look_key",
-            "typed_look_key",
+            *NAME_KEY_COLUMNS,
             "owner_id",
             "created_at",
             *HEALTH_COLUMNS,
@@ -106,9 +104,7 @@ def populate(path: Path, active: Sequence[StoredServer], *, fillers: int = 0, se
                     "id": next_id,
                     "guild_id": server.guild_id,
                     "name": name,
-                    "name_key": name_key(name),
-                    "look_key": look_key(name),
-                    "typed_look_key": typed_look_key(name),
+                    **dict(zip(NAME_KEY_COLUMNS, name_keys(name), strict=True)),
                     "owner_id": owner,
                     "created_at": created_at,
                     **health,

@@ -16,14 +16,15 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.features.scene.server_wide import count_characters, save_all
+from bot.features.scene.server_wide import batches, count_among, save_all
 from bot.features.scene.status import status_message, tracker_embeds
 from bot.i18n import plural, text
 from bot.interaction.deferral import defer_change_of
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_change, send_public
-from bot.render.change_reply import change_reply
+from bot.render.several import Line, several_embeds
+from bot.storage import Among
 from bot.storage.trackers import TrackerMessage
 from rules.scene import start_scene
 
@@ -51,24 +52,27 @@ class SceneCog(
     async def new(self, interaction: discord.Interaction[SaludBot]) -> None:
         here = await Here.of(interaction)
         here.require_gm("scene.action.new")
-        await defer_change_of(interaction, await count_characters(here, living_only=True))
+        await defer_change_of(interaction, await count_among(here, Among.LIVING))
+        living = 0
         async with here.change() as tx:
             # The dead are left out: a scene no longer concerns them (COMMANDS.md "The dead").
-            characters = await tx.list_characters(here.guild_id, living_only=True)
-            changed = [(c, start_scene(c.health)) for c in characters]
-            touched = await save_all(tx, [(c, o) for c, o in changed if o.changed])
+            touched = []
+            async for batch in batches(tx, here.guild_id, Among.LIVING):
+                living += len(batch)
+                changed = [(c, start_scene(c.health)) for c in batch]
+                touched += await save_all(tx, [(c, o) for c, o in changed if o.changed])
             await tx.record(**here.history("scene new"))
         language = here.public_language
-        if not characters:
-            header = text(language, "scene.new.no_characters")
-        elif not touched:
-            header = plural(language, "scene.new.unchanged", len(characters))
-        else:
-            header = plural(language, "scene.new.done", len(characters))
-        content, embeds, more = change_reply(header, touched, language)
-        await send_change(
-            interaction, embeds, announce=False, here=here, content=content, more=more
-        )
+        if not touched:
+            if not living:
+                header = text(language, "scene.new.no_characters")
+            else:
+                header = plural(language, "scene.new.unchanged", living)
+            await send_public(interaction, header)
+            return
+        lines = [Line(item.after, item.outcome) for item in touched if item.after and item.outcome]
+        embeds = several_embeds(text(language, "scene.new.title"), lines, language)
+        await send_change(interaction, embeds, announce=False, here=here)
 
     @app_commands.command(
         name="status",
@@ -90,10 +94,9 @@ class SceneCog(
         here.require_gm("tracker.action")
         if interaction.channel_id is None:  # pragma: no cover - commands come from a channel
             raise UserFacingError("tracker.error.no_channel")
-        async with here.read() as reader:
-            characters = await reader.list_characters(here.guild_id)
         language = here.public_language
-        embeds = tracker_embeds(characters, language, datetime.now(UTC))
+        async with here.read() as reader:
+            embeds = await tracker_embeds(reader, here.guild_id, language, datetime.now(UTC))
         message_id = await send_public(interaction, embeds=embeds)
         if message_id is None:  # pragma: no cover - Discord always says
             return

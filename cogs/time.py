@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.features.characters.option import Character
 from bot.features.consciousness.buttons import consciousness_view
 from bot.features.consciousness.keeper import number_due_rolls
-from bot.features.scene.server_wide import count_characters, save_all
+from bot.features.scene.server_wide import batches, count_among, save_all
 from bot.i18n import Language, plural, text
 from bot.interaction.deferral import defer_change_of
 from bot.interaction.here import Here
@@ -26,10 +26,9 @@ from bot.interaction.mentions import call_players
 from bot.interaction.sending import send_change, send_public
 from bot.interaction.transformers import InRange
 from bot.render import duration_text, safe
-from bot.render.change import Field
-from bot.render.change_reply import Touched, announce_touched, change_reply
-from bot.render.limits import FIELD_VALUE_LIMIT
-from bot.storage import StoredCharacter, Transaction
+from bot.render.change_reply import Touched, announce_touched
+from bot.render.several import Line, several_embeds
+from bot.storage import Among, StoredCharacter, Transaction
 from rules.abilities import refresh_ability
 from rules.pools import refresh
 from rules.time import MAX_MINUTES, pass_time
@@ -59,47 +58,43 @@ class TimeCog(commands.Cog):
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("scene.action.time")
-        await defer_change_of(interaction, await count_characters(here, living_only=True))
+        # Only those who bleed are read (T1): the dead do not bleed (T2), nor the rest.
+        await defer_change_of(interaction, await count_among(here, Among.BLEEDING))
         async with here.change() as tx:
-            # Only this server's living characters are read: the dead do not bleed (T2).
-            living = await tx.list_characters(here.guild_id, living_only=True)
-            changed = [(c, pass_time(c.health, minutes)) for c in living]
-            touched = await save_all(tx, [(c, o) for c, o in changed if o.changed])
+            touched: list[Touched] = []
+            async for batch in batches(tx, here.guild_id, Among.BLEEDING):
+                changed = [(c, pass_time(c.health, minutes)) for c in batch]
+                touched += await save_all(tx, [(c, o) for c, o in changed if o.changed])
             rolls = await number_due_rolls(
                 tx, here.guild_id, [(item.after, item.outcome) for item in touched]
             )
             await tx.record(**here.history("time", {"minutes": minutes}))
         language = here.public_language
-        header = plural(
-            language, "scene.time.passed", minutes, duration=duration_text(language, minutes)
-        )
+        duration = duration_text(language, minutes)
         if not touched:
+            header = plural(language, "scene.time.passed", minutes, duration=duration)
             await send_public(
                 interaction, header + "\n" + text(language, "scene.time.nobody_bleeding")
             )
             return
-        described = [_with_clock_note(item, language) for item in touched]
-        content, embeds, more = change_reply(header, described, language)
-        due = [
-            item.after
-            for item in touched
-            if item.after is not None and item.outcome is not None and item.outcome.roll_fell_due
-        ]
+        lines = [_bleeding_line(item, language) for item in touched]
+        embeds = several_embeds(
+            text(language, "scene.time.title", duration=duration), lines, language
+        )
+        due = [line.character for line in lines if line.outcome.roll_fell_due]
         message_id = await send_change(
             interaction,
             embeds,
             announce=announce_touched(touched),
             here=here,
-            content=content,
             view=consciousness_view(due, language, rolls),
-            more=more,
             call=call_players(
-                [(item.after, item.outcome) for item in touched],
+                [(line.character, line.outcome) for line in lines],
                 caller=here.user_id,
                 language=language,
             ),
         )
-        shown = {item.id: rolls[item.id] for item in due if item.id in rolls}
+        shown = {character.id: rolls[character.id] for character in due if character.id in rolls}
         await self.bot.services.roll_buttons.remember(here, message_id, shown)
 
     @app_commands.command(
@@ -117,41 +112,41 @@ class TimeCog(commands.Cog):
         here = await Here.of(interaction)
         here.require_gm("scene.action.refresh")
         await defer_change_of(
-            interaction, 1 if character else await count_characters(here, living_only=True)
+            interaction, 1 if character else await count_among(here, Among.LIVING)
         )
         language = here.public_language
-        touched: list[Touched] = []
+        lines: list[Line] = []
         async with here.change() as tx:
             if character is None:  # every character that can still use a pool: not the dead
-                targets = await tx.list_characters(here.guild_id, living_only=True)
+                async for batch in batches(tx, here.guild_id, Among.LIVING):
+                    lines += [
+                        line
+                        for target in batch
+                        if (line := await _refresh_one(tx, target, language)) is not None
+                    ]
             else:
-                current = await tx.character(character)
-                targets = [current]
-            for target in targets:
-                item = await _refresh_one(tx, target, language)
-                if item is not None:
-                    touched.append(item)
+                line = await _refresh_one(tx, await tx.character(character), language)
+                lines += [] if line is None else [line]
             details = {} if character is None else {"character": character.name}
             await tx.record(**here.history("refresh", details))
-        if not touched:
+        if not lines:
             if character is None:
                 reply = text(language, "scene.refresh.unchanged_all")
             else:
                 reply = text(language, "scene.refresh.unchanged", name=safe(character.name))
             await send_public(interaction, reply)
             return
-        header = plural(language, "scene.refresh.done", len(touched))
-        content, embeds, more = change_reply(header, touched, language)
+        title = plural(language, "scene.refresh.title", len(lines))
         await send_change(
-            interaction, embeds, announce=False, here=here, content=content, more=more
+            interaction, several_embeds(title, lines, language), announce=False, here=here
         )
 
 
 async def _refresh_one(
     tx: Transaction, character: StoredCharacter, language: Language
-) -> Touched | None:
-    """P1 for one character: First Aid and every ability pool back to its rating; None when
-    every pool was full."""
+) -> Line | None:
+    """P1 for one character: First Aid and every ability pool back to its rating; its line
+    says which pools moved. None when every pool was full."""
     outcome = refresh(character.health)
     abilities = tuple(refresh_ability(ability) for ability in character.abilities)
     saved = character
@@ -161,40 +156,29 @@ async def _refresh_one(
         saved = await tx.save_abilities(saved, abilities)
     if saved is character:
         return None
-    lines = []
+    refreshed = []
     if outcome.changed:
         health = saved.health
-        first_aid = text(language, "render.status.first_aid")
-        lines.append(
-            f"{first_aid} {character.health.first_aid_pool} → {health.first_aid_pool}"
-            f" / {health.first_aid_rating}"
+        refreshed.append(
+            f"{text(language, 'render.status.first_aid')} {character.health.first_aid_pool}"
+            f" → {health.first_aid_pool} / {health.first_aid_rating}"
         )
-    refreshed = [
-        f"{safe(after.name)} {before.pool} → {after.pool}"
+    refreshed += [
+        f"{safe(after.name)} {before.pool} → {after.pool} / {after.rating}"
         for before, after in zip(character.abilities, abilities, strict=True)
         if before.pool != after.pool
     ]
-    if refreshed:
-        lines.append(" · ".join(refreshed))
-    value = "\n".join(lines)
-    if len(value) > FIELD_VALUE_LIMIT:
-        value = value[: FIELD_VALUE_LIMIT - 1] + "…"
-    extra: tuple[Field, ...] = ((text(language, "scene.refresh.abilities"), value),)
-    return Touched(character, saved, outcome, extra)
+    return Line(saved, outcome, detail=" · ".join(refreshed))
 
 
-def _with_clock_note(item: Touched, language: Language) -> Touched:
-    """A bleeding clock that moved on without a lost point says how far it got (T1)."""
-    if item.outcome is None or item.outcome.events or item.after is None:
-        return item
-    note = text(
-        language,
-        "scene.time.clock",
-        name=safe(item.after.name),
-        minutes=item.after.health.bleed_minutes,
-    )
-    what = (text(language, "render.change.what"), note)
-    return Touched(item.before, item.after, item.outcome, (*item.extra_fields, what))
+def _bleeding_line(item: Touched, language: Language) -> Line:
+    """A character of a ``/time``: its Health before → after says what bleeding took; a
+    clock that moved on without taking a point says how far it got (T1)."""
+    assert item.after is not None and item.outcome is not None
+    detail = None
+    if not item.outcome.events:
+        detail = text(language, "scene.time.clock_line", minutes=item.after.health.bleed_minutes)
+    return Line(item.after, item.outcome, detail=detail)
 
 
 async def setup(bot: SaludBot) -> None:

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from enum import Enum
 
-from rules._bands import LOST_THRESHOLD, Band, band_of
+from rules._bands import LOST_THRESHOLD, SERIOUS_THRESHOLD, Band, band_of
 
-__all__ = ["DEATH_THRESHOLD", "HealthState", "state_of"]
+__all__ = ["DEATH_THRESHOLD", "SERIOUSLY_WOUNDED_AT", "HealthState", "state_of"]
 
 #: Health at or below which a character is dead (H5): the lost band shared with Stability.
 DEATH_THRESHOLD = LOST_THRESHOLD
+#: Health at or below which a living character is Seriously wounded (H2).
+SERIOUSLY_WOUNDED_AT = SERIOUS_THRESHOLD
 
 
 class HealthState(Enum):

@@ -39,6 +39,7 @@ from bot.storage.errors import (
     DuplicateName,
     StorageClosed,
     StorageFull,
+    TooManyCharacters,
 )
 from bot.storage.fair_lock import LockDeadline
 from rules.errors import Party, RuleError
@@ -126,6 +127,8 @@ def error_message(
         return text(language, "lifecycle.restarting")
     if isinstance(error, StorageFull):  # the storage logs it, once a minute
         return text(language, "error.storage_full")
+    if isinstance(error, TooManyCharacters):
+        return text(language, "error.too_many_characters", max=error.limit)
     if isinstance(error, app_commands.NoPrivateMessage):
         return text(language, "error.guild_only")
     if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):

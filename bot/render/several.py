@@ -21,6 +21,7 @@ import discord
 
 from bot.i18n import Language, text
 from bot.render.change import change_embeds, died, health_value
+from bot.render.change_reply import clip_lines, fit_embeds
 from bot.render.common import (
     FLAG_SEPARATOR,
     flag_list,
@@ -97,37 +98,44 @@ def rolls_line(characters: Sequence[StoredCharacter], language: Language) -> str
     return text(language, "render.several.rolls", groups=FLAG_SEPARATOR.join(said))
 
 
-def _clip_lines(lines: Sequence[str], limit: int) -> str:
-    """The lines within ``limit`` characters, the last one cut with "…" when they do not fit
-    (40 characters' names, four of them, fit easily: this guards the limit, not the reply)."""
-    joined = "\n".join(lines)
-    return joined if len(joined) <= limit else joined[: limit - 1] + "…"
-
-
 def several_embeds(title: str, items: Sequence[Line], language: Language) -> list[discord.Embed]:
     """The embeds of a change of several characters: one titled with what they share, with
-    a line for each living one, then a death embed for each that died (see the module)."""
+    a line for each living one, then a death embed for each that died (see the module).
+
+    One message holds them (COMMANDS.md "One message per command"): lines that do not fit
+    the description are counted at its end ("… and 12 more"), the rolls' line kept; deaths
+    beyond the message's ten embeds are named on a line of their own."""
     living = [item for item in items if not died(item.outcome)]
-    lines = [character_line(item, language) for item in living]
+    dead = [item for item in items if died(item.outcome)]
     rolls = rolls_line([item.character for item in living], language)
-    if rolls:
-        lines.append(rolls)
+    share = EMBED_TOTAL_LIMIT // EMBEDS_PER_MESSAGE
+    deaths = [
+        change_embeds(
+            item.character,
+            item.outcome,
+            language,
+            extra_fields=[(item.detail_name, item.detail)]
+            if item.detail and item.detail_name
+            else [],
+            budget=share,
+        )[0]
+        for item in dead
+    ]
+    shown_deaths = deaths[: EMBEDS_PER_MESSAGE - 1]
+    closing = [rolls] if rolls else []
+    unshown = dead[len(shown_deaths) :]
+    if unshown:
+        names = join_words(language, [safe(item.character.name) for item in unshown])
+        closing.append(text(language, "scene.status.fallen", names=names))
+    room = DESCRIPTION_LIMIT - sum(len(line) + 1 for line in closing)
+    lines = clip_lines([character_line(item, language) for item in living], language, room)
+    description = "\n".join(part for part in (lines, *closing) if part)
     states = [item.character.health.state for item in living] or [HealthState.DEAD]
     worst = max(states, key=_SEVERITY.index)
     # The title says what they share even when every target died (the death embeds follow).
-    embeds = [
-        discord.Embed(
-            title=title[:TITLE_LIMIT],
-            description=_clip_lines(lines, DESCRIPTION_LIMIT) if lines else None,
-            colour=state_colour(worst),
-        )
-    ]
-    share = EMBED_TOTAL_LIMIT // EMBEDS_PER_MESSAGE
-    for item in items:
-        if not died(item.outcome):
-            continue
-        extra = [(item.detail_name, item.detail)] if item.detail and item.detail_name else []
-        embeds += change_embeds(
-            item.character, item.outcome, language, extra_fields=extra, budget=share
-        )
-    return embeds
+    main = discord.Embed(
+        title=title[:TITLE_LIMIT],
+        description=description[:DESCRIPTION_LIMIT] or None,
+        colour=state_colour(worst),
+    )
+    return fit_embeds([main, *shown_deaths])

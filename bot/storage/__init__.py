@@ -14,11 +14,14 @@ from bot.storage.errors import (
     StorageClosed,
     StorageError,
     StorageFull,
+    TooManyCharacters,
     TransactionStateError,
 )
 from bot.storage.fair_lock import LockDeadline, Ticket
 from bot.storage.memory import ServerNames
 from bot.storage.models import (
+    BATCH_SIZE,
+    Among,
     CharacterRef,
     GuildSettings,
     HistoryCharacter,
@@ -34,8 +37,10 @@ from bot.storage.storage import Storage
 from bot.storage.transaction import Transaction
 
 __all__ = [
+    "BATCH_SIZE",
     "UNSET",
     "AlreadyApplied",
+    "Among",
     "CharacterNotFound",
     "CharacterRef",
     "Clock",
@@ -54,6 +59,7 @@ __all__ = [
     "StorageFull",
     "StoredCharacter",
     "Ticket",
+    "TooManyCharacters",
     "Transaction",
     "TransactionStateError",
     "UndoResult",

@@ -12,6 +12,7 @@ from bot.storage.errors import (
     CharacterNotFound,
     DuplicateName,
     StorageError,
+    TooManyCharacters,
     TransactionStateError,
 )
 from bot.storage.known import KnownCharacters
@@ -43,6 +44,9 @@ from rules.character import CharacterHealth, Gender
 __all__ = ["CharacterWriter"]
 
 _DELETE = "DELETE FROM characters WHERE id = ? AND guild_id = ?"
+#: Characters a server may have at most (COMMANDS.md ``/character create``): what a table
+#: plays with is a few dozen; the limit keeps one server from weighing on all the others.
+MAX_CHARACTERS = 1000
 
 
 class CharacterWriter:
@@ -129,7 +133,9 @@ class CharacterWriter:
         gender: str | None = None,
     ) -> int:
         """The character's row, sent now: its id is needed, and a taken name is the caller's
-        ``DuplicateName``."""
+        ``DuplicateName``. A new character (no ``character_id``: not one an undo brings back)
+        is refused with ``TooManyCharacters`` when its guild has ``MAX_CHARACTERS`` already:
+        the same statement counts, so two creations at once cannot both pass the limit."""
         named, named_values = character_columns(
             name=name, owner_id=owner_id, created_at=created_at, gender=gender, health=health
         )
@@ -140,9 +146,18 @@ class CharacterWriter:
             values.insert(0, character_id)
         marks = ", ".join("?" * len(values))
         try:
-            inserted = await self._pipe.insert(
-                f"INSERT INTO characters ({', '.join(columns)}) VALUES ({marks})", values
-            )
+            if character_id is None:
+                inserted = await self._pipe.insert_one(
+                    f"INSERT INTO characters ({', '.join(columns)}) SELECT {marks}"
+                    " WHERE (SELECT count(*) FROM characters WHERE guild_id = ?) < ?",
+                    [*values, guild_id, MAX_CHARACTERS],
+                )
+                if inserted is None:
+                    raise TooManyCharacters(guild_id, MAX_CHARACTERS)
+            else:
+                inserted = await self._pipe.insert(
+                    f"INSERT INTO characters ({', '.join(columns)}) VALUES ({marks})", values
+                )
         except sqlite3.IntegrityError as error:
             if is_unique_violation(error, "characters.name_key"):
                 raise DuplicateName(guild_id, name) from error

@@ -13,7 +13,6 @@ import aiosqlite
 
 from bot.storage.errors import MigrationError
 from bot.storage.key_versions import SQL_FUNCTIONS
-from rules.names import reading_key
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -152,9 +151,6 @@ async def connect(path: str | Path) -> aiosqlite.Connection:
         # The frozen key versions the migrations compute keys with (key_versions.py).
         for sql_name, function in SQL_FUNCTIONS.items():
             await conn.create_function(sql_name, 1, function, deterministic=True)
-        # Lists in the order their reader expects (``Reader.list_characters``): a query's
-        # order, never a stored key (no migration calls it).
-        await conn.create_function("salud_reading_key", 2, reading_key, deterministic=True)
         await _switch_to_wal(conn, target)
         await conn.execute("PRAGMA foreign_keys = ON")
         await conn.execute("PRAGMA synchronous = NORMAL")

@@ -10,6 +10,7 @@ __all__ = [
     "StorageClosed",
     "StorageError",
     "StorageFull",
+    "TooManyCharacters",
     "TransactionStateError",
 ]
 
@@ -55,6 +56,16 @@ class StorageFull(StorageError):
     def __init__(self, database: str) -> None:
         super().__init__(f"the disk of {database} is full: the change was not stored")
         self.database = database
+
+
+class TooManyCharacters(StorageError):
+    """The guild has ``limit`` characters already: no more may be created there (a
+    character deleted makes room)."""
+
+    def __init__(self, guild_id: int, limit: int) -> None:
+        super().__init__(f"guild {guild_id} has {limit} characters already")
+        self.guild_id = guild_id
+        self.limit = limit
 
 
 class TransactionStateError(StorageError, RuntimeError):

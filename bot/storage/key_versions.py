@@ -26,6 +26,8 @@ __all__ = [
     "look_key_v1",
     "look_key_v2",
     "name_key_v1",
+    "reading_key_en_v1",
+    "reading_key_es_v1",
     "typed_look_key_v1",
 ]
 
@@ -138,11 +140,39 @@ def typed_look_key_v1(name: str) -> str:
     return _skeleton_v2(name)
 
 
+# --- version 1 of the reading keys (migration 0009) -----------------------------------------
+#: ``ñ`` as a Spanish reader sorts it: a letter of its own, after ``n``.
+_ENYE_V1 = "n\x7f"
+
+
+def _reading_key_v1(name: str, spanish: bool) -> str:
+    wide = unicodedata.normalize("NFKC", name).casefold()
+    if spanish:
+        wide = wide.replace("ñ", _ENYE_V1)
+    bare = "".join(
+        char for char in unicodedata.normalize("NFD", wide) if unicodedata.category(char) != "Mn"
+    )
+    return " ".join(bare.split())
+
+
+def reading_key_es_v1(name: str) -> str:
+    """The order a Spanish reader expects: case, accents and width ignored, ``ñ`` after
+    ``n`` (``Nuño`` before ``Ñaque``)."""
+    return _reading_key_v1(name, spanish=True)
+
+
+def reading_key_en_v1(name: str) -> str:
+    """The order an English reader expects: case, accents and width ignored."""
+    return _reading_key_v1(name, spanish=False)
+
+
 #: The functions the migrations call, by their SQL name.
 SQL_FUNCTIONS: dict[str, Callable[[str], str]] = {
     "salud_look_key_v1": look_key_v1,
     "salud_look_key_v2": look_key_v2,
     "salud_typed_look_key_v1": typed_look_key_v1,
+    "salud_reading_key_es_v1": reading_key_es_v1,
+    "salud_reading_key_en_v1": reading_key_en_v1,
 }
 
 #: The latest version of each stored key: ``bot.storage.names`` must compute the same.
@@ -150,4 +180,6 @@ LATEST: dict[str, Callable[[str], str]] = {
     "name_key": name_key_v1,
     "look_key": look_key_v2,
     "typed_look_key": typed_look_key_v1,
+    "reading_key_es": reading_key_es_v1,
+    "reading_key_en": reading_key_en_v1,
 }

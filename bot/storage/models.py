@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from enum import Enum
 from typing import Any, Protocol
 
 from bot.storage.names import name_key
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
+from rules.state import DEATH_THRESHOLD, SERIOUSLY_WOUNDED_AT
 
 __all__ = [
+    "BATCH_SIZE",
+    "Among",
     "CharacterRef",
     "GuildSettings",
     "HistoryCharacter",
@@ -19,6 +23,34 @@ __all__ = [
     "StoredCharacter",
     "UndoResult",
 ]
+
+
+#: Characters read at a time when work goes over a whole server (``Reader.batch_of_characters``).
+BATCH_SIZE = 500
+
+
+class Among(Enum):
+    """Which of a server's characters a whole-server change concerns, said to SQLite (the
+    characters' table as ``c``) with the index that finds them, so that it reads those only
+    (``tests/storage/test_whole_server.py`` holds each against the rules)."""
+
+    #: The living (Health above the death threshold, H5): the server's rows, by id.
+    LIVING = (f"c.health > {DEATH_THRESHOLD}", "characters_guild")
+    #: The bleeding (T1, ``CharacterHealth.is_bleeding``): living, Seriously wounded, neither
+    #: stabilized nor in hospital: a range of Health.
+    BLEEDING = (
+        f"c.health > {DEATH_THRESHOLD} AND c.health <= {SERIOUSLY_WOUNDED_AT}"
+        " AND c.stabilized = 0 AND c.hospital_length_days IS NULL",
+        "characters_health",
+    )
+
+    @property
+    def where(self) -> str:
+        return str(self.value[0])
+
+    @property
+    def index(self) -> str:
+        return str(self.value[1])
 
 
 @dataclass(frozen=True)

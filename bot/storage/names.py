@@ -7,7 +7,9 @@ and a lookalike refused, with one indexed query:
   ``Аna`` with a Cyrillic ``А``);
 - ``typed_look_key``: what the name looks like as typed, before any case folding: a
   lookalike whose capital letter looks like another's (Cyrillic ``Вob`` for ``Bob``), which
-  folding would hide (a Cyrillic ``в`` looks like no Latin letter).
+  folding would hide (a Cyrillic ``в`` looks like no Latin letter);
+- ``reading_key_es`` and ``reading_key_en``: the order a reader of each language expects
+  (``rules.names.reading_key``), so that a page of a list is read in order from an index.
 
 Two names collide when either key is equal. Both are Unicode's UTS #39 confusable skeletons,
 read from ``confusables.txt`` (version ``CONFUSABLES``, shipped beside this module).
@@ -25,10 +27,18 @@ import unicodedata
 from functools import cache
 from importlib import resources
 
-from rules.names import fold_name, is_default_ignorable
+from rules.names import fold_name, is_default_ignorable, reading_key
 from rules.names import name_key as rules_name_key
 
-__all__ = ["CONFUSABLES", "look_key", "name_key", "skeleton", "typed_look_key"]
+__all__ = [
+    "CONFUSABLES",
+    "look_key",
+    "name_key",
+    "reading_key_en",
+    "reading_key_es",
+    "skeleton",
+    "typed_look_key",
+]
 
 #: The version of Unicode's confusables the skeleton reads (``unicode/<CONFUSABLES>``).
 CONFUSABLES = "confusables-13.0.0.txt"
@@ -78,3 +88,13 @@ def typed_look_key(name: str) -> str:
     """What a character name looks like as typed: ``Вob`` (Cyrillic capital) and ``Bob``
     share one key; ``bob`` has another."""
     return skeleton(name)
+
+
+def reading_key_es(name: str) -> str:
+    """Where the name goes in a list a Spanish reader reads (``ñ`` after ``n``)."""
+    return reading_key(name, "es")
+
+
+def reading_key_en(name: str) -> str:
+    """Where the name goes in a list an English reader reads."""
+    return reading_key(name, "en")

@@ -81,6 +81,10 @@ def _lastrowid(cursor: sqlite3.Cursor) -> int | None:
     return cursor.lastrowid
 
 
+def _inserted_row(cursor: sqlite3.Cursor) -> int | None:
+    return cursor.lastrowid if cursor.rowcount == 1 else None
+
+
 def _nothing(cursor: sqlite3.Cursor) -> None:
     return None
 
@@ -135,6 +139,11 @@ class Pipeline:
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int | None:
         """The queued statements, then this INSERT; its row id. One trip."""
         return await self._send(Statement(sql, tuple(params)), _lastrowid)
+
+    async def insert_one(self, sql: str, params: Sequence[Any] = ()) -> int | None:
+        """The queued statements, then this INSERT of at most one row (``INSERT … SELECT …
+        WHERE``); its row id, None when it inserted nothing. One trip."""
+        return await self._send(Statement(sql, tuple(params)), _inserted_row)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
         """The queued statements, then this one, now (its errors are the caller's)."""

@@ -23,6 +23,8 @@ from bot.storage.errors import (
 )
 from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
+    BATCH_SIZE,
+    Among,
     CharacterRef,
     GuildSettings,
     HistoryCharacter,
@@ -122,13 +124,15 @@ class Reader:
         return await self._open().fetchall(sql, params)
 
     async def _characters(
-        self, where: str, params: Sequence[Any], tail: str = ""
+        self, where: str, params: Sequence[Any], tail: str = "", *, index: str | None = None
     ) -> list[StoredCharacter]:
         """Characters matching ``where`` (which must filter on c.guild_id), with abilities
-        (read with their character: one query, see ``ABILITIES_JSON``)."""
+        (read with their character: one query, see ``ABILITIES_JSON``); ``index``: the one
+        SQLite must read them by (a page or a batch of a big server, whatever its statistics
+        say)."""
+        table = "characters AS c" if index is None else f"characters AS c INDEXED BY {index}"
         rows = await self.fetch_all(
-            f"{SELECT_CHARACTER}, {ABILITIES_JSON} FROM characters AS c WHERE {where} {tail}",
-            params,
+            f"{SELECT_CHARACTER}, {ABILITIES_JSON} FROM {table} WHERE {where} {tail}", params
         )
         return [self._loaded(row) for row in rows]
 
@@ -273,9 +277,15 @@ class Reader:
         if dead_only:
             where += " AND c.health <= ?"
             params.append(DEATH_THRESHOLD)
-        tail = "ORDER BY salud_reading_key(c.name, ?), c.id LIMIT ? OFFSET ?"
-        params += [language, -1 if limit is None else limit, offset]
-        return await self._characters(where, params, tail)
+        spanish = language == "es"
+        key, index = (
+            ("reading_key_es", "characters_reading_es")
+            if spanish
+            else ("reading_key_en", "characters_reading_en")
+        )
+        tail = f"ORDER BY c.{key}, c.id LIMIT ? OFFSET ?"
+        params += [-1 if limit is None else limit, offset]
+        return await self._characters(where, params, tail, index=index)
 
     async def lookalike_ids(self, guild_id: int) -> set[int]:
         """The characters whose name is the same as, or looks like, another's of the server
@@ -300,6 +310,39 @@ class Reader:
             params.append(DEATH_THRESHOLD)
         row = await self.fetch_one(sql, params)
         return 0 if row is None else int(row[0])
+
+    async def batch_of_characters(
+        self, guild_id: int, among: Among, *, after_id: int = 0, limit: int = BATCH_SIZE
+    ) -> list[StoredCharacter]:
+        """Up to ``limit`` characters of the guild ``among`` some, by id after ``after_id``:
+        work over a whole server (``/time``, ``/scene new``, ``/refresh``) reads it a batch
+        at a time, so that no single read builds a whole big server at once."""
+        return await self._characters(
+            f"c.guild_id = ? AND c.id > ? AND {among.where}",
+            (guild_id, after_id, max(1, limit)),
+            "ORDER BY c.id LIMIT ?",
+            index=among.index,
+        )
+
+    async def count_among(self, guild_id: int, among: Among) -> int:
+        """How many characters of the guild are ``among`` some (an index range, not a read
+        of every row)."""
+        row = await self.fetch_one(
+            f"SELECT count(*) FROM characters AS c INDEXED BY characters_health"
+            f" WHERE c.guild_id = ? AND {among.where}",
+            (guild_id,),
+        )
+        return 0 if row is None else int(row[0])
+
+    async def head_count(self, guild_id: int) -> tuple[int, int]:
+        """How many characters the guild has, and how many of them are alive: one query on
+        the ``(guild_id, health)`` index, whatever their number."""
+        row = await self.fetch_one(
+            "SELECT count(*), count(*) FILTER (WHERE health > ?)"
+            " FROM characters INDEXED BY characters_health WHERE guild_id = ?",
+            (DEATH_THRESHOLD, guild_id),
+        )
+        return (0, 0) if row is None else (int(row[0]), int(row[1]))
 
     async def interaction_seen(self, interaction_id: int) -> bool:
         """Whether this interaction already produced a history entry (applied once)."""

@@ -15,7 +15,13 @@ from bot.storage.models import (
     GuildSettings,
     StoredCharacter,
 )
-from bot.storage.names import look_key, name_key, typed_look_key
+from bot.storage.names import (
+    look_key,
+    name_key,
+    reading_key_en,
+    reading_key_es,
+    typed_look_key,
+)
 from bot.storage.snapshot import (
     HEALTH_COLUMNS,
     RowLike,
@@ -226,12 +232,18 @@ LOOKALIKE_WHERE = (
     " AND c.id != ?"
 )
 #: The columns a character's name is stored under, besides the name (``bot.storage.names``).
-NAME_KEY_COLUMNS = ("name_key", "look_key", "typed_look_key")
+NAME_KEY_COLUMNS = ("name_key", "look_key", "typed_look_key", "reading_key_es", "reading_key_en")
 
 
-def name_keys(name: str) -> tuple[str, str, str]:
+def name_keys(name: str) -> tuple[str, str, str, str, str]:
     """The values of ``NAME_KEY_COLUMNS`` for ``name``."""
-    return name_key(name), look_key(name), typed_look_key(name)
+    return (
+        name_key(name),
+        look_key(name),
+        typed_look_key(name),
+        reading_key_es(name),
+        reading_key_en(name),
+    )
 
 
 def character_columns(

@@ -34,6 +34,8 @@ from bot.storage.history_writes import HistoryRecorder
 from bot.storage.known import KnownCharacters
 from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
+    BATCH_SIZE,
+    Among,
     CharacterRef,
     GuildSettings,
     HistoryEntry,
@@ -289,6 +291,19 @@ class Transaction:
         return await self._reads.list_characters(
             guild_id, living_only=living_only, limit=limit, offset=offset
         )
+
+    async def batch_of_characters(
+        self, guild_id: int, among: Among, *, after_id: int = 0, limit: int = BATCH_SIZE
+    ) -> list[StoredCharacter]:
+        return await self._reads.batch_of_characters(
+            guild_id, among, after_id=after_id, limit=limit
+        )
+
+    async def count_among(self, guild_id: int, among: Among) -> int:
+        return await self._reads.count_among(guild_id, among)
+
+    async def head_count(self, guild_id: int) -> tuple[int, int]:
+        return await self._reads.head_count(guild_id)
 
     async def lookalike_ids(self, guild_id: int) -> set[int]:
         return await self._reads.lookalike_ids(guild_id)

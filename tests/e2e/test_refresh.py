@@ -15,6 +15,7 @@ from tests.e2e.kit import (
     gm_with,
     history_count,
     rows,
+    several_lines,
 )
 
 
@@ -78,11 +79,10 @@ async def test_P1_refresh_one_character_fills_first_aid_and_every_ability(
     }
     assert after["Bea"] == before["Bea"] and after["Carl"] == before["Carl"]
     assert history_count(bot, guild) == entries + 1
-    assert "Pools refreshed" in reply.content
-    assert reply.embed["title"] == "Ana"
-    refreshed = next(f for f in reply.embed["fields"] if f["name"] == "Refreshed")
-    assert refreshed["value"] == "First Aid 1 → 3 / 3\nAthletics 2 → 6 · Library Use 0 → 3"
-    assert "description" not in reply.embed
+    assert reply.embed["title"] == "🔄 Pools refreshed to their ratings (1 character)"
+    line = several_lines(reply.embed)["Ana"]
+    assert line.startswith("**Ana** · Health "), line
+    assert line.endswith(" · First Aid 1 → 3 / 3 · Athletics 2 → 6 / 6 · Library Use 0 → 3 / 3")
     fits_discord(reply)
 
 
@@ -101,7 +101,8 @@ async def test_P1_refresh_all_characters_in_one_change(
     assert after["Bea"]["abilities"] == [("Stealth", "general", 5, 5)]
     assert after["Carl"] == before["Carl"], "full pools: untouched"
     assert history_count(bot, guild) == entries + 1
-    assert [embed["title"] for embed in reply.embeds] == ["Ana", "Bea"]
+    assert len(reply.embeds) == 1
+    assert [name for name in several_lines(reply.embed) if name] == ["Ana", "Bea"]
     history = await fake.slash(guild, gm, "history")
     first = history.embed["description"].splitlines()[0]
     assert "Pools refreshed · Ana: 9 → 9 · Bea: 8 → 8" in first and "Carl" not in first
@@ -164,12 +165,10 @@ async def test_refresh_in_spanish(fake: FakeDiscord, bot: BotProcess, make_guild
     await create(fake, guild, gm, "Ana", 9, first_aid=3)
     await correct(fake, guild, gm, "Ana", first_aid=1)
     reply = await fake.slash(guild, gm, "refresh")
-    assert "Reservas renovadas" in reply.content
-    assert reply.embed["fields"][1] == {
-        "name": "Renovado",
-        "value": "Primeros Auxilios 1 → 3 / 3",
-        "inline": False,
-    }
+    assert reply.embed["title"] == "🔄 Reservas renovadas hasta su índice (1 personaje)"
+    assert several_lines(reply.embed)["Ana"] == (
+        "**Ana** · Salud 9 / 9 · **Ileso** · Primeros Auxilios 1 → 3 / 3"
+    )
     again = await fake.slash(guild, gm, "refresh", {"character": "Ana"})
     assert "ya están llenas" in again.content
     player = guild.member("Bea", locale="es-ES")

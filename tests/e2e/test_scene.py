@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from devkit.fake_discord import FakeDiscord, FakeGuild
@@ -16,7 +17,7 @@ from tests.e2e.kit import (
     history_count,
     insert_characters,
     rows,
-    what_happened,
+    several_lines,
 )
 from tests.e2e.kit import undo as confirmed_undo
 
@@ -64,7 +65,10 @@ async def test_S1_new_scene_takes_health_now_as_start_for_every_character(
     reply = await fake.slash(guild, gm, "scene new")
 
     assert not reply.ephemeral
-    assert "New scene" in reply.content
+    assert reply.embed["title"].startswith("🎬 New scene: each character starts it")
+    lines = several_lines(reply.embed)
+    assert lines["Ana"] == "**Ana** · Health 3 / 9 · **Healthy**"
+    assert "Carl" not in lines, "a line for each character whose values changed"
     state = rows(bot, guild)
     assert state["Ana"]["scene_start_health"] == 3
     assert state["Bea"]["scene_start_health"] == -7
@@ -76,10 +80,10 @@ async def test_S1_new_scene_takes_health_now_as_start_for_every_character(
     first = history.embed["description"].splitlines()[0]
     assert "New scene · Ana: 3 → 3 · Bea: -7 → -7" in first
     assert "Carl" not in first
-    # An embed per character touched, saying the new start in words.
-    titles = [embed.get("title") for embed in reply.embeds]
-    assert titles == ["Ana", "Bea"]
-    assert what_happened(reply.embeds[0]) == "Ana starts the scene with Health 3."
+    # One embed, a line per character touched: the Health each starts the scene with.
+    assert len(reply.embeds) == 1
+    assert [name for name in lines if name] == ["Ana", "Bea"]
+    assert lines["Bea"].startswith("**Bea** · Health -7 / 8 · **Seriously wounded**")
     fits_discord(reply)
     assert fake.violations == []
 
@@ -156,8 +160,11 @@ async def test_scene_new_in_spanish(fake: FakeDiscord, bot: BotProcess, make_gui
     await create(fake, guild, gm, "Ana", 9)
     await correct(fake, guild, gm, "Ana", health=5)
     reply = await fake.slash(guild, gm, "scene new")
-    assert "Escena nueva" in reply.content
-    assert what_happened(reply.embed, "es") == "Ana empieza la escena con Salud 5."
+    assert reply.embed["title"] == (
+        "🎬 Escena nueva: cada personaje la empieza con su Salud actual"
+        " y sin Primeros Auxilios recibidos"
+    )
+    assert several_lines(reply.embed)["Ana"] == "**Ana** · Salud 5 / 9 · **Ileso**"
     player = guild.member("Bea", locale="es-ES")
     refused = await fake.slash(guild, player, "scene new")
     assert_refused(refused, "Solo un DJ")
@@ -260,7 +267,10 @@ async def test_S1_new_scene_for_40_characters_is_one_change_summarized_within_li
     scene = await fake.slash(guild, gm, "scene new")
     fits_discord(scene)
     assert not scene.ephemeral
-    assert "40 characters changed" in scene.text
+    assert len(scene.embeds) == 1
+    shown = [name for name in several_lines(scene.embed) if name]
+    more = re.search(r"^… and (\d+) more$", scene.embed["description"], re.MULTILINE)
+    assert more is not None and len(shown) + int(more[1]) == 40
     assert history_count(bot, guild) == 1
     assert all(row["scene_start_health"] == -7 for row in rows(bot, guild).values())
     undo = await confirmed_undo(fake, guild, gm)

@@ -21,6 +21,7 @@ from tests.e2e.kit import (
     insert_characters,
     roll_shown,
     rows,
+    several_lines,
     stored,
 )
 from tests.e2e.kit import undo as confirmed_undo
@@ -37,8 +38,11 @@ async def test_T1_minutes_carry_over_between_calls(
 
     first = await fake.slash(guild, gm, "time", {"minutes": 20})
     assert not first.ephemeral
-    assert "Game time: +20 min." in first.content
-    assert "20 min of the 30" in first.text
+    assert first.embed["title"] == "⏳ Game time: +20 min"
+    assert several_lines(first.embed)["Ana"] == (
+        "**Ana** · Health -7 / 9 · **Seriously wounded** · Bleeding"
+        " · bleeding: 20 of the 30 min that cost a point"
+    )
     state = rows(bot, guild)["Ana"]
     assert (state["health"], state["bleed_minutes"]) == (-7, 20)
     assert history_count(bot, guild) == before + 1, "the clock moved: a stored change"
@@ -46,9 +50,9 @@ async def test_T1_minutes_carry_over_between_calls(
     second = await fake.slash(guild, gm, "time", {"minutes": 10})
     state = rows(bot, guild)["Ana"]
     assert (state["health"], state["bleed_minutes"]) == (-8, 0)
-    assert "Ana bleeds: 1 Health lost." in second.text
-    assert second.embed["title"] == "Ana"
-    assert second.embed["fields"][0]["value"].startswith("-7 → -8 / 9")
+    line = several_lines(second.embed)["Ana"]
+    assert line.startswith("**Ana** · Health -7 → -8 / 9 · **Seriously wounded**"), line
+    assert "bleeding:" not in line, "a point lost: the Health says it"
     assert history_count(bot, guild) == before + 2
     assert fake.violations == []
 
@@ -61,7 +65,8 @@ async def test_T1_half_hours_in_one_call_and_remainder_kept(
     reply = await fake.slash(guild, gm, "time", {"minutes": 75})
     state = rows(bot, guild)["Ana"]
     assert (state["health"], state["bleed_minutes"]) == (-8, 15)
-    assert "Ana bleeds: 2 Health lost." in reply.text
+    assert reply.embed["title"] == "⏳ Game time: +1 h 15 min"
+    assert several_lines(reply.embed)["Ana"].startswith("**Ana** · Health -6 → -8 / 9")
 
 
 async def test_T1_time_with_nobody_bleeding_is_answered_but_no_change(
@@ -108,7 +113,8 @@ async def test_T1_stabilized_and_hospitalized_characters_do_not_bleed(
     assert after["Stable"] == before["Stable"]
     assert after["Patient"] == before["Patient"]
     assert after["Bleeder"]["health"] == -9
-    assert [embed["title"] for embed in reply.embeds] == ["Bleeder"]
+    assert len(reply.embeds) == 1
+    assert [name for name in several_lines(reply.embed) if name] == ["Bleeder"]
 
 
 # --- T2 ---------------------------------------------------------------------------------------
@@ -117,31 +123,28 @@ async def test_T1_stabilized_and_hospitalized_characters_do_not_bleed(
 async def test_T1_every_bleeding_character_is_shown_in_one_message(
     fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
 ) -> None:
-    """COMMANDS.md: one public message per command; up to 10 characters touched, an embed
-    each; more, one summary line each with the Health before → after."""
+    """COMMANDS.md: one public message per command: one embed with a line per character
+    (``**Name** · Health BEFORE → AFTER / MAX · the state``), what they share once."""
     gm = gm_of(guild)
     few = [f"Herido{index:02d}" for index in range(10)]
     insert_characters(bot, guild, gm, few)
     reply = await fake.slash(guild, gm, "time", {"minutes": 30})
     fits_discord(reply)
-    assert reply.followups == []
-    by_title = {embed["title"]: embed for embed in reply.embeds}
-    assert sorted(by_title) == few
+    assert reply.followups == [] and len(reply.embeds) == 1
+    lines = several_lines(reply.embed)
+    assert sorted(name for name in lines if name) == few
     for name in few:
-        health = next(f for f in by_title[name]["fields"] if f["name"] == "Health")
-        assert re.match(r"-?\d+ → -?\d+ / \d+", health["value"]), health
-        assert by_title[name]["color"] in {0xE67E22, 0x23272A}
+        assert re.match(rf"\*\*{name}\*\* · Health -?\d+ → -?\d+ / \d+ · ", lines[name])
+    assert reply.embed["color"] in {0xE67E22, 0x23272A}
+    assert reply.text.count("Game time") == 1, "what they share is said once"
 
     crowd = [f"Sangra{index:02d}" for index in range(4)]
     insert_characters(bot, guild, gm, crowd)
     reply = await fake.slash(guild, gm, "time", {"minutes": 30})
     fits_discord(reply)
     assert reply.followups == [], "14 characters touched: still one message"
-    summary = reply.embeds[0]
-    lines = summary["description"].splitlines()
-    assert len(lines) == 14
-    for name in few + crowd:
-        assert any(f"**{name}**: " in line and " → " in line for line in lines), name
+    lines = several_lines(reply.embed)
+    assert sorted(name for name in lines if name) == sorted(few + crowd)
 
 
 async def test_T2_bleeding_kills_at_minus_12_and_stops_there(
@@ -161,7 +164,8 @@ async def test_T2_bleeding_kills_at_minus_12_and_stops_there(
     assert state["Ana"]["health"] == -12 and state["Bea"]["health"] == -12
     assert "dies" not in reply.text, "a death is said by its own embed only"
     titles = [embed.get("title") for embed in reply.embeds]
-    assert titles == ["Ana has died", "Bea has died"]
+    assert titles == ["⏳ Game time: +24 h", "Ana has died", "Bea has died"]
+    assert [name for name in several_lines(reply.embed) if name] == [], "the dead have no line"
     assert reply.buttons == [], "the dead roll nothing"
     fits_discord(reply)
     # Deaths are also posted in the configured channel.
@@ -195,7 +199,7 @@ async def test_T2_bleeding_makes_a_roll_due_with_buttons_that_roll(
     assert reply.content.startswith(owner.mention) and reply.content.count(owner.mention) == 1
     allowed = (reply.body or {})["data"]["allowed_mentions"]
     assert allowed["parse"] == [] and [str(u) for u in allowed["users"]] == [owner.id]
-    assert "Consciousness roll pending (Difficulty 7)" in reply.text
+    assert "Consciousness roll pending: Ana (Difficulty 7)" in reply.text
     character_id, roll = state["id"], stored(bot, guild, "Ana")["roll_seq"]
     ids = reply.custom_ids
     assert f"salud:cons:{character_id}:0:{roll}" in ids
@@ -252,7 +256,10 @@ async def test_time_with_40_bleeding_characters_summarizes_within_limits(
     assert state[names[0]]["health"] == -12
     assert all(state[name]["health"] == -8 for name in names[1:])
     assert history_count(bot, guild) == before + 1
-    assert "40 characters changed" in reply.text
+    shown = [name for name in several_lines(reply.embed) if name]
+    more = re.search(r"^… and (\d+) more$", reply.embed["description"], re.MULTILINE)
+    assert more is not None, "as many lines as fit, then a count of the rest"
+    assert len(shown) + int(more[1]) == 39, "39 living lines (the dead one has its embed)"
     assert f"{names[0]} has died" in reply.text
     assert 0 < len(reply.buttons) <= 25
     assert fake.violations == []
@@ -287,16 +294,19 @@ async def test_time_in_spanish(fake: FakeDiscord, bot: BotProcess, make_guild: A
     await create(fake, guild, gm, "Ana", 9)
     await correct(fake, guild, gm, "Ana", health=-7)
     reply = await fake.slash(guild, gm, "time", {"minutes": 30})
-    assert "Tiempo de juego: +30 min." in reply.content
+    assert reply.embed["title"] == "⏳ Tiempo de juego: +30 min"
+    assert several_lines(reply.embed)["Ana"] == (
+        "**Ana** · Salud -7 → -8 / 9 · **Gravemente herido** · Se desangra"
+    )
     assert [button["label"] for button in reply.buttons] == [
         "Tirar Consciencia",
         "Gastar 1 de Salud",
         "Gastar 2 de Salud",
         "Gastar 3 de Salud",
     ]
-    assert reply.embed["fields"][0]["name"] == "Salud"
     nobody = await fake.slash(guild, gm, "time", {"minutes": 1})
-    assert "Tiempo de juego: +1 min." in nobody.content and "se desangra: 1 min" in nobody.text
+    assert nobody.embed["title"] == "⏳ Tiempo de juego: +1 min"
+    assert "se desangra: 1 de los 30 min que cuestan un punto" in nobody.text
     player = guild.member("Bea", locale="es-ES")
     assert_refused(await fake.slash(guild, player, "time", {"minutes": 30}), "Solo un DJ")
 

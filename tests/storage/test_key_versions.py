@@ -23,6 +23,8 @@ from bot.storage.key_versions import (
     look_key_v1,
     look_key_v2,
     name_key_v1,
+    reading_key_en_v1,
+    reading_key_es_v1,
     typed_look_key_v1,
 )
 from bot.storage.rows import ABILITIES_JSON, LOOKALIKE_WHERE, SELECT_CHARACTER
@@ -115,6 +117,23 @@ def test_the_keys_of_migration_0008_never_change(
     )
 
 
+#: Version 1 of the reading keys (0009): (name, Spanish key, English key).
+READING_V1 = [
+    ("Cónsul Britton", "consul britton", "consul britton"),
+    ("Criada  Úrsula", "criada ursula", "criada ursula"),
+    ("Ñaque", "n\x7faque", "naque"),
+    ("NUÑO", "nun\x7fo", "nuno"),
+    ("Ａｎａ Ríos", "ana rios", "ana rios"),
+]
+
+
+@pytest.mark.parametrize(("name", "spanish", "english"), READING_V1)
+def test_the_reading_keys_of_migration_0009_never_change(
+    name: str, spanish: str, english: str
+) -> None:
+    assert (reading_key_es_v1(name), reading_key_en_v1(name)) == (spanish, english)
+
+
 CORPUS = sorted(
     {name for name, *_ in (*LOOK_KEY_V1, *KEYS_V2)} | {name for pair in PAIRS for name in pair}
 )
@@ -127,6 +146,8 @@ def test_the_keys_computed_today_are_the_latest_versions(name: str) -> None:
     assert names.name_key(name) == LATEST["name_key"](name)
     assert names.look_key(name) == LATEST["look_key"](name)
     assert names.typed_look_key(name) == LATEST["typed_look_key"](name)
+    assert names.reading_key_es(name) == LATEST["reading_key_es"](name)
+    assert names.reading_key_en(name) == LATEST["reading_key_en"](name)
 
 
 @given(st.text(max_size=40))
@@ -134,6 +155,8 @@ def test_the_keys_computed_today_are_the_latest_versions_for_any_text(text: str)
     assert names.name_key(text) == LATEST["name_key"](text)
     assert names.look_key(text) == LATEST["look_key"](text)
     assert names.typed_look_key(text) == LATEST["typed_look_key"](text)
+    assert names.reading_key_es(text) == LATEST["reading_key_es"](text)
+    assert names.reading_key_en(text) == LATEST["reading_key_en"](text)
 
 
 @pytest.mark.parametrize(("typed", "other"), PAIRS)
@@ -155,7 +178,13 @@ def test_the_migrations_call_only_frozen_versioned_functions() -> None:
     called = set()
     for migration in load_migrations():
         called |= set(re.findall(r"\b(salud_\w+)\s*\(", migration.sql))
-    assert called == {"salud_look_key_v1", "salud_look_key_v2", "salud_typed_look_key_v1"}
+    assert called == {
+        "salud_look_key_v1",
+        "salud_look_key_v2",
+        "salud_typed_look_key_v1",
+        "salud_reading_key_es_v1",
+        "salud_reading_key_en_v1",
+    }
     assert called <= SQL_FUNCTIONS.keys()
     for sql_name, function in SQL_FUNCTIONS.items():
         assert sql_name == f"salud_{function.__name__}" and re.search(r"_v\d+$", sql_name)

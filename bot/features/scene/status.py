@@ -20,8 +20,7 @@ from bot.render import flags_text
 from bot.render.change_reply import clip_lines
 from bot.render.common import line_params
 from bot.render.limits import DESCRIPTION_LIMIT, FOOTER_LIMIT, INFO_COLOUR
-from bot.storage import StoredCharacter
-from rules.names import reading_key
+from bot.storage import Reader, StoredCharacter
 
 __all__ = [
     "FALLEN_READ",
@@ -121,8 +120,7 @@ async def status_message(here: Here, page: int) -> tuple[discord.Embed, discord.
     afresh: the page's characters, how many live, and the first of the dead."""
     language = here.public_language
     async with here.read() as reader:
-        everyone = await reader.count_characters(here.guild_id)
-        living = await reader.count_characters(here.guild_id, living_only=True)
+        everyone, living = await reader.head_count(here.guild_id)
         pages = _pages(living)
         page = min(max(page, 1), pages)
         characters = await reader.list_characters(
@@ -151,29 +149,34 @@ async def status_message(here: Here, page: int) -> tuple[discord.Embed, discord.
     return embed, view
 
 
-def tracker_embeds(
-    characters: Sequence[StoredCharacter], language: Language, updated_at: datetime
+async def tracker_embeds(
+    reader: Reader, guild_id: int, language: Language, updated_at: datetime
 ) -> list[discord.Embed]:
     """The live tracker: the first 20 living characters as ``/scene status`` shows them and
     how many more, the dead on one closing line, and the time of this update (one embed,
-    within Discord's limits)."""
-    ordered = sorted(characters, key=lambda c: (reading_key(c.name, language.value), c.id))
-    living = [c for c in ordered if not c.health.is_dead]
-    dead = [c for c in ordered if c.health.is_dead]
+    within Discord's limits). Reads only what it shows, whatever the server's size."""
+    everyone, living = await reader.head_count(guild_id)
+    shown = await reader.list_characters(
+        guild_id, living_only=True, limit=STATUS_PAGE_LINES, language=language.value
+    )
+    fallen: list[StoredCharacter] = []
+    if everyone > living:
+        fallen = await reader.list_characters(
+            guild_id, dead_only=True, limit=FALLEN_READ, language=language.value
+        )
     closing = [text(language, "tracker.updated", time=discord.utils.format_dt(updated_at, "T"))]
-    fallen = fallen_line(dead, len(dead), language)
-    if fallen is not None:
-        closing.insert(0, clip_lines([fallen], language, 400))
+    fallen_words = fallen_line(fallen, everyone - living, language)
+    if fallen_words is not None:
+        closing.insert(0, clip_lines([fallen_words], language, 400))
     room = DESCRIPTION_LIMIT - 2 - sum(len(line) + 1 for line in closing)
-    shown = living[:STATUS_PAGE_LINES]
     lines = [status_line(c, language) for c in shown]
     if living:
-        listed = first_lines(lines, len(living) - len(shown), language, room)
+        listed = first_lines(lines, living - len(shown), language, room)
     else:
         listed = text(language, "scene.status.empty")
     description = listed + "\n\n" + "\n".join(closing)
     embed = discord.Embed(
-        title=plural(language, "tracker.title", len(living)),
+        title=plural(language, "tracker.title", living),
         description=description,
         colour=INFO_COLOUR,
         timestamp=updated_at,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from functools import partial
 
@@ -29,7 +29,7 @@ import discord
 from bot.i18n import Language, public_language
 from bot.interaction.message_edits import edit_message, is_gone
 from bot.interaction.pacer import RestPacer
-from bot.storage import Storage, StoredCharacter
+from bot.storage import Reader, Storage
 from bot.storage.memory import Lru
 from bot.storage.trackers import TrackerMessage, forget_tracker, get_tracker, set_tracker
 
@@ -45,8 +45,9 @@ _NO_TRACKER_MEMORY = 4096
 #: longer hold anything back) are forgotten.
 _CLOCKS = 256
 
-#: ``render(characters, language, updated_at)``: the tracker's embeds.
-Render = Callable[[Sequence[StoredCharacter], Language, datetime], list[discord.Embed]]
+#: ``render(reader, guild_id, language, updated_at)``: the tracker's embeds, read and drawn
+#: (what it shows only: a server's size must not matter).
+Render = Callable[[Reader, int, Language, datetime], Awaitable[list[discord.Embed]]]
 #: ``guild_locale(guild_id)``: the server's Discord locale, when known (its language).
 GuildLocale = Callable[[int], str | None]
 
@@ -137,10 +138,9 @@ class LiveTracker:
             if tracker is None:
                 self._without.put(guild_id, True)
                 return
-            characters = await reader.list_characters(guild_id)
             settings = await reader.get_settings(guild_id)
-        language = public_language(settings.language, self._guild_locale(guild_id))
-        embeds = self._render(characters, language, datetime.now(UTC))
+            language = public_language(settings.language, self._guild_locale(guild_id))
+            embeds = await self._render(reader, guild_id, language, datetime.now(UTC))
         if await self._edit(tracker, {"content": None, "embeds": [e.to_dict() for e in embeds]}):
             # From the end of this edit: the next one reaches Discord 2 s later at least.
             self._edited(guild_id)

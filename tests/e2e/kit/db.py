@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from bot.storage.rows import NAME_KEY_COLUMNS, name_keys
 from devkit.fake_discord import FakeGuild, FakeMember
 from devkit.harness import BotProcess
 
@@ -149,14 +150,16 @@ def insert_characters(
     bot: BotProcess, guild: FakeGuild, owner: FakeMember, names: list[str]
 ) -> None:
     """Many characters at once, written the way the storage would (seriously wounded, with
-    flags, so that the lines are long)."""
+    flags, so that the lines are long; every key of the name, as ``bot.storage.rows``)."""
+    keys = ", ".join(NAME_KEY_COLUMNS)
+    marks = ", ".join("?" * len(NAME_KEY_COLUMNS))
     with writable(bot) as connection:
         connection.executemany(
-            "INSERT INTO characters (guild_id, name, name_key, owner_id, created_at, health,"
+            f"INSERT INTO characters (guild_id, name, {keys}, owner_id, created_at, health,"
             " max_health, first_aid_pool, first_aid_rating, scene_start_health, conscious,"
             " roll_pending, stabilized, hospital_length_days, hospital_days_served,"
             " lowest_health, first_aid_received, bleed_minutes, full_recovery_due)"
-            " VALUES (?, ?, ?, ?, '2024-01-01T00:00:00.000000+00:00', -7, 99, 0, 0, 99,"
+            f" VALUES (?, ?, {marks}, ?, '2024-01-01T00:00:00.000000+00:00', -7, 99, 0, 0, 99,"
             " 1, 1, 0, NULL, NULL, -7, 0, 0, 0)",
-            [(int(guild.id), name, name.casefold(), int(owner.id)) for name in names],
+            [(int(guild.id), name, *name_keys(name), int(owner.id)) for name in names],
         )
