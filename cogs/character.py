@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -30,7 +29,6 @@ from bot.render import (
 )
 from bot.render.brief import brief_embed, created_embed
 from bot.render.change import Field, announce_worthy, change_embeds, correction_note
-from bot.render.limits import CONTENT_LIMIT
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth, Gender
 from rules.correction import correct
 from rules.names import MAX_NAME_LENGTH, clean_name
@@ -38,7 +36,6 @@ from rules.names import MAX_NAME_LENGTH, clean_name
 if TYPE_CHECKING:
     from bot.app import SaludBot
 
-log = logging.getLogger(__name__)
 
 #: ``/character set health`` range (a correction may set any Health a character can have).
 MIN_SET_HEALTH, MAX_SET_HEALTH = -99, 99
@@ -302,13 +299,6 @@ class CharacterCog(
             text(language, "character.delete.question", name=safe(character.name)),
             view=delete_view(character.id, language),
         )
-
-
-def _clip(content: str, limit: int = CONTENT_LIMIT) -> str | None:
-    """Message content within Discord's 2000 characters (None when empty)."""
-    if not content:
-        return None
-    return content if len(content) <= limit else content[: limit - 1] + "…"
 
 
 async def setup(bot: SaludBot) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -20,7 +19,6 @@ from bot.render.sanitize import escape, visible
 if TYPE_CHECKING:
     from bot.app import SaludBot
 
-log = logging.getLogger(__name__)
 
 AnnouncementChannel = app_commands.Transform[Any, TextChannelTransformer]
 

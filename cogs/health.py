@@ -7,7 +7,6 @@ refusal is raised (a ``RuleError`` or ``UserFacingError``) and answered by ``bot
 
 from __future__ import annotations
 
-import logging
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -60,7 +59,6 @@ from rules.rest import rest as rest_days
 if TYPE_CHECKING:
     from bot.app import SaludBot
 
-log = logging.getLogger(__name__)
 
 #: ``reason`` of ``/hurt``: at most this many characters once cleaned.
 MAX_REASON_LENGTH = 100

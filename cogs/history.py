@@ -10,7 +10,6 @@ not in the history, so it is never undone.
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING
 
 import discord
@@ -32,8 +31,6 @@ if TYPE_CHECKING:
 __all__ = [
     "HistoryCog",
 ]
-
-log = logging.getLogger(__name__)
 
 
 class HistoryCog(commands.Cog):

@@ -51,7 +51,6 @@ __all__ = [
     "COMMANDS",
     "EXIT_FAILED",
     "EXIT_OK",
-    "EXIT_USAGE",
     "DatabaseReport",
     "OperateError",
     "backup",
@@ -62,7 +61,6 @@ __all__ = [
 
 EXIT_OK = 0
 EXIT_FAILED = 1
-EXIT_USAGE = 2
 
 #: The first arguments of ``salud`` that select one of these tools instead of the bot.
 COMMANDS = frozenset({"backup", "check", "-h", "--help"})

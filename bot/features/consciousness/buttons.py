@@ -21,7 +21,6 @@ messages that carried that roll (``bot.features.consciousness.keeper``).
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -54,7 +53,6 @@ __all__ = [
     "send_roll_reply",
 ]
 
-log = logging.getLogger(__name__)
 
 #: The spends offered as buttons beside the plain roll (when C4 allows them).
 BUTTON_SPENDS = (1, 2, 3)
