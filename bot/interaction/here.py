@@ -135,7 +135,9 @@ class Here:
         interaction only within a resumed session); one it misses is refused when its change
         is recorded (the history's unique index, ``AlreadyApplied``), which rolls it back.
         """
-        async with self.storage.transaction(ticket=self.context.ticket) as tx:
+        async with self.storage.transaction(
+            ticket=self.context.ticket, guild_id=self.guild_id
+        ) as tx:
             if self.storage.applied_recently(self.interaction.id):
                 raise UserFacingError("error.already_applied")
             yield tx

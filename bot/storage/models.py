@@ -134,10 +134,17 @@ class HistoryCharacter:
 
 @dataclass(frozen=True)
 class HistoryEntry:
-    """One change of a guild (or an undo of one), as ``/history`` shows it."""
+    """One change of a guild (or an undo of one), as ``/history`` shows it.
+
+    ``id`` is the entry's key (``undo_of`` and ``undone_by`` are ids, and so is what an
+    ``/undo`` button carries); ``number`` is what players see, the entry's place in its
+    server's history (``#1`` is the server's first change); ``undo_of_number`` the number of
+    the entry an undo reverted.
+    """
 
     id: int
     guild_id: int
+    number: int
     interaction_id: int
     created_at: datetime
     actor_id: int
@@ -146,6 +153,7 @@ class HistoryEntry:
     undo_of: int | None
     undone_by: int | None
     characters: tuple[HistoryCharacter, ...]
+    undo_of_number: int | None = None
 
     @property
     def undone(self) -> bool:

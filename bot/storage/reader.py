@@ -339,6 +339,7 @@ class Reader:
             HistoryEntry(
                 id=int(row["id"]),
                 guild_id=int(row["guild_id"]),
+                number=int(row["number"]),
                 interaction_id=int(row["interaction_id"]),
                 created_at=datetime.fromisoformat(row["created_at"]),
                 actor_id=int(row["actor_id"]),
@@ -347,6 +348,7 @@ class Reader:
                 undo_of=row["undo_of"],
                 undone_by=row["undone_by"],
                 characters=tuple(touched[int(row["id"])]),
+                undo_of_number=row["undo_of_number"],
             )
             for row in rows
         ]
