@@ -24,6 +24,7 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_change, send_public
 from bot.render.change_reply import change_reply
+from bot.storage.details import SceneNewDetails
 from bot.storage.trackers import TrackerMessage
 from rules.scene import start_scene
 
@@ -57,7 +58,7 @@ class SceneCog(
             characters = await tx.list_characters(here.guild_id, living_only=True)
             changed = [(c, start_scene(c.health)) for c in characters]
             touched = await save_all(tx, [(c, o) for c, o in changed if o.changed])
-            await tx.record(**here.history("scene new"))
+            await tx.record(**here.history(SceneNewDetails()))
         language = here.public_language
         if not characters:
             header = text(language, "scene.new.no_characters")

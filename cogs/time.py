@@ -30,6 +30,7 @@ from bot.render.change import Field
 from bot.render.change_reply import Touched, announce_touched, change_reply
 from bot.render.limits import FIELD_VALUE_LIMIT
 from bot.storage import StoredCharacter, Transaction
+from bot.storage.details import RefreshDetails, TimeDetails
 from rules.abilities import refresh_ability
 from rules.pools import refresh
 from rules.time import MAX_MINUTES, pass_time
@@ -68,7 +69,7 @@ class TimeCog(commands.Cog):
             rolls = await number_due_rolls(
                 tx, here.guild_id, [(item.after, item.outcome) for item in touched]
             )
-            await tx.record(**here.history("time", {"minutes": minutes}))
+            await tx.record(**here.history(TimeDetails(minutes=minutes)))
         language = here.public_language
         header = plural(
             language, "scene.time.passed", minutes, duration=duration_text(language, minutes)
@@ -131,8 +132,8 @@ class TimeCog(commands.Cog):
                 item = await _refresh_one(tx, target, language)
                 if item is not None:
                     touched.append(item)
-            details = {} if character is None else {"character": character.name}
-            await tx.record(**here.history("refresh", details))
+            named = None if character is None else character.name
+            await tx.record(**here.history(RefreshDetails(character=named)))
         if not touched:
             if character is None:
                 reply = text(language, "scene.refresh.unchanged_all")

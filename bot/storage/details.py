@@ -52,6 +52,7 @@ __all__ = [
     "ConsciousDetails",
     "Details",
     "FirstAidDetails",
+    "GenderChoice",
     "HurtDetails",
     "HurtTarget",
     "RefreshDetails",
@@ -63,6 +64,7 @@ __all__ = [
     "UnknownDetails",
     "check_fields",
     "details_class",
+    "details_classes",
     "details_of",
 ]
 
@@ -80,16 +82,15 @@ class Details:
     JSON. Subclasses are frozen dataclasses (see the module)."""
 
     command: ClassVar[str] = ""
-    _by_command: ClassVar[dict[str, type[Details]]] = {}
 
     def __init_subclass__(cls, *, command: str = "", **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if not command:
             return
-        if command in Details._by_command:
+        if command in _REGISTERED:
             raise ValueError(f"two details classes for /{command}")
         cls.command = command
-        Details._by_command[command] = cls
+        _REGISTERED[command] = cls
 
     def stored(self) -> dict[str, Any]:
         """The JSON object stored for these details (None fields left out)."""
@@ -101,9 +102,18 @@ class Details:
         return _read_fields(cls, stored)
 
 
+#: Each command's details class, by command (``Details.__init_subclass__`` fills it).
+_REGISTERED: dict[str, type[Details]] = {}
+
+
 def details_class(command: str) -> type[Details] | None:
     """The class registered for ``command`` (an old entry's leading ``/`` ignored)."""
-    return Details._by_command.get(command.removeprefix("/"))
+    return _REGISTERED.get(command.removeprefix("/"))
+
+
+def details_classes() -> dict[str, type[Details]]:
+    """Every command's details class, by command."""
+    return dict(_REGISTERED)
 
 
 def details_of(command: str, stored: object) -> Details:

@@ -4,14 +4,13 @@ entry of a change, with each character's whole before and what changed after) an
 
 from __future__ import annotations
 
-import json
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 from bot.storage.character_writes import CharacterWriter
+from bot.storage.details import Details, UndoDetails, details_of
 from bot.storage.errors import (
     AlreadyApplied,
     CharacterNotFound,
@@ -102,23 +101,28 @@ class HistoryRecorder:
         interaction_id: int,
         actor_id: int,
         command: str,
-        details: Mapping[str, Any] | None = None,
+        details: Details | None = None,
         undo_of: int | None = None,
         force: bool = False,
     ) -> HistoryEntry | None:
         """Write the history entry of this transaction's change, once, after the writes.
 
+        ``details``: the command's (``bot.storage.details``), of that command's class.
         Returns None (and writes nothing) when no character's stored value changed, unless
         ``force`` (an undo: its characters are recorded as they are). Raises
         ``AlreadyApplied`` when the interaction already has an entry (the transaction then
-        rolls back), ``TypeError`` when ``details`` is not JSON-able.
+        rolls back), ``TypeError`` when ``details`` are not a command's details.
         """
         self._reads.check_open()
         if self.recorded:
             raise TransactionStateError("record() called twice in one transaction")
         if self._known.guild_id is not None and self._known.guild_id != guild_id:
             raise TransactionStateError("record() for another guild than the one written")
-        details_json = dump_json(dict(details or {}))
+        if details is None:
+            details = details_of(command, {})
+        elif not isinstance(details, Details) or details.command not in ("", command):
+            raise TypeError(f"the details of /{command} must be its Details, not {details!r}")
+        details_json = dump_json(details.stored())
         changes = await self._known.changes(self._reads.snapshot)
         if force and not changes:
             changes = self._known.unchanged()
@@ -169,7 +173,7 @@ class HistoryRecorder:
             created_at=datetime.fromisoformat(created_at),
             actor_id=actor_id,
             command=command,
-            details=json.loads(details_json),
+            details=details,
             undo_of=undo_of,
             undone_by=None,
             characters=tuple(characters),
@@ -209,7 +213,7 @@ class HistoryRecorder:
             interaction_id=interaction_id,
             actor_id=actor_id,
             command="undo",
-            details={"undo_of": target.id, "command": target.command},
+            details=UndoDetails(undo_of=target.id, reverted_command=target.command),
             undo_of=target.id,
             force=True,
         )

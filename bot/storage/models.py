@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
+from bot.storage.details import Details
 from bot.storage.names import name_key
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
@@ -139,7 +140,8 @@ class HistoryEntry:
     ``id`` is the entry's key (``undo_of`` and ``undone_by`` are ids, and so is what an
     ``/undo`` button carries); ``number`` is what players see, the entry's place in its
     server's history (``#1`` is the server's first change); ``undo_of_number`` the number of
-    the entry an undo reverted.
+    the entry an undo reverted. ``details`` are the command's own (``bot.storage.details``),
+    read back typed whatever version of Salud stored them.
     """
 
     id: int
@@ -149,7 +151,7 @@ class HistoryEntry:
     created_at: datetime
     actor_id: int
     command: str
-    details: dict[str, Any]
+    details: Details
     undo_of: int | None
     undone_by: int | None
     characters: tuple[HistoryCharacter, ...]

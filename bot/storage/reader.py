@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import aiosqlite
 
+from bot.storage.details import details_of
 from bot.storage.errors import (
     CharacterNotFound,
     TransactionStateError,
@@ -344,7 +345,7 @@ class Reader:
                 created_at=datetime.fromisoformat(row["created_at"]),
                 actor_id=int(row["actor_id"]),
                 command=str(row["command"]),
-                details=json.loads(row["details"]),
+                details=details_of(str(row["command"]), json.loads(row["details"])),
                 undo_of=row["undo_of"],
                 undone_by=row["undone_by"],
                 characters=tuple(touched[int(row["id"])]),

@@ -24,12 +24,13 @@ character, the writes with ``COMMIT``.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 import aiosqlite
 
 from bot.storage.character_writes import CharacterWriter
+from bot.storage.details import Details
 from bot.storage.errors import AlreadyApplied, CharacterNotFound, TransactionStateError
 from bot.storage.history_writes import HistoryRecorder
 from bot.storage.known import KnownCharacters
@@ -394,13 +395,14 @@ class Transaction:
         interaction_id: int,
         actor_id: int,
         command: str,
-        details: Mapping[str, Any] | None = None,
+        details: Details | None = None,
     ) -> HistoryEntry | None:
         """Write the history entry of this transaction's change, once, after the writes.
 
-        Returns None (and writes nothing) when no character's stored value changed. Raises
-        ``AlreadyApplied`` when the interaction already has an entry (the transaction then
-        rolls back), ``TypeError`` when ``details`` is not JSON-able.
+        ``details``: the command's own (``bot.storage.details``). Returns None (and writes
+        nothing) when no character's stored value changed. Raises ``AlreadyApplied`` when
+        the interaction already has an entry (the transaction then rolls back),
+        ``TypeError`` when ``details`` are not that command's details.
         """
         return await self._history.record(
             guild_id=guild_id,

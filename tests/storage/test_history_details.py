@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.storage import Storage, details
 from bot.storage.details import (
     AbilityRemoveDetails,
     AbilitySetDetails,
@@ -31,9 +32,13 @@ from bot.storage.details import (
     UnknownDetails,
     check_fields,
     details_class,
+    details_classes,
     details_of,
 )
 from bot.storage.snapshot import dump_json
+from rules.character import CharacterHealth
+
+from .conftest import GM, GUILD_A, Interactions, create
 
 #: (command, the JSON a version of Salud stored, what it reads as). The comments say which
 #: version wrote the shape; none of them may stop reading.
@@ -212,8 +217,8 @@ def test_every_command_of_the_bot_has_one_class_whose_fields_read() -> None:
         "character create", "character set", "character rename", "character delete",
         "ability set", "ability remove", "spend", "check", "undo",
     }  # fmt: skip
-    assert commands <= set(Details._by_command)
-    for command, found in Details._by_command.items():
+    assert commands <= set(details_classes())
+    for command, found in details_classes().items():
         assert found.command == command and details_class(f"/{command}") is found
         check_fields(found)  # a field of a type ``read`` does not know fails here
 
@@ -251,4 +256,52 @@ def test_a_command_is_registered_once_and_a_new_one_needs_only_its_class() -> No
         assert read == LucidityDetails(2, True)
         assert read.stored() == {"points": 2, "lucid": True}
     finally:
-        Details._by_command.pop("test lucidity")
+        details._REGISTERED.pop("test lucidity")
+
+
+async def test_entries_stored_by_older_versions_read_back_typed(
+    storage: Storage, next_id: Interactions
+) -> None:
+    """The rows as older versions left them, read by the storage's own queries."""
+    ann = await create(storage, next_id, "Ann")  # entry #1 (a command no class reads)
+    rows = [(command, stored) for command, stored, _expected in STORED]
+    for number, (command, stored) in enumerate(rows, start=2):
+        await storage._conn.execute(
+            "INSERT INTO history (guild_id, number, interaction_id, actor_id, command, details,"
+            " created_at) VALUES (?, ?, ?, ?, ?, ?, '2024-01-01T00:00:00+00:00')",
+            (GUILD_A, number, next_id(), GM, command, stored),
+        )
+    async with storage.read() as reader:
+        entries = await reader.history(GUILD_A, limit=len(rows) + 1)
+    assert [e.details for e in reversed(entries[:-1])] == [e for _c, _s, e in STORED]
+    assert isinstance(entries[-1].details, UnknownDetails) and entries[-1].command == "create"
+    assert entries[-1].characters[0].character_id == ann.id
+
+
+async def test_a_command_records_its_details_and_nothing_else(
+    storage: Storage, next_id: Interactions
+) -> None:
+    ann = await create(storage, next_id, "Ann")
+    async with storage.transaction(guild_id=GUILD_A) as tx:
+        await tx.save_health(ann, CharacterHealth.new(9, 3))
+        with pytest.raises(TypeError, match="details of /rest"):
+            await tx.record(
+                guild_id=GUILD_A,
+                interaction_id=next_id(),
+                actor_id=GM,
+                command="rest",
+                details=TimeDetails(5),
+            )
+        entry = await tx.record(
+            guild_id=GUILD_A,
+            interaction_id=next_id(),
+            actor_id=GM,
+            command="rest",
+            details=RestDetails(2),
+        )
+    assert entry is not None and entry.details == RestDetails(2)
+    async with storage.read() as reader:
+        (row,) = await reader.fetch_all("SELECT details FROM history WHERE id = ?", (entry.id,))
+        (stored,) = await reader.history(GUILD_A, limit=1)
+    assert json.loads(row["details"]) == {"days": 2, "hospital": False}
+    assert stored.details == RestDetails(2)
