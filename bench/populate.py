@@ -99,7 +99,9 @@ def populate(path: Path, active: Sequence[StoredServer], *, fillers: int = 0, se
         )
         for server in servers:
             settings.append((server.guild_id, None, None, None, created_at))
-            for name, owner in zip(CHARACTER_NAMES, server.owners, strict=True):
+            for number, (name, owner) in enumerate(
+                zip(CHARACTER_NAMES, server.owners, strict=True), start=1
+            ):
                 values = {
                     "id": next_id,
                     "guild_id": server.guild_id,
@@ -127,6 +129,7 @@ def populate(path: Path, active: Sequence[StoredServer], *, fillers: int = 0, se
                     (
                         next_id,  # one entry per character: the same number fits as its id
                         server.guild_id,
+                        number,  # the server's own count (migration 0009)
                         next_interaction,
                         owner,
                         "character create",
@@ -152,8 +155,8 @@ def populate(path: Path, active: Sequence[StoredServer], *, fillers: int = 0, se
             abilities,
         )
         conn.executemany(
-            "INSERT INTO history (id, guild_id, interaction_id, actor_id, command, details,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO history (id, guild_id, number, interaction_id, actor_id, command,"
+            " details, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             history,
         )
         conn.executemany(

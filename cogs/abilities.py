@@ -28,6 +28,7 @@ from bot.interaction.here import Here
 from bot.interaction.sending import send_brief
 from bot.interaction.transformers import InRange, check_range
 from bot.render.brief import brief_embed
+from bot.storage.details import AbilityRemoveDetails, AbilitySetDetails
 from rules.abilities import (
     MAX_POINTS,
     MAX_RATING,
@@ -90,13 +91,10 @@ class AbilityCog(
                 check_can_add(len(current.abilities))
             after = set_ability(existing, name, rating, pool, chosen_kind)
             saved = await tx.set_ability(current, after)
-            details = {
-                "ability": after.name,
-                "kind": after.kind.value,
-                "pool": after.pool,
-                "rating": after.rating,
-            }
-            entry = await tx.record(**here.history("ability set", details))
+            details = AbilitySetDetails(
+                ability=after.name, rating=after.rating, pool=after.pool, kind=after.kind.value
+            )
+            entry = await tx.record(**here.history(details))
         language = here.public_language
         said = set_sentence(saved, existing, after, entry is not None, language)
         await send_brief(interaction, here, brief_embed(saved, description=said))
@@ -127,8 +125,7 @@ class AbilityCog(
             current = await tx.character(character)
             removed = find_ability(current, name)
             saved = await tx.remove_ability(current, removed.name)
-            details = {"ability": removed.name, "pool": f"{removed.pool}/{removed.rating}"}
-            await tx.record(**here.history("ability remove", details))
+            await tx.record(**here.history(AbilityRemoveDetails(ability=removed.name)))
         language = here.public_language
         said = ability_sentence(language, "abilities.remove.done", saved, removed)
         await send_brief(interaction, here, brief_embed(saved, description=said))

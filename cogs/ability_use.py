@@ -9,7 +9,7 @@ with its history entry; a test that spends nothing stores nothing.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -32,6 +32,7 @@ from bot.interaction.sending import send_brief, send_change, send_public
 from bot.interaction.transformers import InRange
 from bot.render import count_text
 from bot.render.brief import brief_embed
+from bot.storage.details import CheckDetails, SpendDetails
 from rules.abilities import (
     MAX_DIFFICULTY,
     MAX_POINTS,
@@ -75,12 +76,7 @@ class AbilityUseCog(commands.Cog):
             before = find_ability(current, name)
             after = spend_ability(current.health, before, points)
             saved = await tx.set_ability(current, after)
-            details = {
-                "ability": after.name,
-                "points": points,
-                "pool": f"{before.pool} → {after.pool}",
-            }
-            await tx.record(**here.history("spend", details))
+            await tx.record(**here.history(SpendDetails(ability=after.name, points=points)))
         language = here.public_language
         said = ability_sentence(
             language,
@@ -163,14 +159,13 @@ class AbilityUseCog(commands.Cog):
                 saved = await tx.save_health(current, health)
             else:
                 saved = await tx.set_ability(current, roll.ability_after)
-            details: dict[str, Any] = {
-                "ability": tested.name,
-                "roll": f"{roll.die} + {roll.spend} = {roll.total} vs {roll.difficulty}",
-                "success": roll.success,
-            }
-            if attack:
-                details["attack"] = True
-            await tx.record(**here.history("check", details))
+            details = CheckDetails(
+                ability=tested.name,
+                roll=f"{roll.die} + {roll.spend} = {roll.total} vs {roll.difficulty}",
+                success=roll.success,
+                attack=attack,
+            )
+            await tx.record(**here.history(details))
         await send_change(
             interaction,
             [check_embed(saved, roll, tested.name, language)],

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -29,6 +29,12 @@ from bot.render import (
 )
 from bot.render.brief import brief_embed, created_embed
 from bot.render.change import Field, announce_worthy, change_embeds, correction_note
+from bot.storage.details import (
+    CharacterCreateDetails,
+    CharacterRenameDetails,
+    CharacterSetDetails,
+    GenderChoice,
+)
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth, Gender
 from rules.correction import correct
 from rules.names import MAX_NAME_LENGTH, clean_name
@@ -67,6 +73,11 @@ def gender_of(choice: app_commands.Choice[str] | None) -> Gender | None:
         return Gender(choice.value)
     except ValueError:
         raise UserFacingError("error.bad_option", value=safe(str(choice.value))) from None
+
+
+def _gender_choice(gender: Gender | None) -> GenderChoice:
+    """The history's record of a ``gender`` given to ``/character set`` (``none``: taken back)."""
+    return "none" if gender is None else gender.value
 
 
 @app_commands.guild_only()
@@ -114,11 +125,13 @@ class CharacterCog(
             if player.bot:
                 raise UserFacingError("error.player_is_bot")
             owner_id = player.id
-        details: dict[str, Any] = {"name": clean, "health": health, "first_aid": first_aid}
-        if owner_id != here.user_id:
-            details["player"] = mention(owner_id)
-        if chosen_gender is not None:
-            details["gender"] = chosen_gender.value
+        details = CharacterCreateDetails(
+            name=clean,
+            health=health,
+            first_aid=first_aid,
+            player_id=None if owner_id == here.user_id else owner_id,
+            gender=None if chosen_gender is None else chosen_gender.value,
+        )
         async with here.change() as tx:
             await refuse_taken_name(tx, here.guild_id, clean)
             created = await tx.create_character(
@@ -128,7 +141,7 @@ class CharacterCog(
                 CharacterHealth.new(health, first_aid),
                 gender=chosen_gender,
             )
-            await tx.record(**here.history("character create", details))
+            await tx.record(**here.history(details))
         language = here.public_language
         said = text(language, "character.created", owner=mention(owner_id))
         await send_brief(interaction, here, created_embed(created, said, language))
@@ -216,8 +229,15 @@ class CharacterCog(
             if gender_changed:
                 saved = await tx.set_gender(saved, new_gender)
             if outcome.changed or gender_changed:
-                details = {key: value for key, value in given.items() if value is not None}
-                await tx.record(**here.history("character set", details))
+                details = CharacterSetDetails(
+                    health=health,
+                    max_health=max_health,
+                    first_aid=first_aid,
+                    max_first_aid=max_first_aid,
+                    conscious=conscious,
+                    gender=None if gender is None else _gender_choice(new_gender),
+                )
+                await tx.record(**here.history(details))
         language = here.public_language
         if not (outcome.changed or gender_changed):
             await send_public(
@@ -272,8 +292,7 @@ class CharacterCog(
                 raise UserFacingError("error.rename_same", name=safe(current.name))
             await refuse_taken_name(tx, here.guild_id, clean, renaming=current.id)
             renamed = await tx.rename_character(current, clean)
-            details = {"from": current.name, "to": clean}
-            await tx.record(**here.history("character rename", details))
+            await tx.record(**here.history(CharacterRenameDetails(old=current.name, new=clean)))
         language = here.public_language
         said = text(language, "character.renamed", old=safe(current.name), name=safe(renamed.name))
         await send_brief(interaction, here, brief_embed(renamed, description=said))

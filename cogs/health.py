@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -40,6 +40,7 @@ from bot.render.rest import rest_words
 from bot.render.sanitize import visible
 from bot.render.several import Line, several_embeds
 from bot.storage import LightCharacter, StoredCharacter
+from bot.storage.details import FirstAidDetails, HurtDetails, HurtTarget, RestDetails
 from rules.consciousness import MAX_SPEND
 from rules.damage import apply_damage
 from rules.dice import (
@@ -155,23 +156,13 @@ def hurt_details(
     amount: str,
     reason: str | None,
     hits: Sequence[tuple[StoredCharacter, Outcome, DamageRoll]],
-) -> dict[str, Any]:
-    """The history details of a ``/hurt``: the amount and, per target, the damage rolled
-    (one target keeps the shape of a single blow: ``dealt`` and ``dice``)."""
-    details: dict[str, Any] = {"amount": amount.strip()}
-    per_target = []
-    for saved, _outcome, roll in hits:
-        item: dict[str, Any] = {"name": saved.name, "dealt": roll.dealt}
-        if roll.dice:
-            item["dice"] = list(roll.dice)
-        per_target.append(item)
-    if len(per_target) == 1:
-        details.update({key: value for key, value in per_target[0].items() if key != "name"})
-    else:
-        details["targets"] = per_target
-    if reason:
-        details["reason"] = reason
-    return details
+) -> HurtDetails:
+    """The history details of a ``/hurt``: the amount and, per target, the damage rolled."""
+    targets = tuple(
+        HurtTarget(dealt=roll.dealt, dice=tuple(roll.dice), name=saved.name)
+        for saved, _outcome, roll in hits
+    )
+    return HurtDetails(amount=amount.strip(), targets=targets, reason=reason or None)
 
 
 def _several_title(
@@ -246,7 +237,7 @@ class HealthCog(commands.Cog):
                     raise UserFacingError("health.error.target_dead", name=name) from dead
                 hits.append((await tx.save_health(current, outcome.after), outcome, roll))
             numbers = await number_due_rolls(tx, here.guild_id, [(c, o) for c, o, _ in hits])
-            await tx.record(**here.history("hurt", hurt_details(amount, shown_reason, hits)))
+            await tx.record(**here.history(hurt_details(amount, shown_reason, hits)))
         language = here.public_language
         if len(hits) == 1:
             saved, outcome, roll = hits[0]
@@ -342,15 +333,15 @@ class HealthCog(commands.Cog):
             )
             saved_medic = await tx.save_health(medic_now, result.medic.after)
             saved_patient = await tx.save_health(patient_now, result.patient.after)
-            details = {
-                "medic": medic_now.name,
-                "points": points,
-                "spent": result.spent,
-                "restored": result.restored,
-            }
-            if result.stabilized:
-                details["stabilized"] = True
-            await tx.record(**here.history("firstaid", details))
+            details = FirstAidDetails(
+                medic=medic_now.name,
+                points=points,
+                spent=result.spent,
+                restored=result.restored,
+                stabilized=result.stabilized,
+                patient=patient_now.name,
+            )
+            await tx.record(**here.history(details))
         language = here.public_language
         first_aid = text(language, "render.status.first_aid")
         given = first_aid_line(saved_medic, result, points, language)
@@ -392,7 +383,7 @@ class HealthCog(commands.Cog):
             saved = current
             if outcome.changed:
                 saved = await tx.save_health(current, outcome.after)
-                await tx.record(**here.history("rest", {"days": days, "hospital": hospital}))
+                await tx.record(**here.history(RestDetails(days=days, hospital=hospital)))
         language = here.public_language
         await send_change(
             interaction,

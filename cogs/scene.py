@@ -25,6 +25,7 @@ from bot.interaction.here import Here
 from bot.interaction.sending import send_change, send_public
 from bot.render.several import Line, several_embeds
 from bot.storage import Among
+from bot.storage.details import SceneNewDetails
 from bot.storage.trackers import TrackerMessage
 from rules.scene import start_scene
 
@@ -61,7 +62,7 @@ class SceneCog(
                 living += len(batch)
                 changed = [(c, start_scene(c.health)) for c in batch]
                 touched += await save_all(tx, [(c, o) for c, o in changed if o.changed])
-            await tx.record(**here.history("scene new"))
+            await tx.record(**here.history(SceneNewDetails()))
         language = here.public_language
         if not touched:
             if not living:

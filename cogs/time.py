@@ -29,6 +29,7 @@ from bot.render import duration_text, safe
 from bot.render.change_reply import Touched, announce_touched
 from bot.render.several import Line, several_embeds
 from bot.storage import Among, StoredCharacter, Transaction
+from bot.storage.details import RefreshDetails, TimeDetails
 from rules.abilities import refresh_ability
 from rules.pools import refresh
 from rules.time import MAX_MINUTES, pass_time
@@ -68,7 +69,7 @@ class TimeCog(commands.Cog):
             rolls = await number_due_rolls(
                 tx, here.guild_id, [(item.after, item.outcome) for item in touched]
             )
-            await tx.record(**here.history("time", {"minutes": minutes}))
+            await tx.record(**here.history(TimeDetails(minutes=minutes)))
         language = here.public_language
         duration = duration_text(language, minutes)
         if not touched:
@@ -127,8 +128,8 @@ class TimeCog(commands.Cog):
             else:
                 line = await _refresh_one(tx, await tx.character(character), language)
                 lines += [] if line is None else [line]
-            details = {} if character is None else {"character": character.name}
-            await tx.record(**here.history("refresh", details))
+            named = None if character is None else character.name
+            await tx.record(**here.history(RefreshDetails(character=named)))
         if not lines:
             if character is None:
                 reply = text(language, "scene.refresh.unchanged_all")

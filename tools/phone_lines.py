@@ -1,5 +1,5 @@
 """Lines on a phone of the replies issue 20 names, in both languages: ``python -m
-tools.phone_lines`` (counted by ``tests/e2e/phone.py``, the way the tests count them).
+tools.phone_lines`` (counted by ``devkit/phone.py``, the way the tests count them).
 
 Runs a short session with the real bot (``python -m bot``) against the fake Discord on
 127.0.0.1 — a 4-target ``/hurt`` with a reason, ``/firstaid``, ``/check spend:1``, a GM's
@@ -18,7 +18,7 @@ from typing import Any
 
 from devkit.fake_discord import FakeDiscord, FakeGuild
 from devkit.harness import BotProcess
-from tests.e2e.phone import message_lines
+from devkit.phone import message_lines
 
 LOCALES = ("es-ES", "en-US")
 ITEMS = (

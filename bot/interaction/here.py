@@ -8,7 +8,7 @@ A command reads like this (see ``cogs/health.py``)::
     here.require_owner_or_gm(character, "action.hurt")
     async with here.change() as tx:                   # one change, one history entry
         ...
-        await tx.record(**here.history("hurt", details={...}))
+        await tx.record(**here.history(HurtDetails(amount, targets, reason)))
     await send_change(interaction, [embed], announce=announce_worthy(before, after), here=here)
 
 Errors are raised, never sent: ``UserFacingError(key, **params)``, a ``RuleError`` or a
@@ -32,6 +32,7 @@ from bot.interaction.context import InteractionContext, context_of
 from bot.interaction.errors import UserFacingError
 from bot.render.sanitize import escape
 from bot.storage import CharacterRef, GuildSettings, Reader, ServerNames, Storage, Transaction
+from bot.storage.details import Details
 from rules.dice import Roller
 
 __all__ = ["Here", "guild_id_of", "private_language"]
@@ -135,19 +136,22 @@ class Here:
         interaction only within a resumed session); one it misses is refused when its change
         is recorded (the history's unique index, ``AlreadyApplied``), which rolls it back.
         """
-        async with self.storage.transaction(ticket=self.context.ticket) as tx:
+        async with self.storage.transaction(
+            ticket=self.context.ticket, guild_id=self.guild_id
+        ) as tx:
             if self.storage.applied_recently(self.interaction.id):
                 raise UserFacingError("error.already_applied")
             yield tx
 
-    def history(self, command: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Keyword arguments for ``tx.record``: this guild, interaction and actor."""
+    def history(self, details: Details) -> dict[str, Any]:
+        """Keyword arguments for ``tx.record``: this guild, interaction and actor, and the
+        command's details (``bot.storage.details``: one class per command, which names it)."""
         return {
             "guild_id": self.guild_id,
             "interaction_id": self.interaction.id,
             "actor_id": self.user_id,
-            "command": command,
-            "details": details or {},
+            "command": details.command,
+            "details": details,
         }
 
 

@@ -24,7 +24,7 @@ from bot.render.common import (
     state_label,
 )
 from bot.render.events import describe_event, describe_events
-from bot.render.history import entry_words, history_lines, mention
+from bot.render.history import entry_text, history_lines, mention
 from bot.render.rolls import (
     arithmetic,
     consciousness_roll_field,
@@ -47,7 +47,7 @@ __all__ = [
     "describe_events",
     "duration_text",
     "effects_text",
-    "entry_words",
+    "entry_text",
     "expression_text",
     "flag_list",
     "flags_text",

@@ -1,29 +1,63 @@
-"""``/history`` lines: when, who, what, and each character's Health before → after.
+"""``/history`` lines (COMMANDS.md, History): one line per entry, in words.
 
-One line per entry, in words in the server's language, short enough that a page of them fits
-an embed description (4096 characters): ``#12 · <t:1700000000:R> · <@42> · Ana recibe 4 de
-daño (1d6+1) · Ana: 5 → 1``; a First Aid names medic and patient, and every character
-touched comes with its Health before → after. No option name or stored key is ever shown.
-Undone entries are struck through and marked "(undone)"; an undo says which entry (and what
-it did) it reverted.
+``#8 · <t:1700000000:R> · <@42> · Jack Malone takes 15 damage (2d6+6): -3 → -18`` — the
+server's number of the entry, when (a Discord timestamp: each reader's app says it in their
+language and time zone), who, and what happened with the Health it moved. A character's name
+is said once: after a sentence that names the one character whose Health moved, only its
+values follow; otherwise each is named (``Jack Malone -7 → -8, Amelia Ríos -6 → -7``). A
+value that did not move (a medic's Health) is left out; a test says its outcome
+(``2 + 1 = 3 vs 4: failed``). Undone entries are struck through and marked "(undone)"; an
+undo says which entry it reverted (``Undoes #12``) and what came back.
+
+Each command's details say their sentence by their type (``sentence_of``: a function
+registered per class of ``bot.storage.details``, as ``render/events.py`` does for events),
+reading typed fields: a new command registers one function. Details no function is
+registered for (``UnknownDetails``: an entry of a command that no longer exists) say
+"A change" with the values. No option name or stored value is ever shown.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from functools import singledispatch
 
 from bot.i18n import Language, text
-from bot.render.common import count_text, duration_text, safe
+from bot.render.common import count_text, duration_text, join_words, safe
+from bot.storage.details import (
+    AbilityRemoveDetails,
+    AbilitySetDetails,
+    CharacterCreateDetails,
+    CharacterDeleteDetails,
+    CharacterRenameDetails,
+    CharacterSetDetails,
+    CheckDetails,
+    ConsciousDetails,
+    Details,
+    FirstAidDetails,
+    HurtDetails,
+    RefreshDetails,
+    RestDetails,
+    SceneNewDetails,
+    SpendDetails,
+    TimeDetails,
+    UndoDetails,
+)
+from bot.storage.models import HistoryCharacter, HistoryEntry
 
-if TYPE_CHECKING:
-    from bot.storage.models import HistoryCharacter, HistoryEntry
+__all__ = [
+    "MAX_LINE_LENGTH",
+    "Sentence",
+    "entry_text",
+    "health_move",
+    "history_lines",
+    "mention",
+    "sentence_of",
+]
 
-__all__ = ["MAX_LINE_LENGTH", "entry_words", "history_lines", "mention"]
-
-#: Longest line; 15 lines and their newlines stay under an embed description's 4096.
-MAX_LINE_LENGTH = 270
+#: Longest line: ten of them and their newlines stay under an embed description's 4096.
+MAX_LINE_LENGTH = 400
 _REASON_LENGTH = 60
 _SEPARATOR = " · "
 
@@ -39,171 +73,313 @@ def _when(moment: datetime) -> str:
     return f"<t:{int(moment.timestamp())}:R>"
 
 
-def _name(value: object) -> str:
-    return safe(str(value))
+@dataclass(frozen=True)
+class Sentence:
+    """What an entry did, in words.
+
+    ``names``: the characters the words name (plain, as stored): when the one character
+    whose Health moved is among them, only its values follow. ``values``: False when the
+    words already said every value there is to say. ``outcome``: the words end with a
+    test's outcome, so the Health follows as ``; Health -3 → -4``.
+    """
+
+    words: str
+    names: frozenset[str] = frozenset()
+    values: bool = True
+    outcome: bool = False
+
+
+@singledispatch
+def sentence_of(details: Details, entry: HistoryEntry, language: Language) -> Sentence:
+    """What ``entry`` did, by the type of its details; "A change" for details no function
+    is registered for."""
+    return Sentence(text(language, "render.history.what.change"))
+
+
+def health_move(change: HistoryCharacter) -> str | None:
+    """``5 → 1``, or ``5/9 → 5/10`` when the maximum moved; None when neither moved (or the
+    character was created or deleted: the sentence says so)."""
+    before, after = change.before, change.after
+    if before is None or after is None:
+        return None
+    was, now = before.health, after.health
+    if was.max_health != now.max_health:
+        return f"{was.health}/{was.max_health} → {now.health}/{now.max_health}"
+    if was.health != now.health:
+        return f"{was.health} → {now.health}"
+    return None
 
 
 def _subject(entry: HistoryEntry) -> str:
     """The character a one-character entry is about (its first character touched)."""
-    return _name(entry.characters[0].name) if entry.characters else "?"
+    return entry.characters[0].name if entry.characters else "?"
 
 
-def _patient(entry: HistoryEntry, medic: str) -> str:
-    """The patient of a First Aid: the character touched that is not the medic."""
-    others = [change.name for change in entry.characters if change.name != medic]
-    return _name(others[0] if others else medic)
-
-
-def _correction(details: Mapping[str, Any], language: Language) -> str:
-    """What a ``/character set`` corrected, in words: ``Salud 5 · consciente``."""
-    parts: list[str] = []
-    for key in ("health", "max_health", "first_aid", "max_first_aid"):
-        if isinstance(details.get(key), int) and not isinstance(details.get(key), bool):
-            parts.append(text(language, f"render.history.set.{key}", value=details[key]))
-    if isinstance(details.get("conscious"), bool):
-        state = "conscious" if details["conscious"] else "unconscious"
-        parts.append(text(language, f"render.history.set.{state}"))
-    if isinstance(details.get("gender"), str) and details["gender"] in {
-        "feminine",
-        "masculine",
-        "none",
-    }:
-        gender = text(language, f"render.value.gender.{details['gender']}")
-        parts.append(text(language, "render.history.set.gender", value=gender))
-    return " · ".join(parts)
-
-
-def entry_words(entry: HistoryEntry, language: Language) -> str:
-    """What the entry did, in the words of the table (never an option name or a key)."""
-    details, command = entry.details, entry.command.lstrip("/")
-    key = f"render.history.what.{command.replace(' ', '_')}"
-    name = _subject(entry)
-    if command == "hurt":
-        amount = str(details.get("amount", ""))
-        targets = details.get("targets")
-        if isinstance(targets, list) and targets:  # one blow, several targets
-            hit = ", ".join(
-                f"{_name(target.get('name', '?'))} ({target.get('dealt', '?')})"
-                for target in targets
-                if isinstance(target, dict)
+def _fitting(parts: Sequence[str], room: int, language: Language) -> str:
+    """``parts`` joined with commas, as many as fit in ``room``, then "and 3 more"."""
+    shown: list[str] = []
+    used = 0
+    for index, part in enumerate(parts):
+        left = len(parts) - index - 1
+        more = text(language, "render.history.more", count=left) if left else ""
+        if shown and used + 2 + len(part) + len(more) > room:
+            return ", ".join(shown) + text(
+                language, "render.history.more", count=len(parts) - index
             )
-            words = text(language, f"{key}.several", targets=hit)
-            dealt: object = None
-        else:
-            dealt = details.get("dealt", amount or "?")
-            words = text(language, key, name=name, dealt=dealt)
-        if amount and amount != str(dealt):
-            words += f" ({safe(amount)})"
-        if details.get("reason"):
-            words += f" — {safe(str(details['reason']))[:_REASON_LENGTH]}"
-        return words
-    if command == "conscious":
-        outcome = "success" if details.get("success") else "failure"
-        return text(language, f"{key}.{outcome}", name=name, roll=details.get("roll", ""))
-    if command == "firstaid":
-        medic = str(details.get("medic", ""))
-        points = details.get("spent", details.get("points", 0))
-        form = "stabilized" if details.get("stabilized") else "healed"
-        return text(
-            language,
-            f"{key}.{form}",
-            medic=_name(medic),
-            patient=_patient(entry, medic),
-            points=count_text(language, "point", int(points) if isinstance(points, int) else 0),
-            restored=details.get("restored", 0),
-        )
-    if command == "rest":
-        days = details.get("days")
-        form = "hospital" if details.get("hospital") else "home"
-        shown = count_text(language, "day", int(days)) if isinstance(days, int) else "?"
-        return text(language, f"{key}.{form}", name=name, days=shown)
-    if command == "time":
-        minutes = details.get("minutes")
-        shown = duration_text(language, int(minutes)) if isinstance(minutes, int) else "?"
-        return text(language, key, duration=shown)
-    if command == "character rename":
-        return text(
-            language,
-            key,
-            old=_name(details.get("from", "?")),
-            new=_name(details.get("to", name)),
-        )
-    if command == "character set":
-        return text(language, key, name=name, changes=_correction(details, language))
-    if command in {"character create", "character delete", "scene new"}:
-        return text(language, key, name=name)
-    if command == "refresh":
-        form = "one" if details.get("character") else "all"
-        return text(language, f"{key}.{form}", name=name)
-    if command in {"ability set", "ability remove", "spend", "check"}:
-        return text(
-            language,
-            key,
-            name=name,
-            ability=_name(details.get("ability", "?")),
-            points=details.get("points", ""),
-            rating=details.get("rating", ""),
-            roll=details.get("roll", ""),
-        )
-    return safe(f"/{command}")
+        shown.append(part)
+        used += len(part) + 2
+    return ", ".join(shown)
 
 
-def _health(value: int | None, maximum: int | None, language: Language, key: str) -> str:
-    if value is None:
-        return text(language, key)
-    return str(value) if maximum is None else f"{value}/{maximum}"
-
-
-def _character(change: HistoryCharacter, language: Language) -> str:
-    """``Ana: 5 → 1``; the maximum too when it changed (``5/9 → 5/10``); creations and
-    deletions in words."""
-    show_max = change.max_before != change.max_after and None not in (
-        change.max_before,
-        change.max_after,
-    )
-    before = _health(
-        change.health_before,
-        change.max_before if show_max else None,
-        language,
-        "render.history.created",
-    )
-    after = _health(
-        change.health_after,
-        change.max_after if show_max else None,
-        language,
-        "render.history.deleted",
-    )
-    return f"{safe(change.name)}: {before} → {after}"
-
-
-def _line(
-    entry: HistoryEntry,
-    language: Language,
-    name_of: Callable[[int], str],
-    commands: Mapping[int, str],
-) -> str:
-    head = [f"#{entry.id}", _when(entry.created_at), name_of(entry.actor_id)]
-    if entry.undo_of is not None:
-        what = text(language, "render.history.undo_of", entry=entry.undo_of)
-        reverted = commands.get(entry.undo_of)
-        if reverted:
-            what += f" ({reverted})"
+def entry_text(entry: HistoryEntry, language: Language, room: int = MAX_LINE_LENGTH) -> str:
+    """What ``entry`` did with the Health it moved, in about ``room`` characters (the
+    values are cut, counted, when more would not fit)."""
+    said = sentence_of(entry.details, entry, language)
+    if not said.values:
+        return said.words
+    moves = [(change.name, move) for change in entry.characters if (move := health_move(change))]
+    if not moves:
+        return said.words
+    if len(moves) == 1 and moves[0][0] in said.names:
+        values = moves[0][1]
     else:
-        what = entry_words(entry, language)
+        room = max(room - len(said.words) - 2, 40)
+        values = _fitting([f"{safe(name)} {move}" for name, move in moves], room, language)
+    if said.outcome:
+        return said.words + text(language, "render.history.health_after", values=values)
+    return f"{said.words}: {values}"
+
+
+# --- one sentence per command ------------------------------------------------------------------
+
+
+@sentence_of.register
+def _hurt(details: HurtDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    amount = safe(details.amount)
+    reason = safe(details.reason[:_REASON_LENGTH]) if details.reason else None
+    if len(details.targets) == 1:
+        (target,) = details.targets
+        name = target.name or _subject(entry)
+        shown = [part for part in (amount, reason) if part and part != str(target.dealt)]
+        words = text(language, "render.history.what.hurt", name=safe(name), dealt=target.dealt)
+        if shown:
+            words += f" ({', '.join(shown)})"
+        return Sentence(words, frozenset({name}))
+    # One blow, several targets: each with the damage it took and its Health.
+    moves = {change.name: health_move(change) for change in entry.characters}
+    hits = []
+    for target in details.targets:
+        name = target.name or "?"
+        hit = text(language, "render.history.what.hurt.target", name=safe(name), dealt=target.dealt)
+        move = moves.get(name)
+        hits.append(f"{hit} ({move})" if move else hit)
+    blow = ", ".join(part for part in (amount, reason) if part)
+    words = text(language, "render.history.what.hurt.several", blow=blow)
+    return Sentence(f"{words}: {join_words(language, hits)}", values=False)
+
+
+@sentence_of.register
+def _conscious(details: ConsciousDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    name = _subject(entry)
+    outcome = "passed" if details.success else "failed"
+    words = text(
+        language,
+        "render.history.what.conscious",
+        name=safe(name),
+        roll=details.roll,
+        outcome=text(language, f"render.history.outcome.{outcome}"),
+    )
+    return Sentence(words, frozenset({name}), outcome=True)
+
+
+@sentence_of.register
+def _check(details: CheckDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    name = _subject(entry)
+    if details.attack:
+        key, outcome = "render.history.what.attack", "hit" if details.success else "missed"
+    else:
+        key, outcome = "render.history.what.check", "passed" if details.success else "failed"
+    words = text(
+        language,
+        key,
+        name=safe(name),
+        ability=safe(details.ability),
+        roll=details.roll,
+        outcome=text(language, f"render.history.outcome.{outcome}"),
+    )
+    return Sentence(words, frozenset({name}), outcome=True)
+
+
+@sentence_of.register
+def _first_aid(details: FirstAidDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    medic = details.medic
+    patient = details.patient
+    if patient is None:  # older entries: the character touched that is not the medic
+        others = [change.name for change in entry.characters if change.name != medic]
+        patient = others[0] if others else medic
+    spent = details.spent if details.spent is not None else details.points
+    form = "stabilized" if details.stabilized else "healed"
+    words = text(
+        language,
+        f"render.history.what.firstaid.{form}",
+        medic=safe(medic),
+        patient=safe(patient),
+        points=count_text(language, "point", spent),
+    )
+    return Sentence(words, frozenset({patient}))
+
+
+@sentence_of.register
+def _rest(details: RestDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    name = _subject(entry)
+    form = "hospital" if details.hospital else "home"
+    days = count_text(language, "day", details.days)
+    words = text(language, f"render.history.what.rest.{form}", name=safe(name), days=days)
+    return Sentence(words, frozenset({name}))
+
+
+@sentence_of.register
+def _time(details: TimeDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    duration = duration_text(language, details.minutes)
+    return Sentence(text(language, "render.history.what.time", duration=duration))
+
+
+@sentence_of.register
+def _refresh(details: RefreshDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    if details.character is None:
+        return Sentence(text(language, "render.history.what.refresh.all"))
+    name = details.character
+    words = text(language, "render.history.what.refresh.one", name=safe(name))
+    return Sentence(words, frozenset({name}))
+
+
+@sentence_of.register
+def _scene_new(details: SceneNewDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    return Sentence(text(language, "render.history.what.scene_new"))
+
+
+@sentence_of.register
+def _create(details: CharacterCreateDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    ratings = [text(language, "render.history.rating.health", value=details.health)]
+    if details.first_aid:
+        ratings.append(text(language, "render.history.rating.first_aid", value=details.first_aid))
+    words = text(
+        language,
+        "render.history.what.character_create",
+        name=safe(details.name),
+        ratings=", ".join(ratings),
+    )
+    return Sentence(words, values=False)
+
+
+@sentence_of.register
+def _correct(details: CharacterSetDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    """A GM's correction: what it set besides Health, whose values follow."""
+    name = _subject(entry)
+    parts: list[str] = []
+    if details.first_aid is not None:
+        parts.append(text(language, "render.history.set.first_aid", value=details.first_aid))
+    if details.max_first_aid is not None:
+        value = details.max_first_aid
+        parts.append(text(language, "render.history.set.max_first_aid", value=value))
+    if details.conscious is not None:
+        state = "conscious" if details.conscious else "unconscious"
+        parts.append(text(language, f"render.history.set.{state}"))
+    if details.gender is not None:
+        gender = text(language, f"render.value.gender.{details.gender}")
+        parts.append(text(language, "render.history.set.gender", value=gender))
+    words = text(language, "render.history.what.character_set", name=safe(name))
+    if parts:
+        words += f" ({', '.join(parts)})"
+    return Sentence(words, frozenset({name}))
+
+
+@sentence_of.register
+def _rename(details: CharacterRenameDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    words = text(
+        language,
+        "render.history.what.character_rename",
+        old=safe(details.old),
+        new=safe(details.new),
+    )
+    return Sentence(words, values=False)
+
+
+@sentence_of.register
+def _delete(details: CharacterDeleteDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    words = text(language, "render.history.what.character_delete", name=safe(details.name))
+    return Sentence(words, values=False)
+
+
+@sentence_of.register
+def _ability_set(details: AbilitySetDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    name = _subject(entry)
+    words = text(
+        language,
+        "render.history.what.ability_set",
+        name=safe(name),
+        ability=safe(details.ability),
+        rating=details.rating,
+    )
+    return Sentence(words, frozenset({name}))
+
+
+@sentence_of.register
+def _ability_remove(
+    details: AbilityRemoveDetails, entry: HistoryEntry, language: Language
+) -> Sentence:
+    name = _subject(entry)
+    words = text(
+        language,
+        "render.history.what.ability_remove",
+        name=safe(name),
+        ability=safe(details.ability),
+    )
+    return Sentence(words, frozenset({name}))
+
+
+@sentence_of.register
+def _spend(details: SpendDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    name = _subject(entry)
+    words = text(
+        language,
+        "render.history.what.spend",
+        name=safe(name),
+        ability=safe(details.ability),
+        points=count_text(language, "point", details.points),
+    )
+    return Sentence(words, frozenset({name}))
+
+
+@sentence_of.register
+def _undo(details: UndoDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    """Which entry it reverted (its number in the server) and what came back: Health moved
+    back, a deleted character back in play, a created one gone."""
+    number = "?" if entry.undo_of_number is None else entry.undo_of_number
+    words = text(language, "render.history.undo_of", entry=number)
+    parts = []
+    for change in entry.characters:
+        name = safe(change.name)
+        if change.before is None:
+            parts.append(text(language, "render.history.undo.returns", name=name))
+        elif change.after is None:
+            parts.append(text(language, "render.history.undo.gone", name=name))
+        elif move := health_move(change):
+            parts.append(f"{name} {move}")
+    if not parts:
+        return Sentence(words, values=False)
+    room = MAX_LINE_LENGTH - 80 - len(words)
+    return Sentence(f"{words}: {_fitting(parts, room, language)}", values=False)
+
+
+# --- the lines ---------------------------------------------------------------------------------
+
+
+def _line(entry: HistoryEntry, language: Language, name_of: Callable[[int], str]) -> str:
+    head = _SEPARATOR.join([f"#{entry.number}", _when(entry.created_at), name_of(entry.actor_id)])
     undone = f" *{text(language, 'render.history.undone')}*" if entry.undone else ""
-    line = _SEPARATOR.join([*head, what])
-    # Characters, as many as fit; the rest counted.
-    room = MAX_LINE_LENGTH - len(line) - len(undone) - 4  # strikethrough markers
-    changes = [_character(change, language) for change in entry.characters]
-    for index, change in enumerate(changes):
-        rest = len(changes) - index - 1
-        tail = f"{_SEPARATOR}+{rest}" if rest else ""
-        piece = f"{_SEPARATOR}{change}"
-        if len(piece) + len(tail) > room:
-            line += f"{_SEPARATOR}+{len(changes) - index}"
-            break
-        line += piece
-        room -= len(piece)
+    room = MAX_LINE_LENGTH - len(head) - len(_SEPARATOR) - len(undone) - 4  # ~~ … ~~
+    line = f"{head}{_SEPARATOR}{entry_text(entry, language, room)}"
     if entry.undone:
         return f"~~{line}~~{undone}"
     return line
@@ -217,9 +393,7 @@ def history_lines(
 ) -> list[str]:
     """One line per entry, in the order given (the caller sorts; newest first reads best).
 
-    ``name_of`` turns the actor's user id into text (default: a ``<@id>`` mention). An undo
-    names the command it reverted when that entry is among ``entries``. An empty list when
-    there are no entries; ``text(language, "render.history.empty")`` says so in words.
+    ``name_of`` turns the actor's user id into text (default: a ``<@id>`` mention). An empty
+    list when there are no entries; ``text(language, "render.history.empty")`` says so.
     """
-    commands = {entry.id: entry_words(entry, language) for entry in entries if not entry.is_undo}
-    return [_line(entry, language, name_of, commands) for entry in entries]
+    return [_line(entry, language, name_of) for entry in entries]

@@ -4,14 +4,13 @@ entry of a change, with each character's whole before and what changed after) an
 
 from __future__ import annotations
 
-import json
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 from bot.storage.character_writes import CharacterWriter
+from bot.storage.details import Details, UndoDetails, details_of
 from bot.storage.errors import (
     AlreadyApplied,
     CharacterNotFound,
@@ -37,12 +36,15 @@ from bot.storage.snapshot import (
 __all__ = ["HistoryRecorder"]
 
 _INSERT_ENTRY = (
-    "INSERT INTO history (id, guild_id, interaction_id, actor_id, command, details,"
-    " created_at, undo_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO history (id, number, guild_id, interaction_id, actor_id, command, details,"
+    " created_at, undo_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
+#: Sent at once when the probe did not give the entry's id and number: its server's next
+#: number taken under the write lock, both read back.
 _INSERT_ENTRY_NEW_ID = (
-    "INSERT INTO history (guild_id, interaction_id, actor_id, command, details,"
-    " created_at, undo_of) VALUES (?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO history (number, guild_id, interaction_id, actor_id, command, details,"
+    " created_at, undo_of) VALUES ((SELECT coalesce(max(number), 0) + 1 FROM history"
+    " WHERE guild_id = ?), ?, ?, ?, ?, ?, ?, ?) RETURNING id, number"
 )
 _INSERT_CHARACTER = (
     "INSERT INTO history_characters (history_id, character_id, name, before, after)"
@@ -61,8 +63,11 @@ class HistoryRecorder:
         reads: Reader,
         characters: CharacterWriter,
         now: Callable[[], str],
+        *,
+        probed_guild: int | None = None,
     ) -> None:
         self._pipe = pipe
+        self._probed_guild = probed_guild  # whose next number the BEGIN probe asks
         self._known = known
         self._reads = reads
         self._characters = characters
@@ -96,23 +101,28 @@ class HistoryRecorder:
         interaction_id: int,
         actor_id: int,
         command: str,
-        details: Mapping[str, Any] | None = None,
+        details: Details | None = None,
         undo_of: int | None = None,
         force: bool = False,
     ) -> HistoryEntry | None:
         """Write the history entry of this transaction's change, once, after the writes.
 
+        ``details``: the command's (``bot.storage.details``), of that command's class.
         Returns None (and writes nothing) when no character's stored value changed, unless
         ``force`` (an undo: its characters are recorded as they are). Raises
         ``AlreadyApplied`` when the interaction already has an entry (the transaction then
-        rolls back), ``TypeError`` when ``details`` is not JSON-able.
+        rolls back), ``TypeError`` when ``details`` are not a command's details.
         """
         self._reads.check_open()
         if self.recorded:
             raise TransactionStateError("record() called twice in one transaction")
         if self._known.guild_id is not None and self._known.guild_id != guild_id:
             raise TransactionStateError("record() for another guild than the one written")
-        details_json = dump_json(dict(details or {}))
+        if details is None:
+            details = details_of(command, {})
+        elif not isinstance(details, Details) or details.command not in ("", command):
+            raise TypeError(f"the details of /{command} must be its Details, not {details!r}")
+        details_json = dump_json(details.stored())
         changes = await self._known.changes(self._reads.snapshot)
         if force and not changes:
             changes = self._known.unchanged()
@@ -121,22 +131,22 @@ class HistoryRecorder:
         created_at = self._now()
         self._unseen.discard(interaction_id)
         values = (guild_id, interaction_id, actor_id, command, details_json, created_at, undo_of)
-        next_id = self._pipe.probed.get(NEXT_HISTORY_ID)
-        if next_id is not None:
-            # Its id is known (probed with BEGIN): written with the COMMIT, where a repeated
-            # interaction fails as AlreadyApplied (``Transaction.finish``).
-            entry_id = int(next_id)  # one entry per transaction: taken once
-            self._pipe.queue(_INSERT_ENTRY, (entry_id, *values))
-        else:  # nothing was sent yet in this transaction: sent now, for its id
+        probed = self._pipe.probed.get(NEXT_HISTORY_ID)
+        if probed is not None and self._probed_guild == guild_id:
+            # Its id and number are known (probed with BEGIN): written with the COMMIT, where
+            # a repeated interaction fails as AlreadyApplied (``Transaction.finish``).
+            entry_id, number = int(probed[0]), int(probed[1])  # one entry a transaction
+            self._pipe.queue(_INSERT_ENTRY, (entry_id, number, *values))
+        else:  # not probed (nothing sent yet, or another server): sent now, for both
             try:
-                inserted = await self._pipe.insert(_INSERT_ENTRY_NEW_ID, values)
+                inserted = await self._pipe.fetchall(_INSERT_ENTRY_NEW_ID, (guild_id, *values))
             except sqlite3.IntegrityError as error:
                 if is_unique_violation(error, "history.interaction_id"):
                     raise AlreadyApplied(interaction_id) from error
                 raise
-            if inserted is None:  # pragma: no cover - sqlite always gives one
-                raise StorageError("INSERT gave no row id")
-            entry_id = inserted
+            if not inserted:  # pragma: no cover - RETURNING always gives the row
+                raise StorageError("INSERT gave no row")
+            entry_id, number = int(inserted[0]["id"]), int(inserted[0]["number"])
         rows = []
         characters = []
         for change in changes:
@@ -158,11 +168,12 @@ class HistoryRecorder:
         return HistoryEntry(
             id=entry_id,
             guild_id=guild_id,
+            number=number,
             interaction_id=interaction_id,
             created_at=datetime.fromisoformat(created_at),
             actor_id=actor_id,
             command=command,
-            details=json.loads(details_json),
+            details=details,
             undo_of=undo_of,
             undone_by=None,
             characters=tuple(characters),
@@ -202,12 +213,13 @@ class HistoryRecorder:
             interaction_id=interaction_id,
             actor_id=actor_id,
             command="undo",
-            details={"undo_of": target.id, "command": target.command},
+            details=UndoDetails(undo_of=target.id, reverted_command=target.command),
             undo_of=target.id,
             force=True,
         )
         if undo_entry is None:  # pragma: no cover - force=True always records
             raise StorageError("undo entry not recorded")
+        undo_entry = replace(undo_entry, undo_of_number=target.number)
         self._pipe.queue(
             "UPDATE history SET undone_by = ? WHERE id = ? AND guild_id = ?",
             (undo_entry.id, target.id, guild_id),

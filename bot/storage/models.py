@@ -5,8 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
-from typing import Any, Protocol
+from typing import Protocol
 
+from bot.storage.details import Details
 from bot.storage.names import name_key
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
@@ -166,18 +167,27 @@ class HistoryCharacter:
 
 @dataclass(frozen=True)
 class HistoryEntry:
-    """One change of a guild (or an undo of one), as ``/history`` shows it."""
+    """One change of a guild (or an undo of one), as ``/history`` shows it.
+
+    ``id`` is the entry's key (``undo_of`` and ``undone_by`` are ids, and so is what an
+    ``/undo`` button carries); ``number`` is what players see, the entry's place in its
+    server's history (``#1`` is the server's first change); ``undo_of_number`` the number of
+    the entry an undo reverted. ``details`` are the command's own (``bot.storage.details``),
+    read back typed whatever version of Salud stored them.
+    """
 
     id: int
     guild_id: int
+    number: int
     interaction_id: int
     created_at: datetime
     actor_id: int
     command: str
-    details: dict[str, Any]
+    details: Details
     undo_of: int | None
     undone_by: int | None
     characters: tuple[HistoryCharacter, ...]
+    undo_of_number: int | None = None
 
     @property
     def undone(self) -> bool:

@@ -6,9 +6,9 @@ machine — most of a command's own cost. Inside a transaction most statements r
 anybody waits for (``BEGIN``, the UPDATE of a character, the rows of its history entry), so a
 ``Pipeline`` queues them and sends them with the next statement whose result is needed, or with
 the ``COMMIT``: a ``/hurt`` is two trips instead of six. A queued statement can also be a
-``probe``: a one-value query whose answer is kept when its trip returns (the transaction asks
-for the next history id this way, with ``BEGIN``, so that the history entry need not be sent
-on its own to learn its id).
+``probe``: a query whose first row is kept when its trip returns (the transaction asks for
+the next history id and its server's next number this way, with ``BEGIN``, so that the
+history entry need not be sent on its own to learn them).
 
 A queued statement that fails raises from the call that sends it (the statements after it are
 not run); the transaction then rolls back, as for any error. Statements whose errors mean
@@ -38,7 +38,7 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class Statement:
     """One SQL statement with its parameters (``many``: one parameter tuple per row;
-    ``probe``: a query whose first value is kept under that name)."""
+    ``probe``: a query whose first row is kept under that name, as a tuple)."""
 
     sql: str
     params: Sequence[Any] | Sequence[Sequence[Any]] = ()
@@ -69,7 +69,7 @@ class Batch(Generic[T]):
             cursor = statement.run(conn)
             if statement.probe is not None:
                 row = cursor.fetchone()
-                self.probed[statement.probe] = None if row is None else row[0]
+                self.probed[statement.probe] = None if row is None else tuple(row)
         return self.read(self.last.run(conn))
 
 
@@ -107,8 +107,8 @@ class Pipeline:
         self._queued.append(Statement(sql, tuple(params)))
 
     def probe(self, name: str, sql: str, params: Sequence[Any] = ()) -> None:
-        """Run the one-value query ``sql`` with the next trip; its value is then
-        ``probed[name]`` (not there before that trip, or when it failed)."""
+        """Run the query ``sql`` with the next trip; its first row is then ``probed[name]``,
+        a tuple (None when it gave no row; not there before that trip, or when it failed)."""
         self._queued.append(Statement(sql, tuple(params), probe=name))
 
     def queue_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:

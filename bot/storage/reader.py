@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import aiosqlite
 
+from bot.storage.details import details_of
 from bot.storage.errors import (
     CharacterNotFound,
     TransactionStateError,
@@ -382,14 +383,16 @@ class Reader:
             HistoryEntry(
                 id=int(row["id"]),
                 guild_id=int(row["guild_id"]),
+                number=int(row["number"]),
                 interaction_id=int(row["interaction_id"]),
                 created_at=datetime.fromisoformat(row["created_at"]),
                 actor_id=int(row["actor_id"]),
                 command=str(row["command"]),
-                details=json.loads(row["details"]),
+                details=details_of(str(row["command"]), json.loads(row["details"])),
                 undo_of=row["undo_of"],
                 undone_by=row["undone_by"],
                 characters=tuple(touched[int(row["id"])]),
+                undo_of_number=row["undo_of_number"],
             )
             for row in rows
         ]

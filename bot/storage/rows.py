@@ -87,9 +87,12 @@ CHARACTER_COLUMNS = (
     *HEALTH_COLUMNS,
 )
 SELECT_CHARACTER = "SELECT " + ", ".join(f"c.{column}" for column in CHARACTER_COLUMNS)
+#: An entry's row, with the server's number of the entry an undo reverted.
 SELECT_HISTORY = (
-    "SELECT h.id, h.guild_id, h.interaction_id, h.actor_id, h.command, h.details,"
-    " h.created_at, h.undo_of, h.undone_by FROM history AS h"
+    "SELECT h.id, h.guild_id, h.number, h.interaction_id, h.actor_id, h.command, h.details,"
+    " h.created_at, h.undo_of, h.undone_by,"
+    " (SELECT o.number FROM history AS o WHERE o.id = h.undo_of) AS undo_of_number"
+    " FROM history AS h"
 )
 UPDATE_HEALTH = (
     f"UPDATE characters SET {', '.join(f'{column} = ?' for column in HEALTH_COLUMNS)}"
@@ -104,12 +107,15 @@ UPSERT_ABILITY = (
 DELETE_ABILITY = "DELETE FROM abilities WHERE character_id = ? AND name_key = ?"
 #: Ids per ``IN (…)`` list: under SQLite's oldest limit of 999 parameters.
 IDS_PER_QUERY = 900
-#: The id the next history entry gets (AUTOINCREMENT: above every id ever given), asked
-#: with ``BEGIN IMMEDIATE``, after which no other connection can write until the COMMIT.
+#: The id the next history entry gets (AUTOINCREMENT: above every id ever given) and the
+#: number it gets in its server (migration 0010: one more than the server's last), asked with
+#: ``BEGIN IMMEDIATE``, after which no other connection can write until the COMMIT. The
+#: parameter is the server of the transaction (NULL when it did not say: number 1, unused).
 NEXT_HISTORY_ID = "next_history_id"
 SELECT_NEXT_HISTORY_ID = (
     "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'history'), 0),"
-    " coalesce((SELECT max(id) FROM history), 0)) + 1"
+    " coalesce((SELECT max(id) FROM history), 0)) + 1,"
+    " coalesce((SELECT max(number) FROM history WHERE guild_id = ?), 0) + 1"
 )
 
 

@@ -147,7 +147,11 @@ class Storage:
 
     @asynccontextmanager
     async def transaction(
-        self, *, require_record: bool = True, ticket: Ticket | None = None
+        self,
+        *,
+        require_record: bool = True,
+        ticket: Ticket | None = None,
+        guild_id: int | None = None,
     ) -> AsyncIterator[Transaction]:
         """``BEGIN IMMEDIATE`` … ``COMMIT``; any exception rolls back and is re-raised.
 
@@ -159,6 +163,9 @@ class Storage:
         change must reach the history, or ``/undo`` could not be trusted. When the disk
         refuses the writes it raises ``StorageFull`` (logged at most once a minute).
 
+        ``guild_id``: the server whose change this is, if known: its next history number is
+        probed with ``BEGIN`` (without it, recording an entry costs a trip of its own).
+
         ``ticket``: the interaction's (``FairLock``). Its wait for the lock, and its
         ``COMMIT``, acknowledge the interaction when they would end after the ticket's
         deadline: before a ``COMMIT`` that the latest commits say may take that long, and
@@ -166,7 +173,8 @@ class Storage:
         """
         await self._acquire(ticket)
         try:
-            tx = Transaction(self._conn, self._clock, self._settings)  # queues BEGIN IMMEDIATE
+            # Queues BEGIN IMMEDIATE and the probe of the history's next id and number.
+            tx = Transaction(self._conn, self._clock, self._settings, guild_id)
             if ticket is not None:
                 tx.guard_commit(lambda: self._acknowledge_if_late(ticket, self.commit_estimate))
             try:

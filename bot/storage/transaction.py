@@ -14,21 +14,23 @@ Each part keeps its own state and uses the others only through their methods. Th
 adds the writes of settings and meta (never in the history) and ``finish`` / ``abort`` /
 ``end`` for ``Storage``.
 
-With ``BEGIN IMMEDIATE`` goes a probe of the next history id (SQLite's write lock is held
-from then on, so no other connection can take it): the history entry and its characters'
-rows are then written with the ``COMMIT`` instead of in a trip of their own. A /hurt is two
-trips: ``BEGIN`` with the read of the character, the writes with ``COMMIT``.
+With ``BEGIN IMMEDIATE`` goes a probe of the next history id and of the next number in the
+transaction's server (SQLite's write lock is held from then on, so no other connection can
+take them): the history entry and its characters' rows are then written with the ``COMMIT``
+instead of in a trip of their own. A /hurt is two trips: ``BEGIN`` with the read of the
+character, the writes with ``COMMIT``.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 import aiosqlite
 
 from bot.storage.character_writes import CharacterWriter
+from bot.storage.details import Details
 from bot.storage.errors import AlreadyApplied, CharacterNotFound, TransactionStateError
 from bot.storage.history_writes import HistoryRecorder
 from bot.storage.known import KnownCharacters
@@ -65,16 +67,22 @@ class Transaction:
     Valid only inside the ``async with storage.transaction()`` that produced it.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, clock: Clock, settings: SettingsCache) -> None:
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        clock: Clock,
+        settings: SettingsCache,
+        guild_id: int | None = None,
+    ) -> None:
         self._known = KnownCharacters()
         # A trip that fails may have failed a queued write: what is stored is then unknown.
         self._pipe = Pipeline(conn, on_failure=self._known.forget)
         self._pipe.queue("BEGIN IMMEDIATE")  # sent with the first statement that is
-        self._pipe.probe(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID)
+        self._pipe.probe(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))
         self._reads = Reader(self._pipe, clock, settings, keep=self._known.keep)
         self._characters = CharacterWriter(self._pipe, self._known, self._reads, self.now)
         self._history = HistoryRecorder(
-            self._pipe, self._known, self._reads, self._characters, self.now
+            self._pipe, self._known, self._reads, self._characters, self.now, probed_guild=guild_id
         )
         #: Guilds whose cached settings end with this transaction (committed or not).
         self.settings_written: set[int] = set()
@@ -402,13 +410,14 @@ class Transaction:
         interaction_id: int,
         actor_id: int,
         command: str,
-        details: Mapping[str, Any] | None = None,
+        details: Details | None = None,
     ) -> HistoryEntry | None:
         """Write the history entry of this transaction's change, once, after the writes.
 
-        Returns None (and writes nothing) when no character's stored value changed. Raises
-        ``AlreadyApplied`` when the interaction already has an entry (the transaction then
-        rolls back), ``TypeError`` when ``details`` is not JSON-able.
+        ``details``: the command's own (``bot.storage.details``). Returns None (and writes
+        nothing) when no character's stored value changed. Raises ``AlreadyApplied`` when
+        the interaction already has an entry (the transaction then rolls back),
+        ``TypeError`` when ``details`` are not that command's details.
         """
         return await self._history.record(
             guild_id=guild_id,

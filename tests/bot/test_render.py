@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import logging
 import typing
-from datetime import UTC, datetime
 
 import discord
 import pytest
@@ -13,7 +12,7 @@ import pytest
 from bot import render
 from bot.i18n import Language
 from bot.render import rolls
-from bot.storage.models import HistoryCharacter, HistoryEntry, StoredCharacter
+from bot.storage.models import StoredCharacter
 from rules import events
 from rules.abilities import Ability, AbilityKind, TestRoll
 from rules.character import CharacterHealth, Gender, Hospital
@@ -416,71 +415,6 @@ def test_damage_roll_text() -> None:
     assert "al menos 1" in render.damage_roll_text(clamped, ES)
     fixed = DamageRoll(dice=(), modifier=0, raw_total=5, dealt=5)
     assert render.damage_roll_text(fixed, EN, FixedAmount(5)) == "5"
-
-
-# --- history --------------------------------------------------------------------------------
-
-
-def _entry(
-    entry_id: int,
-    command: str,
-    changes: tuple[HistoryCharacter, ...],
-    *,
-    undo_of: int | None = None,
-    undone_by: int | None = None,
-    details: dict[str, typing.Any] | None = None,
-) -> HistoryEntry:
-    return HistoryEntry(
-        id=entry_id,
-        guild_id=10,
-        interaction_id=1000 + entry_id,
-        created_at=datetime(2024, 1, 2, 3, 4, 5, tzinfo=UTC),
-        actor_id=42,
-        command=command,
-        details=details or {},
-        undo_of=undo_of,
-        undone_by=undone_by,
-        characters=changes,
-    )
-
-
-def test_history_lines() -> None:
-    before, after = character(5), character(1)
-    hurt = _entry(
-        1,
-        "hurt",
-        (HistoryCharacter(1, "Ana", before, after),),
-        undone_by=3,
-        details={"amount": "1d6+1", "dealt": 4, "dice": [3], "character_id": 1},
-    )
-    created = _entry(2, "character create", (HistoryCharacter(2, "Bea", None, character(9)),))
-    undo = _entry(3, "undo", (HistoryCharacter(1, "Ana", after, before),), undo_of=1)
-    english = render.history_lines([undo, created, hurt], EN)
-    spanish = render.history_lines([undo, created, hurt], ES)
-    stamp = int(datetime(2024, 1, 2, 3, 4, 5, tzinfo=UTC).timestamp())
-    assert f"<t:{stamp}:R>" in english[0] and "<@42>" in english[0]
-    assert "Ana: 1 → 5" in english[0]
-    assert "Undoes #1 (Ana takes 4 damage (1d6+1))" in english[0]
-    assert "Deshace #1 (Ana recibe 4 de daño (1d6+1))" in spanish[0]
-    assert "Bea joins the game · Bea: — → 9" in english[1]
-    assert "Bea entra en juego · Bea: — → 9" in spanish[1]
-    assert english[2].startswith("~~") and "(undone)" in english[2]
-    assert "(deshecho)" in spanish[2]
-    assert "Ana takes 4 damage (1d6+1) · Ana: 5 → 1" in english[2]
-    for line in english + spanish:
-        for internal in ("character_id", "amount:", "dealt:", "dice", "/hurt", "{"):
-            assert internal not in line, line
-    named = render.history_lines([created], EN, name_of=lambda user: f"user {user}")
-    assert "user 42" in named[0]
-
-
-def test_history_line_with_many_characters_stays_short() -> None:
-    changes = tuple(
-        HistoryCharacter(index, "N" * 40, character(9), character(9)) for index in range(50)
-    )
-    (line,) = render.history_lines([_entry(7, "scene new", changes)], EN)
-    assert len(line) <= 300
-    assert line.endswith(tuple(f"+{n}" for n in range(1, 51)))
 
 
 # --- calling the player --------------------------------------------------------------------

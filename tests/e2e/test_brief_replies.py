@@ -14,8 +14,8 @@ import pytest
 
 from devkit.fake_discord import FakeDiscord, FakeGuild, Reply
 from devkit.harness import BotProcess
+from devkit.phone import message_lines
 from tests.e2e.kit import field, gm_set
-from tests.e2e.phone import message_lines
 
 WORDS: dict[str, dict[str, Any]] = {
     "es-ES": {

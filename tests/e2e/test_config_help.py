@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.phone import message_lines
 from tests.e2e.kit import gm_of, refused_at_once, try_create
-from tests.e2e.phone import message_lines
 
 #: COMMANDS.md ``/help``: the commands on one phone screen.
 HELP_LINES = 30

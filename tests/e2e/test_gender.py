@@ -128,7 +128,7 @@ async def test_gender_is_corrected_and_undone_like_any_correction(
 
     undo = await confirmed_undo(fake, guild, gm)
     assert not undo.ephemeral, undo.text
-    assert "género sin indicar → femenino" in undo.text
+    assert "**Amelia Ríos**: género: de nuevo femenino" in undo.text
     assert stored(bot, guild, "Amelia Ríos")["gender"] == "feminine"
     back = await fake.slash(guild, gm, "character show", {"character": "Amelia Ríos"})
     assert back.embed["footer"]["text"].startswith("Femenino · ")

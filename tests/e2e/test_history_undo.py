@@ -21,6 +21,7 @@ from tests.e2e.kit import (
     gm_with,
     history_count,
     rows,
+    shown_back,
 )
 from tests.e2e.kit import undo as confirmed_undo
 
@@ -67,14 +68,6 @@ async def _delete(fake: FakeDiscord, guild: FakeGuild, gm: FakeMember) -> None:
     await delete(fake, guild, gm, "Ana")
 
 
-def shown_back(reply: Reply, name: str, lang: str = "en") -> str:
-    """The first line of ``name``'s Health field in an /undo reply (``now → restored``)."""
-    embed = next(e for e in reply.embeds if e.get("title") == name)
-    field_name = {"en": "Health", "es": "Salud"}[lang]
-    value = next(f["value"] for f in embed["fields"] if f["name"] == field_name)
-    return str(value).split("\n")[0]
-
-
 def health_move(now: tuple[int, int], back: tuple[int, int]) -> str:
     """How a change's Health field says ``now`` → ``back`` (Health, maximum)."""
     if now[1] != back[1]:
@@ -84,23 +77,27 @@ def health_move(now: tuple[int, int], back: tuple[int, int]) -> str:
     return f"{back[0]} / {back[1]}"
 
 
-#: (what /undo says it reverted, in words; preparation (not undone); the change to revert)
+#: (what /history says of the change, in words; preparation (not undone); the change)
 CASES: dict[str, tuple[str, Step | None, Step]] = {
-    "create": ("Carl joins the game", None, _slash("character create", name="Carl", health=5)),
+    "create": (
+        "Carl joins the game (Health 5)",
+        None,
+        _slash("character create", name="Carl", health=5),
+    ),
     "set": (
-        "GM's correction of Ana: Health -7 · maximum Health 10 · First Aid 0",
+        "GM's correction of Ana (First Aid 0): 2/9 → -7/10",
         None,
         _set(health=-7, first_aid=0, max_health=10),
     ),
     "delete": ("Ana's sheet is deleted", None, _delete),
-    "hurt": ("Ana takes 5 damage", None, _slash("hurt", character="Ana", amount="5")),
+    "hurt": ("Ana takes 5 damage: 2 → -3", None, _slash("hurt", character="Ana", amount="5")),
     "conscious": (
-        "Ana rolls Consciousness: 2 + 1 = 3 vs 3, success",
+        "Ana's Consciousness roll, 2 + 1 = 3 vs 3: passed; Health -3 → -4",
         _set(health=-3),
         _slash("conscious", character="Ana", spend=1),
     ),
     "firstaid": (
-        "Bea gives Ana First Aid (1 point): +2 Health",
+        "Bea gives Ana First Aid (1 point): 2 → 4",
         None,
         _slash("firstaid", medic="Bea", patient="Ana", points=1),
     ),
@@ -109,15 +106,15 @@ CASES: dict[str, tuple[str, Step | None, Step]] = {
         _set(health=-7),
         _slash("firstaid", medic="Bea", patient="Ana", points=2),
     ),
-    "rest": ("Ana rests 1 day", None, _slash("rest", character="Ana", days=1)),
+    "rest": ("Ana rests (1 day)", None, _slash("rest", character="Ana", days=1)),
     "hospital": (
-        "Ana spends 2 days in hospital",
+        "Ana in hospital (2 days)",
         _set(health=-8),
         _slash("rest", character="Ana", days=2, hospital=True),
     ),
     "scene": ("New scene", None, _slash("scene new")),
-    "time": ("Game time: +45 min", _set(health=-7), _slash("time", minutes=45)),
-    "time clock only": ("Game time: +20 min", _set(health=-7), _slash("time", minutes=20)),
+    "time": ("Game time moves on 45 min: Ana -7 → -8", _set(health=-7), _slash("time", minutes=45)),
+    "time clock only": ("Game time moves on 20 min", _set(health=-7), _slash("time", minutes=20)),
     "refresh": ("Pools refreshed", _set(first_aid=0), _slash("refresh")),
     "ability set": (
         "Ana's Athletics: rating 8",
@@ -130,12 +127,12 @@ CASES: dict[str, tuple[str, Step | None, Step]] = {
         _slash("ability remove", character="Ana", ability="Library Use"),
     ),
     "spend": (
-        "Ana spends 2 of Athletics",
+        "Ana spends 2 points of Athletics",
         None,
         _slash("spend", character="Ana", ability="Athletics", points=2),
     ),
     "check": (
-        "Ana's Athletics test: 5 + 1 = 6 vs 4",
+        "Ana's Athletics test, 5 + 1 = 6 vs 4: passed",
         None,
         _slash("check", character="Ana", ability="Athletics", spend=1),
     ),
@@ -169,8 +166,8 @@ async def test_undo_reverts_each_kind_of_change_exactly(
 
     assert not undo.ephemeral, undo.text
     assert rows(bot, guild) == before, f"{case}: not restored exactly"
-    assert f"): {command}" in undo.content, undo.content
-    assert "undid a change by" in undo.content
+    number = entries + 1  # the server's own numbers: its entries so far, and this one
+    assert undo.content.startswith(f"↩️ {gm.mention} undid change #{number}, made by"), undo.content
     assert "`" not in undo.content, "no command or option names: words"
     fits_discord(undo)
     touched = [name for name in set(before) | set(changed) if before.get(name) != changed.get(name)]
@@ -183,11 +180,14 @@ async def test_undo_reverts_each_kind_of_change_exactly(
                 (now["health"], now["max_health"]), (restored["health"], restored["max_health"])
             )
             assert shown_back(undo, name) == expected, undo.text
-    # The undo is an entry too, and the reverted one is marked.
+            # Each Health change once: in the embed, not again in the content.
+            assert not re.search(rf"\*\*{name}\*\*: Health -?\d", undo.content), undo.content
+    # The undo is an entry too, with the next number, and the reverted one is marked.
     history = await fake.slash(guild, gm, "history")
     lines = history.embed["description"].splitlines()
-    assert "Undoes #" in lines[0] and f"({command}" in lines[0]
-    assert lines[1].startswith("~~") and "(undone)" in lines[1]
+    assert lines[0].startswith(f"#{number + 1} · ") and f"· Undoes #{number}" in lines[0]
+    assert lines[1].startswith(f"~~#{number} · ") and lines[1].endswith("~~ *(undone)*")
+    assert f" · {command}" in lines[1], lines[1]
 
 
 async def test_undo_of_firstaid_restores_both_medic_and_patient(
@@ -216,8 +216,10 @@ async def test_undo_of_delete_brings_back_the_character_with_its_abilities_and_i
     undo = await confirmed_undo(fake, guild, gm)
     assert rows(bot, guild)["Ana"] == before
     assert len(before["abilities"]) == 2
-    assert "**Ana** is back in the game: Health 2 / 9" in undo.text
-    assert undo.embed["title"] == "Ana"
+    # It says that Ana returns, not that she is deleted (COMMANDS.md /undo).
+    assert undo.content.endswith("\n**Ana** returns to play"), undo.content
+    assert "delete" not in undo.content.lower()
+    assert undo.embed["title"] == "Ana" and shown_back(undo, "Ana") == "2 / 9"
     shown = await fake.slash(guild, gm, "character show", {"character": "Ana"})
     assert "Athletics 6/6" in shown.text
 
@@ -242,15 +244,16 @@ async def test_undo_twice_reverts_two_changes_then_nothing_is_left(
     await correct(fake, guild, gm, "Ana", health=-9)
 
     first = await confirmed_undo(fake, guild, gm)
-    assert "GM's correction of Ana: Health -9." in first.content
+    assert "undid change #3, made by" in first.content
     assert shown_back(first, "Ana") == "-9 → 4 / 9"
-    assert "**Ana**: Health -9 / 9 → 4 / 9" in first.text
+    assert first.text.count("-9") == 1, "each Health change once"
     assert rows(bot, guild) == after_hurt
     second = await confirmed_undo(fake, guild, gm)
-    assert "): Ana takes 5 damage." in second.content
+    assert "undid change #2, made by" in second.content
     assert rows(bot, guild) == start
     third = await confirmed_undo(fake, guild, gm)
-    assert "): Ana joins the game." in third.content
+    assert "undid change #1, made by" in third.content
+    assert "**Ana**'s creation is undone" in third.content
     assert rows(bot, guild) == {}
     entries = history_count(bot, guild)
     # An undo is not itself undone: nothing is left.
@@ -311,11 +314,13 @@ async def test_history_of_the_server_and_of_a_character_shows_10_a_page_newest_f
     assert server.embed["title"] == "History of this server"
     lines = server.embed["description"].splitlines()
     assert len(lines) == 10
-    ids = [int(re.match(r"(?:~~)?#(\d+)", line).group(1)) for line in lines]  # type: ignore[union-attr]
-    assert ids == sorted(ids, reverse=True)
-    assert "Undoes #" in lines[0] and "Bea: 3 → 9" in lines[0]
-    assert lines[1].startswith("~~") and "(undone)" in lines[1] and "Bea: 9 → 3" in lines[1]
-    assert "GM's correction of Ana: Health -8 · Ana: -7 → -8" in lines[2]
+    numbers = [int(re.match(r"(?:~~)?#(\d+)", line).group(1)) for line in lines]  # type: ignore[union-attr]
+    assert numbers == list(range(21, 11, -1)), "the server's own numbers, newest first"
+    assert lines[0].endswith(" · Undoes #20: Bea 3 → 9")
+    assert lines[1].startswith("~~#20 · ") and lines[1].endswith(
+        " · GM's correction of Bea: 9 → 3~~ *(undone)*"
+    )
+    assert lines[2].endswith(" · GM's correction of Ana: -7 → -8")
     assert [b["label"] for b in server.buttons] == ["◀ Newer", "Older ▶"]
     assert server.buttons[0].get("disabled") and not server.buttons[1].get("disabled")
 
@@ -327,7 +332,7 @@ async def test_history_of_the_server_and_of_a_character_shows_10_a_page_newest_f
     bea = await fake.slash(guild, gm, "history", {"character": "Bea"})
     bea_lines = bea.embed["description"].splitlines()
     assert len(bea_lines) == 3
-    assert "Bea joins the game · Bea: — → 9" in bea_lines[2]
+    assert bea_lines[2].endswith(" · Bea joins the game (Health 9)")
     assert bea.buttons == [], "one page: no buttons"
     fits_discord(server)
 
@@ -346,10 +351,9 @@ async def test_history_empty_unknown_character_and_spanish(
     looked = await fake.slash(guild, member, "history", {"character": "Ana"})
     assert looked.embed["title"] == "Historial de Ana"
     undo = await confirmed_undo(fake, guild, gm)
-    assert "deshace un cambio de" in undo.content
-    assert "Corrección del DJ a Ana: Salud 1." in undo.content
+    assert undo.content.startswith(f"↩️ {gm.mention} deshace el cambio #2, que hizo {gm.mention}")
     assert shown_back(undo, "Ana", "es") == "1 → 9 / 9"
-    assert "**Ana**: Salud 1 / 9 → 9 / 9" in undo.text
+    assert undo.text.count("1 → 9") == 1, "each Health change once"
     looked = await fake.slash(guild, member, "history")
     assert "(deshecho)" in looked.text
     assert_refused(await confirmed_undo(fake, guild, member), "Solo un DJ")
@@ -387,7 +391,7 @@ async def test_undo_of_a_death_is_announced(
     posted = len(await fake.wait_channel_messages(guild.announcements.id, 1))
     undo = await confirmed_undo(fake, guild, gm)
     assert shown_back(undo, "Ana") == "-21 → 9 / 9"
-    assert "**Ana**: Health -21 / 9 → 9 / 9" in undo.text
+    assert undo.text.count("-21") == 1, "each Health change once"
     messages = await fake.wait_channel_messages(guild.announcements.id, posted + 1)
     assert "undid" in (messages[-1].get("content") or "")
 
@@ -409,7 +413,9 @@ async def test_history_pages_turn_for_anyone_and_after_a_restart(
         page = second.message["embeds"][0]
         lines = page["description"].splitlines()
         assert len(lines) == 10 and "página 2" in page["title"]
-        assert "Corrección del DJ a Ana: Salud 16 · Ana: 17 → 16" in lines[0]
+        assert lines[0].startswith("#15 · ") and lines[0].endswith(
+            " · Corrección del DJ a Ana: 17 → 16"
+        )
         for line in lines:
             for internal in ("health:", "amount:", "dealt:", "medic:", "`"):
                 assert internal not in line, line
@@ -433,18 +439,40 @@ OPTION_SHOWN = re.compile(
 
 
 @pytest.mark.parametrize(
-    ("locale", "aid", "bled"),
+    ("locale", "said"),
     [
-        ("en-US", "Padre Tomás gives Amelia First Aid (1 point): +2 Health", "Game time: +1 h"),
+        (
+            "en-US",
+            [
+                "Pools refreshed",
+                "Amelia rests (2 days)",
+                "Game time moves on 1 h: Padre Tomás -7 → -9",
+                "Padre Tomás's Consciousness roll, 5 + 1 = 6 vs 6: passed; Health -6 → -7",
+                "Padre Tomás takes 15 damage: 9 → -6",
+                "Padre Tomás gives Amelia First Aid (1 point): 0 → 2",
+                "Amelia takes 9 damage (1d4+6, garra): 9 → 0",
+                "Padre Tomás joins the game (Health 9, First Aid 4)",
+                "Amelia joins the game (Health 9)",
+            ],
+        ),
         (
             "es-ES",
-            "Padre Tomás da Primeros Auxilios a Amelia (1 punto): +2 de Salud",
-            "Tiempo de juego: +1 h",
+            [
+                "Reservas renovadas",
+                "Amelia descansa (2 días)",
+                "El tiempo de juego avanza 1 h: Padre Tomás -7 → -9",
+                "Tirada de Consciencia de Padre Tomás, 5 + 1 = 6 vs 6: éxito; Salud -6 → -7",
+                "Padre Tomás recibe 15 de daño: 9 → -6",
+                "Padre Tomás da Primeros Auxilios a Amelia (1 punto): 0 → 2",
+                "Amelia recibe 9 de daño (1d4+6, garra): 9 → 0",
+                "Padre Tomás entra en juego (Salud 9, Primeros Auxilios 4)",
+                "Amelia entra en juego (Salud 9)",
+            ],
         ),
     ],
 )
 async def test_history_is_in_words_naming_medic_and_patient(
-    fake: FakeDiscord, bot: BotProcess, make_guild: Any, locale: str, aid: str, bled: str
+    fake: FakeDiscord, bot: BotProcess, make_guild: Any, locale: str, said: list[str]
 ) -> None:
     guild = await make_guild(locale=locale)
     gm = gm_of(guild, locale=locale)
@@ -470,7 +498,7 @@ async def test_history_is_in_words_naming_medic_and_patient(
         assert not OPTION_SHOWN.search(line), line
         assert "`" not in line and "/" not in line.replace(" / ", ""), line
         assert "✓" not in line and "✗" not in line, line
-    assert any(aid in line and "Amelia: " in line and "Padre Tomás: " in line for line in lines)
-    assert any(bled in line for line in lines)
-    assert any(" 9 " in line and "(1d4+6) — garra" in line for line in lines)
-    assert any("5 + 1 = 6 vs 6" in line for line in lines)
+    # One line each, numbered by the server; the medic's Health did not move: not listed.
+    assert [line.split(" · ", 3)[0] for line in lines] == [f"#{n}" for n in range(9, 0, -1)]
+    assert [line.split(" · ", 3)[3] for line in lines[:1] + lines[2:]] == said[:1] + said[2:]
+    assert lines[1].split(" · ", 3)[3].startswith(said[1])  # the Health rest gave back

@@ -19,6 +19,7 @@ import pytest
 from devkit.fake_discord import FakeDiscord, FakeGuild
 from devkit.fake_discord.mentions import pings_of
 from devkit.harness import BotProcess
+from devkit.phone import embed_lines, message_lines, wrapped_lines
 from tests.e2e.kit import (
     assert_refused,
     create,
@@ -30,7 +31,6 @@ from tests.e2e.kit import (
     uno_and_dos_hurt,
 )
 from tests.e2e.kit import undo as confirmed_undo
-from tests.e2e.phone import embed_lines, message_lines, wrapped_lines
 
 
 async def test_each_target_rolls_its_own_damage_in_one_change(
@@ -75,8 +75,11 @@ async def test_each_target_rolls_its_own_damage_in_one_change(
     assert details["amount"] == "2d6+1" and details["reason"] == "explosion"
     assert fake.violations == []
     history = await fake.slash(guild, gm, "history")
-    hit = "Amelia Ríos (8), Bruno (8), Carla (7), Dario (11)"
-    assert f"One blow hits {hit} (2d6+1) — explosion" in history.text, history.text
+    hit = (
+        "Amelia Ríos takes 8 (30 → 22), Bruno takes 8 (30 → 22), Carla takes 7 (30 → 23)"
+        " and Dario takes 11 (30 → 19)"
+    )
+    assert f"· One blow (2d6+1, explosion): {hit}\n" in history.text, history.text
     assert "targets" not in history.text and "amount" not in history.text
 
     assert not (await confirmed_undo(fake, guild, gm)).ephemeral

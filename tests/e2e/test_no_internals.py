@@ -97,7 +97,10 @@ async def test_every_help_page_is_free_of_internals(
 async def test_gender_is_named_as_the_picker_shows_it(
     fake: FakeDiscord, make_guild: Callable[..., Awaitable[FakeGuild]]
 ) -> None:
-    for locale, shown in (("en-US", "she/her"), ("es-ES", "femenino")):
+    for locale, shown, back in (
+        ("en-US", "she/her", "gender: not given"),
+        ("es-ES", "femenino", "género: sin indicar"),
+    ):
         guild = await make_guild(locale=locale)
         gm = gm_of(guild, locale=locale)
         await create(fake, guild, gm, "Amelia Ríos", 9)
@@ -105,4 +108,5 @@ async def test_gender_is_named_as_the_picker_shows_it(
             guild, gm, "character set", {"character": "Amelia", "gender": "feminine"}
         )
         clean(corrected, shown)
-        clean(await fake.slash(guild, gm, "undo"), shown)
+        clean(await fake.slash(guild, gm, "history"), shown)
+        clean(await fake.slash(guild, gm, "undo"), back)

@@ -1,5 +1,5 @@
 """Change replies are short on a phone (COMMANDS.md "Changes"; issue 11): counted from the
-real payloads with ``tests/e2e/phone.py``, in both languages.
+real payloads with ``devkit/phone.py``, in both languages.
 
 ``SALUD_PRINT_LINES=1 pytest tests/e2e/test_phone_lines.py -s`` prints the counts.
 """
@@ -13,8 +13,8 @@ import pytest
 
 from devkit.fake_discord import FakeDiscord, FakeGuild
 from devkit.harness import BotProcess
+from devkit.phone import message_lines
 from tests.e2e.kit import damage_shown, field, roll_shown
-from tests.e2e.phone import message_lines
 
 #: A typical /hurt (damage without a reason) on a phone: issue 11's bound.
 HURT_LINES = 6

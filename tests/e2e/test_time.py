@@ -22,6 +22,7 @@ from tests.e2e.kit import (
     roll_shown,
     rows,
     several_lines,
+    shown_back,
     stored,
 )
 from tests.e2e.kit import undo as confirmed_undo
@@ -83,7 +84,8 @@ async def test_T1_time_with_nobody_bleeding_is_answered_but_no_change(
     assert history_count(bot, guild) == before
     # And /undo does not see it: nothing of /time to revert, the correction is undone instead.
     undo = await confirmed_undo(fake, guild, gm)
-    assert "GM's correction of Hurt: Health -3." in undo.content
+    assert "undid change #3," in undo.content, "the correction (#3), not the /time"
+    assert shown_back(undo, "Hurt") == "-3 → 9 / 9"
 
 
 async def test_T1_stabilized_and_hospitalized_characters_do_not_bleed(

@@ -47,9 +47,9 @@ async def test_the_preview_names_every_value_and_confirming_reverts_it_with_the_
 
     preview = await fake.slash(guild, gm, "undo")
     assert preview.ephemeral
-    detail = "**Padre Tomás**: Health 8 / 8 → 8 / 8 · Theology 2/3 → 3/3"
-    assert detail in preview.text
-    assert "Undo /spend" in preview.text and player.mention in preview.text
+    detail = "**Padre Tomás**: Theology 2/3 → 3/3"  # its Health did not move: not listed
+    assert detail in preview.text and "Health" not in preview.text
+    assert preview.embed["title"] == "Undo /spend (#3)?" and player.mention in preview.text
     assert [b["label"] for b in preview.buttons] == ["Undo it", "Cancel"]
     assert rows(bot, guild) == before and history_count(bot, guild) == entries  # asked only
 
@@ -58,7 +58,7 @@ async def test_the_preview_names_every_value_and_confirming_reverts_it_with_the_
     assert detail in done.content
     assert stored(bot, guild, "Padre Tomás")["health"] == 8
     assert history_count(bot, guild) == entries + 1
-    assert done.click is not None and "change #" in message_text(done.click.message)
+    assert done.click is not None and "change #3 " in message_text(done.click.message)
     assert done.click.message is not None and done.click.message["components"] == []
 
 
@@ -85,7 +85,7 @@ async def test_another_change_in_between_is_said_and_previewed_instead(
     assert question is not None
     shown = message_text(question)
     assert "Another change came in meanwhile" in shown and "Nothing was undone yet" in shown
-    assert "Undo /hurt" in shown and "**Padre Tomás**: Health 5 / 8 → 8 / 8" in shown
+    assert "Undo /hurt (#4)" in shown and "**Padre Tomás**: Health 5 → 8 / 8" in shown
     assert rows(bot, guild) == after_hurt and history_count(bot, guild) == entries
     assert click.followups == []  # nothing public
 
@@ -95,7 +95,7 @@ async def test_another_change_in_between_is_said_and_previewed_instead(
     assert stored(bot, guild, "Padre Tomás")["health"] == 8
     assert stored(bot, guild, "Padre Tomás")["health"] == 8
     public = again.followups
-    assert len(public) == 1 and "Padre Tomás takes 3 damage." in public[0]["content"]
+    assert len(public) == 1 and "undid change #4, made by" in public[0]["content"]
     assert not public[0].get("flags", 0) & (1 << 6)
     # The spend is still there: only the previewed change was reverted.
     theology = [a for a in rows(bot, guild)["Padre Tomás"]["abilities"] if a[0] == "Theology"]
@@ -141,11 +141,10 @@ async def test_first_aid_flags_hospital_and_a_deletion_are_all_in_the_detail(
     preview = await fake.slash(guild, gm, "undo")
     shown = preview.text
     assert "¿Deshacer /firstaid" in shown
-    assert "**Ana**: Salud 9 / 9 → 9 / 9 · Primeros Auxilios 3 / 4 → 4 / 4" in shown
-    assert "**Bea**: Salud 0 / 9 → -2 / 9" in shown
-    assert "vuelve a tener pendiente la Tirada de Consciencia" in shown, "a flag in words"
+    assert "**Ana**: Primeros Auxilios 3 → 4 / 4\n" in shown, "the medic's Health stays: unsaid"
+    assert "**Bea**: Salud 0 → -2 / 9 · vuelve a tener pendiente la Tirada de Consciencia" in shown
     done = await confirmed_undo(fake, guild, gm)
-    assert "Primeros Auxilios 3 / 4 → 4 / 4" in done.content
+    assert "**Ana**: Primeros Auxilios 3 → 4 / 4" in done.content
     assert stored(bot, guild, "Bea")["health"] == -2
 
     await fake.slash(guild, gm, "character set", {"character": "Bea", "health": -7})
@@ -158,9 +157,10 @@ async def test_first_aid_flags_hospital_and_a_deletion_are_all_in_the_detail(
     preview = await fake.slash(guild, gm, "undo")
     assert "**Ana** vuelve a la partida: Salud 9 / 9" in preview.text
     english = await fake.slash(guild, gm, "undo", locale="en-US")
-    assert "**Ana** is back in the game: Health 9 / 9" in english.text
+    assert "**Ana** returns to play: Health 9 / 9" in english.text
     done = await confirmed_undo(fake, guild, gm)
-    assert "**Ana** vuelve a la partida: Salud 9 / 9" in done.content
+    assert done.content.endswith("\n**Ana** vuelve a la partida"), done.content
+    assert "borra" not in done.content
     assert stored(bot, guild, "Ana")["first_aid_pool"] == 4
 
 
@@ -175,7 +175,8 @@ async def test_the_confirmation_works_after_a_restart(
     assert click.type == 6
     await click.wait_edit(1)
     assert stored(bot, guild, "Carla")["health"] == 9
-    assert "**Carla**: Health 5 / 9 → 9 / 9" in click.followups[0]["content"]
+    assert "undid change #2, made by" in click.followups[0]["content"]
+    assert click.followups[0]["embeds"][0]["fields"][0]["value"].startswith("5 → 9 / 9")
 
 
 async def test_confirming_twice_reverts_once(
@@ -199,6 +200,6 @@ async def test_confirming_twice_reverts_once(
     second = fake._send_interaction(payload, "click again", source=str(preview.message_id))
     await second.wait_complete(5)
     (refusal,) = second.followups  # acknowledged first, then refused privately
-    assert refusal["flags"] & (1 << 6) and "Change #" in refusal["content"]
+    assert refusal["flags"] & (1 << 6) and "Change #3 " in refusal["content"]
     assert "is already undone" in refusal["content"]
     assert stored(bot, guild, "Gala")["health"] == 5 and history_count(bot, guild) == entries

@@ -58,7 +58,7 @@ async def create(
 ) -> StoredCharacter:
     """A character with two abilities, created and recorded in one transaction (as the bot's
     ``/character create`` is)."""
-    async with storage.transaction() as tx:
+    async with storage.transaction(guild_id=guild) as tx:
         character = await tx.create_character(
             guild, name, owner, health(), [general("Athletics", 4), investigative("Occult", 2)]
         )

@@ -15,6 +15,7 @@ from bot.storage import (
     StoredCharacter,
     TransactionStateError,
 )
+from bot.storage.details import HurtDetails, HurtTarget, UndoDetails
 from bot.storage.snapshot import dump_after, load_after
 from rules.character import CharacterHealth, Hospital
 
@@ -46,7 +47,7 @@ async def hurt(
             interaction_id=next_id(),
             actor_id=GM,
             command="hurt",
-            details={"amount": amount, "dice": [amount], "reason": "¡bala!"},
+            details=HurtDetails(str(amount), (HurtTarget(amount, (amount,)),), "¡bala!"),
         )
     return saved, entry
 
@@ -61,7 +62,7 @@ async def test_record_writes_entry_with_snapshots(storage: Storage, next_id: Int
     saved, entry = await hurt(storage, next_id, ann, 3)
     assert entry is not None
     assert entry.command == "hurt" and entry.actor_id == GM and entry.guild_id == GUILD_A
-    assert entry.details == {"amount": 3, "dice": [3], "reason": "¡bala!"}
+    assert entry.details == HurtDetails("3", (HurtTarget(3, (3,)),), "¡bala!")
     assert entry.created_at.utcoffset() == timedelta(0)
     assert not entry.undone and entry.undo_of is None
     (touched,) = entry.characters
@@ -214,7 +215,7 @@ async def test_undo_create(storage: Storage, next_id: Interactions) -> None:
     assert result.reverted.undone_by == result.undo_entry.id
     assert result.undo_entry.command == "undo" and result.undo_entry.undo_of == result.reverted.id
     assert result.undo_entry.interaction_id == undo_interaction
-    assert result.undo_entry.details == {"undo_of": result.reverted.id, "command": "create"}
+    assert result.undo_entry.details == UndoDetails(result.reverted.id, "create")
     (touched,) = result.undo_entry.characters
     assert touched.before == ann and touched.after is None and touched.name == "Ann"
     async with storage.read() as reader:

@@ -60,17 +60,17 @@ async def test_discarded_statements_never_run(conn: aiosqlite.Connection) -> Non
     assert [tuple(r) for r in await pipe.fetchall("SELECT count(*) FROM t")] == [(0,)]
 
 
-async def test_a_probe_goes_with_the_next_trip_and_keeps_its_value(
+async def test_a_probe_goes_with_the_next_trip_and_keeps_its_first_row(
     conn: aiosqlite.Connection,
 ) -> None:
     pipe = Pipeline(conn)
     pipe.queue("INSERT INTO t (v) VALUES (?)", ("a",))
-    pipe.probe("count", "SELECT count(*) FROM t")
+    pipe.probe("count", "SELECT count(*), count(*) + 1 FROM t")
     pipe.probe("missing", "SELECT v FROM t WHERE v = ?", ("zzz",))
     assert pipe.probed == {}  # nothing sent yet
     rows = await pipe.fetchall("SELECT v FROM t")
     assert [row[0] for row in rows] == ["a"]
-    assert pipe.probed == {"count": 1, "missing": None}
+    assert pipe.probed == {"count": (1, 2), "missing": None}
     pipe.probe("after failure", "SELECT 1")
     pipe.queue("INSERT INTO t (v) VALUES (?)", ("a",))  # UNIQUE: the trip fails
     with pytest.raises(sqlite3.IntegrityError):

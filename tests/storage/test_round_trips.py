@@ -116,7 +116,7 @@ async def test_hurt_is_two_trips(storage: Storage, next_id: Interactions, trips:
     ann = await create(storage, next_id, "Ann")
     trips.take()
     interaction = next_id()
-    async with storage.transaction() as tx:
+    async with storage.transaction(guild_id=GUILD_A) as tx:
         current = await tx.get_character(GUILD_A, ann.id)
         assert current is not None
         saved = await tx.save_health(current, replace(current.health, health=6))
@@ -154,7 +154,7 @@ async def test_firstaid_is_two_trips(storage: Storage, next_id: Interactions, tr
     patient = await create(storage, next_id, "Patient", BOB)
     trips.take()
     interaction = next_id()
-    async with storage.transaction() as tx:
+    async with storage.transaction(guild_id=GUILD_A) as tx:
         both = await tx.get_characters(GUILD_A, (medic.id, patient.id, medic.id + 1000))
         assert set(both) == {medic.id, patient.id}  # one not there: absent
         medic_now, patient_now = both[medic.id], both[patient.id]
@@ -178,7 +178,7 @@ async def test_many_characters_saved_in_one_trip(
         await create(storage, next_id, name)
     trips.take()
     interaction = next_id()
-    async with storage.transaction() as tx:
+    async with storage.transaction(guild_id=GUILD_A) as tx:
         everyone = await tx.list_characters(GUILD_A)
         saved = await tx.save_healths(
             [(c, replace(c.health, scene_start_health=c.health.health - 1)) for c in everyone]
@@ -197,7 +197,7 @@ async def test_many_characters_saved_in_one_trip(
 async def test_create_is_three_trips(storage: Storage, next_id: Interactions, trips: Trips) -> None:
     """/character create: look for a lookalike name, insert (no abilities), record."""
     interaction = next_id()
-    async with storage.transaction() as tx:
+    async with storage.transaction(guild_id=GUILD_A) as tx:
         assert await tx.find_lookalike(GUILD_A, "Ann") is None
         await tx.create_character(GUILD_A, "Ann", ALICE, health())
         await tx.record(guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="c")
@@ -213,12 +213,12 @@ async def test_undo_of_a_hurt_is_six_trips(
     storage: Storage, next_id: Interactions, trips: Trips
 ) -> None:
     ann = await create(storage, next_id, "Ann")
-    async with storage.transaction() as tx:
+    async with storage.transaction(guild_id=GUILD_A) as tx:
         await tx.save_health(ann, replace(ann.health, health=3))
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="h")
     trips.take()
     interaction = next_id()
-    async with storage.transaction() as tx:
+    async with storage.transaction(guild_id=GUILD_A) as tx:
         result = await tx.undo_latest(GUILD_A, interaction, GM)
     calls = trips.take()
     assert calls == [
@@ -240,7 +240,7 @@ async def test_undo_of_a_hurt_is_six_trips(
 
 async def test_ability_writes_match_a_read(storage: Storage, next_id: Interactions) -> None:
     ann = await create(storage, next_id, "Ann")
-    async with storage.transaction() as tx:
+    async with storage.transaction(guild_id=GUILD_A) as tx:
         current = await tx.save_health(ann, replace(ann.health, health=-2, roll_pending=True))
         current = await tx.set_ability(current, general("Fleeing", 3))
         current = await tx.set_ability(current, general("ATHLETICS", 6, 2))  # same key
@@ -252,7 +252,7 @@ async def test_ability_writes_match_a_read(storage: Storage, next_id: Interactio
         )
         assert await tx.get_character(GUILD_A, ann.id) == current
     await assert_stored_as_read(storage, entry, ann.id, current)
-    async with storage.transaction() as tx:
+    async with storage.transaction(guild_id=GUILD_A) as tx:
         current = await tx.save_abilities(
             current, [general("Scuffling", 2), general("Athletics", 1)]
         )
@@ -263,7 +263,7 @@ async def test_ability_writes_match_a_read(storage: Storage, next_id: Interactio
 
 
 async def test_created_character_matches_a_read(storage: Storage, next_id: Interactions) -> None:
-    async with storage.transaction() as tx:
+    async with storage.transaction(guild_id=GUILD_A) as tx:
         made = await tx.create_character(
             GUILD_A, " Zoë ", ALICE, health(7, 2), [general("Shooting", 2), general("athletics", 1)]
         )
@@ -276,7 +276,9 @@ async def test_created_character_matches_a_read(storage: Storage, next_id: Inter
 async def test_save_healths_is_saving_each_in_turn(storage: Storage, next_id: Interactions) -> None:
     ann = await create(storage, next_id, "Ann")
     bob = await create(storage, next_id, "Bob", BOB)
-    async with storage.transaction() as tx:  # characters not read here first: read in one go
+    async with storage.transaction(
+        guild_id=GUILD_A
+    ) as tx:  # characters not read here first: read in one go
         saved = await tx.save_healths(
             [
                 (ann, replace(ann.health, health=5)),
@@ -294,7 +296,7 @@ async def test_save_healths_is_saving_each_in_turn(storage: Storage, next_id: In
         assert await reader.get_character(GUILD_A, bob.id) == bob
     gone = replace(ann, id=ann.id + 1000)
     with pytest.raises(CharacterNotFound):
-        async with storage.transaction() as tx:
+        async with storage.transaction(guild_id=GUILD_A) as tx:
             await tx.save_healths([(ann, replace(ann.health, health=1)), (gone, ann.health)])
     async with storage.read() as reader:
         assert await reader.get_character(GUILD_A, ann.id) == saved[2]
@@ -316,7 +318,7 @@ async def test_a_failed_write_is_read_again(
             raise sqlite3.OperationalError("disk I/O error")
         return await queued(fn, *args, **kwargs)
 
-    async with storage.transaction() as tx:
+    async with storage.transaction(guild_id=GUILD_A) as tx:
         assert await tx.get_character(GUILD_A, ann.id) == ann
         monkeypatch.setattr(conn, "_execute", failing_updates)
         await tx.save_health(ann, replace(ann.health, health=1))  # queued
@@ -339,7 +341,7 @@ async def test_history_ids_probed_with_begin_never_repeat_a_deleted_one(
     async with storage.read() as reader:
         (latest,) = await reader.fetch_all("SELECT max(id) AS id FROM history")
     await storage._conn.execute("DELETE FROM history WHERE id = ?", (latest["id"],))
-    async with storage.transaction() as tx:
+    async with storage.transaction(guild_id=GUILD_A) as tx:
         await tx.save_health(ann, replace(ann.health, health=4))
         entry = await tx.record(
             guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="h"
@@ -362,7 +364,7 @@ async def test_two_connections_on_one_file_interleave_history_ids(
         ids = []
         for turn in range(6):
             storage = (first, second)[turn % 2]
-            async with storage.transaction() as tx:
+            async with storage.transaction(guild_id=GUILD_A) as tx:
                 current = await tx.get_character(GUILD_A, ann.id)
                 assert current is not None
                 await tx.save_health(current, replace(current.health, health=9 - turn))

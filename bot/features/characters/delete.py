@@ -22,6 +22,7 @@ from bot.interaction.here import Here
 from bot.interaction.sending import send_public, update_message
 from bot.render import mention, safe
 from bot.storage import CharacterNotFound
+from bot.storage.details import CharacterDeleteDetails
 
 __all__ = ["DELETE_ID", "DeleteButton", "delete_view"]
 
@@ -62,7 +63,7 @@ class DeleteButton(SaludButton, custom_id=DELETE_ID):
             deleted = await tx.delete_character(here.guild_id, self.character_id)
             if deleted is None:
                 raise CharacterNotFound(here.guild_id, self.character_id)
-            await tx.record(**here.history("character delete", {"name": deleted.name}))
+            await tx.record(**here.history(CharacterDeleteDetails(name=deleted.name)))
         await send_public(
             interaction,
             text(

@@ -37,6 +37,7 @@ from bot.render import consciousness_roll_field, safe
 from bot.render.change import change_embeds, should_announce
 from bot.render.limits import BUTTON_LABEL_LIMIT, BUTTONS_PER_ROW, ROWS_PER_MESSAGE
 from bot.storage import CharacterNotFound, LightCharacter, StoredCharacter
+from bot.storage.details import ConsciousDetails
 from bot.storage.roll_messages import RollMessage, forget_roll_messages, roll_number
 from rules.consciousness import ConsciousnessRoll, legal_spends, roll_consciousness
 
@@ -128,11 +129,9 @@ async def perform_consciousness_roll(
             saved = await tx.save_health(current, made.outcome.after)
             if pressed is not None:
                 await forget_roll_messages(tx, [pressed])
-            details = {
-                "roll": f"{made.die} + {made.spend} = {made.total} vs {made.difficulty}",
-                "success": made.success,
-            }
-            await tx.record(**here.history("conscious", details))
+            arithmetic = f"{made.die} + {made.spend} = {made.total} vs {made.difficulty}"
+            details = ConsciousDetails(roll=arithmetic, success=made.success)
+            await tx.record(**here.history(details))
     return saved, made
 
 

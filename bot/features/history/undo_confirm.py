@@ -16,7 +16,7 @@ from bot.interaction.deferral import acknowledge
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS, send_change
-from bot.render import entry_words, mention
+from bot.render import mention
 from bot.render.change import should_announce
 from bot.render.change_reply import Touched, change_reply, clip_lines
 from bot.render.limits import CONTENT_LIMIT
@@ -26,23 +26,24 @@ from rules.outcome import Outcome
 
 __all__ = ["UNDO_ID", "UndoButton", "undo_reply", "undo_view"]
 
-#: ``salud:undo:<entry_id>:<gm_id>:<yes|no>``: the entry previewed, for the GM who asked.
+#: ``salud:undo:<entry_id>:<gm_id>:<yes|no>``: the entry previewed, for the GM who asked. It
+#: carries the entry's id, which never changes (not its number in the server, which players
+#: read): the buttons sent before the numbers existed (migration 0010) work as they did.
 UNDO_ID = CustomId("undo", number("entry_id"), number("gm_id"), choice("answer", "yes", "no"))
 
 
 def undo_reply(
     result: UndoResult, language: Language
 ) -> tuple[str, list[discord.Embed], list[list[discord.Embed]], bool]:
-    """Content, embeds, further messages' embeds and whether to announce: what was reverted
-    (the command, when, who) and each character's Health now → restored, with their status
-    embeds."""
+    """Content, embeds, further messages' embeds and whether to announce: which change was
+    reverted (its number in the server, who made it, when), each character's status embed
+    with its Health now → restored, and the other values that change back in words."""
     reverted = result.reverted
     header = text(
         language,
         "history.undo.done",
         actor=mention(result.undo_entry.actor_id),
-        command=entry_words(reverted, language),
-        entry=reverted.id,
+        entry=reverted.number,
         author=mention(reverted.actor_id),
         when=discord.utils.format_dt(reverted.created_at, "R"),
     )
@@ -51,9 +52,9 @@ def undo_reply(
     for change in reverted.characters:
         now = change.after  # as the reverted change left it: what the undo starts from
         back = restored.get(change.character_id)
-        # Every value that changes back, said once in the content
-        # (``bot.features.history.undo_preview``, as the GM saw it before confirming); the embeds
-        # show the characters as they are now.
+        # Every value that changes back, said once: Health in each character's embed (as
+        # every change shows it), the others in the content, in the words of the preview
+        # (``bot.features.history.undo_preview``) that the GM saw before confirming.
         if back is None:
             touched.append(Touched(now, None, None))
         elif now is None:
@@ -62,9 +63,9 @@ def undo_reply(
         else:
             outcome = Outcome(before=now.health, after=back.health, events=())
             touched.append(Touched(now, back, outcome))
-    header += "\n" + clip_lines(
-        reversal_lines(reverted, language), language, CONTENT_LIMIT - len(header) - 1
-    )
+    lines = reversal_lines(reverted, language, health=False)
+    if lines:
+        header += "\n" + clip_lines(lines, language, CONTENT_LIMIT - len(header) - 1)
     content, embeds, more = change_reply(header, touched, language)
     # Announced like any change: a death undone, or a character knocked out again.
     announce = should_announce(
@@ -144,7 +145,7 @@ class UndoButton(SaludButton, custom_id=UNDO_ID):
                 if latest is None or latest.id != self.entry_id:
                     previewed = await tx.get_history_entry(here.guild_id, self.entry_id)
                     if previewed is not None and previewed.undone:  # pressed twice
-                        raise UserFacingError("undo.error.already", entry=self.entry_id)
+                        raise UserFacingError("undo.error.already", entry=previewed.number)
                     raise _Superseded(latest)
                 result = await tx.undo_latest(here.guild_id, here.interaction.id, here.user_id)
                 if result is None:  # pragma: no cover - the entry was just read in this tx
@@ -166,4 +167,5 @@ class UndoButton(SaludButton, custom_id=UNDO_ID):
         await send_change(
             interaction, embeds, announce=announce, here=here, content=content, more=more
         )
-        await _replace_question(interaction, text(language, "undo.confirmed", entry=self.entry_id))
+        number = result.reverted.number
+        await _replace_question(interaction, text(language, "undo.confirmed", entry=number))

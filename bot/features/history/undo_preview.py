@@ -1,10 +1,13 @@
 """What an ``/undo`` would revert, in words (COMMANDS.md ``/undo``).
 
 The GM sees it privately before confirming, and the public reply after it says the same:
-every character the change touched, with every value that changes back — Health, First Aid,
-flags, hospital, every ability, the name and the player — or that it comes back (a deletion
-undone) or goes (a creation undone). ``UndoButton`` carries the entry it was shown for, so
-a confirmation reverts exactly what was previewed.
+every character the change touched, with only the values that change back, each once, in
+words — Health, First Aid, flags, hospital, the scene's counters, every ability, the name,
+the player and the gender — or that it returns to play (a deletion undone) or goes (a
+creation undone). A value that stays (a medic's Health) is not listed, a flag is a phrase
+(``the Consciousness roll is due again``), a stored value never shows (no ``yes → no``, no
+``feminine``). The title says the entry's number in its server; ``UndoButton`` carries its
+id, so a confirmation reverts exactly what was previewed.
 """
 
 from __future__ import annotations
@@ -26,20 +29,26 @@ __all__ = ["PREVIEW_COLOUR", "preview_embed", "reversal_line", "reversal_lines"]
 PREVIEW_COLOUR = discord.Colour(0xE67E22)
 
 
-def _health(health: CharacterHealth) -> str:
+def _pool_move(now: int, now_rating: int, back: int, back_rating: int) -> str:
+    """``3 → 4 / 4`` (the rating said once when it stays), ``5 / 9 → 5 / 10`` when it moves."""
+    if now_rating == back_rating:
+        return f"{now} → {back} / {back_rating}"
+    return f"{now} / {now_rating} → {back} / {back_rating}"
+
+
+def _shown(health: CharacterHealth) -> str:
     return f"{health.health} / {health.max_health}"
 
 
 def _hospital(language: Language, now: CharacterHealth, back: CharacterHealth) -> str:
-    """The stay in hospital as the undo brings it back, in words: back in (with the days
-    left), out of it, or the days left."""
+    """The stay in hospital as the undo brings it back, in words: out of it, back in it with
+    the days left, or the days left again."""
     if back.hospital is None:
         return text(language, "undo.hospital.out")
     days = back.hospital.days_left
     if now.hospital is None:
         return plural(language, "undo.hospital.back", days)
-    assert now.hospital is not None
-    return plural(language, "undo.hospital.days", days, now=now.hospital.days_left)
+    return plural(language, "undo.hospital.days", days)
 
 
 def _ability(ability: Ability) -> str:
@@ -49,7 +58,7 @@ def _ability(ability: Ability) -> str:
 def _ability_changes(
     now: Sequence[Ability], back: Sequence[Ability], language: Language
 ) -> list[str]:
-    """``Theology 2/3 → 3/3``, ``Theology removed``, ``Theology back 2/3`` for each ability
+    """``Theology 2/3 → 3/3``, ``Theology removed``, ``Theology back, 2/3`` for each ability
     that differs (names compared ignoring case, as the abilities are)."""
     before = {a.name.casefold(): a for a in back}
     after = {a.name.casefold(): a for a in now}
@@ -68,24 +77,45 @@ def _ability_changes(
         else:
             value = f"{_ability(old)} → {_ability(new)}"
             if old.kind != new.kind:
-                value += f" ({new.kind.value})"
+                value += f" ({text(language, f'abilities.kind.{new.kind.value}')})"
             parts.append(f"{safe(new.name)} {value}")
     return parts
 
 
-def _value_changes(now: StoredCharacter, back: StoredCharacter, language: Language) -> list[str]:
-    """Every stored value of one character that the undo changes back, after its Health."""
+def _scene_values(a: CharacterHealth, b: CharacterHealth, language: Language) -> list[str]:
+    """The scene's counters as the undo brings them back (a zero in words, never ``0``)."""
+    parts = []
+    if a.first_aid_received != b.first_aid_received:
+        if b.first_aid_received:
+            parts.append(text(language, "undo.first_aid_received", back=b.first_aid_received))
+        else:
+            parts.append(text(language, "undo.first_aid_received.none"))
+    if a.bleed_minutes != b.bleed_minutes:
+        if b.bleed_minutes:
+            duration = duration_text(language, b.bleed_minutes)
+            parts.append(text(language, "undo.bleed_minutes", back=duration))
+        else:
+            parts.append(text(language, "undo.bleed_minutes.none"))
+    if a.scene_start_health != b.scene_start_health:
+        parts.append(text(language, "undo.scene_start", back=b.scene_start_health))
+    return parts
+
+
+def _value_changes(
+    now: StoredCharacter, back: StoredCharacter, language: Language, *, health: bool = True
+) -> list[str]:
+    """Every value of one character that the undo changes back, each once, in words; none
+    that stays. ``health``: its Health too (the public reply's embeds show it instead)."""
     a, b = now.health, back.health
-    parts = [text(language, "undo.health", now=_health(a), back=_health(b))]
+    parts: list[str] = []
+    if health and (a.health, a.max_health) != (b.health, b.max_health):
+        move = _pool_move(a.health, a.max_health, b.health, b.max_health)
+        parts.append(text(language, "undo.health", move=move))
     if (a.first_aid_pool, a.first_aid_rating) != (b.first_aid_pool, b.first_aid_rating):
-        parts.append(
-            text(
-                language,
-                "undo.first_aid",
-                now=f"{a.first_aid_pool} / {a.first_aid_rating}",
-                back=f"{b.first_aid_pool} / {b.first_aid_rating}",
-            )
+        move = _pool_move(
+            a.first_aid_pool, a.first_aid_rating, b.first_aid_pool, b.first_aid_rating
         )
+        parts.append(text(language, "undo.first_aid", move=move))
     flags = (
         ("undo.flag.conscious", a.conscious, b.conscious),
         ("undo.flag.roll_pending", a.roll_pending, b.roll_pending),
@@ -97,70 +127,48 @@ def _value_changes(now: StoredCharacter, back: StoredCharacter, language: Langua
             parts.append(text(language, f"{key}.{'on' if new else 'off'}"))
     if a.hospital != b.hospital:
         parts.append(_hospital(language, a, b))
-    if a.first_aid_received != b.first_aid_received:
-        parts.append(
-            text(
-                language,
-                "undo.first_aid_received",
-                now=a.first_aid_received,
-                back=b.first_aid_received,
-            )
-        )
-    if a.bleed_minutes != b.bleed_minutes:
-        parts.append(
-            text(
-                language,
-                "undo.bleed_minutes",
-                now=duration_text(language, a.bleed_minutes),
-                back=duration_text(language, b.bleed_minutes),
-            )
-        )
-    if a.scene_start_health != b.scene_start_health:
-        parts.append(
-            text(
-                language,
-                "undo.scene_start",
-                now=a.scene_start_health,
-                back=b.scene_start_health,
-            )
-        )
+    parts += _scene_values(a, b, language)
     parts += _ability_changes(now.abilities, back.abilities, language)
     if now.name != back.name:
-        parts.append(text(language, "undo.name", now=safe(now.name), back=safe(back.name)))
+        parts.append(text(language, "undo.name", back=safe(back.name)))
     if now.owner_id != back.owner_id:
-        parts.append(
-            text(language, "undo.owner", now=mention(now.owner_id), back=mention(back.owner_id))
-        )
+        parts.append(text(language, "undo.owner", back=mention(back.owner_id)))
     if now.gender != back.gender:
-        parts.append(
-            text(
-                language,
-                "undo.gender",
-                now=text(language, f"render.value.gender.{now.gender or 'none'}"),
-                back=text(language, f"render.value.gender.{back.gender or 'none'}"),
-            )
-        )
+        if back.gender is None:
+            parts.append(text(language, "undo.gender.none"))
+        else:
+            gender = text(language, f"render.value.gender.{back.gender.value}")
+            parts.append(text(language, "undo.gender", back=gender))
     return parts
 
 
-def reversal_line(change: HistoryCharacter, language: Language) -> str:
-    """One character of the change, as the undo turns it back: ``**Ana**: Health 3 / 9 →
-    9 / 9 · First Aid 0 / 4 → 2 / 4``, ``**Ana** comes back …`` or ``**Ana** goes …``."""
+def reversal_line(
+    change: HistoryCharacter, language: Language, *, health: bool = True
+) -> str | None:
+    """One character of the change, as the undo turns it back: ``**Ana**: Health 3 → 9 / 9 ·
+    First Aid 0 → 2 / 4``, ``**Ana** returns to play: Health 9 / 9`` (a deletion undone) or
+    ``**Ana**'s creation is undone …``; None when nothing of it would be said (with
+    ``health`` False, a character whose Health alone changes back: its embed says it)."""
     now, back = change.after, change.before
     if back is None:
         name = safe(now.name if now is not None else change.name)
         return text(language, "undo.line.removed", name=name)
     if now is None:
-        return text(
-            language, "undo.line.recreated", name=safe(back.name), health=_health(back.health)
-        )
-    parts = _value_changes(now, back, language)
-    return text(language, "undo.line.changed", name=safe(back.name), values=" · ".join(parts))
+        line = text(language, "undo.line.recreated", name=safe(back.name))
+        if health:
+            line += ": " + text(language, "undo.health.is", health=_shown(back.health))
+        return line
+    parts = _value_changes(now, back, language, health=health)
+    if not parts:
+        return None
+    return text(language, "undo.line.changed", name=safe(now.name), values=" · ".join(parts))
 
 
-def reversal_lines(entry: HistoryEntry, language: Language) -> list[str]:
-    """Every character the entry touched, in the order stored (by id)."""
-    return [reversal_line(change, language) for change in entry.characters]
+def reversal_lines(entry: HistoryEntry, language: Language, *, health: bool = True) -> list[str]:
+    """Every character the entry touched that has something to say, in the order stored
+    (by id)."""
+    lines = (reversal_line(change, language, health=health) for change in entry.characters)
+    return [line for line in lines if line is not None]
 
 
 def _command(entry: HistoryEntry) -> str:
@@ -176,7 +184,7 @@ def preview_embed(
         language,
         "undo.preview.title",
         command=_command(entry),
-        entry=entry.id,
+        entry=entry.number,
     )
     intro = text(
         language,

@@ -64,7 +64,7 @@ from tests.e2e.kit.rolls import (
     roll_shown,
 )
 from tests.e2e.kit.table import Table, make_table
-from tests.e2e.kit.undo import Undone, confirm_id, undo
+from tests.e2e.kit.undo import Undone, confirm_id, shown_back, undo
 
 __all__ = [
     "HEALTH_LINE",
@@ -109,6 +109,7 @@ __all__ = [
     "rows",
     "several_lines",
     "shifted_clock",
+    "shown_back",
     "slow_disk",
     "state_shown",
     "stored",

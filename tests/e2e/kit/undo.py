@@ -66,3 +66,11 @@ async def undo(
     if click.type == 6:
         await click.wait_edit(1)
     return Undone(preview, click, list(click.followups))
+
+
+def shown_back(reply: Undone, name: str, lang: str = "en") -> str:
+    """The first line of ``name``'s Health field in an /undo reply (``now → restored``)."""
+    embed = next(e for e in reply.embeds if e.get("title") == name)
+    field_name = {"en": "Health", "es": "Salud"}[lang]
+    value = next(f["value"] for f in embed["fields"] if f["name"] == field_name)
+    return str(value).split("\n")[0]
