@@ -18,6 +18,7 @@ from bot.storage.models import (
 from bot.storage.names import look_key, name_key, typed_look_key
 from bot.storage.snapshot import (
     HEALTH_COLUMNS,
+    STABILITY_COLUMNS,
     RowLike,
     Snapshot,
     ability_from_row,
@@ -26,6 +27,7 @@ from bot.storage.snapshot import (
     gender_from_value,
     health_from_row,
     make_snapshot,
+    stability_from_row,
 )
 from rules.abilities import Ability
 
@@ -42,6 +44,7 @@ __all__ = [
     "SELECT_NEXT_HISTORY_ID",
     "UNSET",
     "UPDATE_HEALTH",
+    "UPDATE_STABILITY",
     "UPSERT_ABILITY",
     "Clock",
     "StoredRow",
@@ -79,6 +82,7 @@ CHARACTER_COLUMNS = (
     "created_at",
     "gender",
     *HEALTH_COLUMNS,
+    *STABILITY_COLUMNS,
 )
 SELECT_CHARACTER = "SELECT " + ", ".join(f"c.{column}" for column in CHARACTER_COLUMNS)
 SELECT_HISTORY = (
@@ -87,6 +91,10 @@ SELECT_HISTORY = (
 )
 UPDATE_HEALTH = (
     f"UPDATE characters SET {', '.join(f'{column} = ?' for column in HEALTH_COLUMNS)}"
+    " WHERE id = ? AND guild_id = ?"
+)
+UPDATE_STABILITY = (
+    f"UPDATE characters SET {', '.join(f'{column} = ?' for column in STABILITY_COLUMNS)}"
     " WHERE id = ? AND guild_id = ?"
 )
 UPSERT_ABILITY = (
@@ -139,6 +147,7 @@ def character_of_row(row: sqlite3.Row, abilities: tuple[Ability, ...]) -> Stored
         health=health_from_row(row),
         abilities=abilities,
         gender=gender_from_value(row["gender"]),
+        stability=stability_from_row(row),
     )
 
 
@@ -201,6 +210,13 @@ class StoredRow:
     def with_health(self, health: dict[str, Any]) -> StoredRow:
         return StoredRow({**self.snapshot, "health": health}, self.keys)
 
+    def with_stability(self, stability: Mapping[str, Any]) -> StoredRow:
+        """With these Stability columns (``stability_rating`` None: without Stability)."""
+        snapshot = {key: value for key, value in self.snapshot.items() if key != "stability"}
+        if stability["stability_rating"] is not None:
+            snapshot["stability"] = dict(stability)
+        return StoredRow(snapshot, self.keys)
+
     def with_abilities(self, abilities: Mapping[str, dict[str, Any]]) -> StoredRow:
         """With these ability rows (by name_key), in name_key order as a read gives them."""
         keys = sorted(abilities)
@@ -235,10 +251,20 @@ def name_keys(name: str) -> tuple[str, str, str]:
 
 
 def character_columns(
-    *, name: str, owner_id: int, created_at: str, gender: str | None, health: Mapping[str, Any]
+    *,
+    name: str,
+    owner_id: int,
+    created_at: str,
+    gender: str | None,
+    health: Mapping[str, Any],
+    stability: Mapping[str, Any],
 ) -> tuple[list[str], list[Any]]:
     """The columns of a character row beside its ids, and their values (the name's keys
     worked out from the name)."""
     columns = ["name", *NAME_KEY_COLUMNS, "owner_id", "created_at", "gender"]
     values: list[Any] = [name, *name_keys(name), owner_id, created_at, gender]
-    return [*columns, *HEALTH_COLUMNS], [*values, *(health[c] for c in HEALTH_COLUMNS)]
+    return [*columns, *HEALTH_COLUMNS, *STABILITY_COLUMNS], [
+        *values,
+        *(health[c] for c in HEALTH_COLUMNS),
+        *(stability[c] for c in STABILITY_COLUMNS),
+    ]
