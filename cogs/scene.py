@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.features.scene.server_wide import count_characters, save_all
+from bot.features.scene.server_wide import count_characters, new_stability_scene, save_all
 from bot.features.scene.status import status_message, tracker_embeds
 from bot.i18n import plural, text
 from bot.interaction.deferral import defer_change_of
@@ -57,6 +57,8 @@ class SceneCog(
             characters = await tx.list_characters(here.guild_id, living_only=True)
             changed = [(c, start_scene(c.health)) for c in characters]
             touched = await save_all(tx, [(c, o) for c, o in changed if o.changed])
+            # M6, M10: the scene's Stability cap starts again and lucidity ends.
+            touched = await new_stability_scene(tx, changed, touched, here.public_language)
             await tx.record(**here.history("scene new"))
         language = here.public_language
         if not characters:

@@ -31,7 +31,7 @@ from bot.render.change_reply import Touched, announce_touched, change_reply
 from bot.render.limits import FIELD_VALUE_LIMIT
 from bot.storage import StoredCharacter, Transaction
 from rules.abilities import refresh_ability
-from rules.pools import refresh
+from rules.pools import refresh, refresh_stability
 from rules.time import MAX_MINUTES, pass_time
 
 if TYPE_CHECKING:
@@ -150,15 +150,18 @@ class TimeCog(commands.Cog):
 async def _refresh_one(
     tx: Transaction, character: StoredCharacter, language: Language
 ) -> Touched | None:
-    """P1 for one character: First Aid and every ability pool back to its rating; None when
-    every pool was full."""
+    """P1 for one character: First Aid and every ability pool back to its rating, and
+    Stability (M11); None when every pool was full."""
     outcome = refresh(character.health)
     abilities = tuple(refresh_ability(ability) for ability in character.abilities)
+    mind = refresh_stability(character.stability)  # M11: not the incurably insane
     saved = character
     if outcome.changed:
         saved = await tx.save_health(saved, outcome.after)
     if abilities != character.abilities:
         saved = await tx.save_abilities(saved, abilities)
+    if mind.changed:
+        saved = await tx.save_stability(saved, mind.after)
     if saved is character:
         return None
     lines = []
@@ -176,6 +179,9 @@ async def _refresh_one(
     ]
     if refreshed:
         lines.append(" · ".join(refreshed))
+    if mind.before is not None and mind.after is not None and mind.changed:
+        stability = text(language, "render.stability.name")
+        lines.append(f"{stability} {mind.before.pool} → {mind.after.pool} / {mind.after.rating}")
     value = "\n".join(lines)
     if len(value) > FIELD_VALUE_LIMIT:
         value = value[: FIELD_VALUE_LIMIT - 1] + "…"

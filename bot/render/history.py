@@ -63,6 +63,12 @@ def _correction(details: Mapping[str, Any], language: Language) -> str:
     if isinstance(details.get("conscious"), bool):
         state = "conscious" if details["conscious"] else "unconscious"
         parts.append(text(language, f"render.history.set.{state}"))
+    for key in ("stability", "max_stability"):
+        if isinstance(details.get(key), int) and not isinstance(details.get(key), bool):
+            parts.append(text(language, f"render.history.set.{key}", value=details[key]))
+    if isinstance(details.get("mental_illness"), bool):
+        mark = "mental_illness" if details["mental_illness"] else "cured"
+        parts.append(text(language, f"render.history.set.{mark}"))
     if isinstance(details.get("gender"), str) and details["gender"] in {
         "feminine",
         "masculine",
@@ -135,6 +141,18 @@ def entry_words(entry: HistoryEntry, language: Language) -> str:
     if command == "refresh":
         form = "one" if details.get("character") else "all"
         return text(language, f"{key}.{form}", name=name)
+    if command.startswith("stability "):
+        return _stability_words(entry, language)
+    if command == "spend" and isinstance(details.get("composure"), str):
+        outcome = "kept" if details.get("kept") else "faltered"
+        return text(
+            language,
+            f"render.history.what.spend_composure.{outcome}",
+            name=name,
+            ability=_name(details.get("ability", "?")),
+            points=details.get("points", ""),
+            roll=details.get("composure", ""),
+        )
     if command in {"ability set", "ability remove", "spend", "check"}:
         return text(
             language,
@@ -148,15 +166,78 @@ def entry_words(entry: HistoryEntry, language: Language) -> str:
     return safe(f"/{command}")
 
 
+def _stability_words(entry: HistoryEntry, language: Language) -> str:
+    """A Stability command in words: the test called (its loss, Difficulty and who), the
+    roll with its outcome, the treatment."""
+    details, command = entry.details, entry.command
+    key = f"render.history.what.{command.replace(' ', '_')}"
+    if command == "stability test":
+        names = details.get("characters")
+        shown = ", ".join(_name(n) for n in names) if isinstance(names, list) else _subject(entry)
+        words = text(
+            language,
+            key,
+            names=shown,
+            loss=details.get("loss", "?"),
+            difficulty=details.get("difficulty", "?"),
+        )
+        if details.get("reason"):
+            words += f" — {safe(str(details['reason']))[:_REASON_LENGTH]}"
+        return words
+    if command == "stability roll":
+        outcome = "success" if details.get("success") else "failure"
+        return text(
+            language,
+            f"{key}.{outcome}",
+            name=_subject(entry),
+            roll=details.get("roll", ""),
+            lost=details.get("lost", 0),
+        )
+    if command == "stability treat":
+        medic = str(details.get("medic", ""))
+        form = "lucid" if details.get("lucidity") else "restored"
+        points = details.get("spent", details.get("points", 0))
+        return text(
+            language,
+            f"{key}.{form}",
+            medic=_name(medic),
+            patient=_patient(entry, medic),
+            points=count_text(language, "point", int(points) if isinstance(points, int) else 0),
+            restored=details.get("restored", 0),
+        )
+    return safe(f"/{command}")
+
+
 def _health(value: int | None, maximum: int | None, language: Language, key: str) -> str:
     if value is None:
         return text(language, key)
     return str(value) if maximum is None else f"{value}/{maximum}"
 
 
+def _stability_change(change: HistoryCharacter, language: Language) -> str | None:
+    """``Estabilidad 5 → 1`` when the entry moved the character's Stability pool or rating
+    (``5/8 → -7/7`` when the rating moved too); None otherwise, and for a character without
+    Stability either side."""
+    before = None if change.before is None else change.before.stability
+    after = None if change.after is None else change.after.stability
+    if before is None or after is None:
+        return None
+    if (before.pool, before.rating) == (after.pool, after.rating):
+        return None
+    if before.rating != after.rating:
+        value = f"{before.pool}/{before.rating} → {after.pool}/{after.rating}"
+    else:
+        value = f"{before.pool} → {after.pool}"
+    return text(language, "render.history.stability", value=value)
+
+
 def _character(change: HistoryCharacter, language: Language) -> str:
     """``Ana: 5 → 1``; the maximum too when it changed (``5/9 → 5/10``); creations and
-    deletions in words."""
+    deletions in words; Stability when it moved (``Ana: Estabilidad 5 → 1``, after Health
+    only when Health moved too)."""
+    mind = _stability_change(change, language)
+    if mind is not None and change.health_before == change.health_after:
+        return f"{safe(change.name)}: {mind}"
     show_max = change.max_before != change.max_after and None not in (
         change.max_before,
         change.max_after,
@@ -173,7 +254,8 @@ def _character(change: HistoryCharacter, language: Language) -> str:
         language,
         "render.history.deleted",
     )
-    return f"{safe(change.name)}: {before} → {after}"
+    said = f"{safe(change.name)}: {before} → {after}"
+    return said if mind is None else f"{said} · {mind}"
 
 
 def _line(
