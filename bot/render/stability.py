@@ -29,7 +29,6 @@ from rules.stability_events import (
     KeptComposure,
     MadeLucid,
     MentalIllnessAcquired,
-    StabilityAdded,
     StabilityRefreshed,
     StabilityRestored,
     StabilitySpent,
@@ -87,7 +86,6 @@ SHOWN_STABILITY_EVENTS: frozenset[type[Event]] = frozenset(
         StabilityRestored,
         MadeLucid,
         StabilityRefreshed,
-        StabilityAdded,
     }
 )
 
