@@ -1,4 +1,6 @@
-"""Buttons that know their roll (COMMANDS.md, The Consciousness button).
+"""Buttons that know their roll (COMMANDS.md, The Consciousness button; "Stability": the
+Stability test's buttons are kept and swept the same way, in the same read, as another
+``RollKind``).
 
 Each time a character's Consciousness roll falls due it gets a new number (``roll_seq``);
 the buttons posted for it carry that number, and a press is refused once that roll was made
