@@ -147,7 +147,7 @@ def character_of_row(row: sqlite3.Row, abilities: tuple[Ability, ...]) -> Stored
         health=health_from_row(row),
         abilities=abilities,
         gender=gender_from_value(row["gender"]),
-        stability=stability_from_row(row),
+        stability=None if row["stability_rating"] is None else stability_from_row(row),
     )
 
 

@@ -231,7 +231,7 @@ def make_snapshot(row: RowLike, abilities: list[dict[str, Any]]) -> Snapshot:
         "health": {column: row[column] for column in HEALTH_COLUMNS},
         "abilities": abilities,
     }
-    if _optional(row, "stability_rating") is not None:
+    if row["stability_rating"] is not None:  # every character row has the column (0010)
         snapshot["stability"] = {column: row[column] for column in STABILITY_COLUMNS}
     return snapshot
 
@@ -245,9 +245,7 @@ def character_from_snapshot(snapshot: Snapshot) -> StoredCharacter:
         health=health_from_row(snapshot["health"]),
         abilities=tuple(ability_from_row(item) for item in snapshot["abilities"]),
         gender=gender_from_value(snapshot.get("gender")),
-        stability=None
-        if snapshot.get("stability") is None
-        else stability_from_row(snapshot["stability"]),
+        stability=stability_from_row(snapshot["stability"]) if "stability" in snapshot else None,
     )
 
 
