@@ -438,3 +438,48 @@ async def test_M5_a_call_naming_someone_twice_or_untestable_is_refused_whole_nam
     what = await gm_set(fake, guild, "Amelia Ríos", max_stability=0)
     assert "Amelia Ríos ya no tiene Estabilidad (tenía 8 / 8)" in what_happened(what.embed, "es")
     assert STABILITY_FIELD["es"] not in [f["name"] for f in what.embed["fields"]]
+
+
+async def test_M4_M13_a_test_due_waits_for_the_unconscious_and_insanity_clears_it(
+    fake: FakeDiscord, bot: BotProcess, make_guild: MakeGuild
+) -> None:
+    """A character knocked out after the call cannot roll until awake (the test stays due,
+    its buttons live); a GM's correction to −12 is insanity (M13), which clears the test
+    due and refuses its buttons (M4); an insane medic gives no First Aid or treatment."""
+    guild = await make_guild(locale="es-ES")
+    gm = gm_of(guild, locale="es-ES")
+    sofia = guild.member("Sofía", locale="es-ES")
+    await create_stable(fake, guild, gm, "Olga", 6, player=sofia)
+    await create_stable(fake, guild, gm, "Iris", 6, gender="feminine")
+    await create(fake, guild, gm, "Bob", 9)
+    call = await call_test(fake, guild, gm, 3, "Olga", "Iris")
+    olga, iris = stored(bot, guild, "Olga")["id"], stored(bot, guild, "Iris")["id"]
+
+    await gm_set(fake, guild, "Olga", conscious=False)
+    out = await fake.click(guild, sofia, call, button_id(call, "Olga: Tirar"))
+    assert_refused(out, "**Olga** está inconsciente")
+    assert due_test(bot, guild, "Olga") == (3, 4)
+    await gm_set(fake, guild, "Olga", conscious=True)
+    await bot.script_dice(4)
+    awake = await press(fake, guild, sofia, call, button_id(call, "Olga: Tirar"))
+    assert stability_roll_shown(awake.embed, "es", die=4, base=4).success
+    await wait_test_buttons_disabled(fake, call, olga)
+
+    mad = await gm_set(fake, guild, "Iris", stability=-12)
+    assert mad.embeds[-1]["title"] == "Iris ha perdido la razón para siempre"
+    assert "Iris ya no tiene que hacer la Prueba de Estabilidad" in mad.text
+    assert due_test(bot, guild, "Iris") is None
+    await wait_test_buttons_disabled(fake, call, iris)
+    refused = await fake.click(guild, gm, call, button_id(call, "Iris: Tirar"))
+    assert_refused(refused, "**Iris** ha perdido la razón para siempre")
+
+    await fake.slash(guild, gm, "hurt", {"character": "Bob", "amount": "3"})
+    aid = await fake.slash(guild, gm, "firstaid", {"medic": "Iris", "patient": "Bob", "points": 1})
+    assert_refused(aid, "**Iris** ha perdido la razón para siempre y ya no puede dar Primeros")
+    await fake.slash(
+        guild, gm, "ability set", {"character": "Iris", "ability": "Psicoanálisis", "rating": 2}
+    )
+    treat = await fake.slash(
+        guild, gm, "stability treat", {"medic": "Iris", "patient": "Olga", "points": 1}
+    )
+    assert_refused(treat, "**Iris** ha perdido la razón para siempre y ya no puede tratar")
