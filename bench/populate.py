@@ -20,7 +20,13 @@ from typing import Any
 
 from bot.storage import Storage, name_key
 from bot.storage.rows import NAME_KEY_COLUMNS, name_keys
-from bot.storage.snapshot import HEALTH_COLUMNS, dump_json, health_to_row, make_snapshot
+from bot.storage.snapshot import (
+    HEALTH_COLUMNS,
+    NO_STABILITY_ROW,
+    dump_json,
+    health_to_row,
+    make_snapshot,
+)
 from rules.character import CharacterHealth
 
 __all__ = [
@@ -110,6 +116,7 @@ def populate(path: Path, active: Sequence[StoredServer], *, fillers: int = 0, se
                     "owner_id": owner,
                     "created_at": created_at,
                     **health,
+                    **NO_STABILITY_ROW,  # the table's defaults: no Stability
                 }
                 characters.append(tuple(values[column] for column in columns))
                 abilities += [

@@ -44,6 +44,7 @@ EXTENSIONS: tuple[str, ...] = (
     "cogs.history",
     "cogs.abilities",
     "cogs.ability_use",
+    "cogs.stability",
     "cogs.welcome",
 )
 

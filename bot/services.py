@@ -11,12 +11,15 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.features.consciousness.buttons import CONSCIOUSNESS_ID
 from bot.features.consciousness.keeper import RollButtonKeeper
 from bot.features.scene.status import tracker_embeds
 from bot.features.scene.tracker import LiveTracker
+from bot.features.stability.buttons import STABILITY_TEST_ID
 from bot.interaction.announcements import Announcements
 from bot.interaction.pacer import RestPacer
 from bot.storage import Storage
+from bot.storage.roll_messages import RollKind
 from rules.dice import Roller
 
 __all__ = ["Services"]
@@ -25,7 +28,8 @@ __all__ = ["Services"]
 @dataclass(frozen=True)
 class Services:
     """The storage, the dice, the announcement channels (``Announcements``), and the two
-    background keepers that follow every change: the roll buttons (``RollButtonKeeper``)
+    background keepers that follow every change: the roll buttons (``RollButtonKeeper``:
+    the Consciousness roll's and the Stability test's)
     and the live trackers (``LiveTracker``), whose requests to Discord share one pace
     (``RestPacer``)."""
 
@@ -51,7 +55,14 @@ class Services:
             dice=dice,
             pacer=pacer,
             announcements=Announcements(storage, pacer),
-            roll_buttons=RollButtonKeeper(storage, pacer),
+            roll_buttons=RollButtonKeeper(
+                storage,
+                pacer,
+                {
+                    RollKind.CONSCIOUSNESS: CONSCIOUSNESS_ID,
+                    RollKind.STABILITY_TEST: STABILITY_TEST_ID,
+                },
+            ),
             tracker=LiveTracker(storage, pacer, guild_locale, tracker_embeds),
         )
         pacer.start()

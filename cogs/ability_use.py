@@ -1,5 +1,6 @@
 """``/spend`` and ``/check``: spending an ability's pool, and a test against a difficulty with
-the Hurt and Seriously wounded penalties (RULES.md P2, P3, H3, H4; COMMANDS.md "Abilities").
+the Hurt and Seriously wounded penalties (RULES.md P2, P3, H3, H4; COMMANDS.md "Abilities"),
+and being Shaken's (M8): the +1 of a test, the composure test of an investigative spend.
 
 The ability is named as ``/ability`` names it (``bot.features.abilities``); First Aid is spent and
 tested from the character's own pool. A spend or a test that changes a pool is one change
@@ -25,21 +26,23 @@ from bot.features.abilities import (
     first_aid_ability,
     is_first_aid,
     refuse_reserved,
+    spend_embed,
 )
 from bot.features.characters.option import Character
 from bot.interaction.here import Here
-from bot.interaction.sending import send_brief, send_change, send_public
+from bot.interaction.sending import send_change, send_public
 from bot.interaction.transformers import InRange
 from bot.render import count_text
-from bot.render.brief import brief_embed
+from bot.render.stability import stability_announce
 from bot.storage.details import CheckDetails, SpendDetails
 from rules.abilities import (
     MAX_DIFFICULTY,
     MAX_POINTS,
     make_test,
-    spend_ability,
 )
+from rules.composure import spend_with_composure
 from rules.names import MAX_NAME_LENGTH
+from rules.stability import MAX_STABILITY_SPEND
 
 if TYPE_CHECKING:
     from bot.app import SaludBot
@@ -59,6 +62,10 @@ class AbilityUseCog(commands.Cog):
         character=_("The character", key="cmd.ability.option.character"),
         ability=_("The ability to spend from", key="cmd.spend.ability"),
         points=_("Points to spend (1–99)", key="cmd.spend.points"),
+        strain=_(
+            "Shaken, investigative ability: Stability spent on the composure test (0–99)",
+            key="cmd.spend.strain",
+        ),
     )
     async def spend(
         self,
@@ -66,6 +73,7 @@ class AbilityUseCog(commands.Cog):
         character: Character,
         ability: app_commands.Range[str, 1, MAX_NAME_LENGTH],
         points: app_commands.Transform[int, InRange("points", 1, MAX_POINTS)],
+        strain: app_commands.Transform[int, InRange("strain", 0, MAX_STABILITY_SPEND)] = 0,
     ) -> None:
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "abilities.action.spend")
@@ -74,9 +82,32 @@ class AbilityUseCog(commands.Cog):
         async with here.change() as tx:
             current = await tx.character(character)
             before = find_ability(current, name)
-            after = spend_ability(current.health, before, points)
+            # M8: a Shaken character's investigative spend first rolls its composure test.
+            spent = spend_with_composure(
+                current.health,
+                before,
+                points,
+                stability=current.stability,
+                strain=strain,
+                roller=here.dice,
+            )
+            after = spent.ability_after
             saved = await tx.set_ability(current, after)
-            await tx.record(**here.history(SpendDetails(ability=after.name, points=points)))
+            composure = spent.composure
+            if composure is not None:
+                saved = await tx.save_stability(saved, spent.stability.after)
+            details = SpendDetails(
+                ability=after.name,
+                points=points,
+                composure=None
+                if composure is None
+                else (
+                    f"{composure.die} + {composure.strain} = {composure.total}"
+                    f" vs {composure.difficulty}"
+                ),
+                kept=None if composure is None else composure.kept,
+            )
+            await tx.record(**here.history(details))
         language = here.public_language
         said = ability_sentence(
             language,
@@ -86,7 +117,12 @@ class AbilityUseCog(commands.Cog):
             points=count_text(language, "point", points),
             before=before.pool,
         )
-        await send_brief(interaction, here, brief_embed(saved, description=said))
+        await send_change(
+            interaction,
+            [spend_embed(saved, said, spent, language)],
+            announce=stability_announce([spent.stability]),
+            here=here,
+        )
 
     @spend.autocomplete("ability")
     async def _spend_autocomplete(
@@ -135,7 +171,13 @@ class AbilityUseCog(commands.Cog):
                 first_aid_ability(current, language) if first_aid else find_ability(current, name)
             )
             roll = make_test(
-                current.health, tested, difficulty=difficulty, spend=0, attack=attack, roller=roller
+                current.health,
+                tested,
+                difficulty=difficulty,
+                spend=0,
+                attack=attack,
+                roller=roller,
+                stability=current.stability,
             )
             await send_public(
                 interaction, embeds=[check_embed(current, roll, tested.name, language)]
@@ -153,6 +195,7 @@ class AbilityUseCog(commands.Cog):
                 spend=spend,
                 attack=attack,
                 roller=roller,
+                stability=current.stability,
             )
             if first_aid:
                 health = replace(current.health, first_aid_pool=roll.ability_after.pool)

@@ -29,6 +29,7 @@ from bot.render import (
 )
 from bot.render.brief import brief_embed, created_embed
 from bot.render.change import Field, announce_worthy, change_embeds, correction_note
+from bot.render.stability import stability_announce
 from bot.storage.details import (
     CharacterCreateDetails,
     CharacterRenameDetails,
@@ -36,8 +37,14 @@ from bot.storage.details import (
     GenderChoice,
 )
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth, Gender
-from rules.correction import correct
+from rules.correction import (
+    MAX_CORRECTED_STABILITY,
+    MIN_CORRECTED_STABILITY,
+    correct,
+    correct_stability,
+)
 from rules.names import MAX_NAME_LENGTH, clean_name
+from rules.stability import MAX_STABILITY_RATING, CharacterStability, StabilityOutcome
 
 if TYPE_CHECKING:
     from bot.app import SaludBot
@@ -52,6 +59,11 @@ SetHealth = app_commands.Transform[int, InRange("health", MIN_SET_HEALTH, MAX_SE
 MaxHealth = app_commands.Transform[int, InRange("max_health", 1, MAX_HEALTH_RATING)]
 FirstAid = app_commands.Transform[int, InRange("first_aid", 0, MAX_POOL_RATING)]
 MaxFirstAid = app_commands.Transform[int, InRange("max_first_aid", 0, MAX_POOL_RATING)]
+StabilityRating = app_commands.Transform[int, InRange("stability", 1, MAX_STABILITY_RATING)]
+SetStability = app_commands.Transform[
+    int, InRange("stability", MIN_CORRECTED_STABILITY, MAX_CORRECTED_STABILITY)
+]
+MaxStability = app_commands.Transform[int, InRange("max_stability", 0, MAX_STABILITY_RATING)]
 
 #: ``gender`` of /character create: how replies speak of the character (COMMANDS.md Grammar).
 GENDER_CHOICES = [
@@ -100,6 +112,10 @@ class CharacterCog(
         name=_("The character's name (1–40 characters)", key="cmd.character.create.name"),
         health=_("Health rating, the maximum (1–99)", key="cmd.character.create.health"),
         first_aid=_("First Aid rating (0–99, default 0)", key="cmd.character.create.first_aid"),
+        stability=_(
+            "Stability rating (1–99; default: none, the table does not track it)",
+            key="cmd.character.create.stability",
+        ),
         player=_(
             "The player the character belongs to (a GM's choice; default: you)",
             key="cmd.character.create.player",
@@ -113,6 +129,7 @@ class CharacterCog(
         name: app_commands.Range[str, 1, MAX_NAME_LENGTH],
         health: HealthRating,
         first_aid: FirstAid = 0,
+        stability: StabilityRating | None = None,
         player: discord.Member | discord.User | None = None,
         gender: app_commands.Choice[str] | None = None,
     ) -> None:
@@ -125,12 +142,14 @@ class CharacterCog(
             if player.bot:
                 raise UserFacingError("error.player_is_bot")
             owner_id = player.id
+        mind = None if stability is None else CharacterStability.new(stability)
         details = CharacterCreateDetails(
             name=clean,
             health=health,
             first_aid=first_aid,
             player_id=None if owner_id == here.user_id else owner_id,
             gender=None if chosen_gender is None else chosen_gender.value,
+            stability=stability,
         )
         async with here.change() as tx:
             await refuse_taken_name(tx, here.guild_id, clean)
@@ -140,6 +159,7 @@ class CharacterCog(
                 owner_id,
                 CharacterHealth.new(health, first_aid),
                 gender=chosen_gender,
+                stability=mind,
             )
             await tx.record(**here.history(details))
         language = here.public_language
@@ -183,6 +203,14 @@ class CharacterCog(
             "How replies speak of the character (none: take it back)",
             key="cmd.character.set.gender",
         ),
+        stability=_("Current Stability (−99–99)", key="cmd.character.set.stability"),
+        max_stability=_(
+            "Stability rating (0–99; 0 removes Stability)", key="cmd.character.set.max_stability"
+        ),
+        mental_illness=_(
+            "Does the character suffer a mental illness? (no: cured)",
+            key="cmd.character.set.mental_illness",
+        ),
     )
     @app_commands.choices(gender=SET_GENDER_CHOICES)
     async def set_values(
@@ -195,6 +223,9 @@ class CharacterCog(
         max_first_aid: MaxFirstAid | None = None,
         conscious: bool | None = None,
         gender: app_commands.Choice[str] | None = None,
+        stability: SetStability | None = None,
+        max_stability: MaxStability | None = None,
+        mental_illness: bool | None = None,
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("action.character_set")
@@ -206,7 +237,13 @@ class CharacterCog(
             "max_first_aid": max_first_aid,
             "conscious": conscious,
             "gender": None if gender is None else gender.value,
+            "stability": stability,
+            "max_stability": max_stability,
+            "mental_illness": mental_illness,
         }
+        stability_given = not (
+            stability is None and max_stability is None and mental_illness is None
+        )
         if all(value is None for value in given.values()):
             raise UserFacingError("error.set_nothing")
         async with here.change() as tx:
@@ -219,6 +256,15 @@ class CharacterCog(
                 first_aid_rating=max_first_aid,
                 conscious=conscious,
             )
+            mind: StabilityOutcome | None = None
+            if stability_given:  # M13: only when a Stability value is given
+                mind = correct_stability(
+                    current.stability,
+                    pool=stability,
+                    rating=max_stability,
+                    mental_illness=mental_illness,
+                )
+            mind_changed = mind is not None and mind.changed
             saved = current
             rolls: dict[int, int] = {}
             gender_changed = gender is not None and new_gender != current.gender
@@ -226,9 +272,11 @@ class CharacterCog(
                 saved = await tx.save_health(current, outcome.after)
                 if outcome.roll_fell_due:
                     rolls = await number_due_rolls(tx, here.guild_id, [(saved, outcome)])
+            if mind is not None and mind_changed:
+                saved = await tx.save_stability(saved, mind.after)
             if gender_changed:
                 saved = await tx.set_gender(saved, new_gender)
-            if outcome.changed or gender_changed:
+            if outcome.changed or gender_changed or mind_changed:
                 details = CharacterSetDetails(
                     health=health,
                     max_health=max_health,
@@ -236,10 +284,13 @@ class CharacterCog(
                     max_first_aid=max_first_aid,
                     conscious=conscious,
                     gender=None if gender is None else _gender_choice(new_gender),
+                    stability=stability,
+                    max_stability=max_stability,
+                    mental_illness=mental_illness,
                 )
                 await tx.record(**here.history(details))
         language = here.public_language
-        if not (outcome.changed or gender_changed):
+        if not (outcome.changed or gender_changed or mind_changed):
             await send_public(
                 interaction, text(language, "character.set.unchanged", name=safe(saved.name))
             )
@@ -261,8 +312,10 @@ class CharacterCog(
                 language,
                 extra_fields=extra,
                 note=correction_note(saved, outcome, language),
+                stability=mind,
             ),
-            announce=outcome.changed and announce_worthy(outcome.before, outcome.after),
+            announce=(outcome.changed and announce_worthy(outcome.before, outcome.after))
+            or (mind is not None and stability_announce([mind])),
             here=here,
             # G2 may make a Consciousness roll fall due: the reply carries its buttons.
             view=consciousness_view([saved], language, rolls) if outcome.roll_fell_due else None,

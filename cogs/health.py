@@ -7,7 +7,6 @@ refusal is raised (a ``RuleError`` or ``UserFacingError``) and answered by ``bot
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -31,13 +30,12 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here, private_language
 from bot.interaction.mentions import call_players
 from bot.interaction.sending import send_change
-from bot.interaction.transformers import InRange
+from bot.interaction.transformers import MAX_REASON_LENGTH, InRange, clean_reason
 from bot.render import damage_roll_text, expression_text, safe
 from bot.render.change import change_embeds, should_announce
 from bot.render.first_aid import first_aid_line
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from bot.render.rest import rest_words
-from bot.render.sanitize import visible
 from bot.render.several import Line, several_embeds
 from bot.storage import LightCharacter, StoredCharacter
 from bot.storage.details import FirstAidDetails, HurtDetails, HurtTarget, RestDetails
@@ -61,8 +59,6 @@ if TYPE_CHECKING:
     from bot.app import SaludBot
 
 
-#: ``reason`` of ``/hurt``: at most this many characters once cleaned.
-MAX_REASON_LENGTH = 100
 #: ``amount`` as typed: longer texts are refused by the dice parser anyway.
 MAX_AMOUNT_LENGTH = 100
 
@@ -84,20 +80,6 @@ WEAPONS: tuple[Weapon, ...] = (
     Weapon("light_point_blank", "1d6+2"),
     Weapon("heavy_point_blank", "1d6+3"),
 )
-
-
-def clean_reason(raw: str | None) -> str | None:
-    """The ``reason`` as shown: control characters become spaces, invisible format
-    characters go, runs of spaces shrink to one; None when nothing visible is left.
-
-    Refuses a reason longer than 100 characters (Discord enforces it; a client may not).
-    """
-    if raw is None:
-        return None
-    cleaned = " ".join(visible(unicodedata.normalize("NFC", raw), control=" ").split())
-    if len(cleaned) > MAX_REASON_LENGTH:
-        raise UserFacingError("health.error.reason_too_long", max=MAX_REASON_LENGTH)
-    return cleaned or None
 
 
 def _parse_amount(typed: str) -> DiceExpression | FixedAmount:
@@ -330,6 +312,7 @@ class HealthCog(commands.Cog):
                 patient_now.health,
                 points,
                 same_character=medic_now.id == patient_now.id,
+                medic_stability=medic_now.stability,
             )
             saved_medic = await tx.save_health(medic_now, result.medic.after)
             saved_patient = await tx.save_health(patient_now, result.patient.after)

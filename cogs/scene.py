@@ -16,13 +16,14 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.features.scene.server_wide import batches, count_among, save_all
+from bot.features.scene.server_wide import batches, count_among, new_stability_scene, save_all
 from bot.features.scene.status import status_message, tracker_embeds
 from bot.i18n import plural, text
 from bot.interaction.deferral import defer_change_of
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_change, send_public
+from bot.render.change_reply import Touched
 from bot.render.several import Line, several_embeds
 from bot.storage import Among
 from bot.storage.details import SceneNewDetails
@@ -61,7 +62,9 @@ class SceneCog(
             async for batch in batches(tx, here.guild_id, Among.LIVING):
                 living += len(batch)
                 changed = [(c, start_scene(c.health)) for c in batch]
-                touched += await save_all(tx, [(c, o) for c, o in changed if o.changed])
+                saved = await save_all(tx, [(c, o) for c, o in changed if o.changed])
+                # M6, M10: the scene's Stability cap starts again and lucidity ends.
+                touched += await new_stability_scene(tx, changed, saved, here.public_language)
             await tx.record(**here.history(SceneNewDetails()))
         language = here.public_language
         if not touched:
@@ -71,7 +74,11 @@ class SceneCog(
                 header = plural(language, "scene.new.unchanged", living)
             await send_public(interaction, header)
             return
-        lines = [Line(item.after, item.outcome) for item in touched if item.after and item.outcome]
+        lines = [
+            Line(item.after, item.outcome, detail=_said(item))
+            for item in touched
+            if item.after and item.outcome
+        ]
         embeds = several_embeds(text(language, "scene.new.title"), lines, language)
         await send_change(interaction, embeds, announce=False, here=here)
 
@@ -110,3 +117,9 @@ class SceneCog(
 
 async def setup(bot: SaludBot) -> None:
     await bot.add_cog(SceneCog(bot))
+
+
+def _said(item: Touched) -> str | None:
+    """What a new scene did to a character beyond its Health (lucidity's end), on its line."""
+    said = " ".join(value.replace("\n", " ") for _, value in item.extra_fields)
+    return said or None

@@ -31,7 +31,7 @@ from bot.render.several import Line, several_embeds
 from bot.storage import Among, StoredCharacter, Transaction
 from bot.storage.details import RefreshDetails, TimeDetails
 from rules.abilities import refresh_ability
-from rules.pools import refresh
+from rules.pools import refresh, refresh_stability
 from rules.time import MAX_MINUTES, pass_time
 
 if TYPE_CHECKING:
@@ -146,15 +146,18 @@ class TimeCog(commands.Cog):
 async def _refresh_one(
     tx: Transaction, character: StoredCharacter, language: Language
 ) -> Line | None:
-    """P1 for one character: First Aid and every ability pool back to its rating; its line
-    says which pools moved. None when every pool was full."""
+    """P1 for one character: First Aid and every ability pool back to its rating, and
+    Stability (M11); its line says which pools moved. None when every pool was full."""
     outcome = refresh(character.health)
     abilities = tuple(refresh_ability(ability) for ability in character.abilities)
+    mind = refresh_stability(character.stability)  # M11: not the incurably insane
     saved = character
     if outcome.changed:
         saved = await tx.save_health(saved, outcome.after)
     if abilities != character.abilities:
         saved = await tx.save_abilities(saved, abilities)
+    if mind.changed:
+        saved = await tx.save_stability(saved, mind.after)
     if saved is character:
         return None
     refreshed = []
@@ -169,6 +172,11 @@ async def _refresh_one(
         for before, after in zip(character.abilities, abilities, strict=True)
         if before.pool != after.pool
     ]
+    if mind.before is not None and mind.after is not None and mind.changed:
+        stability = text(language, "render.stability.name")
+        refreshed.append(
+            f"{stability} {mind.before.pool} → {mind.after.pool} / {mind.after.rating}"
+        )
     return Line(saved, outcome, detail=" · ".join(refreshed))
 
 

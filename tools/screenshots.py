@@ -1,7 +1,8 @@
 """``make screenshots``: pictures of real replies for the README (not part of ``make test``).
 
 Runs a short scripted session of a Spanish table — three investigators, a wound, a
-Consciousness roll falling due, First Aid, a death, ``/scene status``, ``/history`` — with
+Consciousness roll falling due, First Aid, a death, ``/scene status``, ``/history``, a
+Stability test called for two — with
 the real bot (``python -m bot``) against the fake Discord of ``devkit/fake_discord`` on
 127.0.0.1, keeps the payloads the bot really sent, draws each as HTML in the style of
 Discord's dark theme at a phone's width, and photographs it with headless Chromium (Debian's
@@ -267,6 +268,26 @@ async def session(fake: FakeDiscord, guild: FakeGuild) -> dict[str, Reply]:
     )
     shots["scene-status"] = await _ok(await fake.slash(guild, lucia, "scene status"))
     shots["history"] = await _ok(await fake.slash(guild, lucia, "history"))
+    # The table tracks Stability too: a test for two, with the buttons each player rolls.
+    for name, rating in (("Amelia Ríos", 8), ("Padre Tomás", 7)):
+        await _ok(
+            await fake.slash(
+                guild, gm, "character set", {"character": name, "max_stability": rating}
+            )
+        )
+    shots["stability"] = await _ok(
+        await fake.slash(
+            guild,
+            gm,
+            "stability test",
+            {
+                "loss": 4,
+                "character": "Amelia Ríos",
+                "character2": "Padre Tomás",
+                "reason": "el shoggoth del sótano",
+            },
+        )
+    )
     return shots
 
 

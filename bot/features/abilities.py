@@ -21,6 +21,7 @@ from bot.interaction.errors import UserFacingError
 from bot.render import safe, test_roll_field
 from bot.render.brief import brief_embed
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
+from bot.render.stability import composure_field, stability_sentences
 from bot.storage import StoredCharacter
 from rules.abilities import (
     Ability,
@@ -30,6 +31,7 @@ from rules.abilities import (
     is_reserved_ability_name,
 )
 from rules.ability_catalog import KNOWN_ABILITIES, KnownAbility, find_known, normalize, suggest
+from rules.composure import AbilitySpend
 from rules.names import MAX_NAME_LENGTH, InvalidName, clean_name, reading_key, starts_a_word
 
 if TYPE_CHECKING:
@@ -47,6 +49,8 @@ KIND_CHOICES = [
 ]
 
 _FIRST_AID: KnownAbility | None = find_known("First Aid")
+#: Stability is a pool of its own (RULES.md M1), never suggested nor set as an ability.
+_STABILITY: KnownAbility | None = find_known("Stability")
 
 
 # --- names ---------------------------------------------------------------------------------
@@ -90,11 +94,20 @@ def first_aid_ability(character: StoredCharacter, language: Language) -> Ability
     )
 
 
+def is_stability(name: str) -> bool:
+    """Whether ``name`` means Stability (``Stability`` / ``Estabilidad``, loosely)."""
+    return _STABILITY is not None and find_known(name) is _STABILITY
+
+
 def refuse_reserved(name: str) -> None:
-    """Health and First Aid are the character's own values, not abilities: say where they
-    are handled."""
+    """Health, First Aid and Stability are the character's own values, not abilities: say
+    where they are handled. (A server may still hold an ability named Stability from before
+    Stability was a pool: it stays until a GM removes it with ``/ability remove``, which
+    does not call this.)"""
     if is_reserved_ability_name(name):
         raise ReservedAbility(name=name)  # escaped with every refusal value (bot.interaction.tree)
+    if is_stability(name):
+        raise UserFacingError("abilities.error.stability", name=safe(name))
 
 
 def find_ability(character: StoredCharacter, name: str) -> Ability:
@@ -181,6 +194,8 @@ def ability_choices(
         if len(choices) >= MAX_CHOICES:
             break
         if known in held or (testable_only and known.kind is not AbilityKind.GENERAL):
+            continue
+        if known is _STABILITY:  # a pool of its own: /character set, /stability
             continue
         name = known.name(language.value)
         if name.casefold() in taken:
@@ -288,6 +303,23 @@ def check_embed(
     character: StoredCharacter, roll: TestRoll, ability_name: str, language: Language
 ) -> discord.Embed:
     """The reply to ``/check`` (COMMANDS.md "Replies that move no state"): the character's
-    name and the test's field, ``DIE + SPEND = TOTAL vs DIFFICULTY`` with its breakdown, the
-    outcome and the pool, each said once."""
+    name and the test's field, ``DIE + SPEND = TOTAL vs DIFFICULTY`` with its breakdown (the
+    wounds' and the Shaken +1, M8), the outcome and the pool, each said once."""
     return brief_embed(character, fields=[test_roll_field(roll, ability_name, language)])
+
+
+def spend_embed(
+    character: StoredCharacter, said: str, spent: AbilitySpend, language: Language
+) -> discord.Embed:
+    """The reply to ``/spend``: what was spent, in a sentence; a Shaken character's
+    investigative spend adds its composure test (M8) with what the strain cost, and a mental
+    illness it brought on in words."""
+    composure = spent.composure
+    outcome = spent.stability
+    if composure is None or outcome.before is None or outcome.after is None:
+        return brief_embed(character, description=said)
+    name, value = composure_field(composure, outcome.before, outcome.after, language)
+    sentences = stability_sentences(character, outcome.events, language)
+    if sentences:
+        value = "\n".join([value, *sentences])
+    return brief_embed(character, description=said, fields=[(name, value)])

@@ -13,6 +13,7 @@ from bot.features.help import HelpButton
 from bot.features.history.pages import HistoryPageButton
 from bot.features.history.undo_confirm import UndoButton
 from bot.features.scene.status import StatusPageButton
+from bot.features.stability.buttons import StabilityTestButton
 from bot.interaction.buttons import SaludButton
 
 __all__ = ["PERSISTENT_BUTTONS", "register_buttons"]
@@ -20,6 +21,7 @@ __all__ = ["PERSISTENT_BUTTONS", "register_buttons"]
 #: Every kind of button Salud posts.
 PERSISTENT_BUTTONS: tuple[type[SaludButton], ...] = (
     ConsciousnessButton,
+    StabilityTestButton,
     DeleteButton,
     ListPageButton,
     HistoryPageButton,

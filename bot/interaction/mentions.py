@@ -18,7 +18,7 @@ from bot.render.calls import RollCall, call_text
 from bot.storage import StoredCharacter
 from rules.outcome import Outcome
 
-__all__ = ["PlayerCall", "call_players"]
+__all__ = ["PlayerCall", "call_players", "call_testers"]
 
 
 @dataclass(frozen=True)
@@ -65,3 +65,21 @@ def call_players(
         return None
     owners = tuple(dict.fromkeys(call.owner_id for call in calls))
     return PlayerCall(said, owners)
+
+
+def call_testers(
+    characters: Iterable[StoredCharacter], *, difficulty: int, caller: int, language: Language
+) -> PlayerCall | None:
+    """The call of the owners of the characters a GM called a Stability test for
+    (COMMANDS.md "Stability": ``@Lucía: Amelia Ríos debe hacer una Prueba de Estabilidad
+    (Dificultad 4)``), in the order of the call, leaving out the member who called it; None
+    when there is nobody to call."""
+    calls = [
+        RollCall(character.owner_id, character.name, difficulty)
+        for character in characters
+        if character.owner_id != caller
+    ]
+    said = call_text(calls, language, "render.call.stability")
+    if said is None:
+        return None
+    return PlayerCall(said, tuple(dict.fromkeys(call.owner_id for call in calls)))

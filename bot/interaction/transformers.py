@@ -1,17 +1,22 @@
-"""Option transformers and the checks of option values: a text channel and a number in its
-range. (The character an option names is the characters feature's:
+"""Option transformers and the checks of option values: a text channel, a number in its
+range, a ``reason`` made fit to show. (The character an option names is the characters feature's:
 ``bot.features.characters.option``.)"""
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any, cast
 
 import discord
 from discord import app_commands
 
 from bot.interaction.errors import UserFacingError
+from bot.render.sanitize import visible
 
-__all__ = ["InRange", "TextChannelTransformer", "check_range"]
+__all__ = ["MAX_REASON_LENGTH", "InRange", "TextChannelTransformer", "check_range", "clean_reason"]
+
+#: ``reason`` of ``/hurt`` and ``/stability test``: at most this many characters once cleaned.
+MAX_REASON_LENGTH = 100
 
 
 def check_range(option: str, value: int, minimum: int, maximum: int) -> int:
@@ -19,6 +24,20 @@ def check_range(option: str, value: int, minimum: int, maximum: int) -> int:
     if not minimum <= value <= maximum:
         raise UserFacingError("error.out_of_range", option=option, min=minimum, max=maximum)
     return value
+
+
+def clean_reason(raw: str | None) -> str | None:
+    """The ``reason`` as shown: control characters become spaces, invisible format
+    characters go, runs of spaces shrink to one; None when nothing visible is left.
+
+    Refuses a reason longer than 100 characters (Discord enforces it; a client may not).
+    """
+    if raw is None:
+        return None
+    cleaned = " ".join(visible(unicodedata.normalize("NFC", raw), control=" ").split())
+    if len(cleaned) > MAX_REASON_LENGTH:
+        raise UserFacingError("health.error.reason_too_long", max=MAX_REASON_LENGTH)
+    return cleaned or None
 
 
 class InRange(app_commands.Transformer):

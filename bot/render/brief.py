@@ -39,17 +39,19 @@ def brief_embed(
 
 
 def created_embed(character: CharacterLike, said: str, language: Language) -> discord.Embed:
-    """A new character: who plays it (``said``), and its Health and First Aid, side by side."""
+    """A new character: who plays it (``said``), and its Health and First Aid, side by side
+    (and its Stability, when the table gave it one)."""
     health = character.health
-    return brief_embed(
-        character,
-        description=said,
-        fields=[
-            (text(language, "render.status.health"), f"{health.health} / {health.max_health}"),
-            (
-                text(language, "render.status.first_aid"),
-                f"{health.first_aid_pool} / {health.first_aid_rating}",
-            ),
-        ],
-        inline=True,
-    )
+    fields = [
+        (text(language, "render.status.health"), f"{health.health} / {health.max_health}"),
+        (
+            text(language, "render.status.first_aid"),
+            f"{health.first_aid_pool} / {health.first_aid_rating}",
+        ),
+    ]
+    stability = character.stability
+    if stability is not None:
+        fields.append(
+            (text(language, "render.stability.name"), f"{stability.pool} / {stability.rating}")
+        )
+    return brief_embed(character, description=said, fields=fields, inline=True)

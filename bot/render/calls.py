@@ -1,5 +1,6 @@
-"""The words that call a player whose character must make a Consciousness roll (COMMANDS.md
-"Calling the player"): the first line of the reply, the one a phone's notification shows.
+"""The words that call a player whose character must make a Consciousness roll or a
+Stability test (COMMANDS.md "Calling the player", "Stability"): the first line of the reply,
+the one a phone's notification shows.
 
 One player called for one character: the sentence in full (``@Lucía: Amelia Ríos debe hacer
 una Tirada de Consciencia (Dificultad 3)``). More: one line naming each player with their
@@ -36,8 +37,12 @@ class RollCall:
     difficulty: int
 
 
-def call_text(calls: Sequence[RollCall], language: Language) -> str | None:
-    """The line that calls the players of ``calls`` (None when nobody is called)."""
+def call_text(
+    calls: Sequence[RollCall], language: Language, what: str = "render.call"
+) -> str | None:
+    """The line that calls the players of ``calls`` (None when nobody is called); ``what``:
+    the keys of the words, ``render.call`` for a Consciousness roll, ``render.call.stability``
+    for a Stability test (each with ``.one`` and ``.several``)."""
     if not calls:
         return None
     owners: dict[int, list[str]] = {}
@@ -47,10 +52,10 @@ def call_text(calls: Sequence[RollCall], language: Language) -> str | None:
         (call,) = calls
         return text(
             language,
-            "render.call.one",
+            f"{what}.one",
             player=mention(call.owner_id),
             name=_name(call.name),
             difficulty=call.difficulty,
         )
     named = [f"{mention(owner)} ({join_words(language, names)})" for owner, names in owners.items()]
-    return text(language, "render.call.several", players=join_words(language, named))
+    return text(language, f"{what}.several", players=join_words(language, named))

@@ -34,6 +34,12 @@ from bot.render.limits import (
     FIELD_VALUE_LIMIT,
     TITLE_LIMIT,
 )
+from bot.render.stability import (
+    insanity_embed,
+    stability_field,
+    stability_sentences,
+    went_insane,
+)
 from bot.storage import StoredCharacter
 from rules.character import CharacterHealth
 from rules.events import (
@@ -51,6 +57,7 @@ from rules.events import (
     StayedConscious,
 )
 from rules.outcome import Outcome
+from rules.stability import StabilityOutcome
 from rules.state import HealthState
 
 __all__ = [
@@ -148,11 +155,15 @@ def _what_happened(
     language: Language,
     extra_fields: Sequence[Field],
     told: str | None = None,
+    stability: StabilityOutcome | None = None,
 ) -> list[Field]:
     """The command's fields, with the events in words under the last one (or in a field of
-    their own when the command gave none)."""
+    their own when the command gave none); Stability's after Health's."""
     fields = [(name, value) for name, value in extra_fields]
     sentences = told if told is not None else _sentences(character, outcome.events, language)
+    if stability is not None:
+        said = "\n".join(stability_sentences(character, stability.events, language))
+        sentences = "\n".join(part for part in (sentences, said) if part)
     if sentences and fields:
         name, value = fields[-1]
         fields[-1] = (name, f"{value}\n{sentences}")
@@ -181,6 +192,7 @@ def change_embeds(
     budget: int = EMBED_TOTAL_LIMIT,
     note: str | None = None,
     told: str | None = None,
+    stability: StabilityOutcome | None = None,
 ) -> list[discord.Embed]:
     """The embed that shows one character's change (``character`` as saved, ``outcome`` the
     rules' result): see the module's docstring. ``extra_fields`` are what the command did
@@ -188,9 +200,13 @@ def change_embeds(
     title, what kind of change it is (a GM's correction). ``told``, when given, is what
     happened in words, said by the caller instead of one sentence per event (``/rest``).
 
-    A list (of one embed) so that a caller can add it to a message's embeds; it stays within
-    ``budget`` characters (give each character its share when one message shows several):
-    what happened is shortened when it must.
+    ``stability``: what the command did to the character's Stability too (a GM's
+    correction): its field after Health's when it changed, its events in words; incurable
+    insanity adds its own embed (COMMANDS.md "Stability").
+
+    A list (of one embed, two with insanity) so that a caller can add it to a message's
+    embeds; it stays within ``budget`` characters (give each character its share when one
+    message shows several): what happened is shortened when it must.
     """
     before, after = outcome.before, character.health
     if died(outcome):
@@ -203,7 +219,16 @@ def change_embeds(
         said = f"{note}\n{embed.description}" if embed.description else note
         embed.description = _clip(said, DESCRIPTION_LIMIT)
     embed.add_field(name=text(language, "render.status.health"), value=health, inline=False)
-    for name, value in _what_happened(character, outcome, language, extra_fields, told):
+    changed_mind = stability is not None and stability.changed
+    if changed_mind and stability is not None and stability.after is not None:
+        name, value = stability_field(
+            character, stability.before, stability.after, language, stability.events
+        )
+        embed.add_field(name=name, value=value, inline=False)
+    shown_stability = stability if changed_mind else None
+    for name, value in _what_happened(
+        character, outcome, language, extra_fields, told, shown_stability
+    ):
         embed.add_field(
             name=_clip(name, FIELD_NAME_LIMIT),
             value=_clip(value, FIELD_VALUE_LIMIT),
@@ -216,6 +241,8 @@ def change_embeds(
         embed.set_field_at(
             len(embed.fields) - 1, name=last.name, value=_clip(last.value or "", room), inline=False
         )
+    if shown_stability is not None and went_insane(shown_stability):
+        return [embed, insanity_embed(character, language)]
     return [embed]
 
 

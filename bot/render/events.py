@@ -44,6 +44,27 @@ from rules.events import (
     StayedConscious,
     Woke,
 )
+from rules.stability import StabilityState
+from rules.stability_events import (
+    Faltered,
+    KeptComposure,
+    LucidityEnded,
+    MadeLucid,
+    MentalIllnessAcquired,
+    StabilityAdded,
+    StabilityRefreshed,
+    StabilityRemoved,
+    StabilityRestored,
+    StabilitySpent,
+    StabilityStateChanged,
+    StabilityTestCleared,
+    StabilityTestDue,
+    StabilityTestFailed,
+    StabilityTestPassed,
+    StabilityTestReplaced,
+    Strained,
+    WentInsane,
+)
 
 if TYPE_CHECKING:
     from rules.character import Gender
@@ -199,8 +220,130 @@ def _pool_refreshed(event: PoolRefreshed, language: Language) -> Said:
     return Said("render.event.pool_refreshed", {"before": event.before, "after": event.after})
 
 
+# --- Stability (RULES.md M; rules.stability_events) ------------------------------------------
+
+
+def _stability_state(state: StabilityState, language: Language) -> str:
+    return text(language, f"render.stability.state.{state.value}")
+
+
+@sentence_of.register
+def _stability_state_changed(event: StabilityStateChanged, language: Language) -> Said:
+    return Said(
+        "render.event.stability_state_changed", {"state": _stability_state(event.after, language)}
+    )
+
+
+@sentence_of.register
+def _stability_test_due(event: StabilityTestDue, language: Language) -> Said:
+    return Said(
+        "render.event.stability_test_due", {"loss": event.loss, "difficulty": event.difficulty}
+    )
+
+
+@sentence_of.register
+def _stability_test_replaced(event: StabilityTestReplaced, language: Language) -> Said:
+    return Said(
+        "render.event.stability_test_replaced",
+        {"loss": event.loss, "difficulty": event.difficulty},
+    )
+
+
+@sentence_of.register
+def _stability_test_cleared(event: StabilityTestCleared, language: Language) -> Said:
+    return Said(
+        "render.event.stability_test_cleared",
+        {"loss": event.loss, "difficulty": event.difficulty},
+    )
+
+
+@sentence_of.register
+def _stability_spent(event: StabilitySpent, language: Language) -> Said:
+    return Said("render.event.stability_spent", {"points": event.points})
+
+
+@sentence_of.register
+def _stability_test_passed(event: StabilityTestPassed, language: Language) -> Said:
+    return _plain("stability_test_passed")
+
+
+@sentence_of.register
+def _stability_test_failed(event: StabilityTestFailed, language: Language) -> Said:
+    return Said("render.event.stability_test_failed", {"lost": event.lost})
+
+
+@sentence_of.register
+def _mental_illness(event: MentalIllnessAcquired, language: Language) -> Said:
+    if event.rating_before == event.rating_after:
+        return Said("render.event.mental_illness_at_one", {"rating": event.rating_after})
+    return Said(
+        "render.event.mental_illness",
+        {"before": event.rating_before, "after": event.rating_after},
+    )
+
+
+@sentence_of.register
+def _went_insane(event: WentInsane, language: Language) -> Said:
+    return _plain("went_insane")
+
+
+@sentence_of.register
+def _strained(event: Strained, language: Language) -> Said:
+    return Said("render.event.strained", {"points": event.points})
+
+
+@sentence_of.register
+def _kept_composure(event: KeptComposure, language: Language) -> Said:
+    return _plain("kept_composure")
+
+
+@sentence_of.register
+def _faltered(event: Faltered, language: Language) -> Said:
+    return _plain("faltered")
+
+
+@sentence_of.register
+def _stability_restored(event: StabilityRestored, language: Language) -> Said:
+    return Said("render.event.stability_restored", {"points": event.points})
+
+
+@sentence_of.register
+def _made_lucid(event: MadeLucid, language: Language) -> Said:
+    return _plain("made_lucid")
+
+
+@sentence_of.register
+def _lucidity_ended(event: LucidityEnded, language: Language) -> Said:
+    return _plain("lucidity_ended")
+
+
+@sentence_of.register
+def _stability_refreshed(event: StabilityRefreshed, language: Language) -> Said:
+    return Said("render.event.stability_refreshed", {"before": event.before, "after": event.after})
+
+
+@sentence_of.register
+def _stability_added(event: StabilityAdded, language: Language) -> Said:
+    key = "stability_added.ill" if event.mental_illness else "stability_added"
+    return Said(f"render.event.{key}", {"pool": event.pool, "rating": event.rating})
+
+
+@sentence_of.register
+def _stability_removed(event: StabilityRemoved, language: Language) -> Said:
+    return Said("render.event.stability_removed", {"pool": event.pool, "rating": event.rating})
+
+
 #: The values a GM's correction may set, said in words (``render.field.<field>``).
-CORRECTED_FIELDS = frozenset({"health", "max_health", "first_aid_pool", "first_aid_rating"})
+CORRECTED_FIELDS = frozenset(
+    {
+        "health",
+        "max_health",
+        "first_aid_pool",
+        "first_aid_rating",
+        "stability",
+        "max_stability",
+    }
+)
 
 
 @sentence_of.register
@@ -208,6 +351,9 @@ def _corrected(event: Corrected, language: Language) -> Said:
     if event.field == "conscious":
         # Woken or knocked out by a GM: said as what happened, not "conscious: yes → no".
         return _plain("corrected.conscious" if event.after else "corrected.unconscious")
+    if event.field == "mental_illness":
+        # The mark given or cleared, as what happened (M12: a GM says it is cured).
+        return _plain("corrected.mental_illness" if event.after else "corrected.cured")
     if event.field not in CORRECTED_FIELDS:
         log.warning("no words for the corrected field %r", event.field)
     known = event.field in CORRECTED_FIELDS

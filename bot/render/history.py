@@ -9,11 +9,9 @@ value that did not move (a medic's Health) is left out; a test says its outcome
 (``2 + 1 = 3 vs 4: failed``). Undone entries are struck through and marked "(undone)"; an
 undo says which entry it reverted (``Undoes #12``) and what came back.
 
-Each command's details say their sentence by their type (``sentence_of``: a function
-registered per class of ``bot.storage.details``, as ``render/events.py`` does for events),
-reading typed fields: a new command registers one function. Details no function is
-registered for (``UnknownDetails``: an entry of a command that no longer exists) say
-"A change" with the values. No option name or stored value is ever shown.
+Each command's details say their sentence by their type (``sentence_of``, one function
+registered per class of ``bot.storage.details``); ``UnknownDetails`` say "A change". No
+option name or stored value is ever shown.
 """
 
 from __future__ import annotations
@@ -41,6 +39,9 @@ from bot.storage.details import (
     RestDetails,
     SceneNewDetails,
     SpendDetails,
+    StabilityRollDetails,
+    StabilityTestDetails,
+    StabilityTreatDetails,
     TimeDetails,
     UndoDetails,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "history_lines",
     "mention",
     "sentence_of",
+    "stability_move",
 ]
 
 #: Longest line: ten of them and their newlines stay under an embed description's 4096.
@@ -80,13 +82,15 @@ class Sentence:
     ``names``: the characters the words name (plain, as stored): when the one character
     whose Health moved is among them, only its values follow. ``values``: False when the
     words already said every value there is to say. ``outcome``: the words end with a
-    test's outcome, so the Health follows as ``; Health -3 → -4``.
+    test's outcome, so the Health follows as ``; Health -3 → -4``. ``stability``: the values
+    that follow are Stability's (``Stability 8 → 4``), not Health's.
     """
 
     words: str
     names: frozenset[str] = frozenset()
     values: bool = True
     outcome: bool = False
+    stability: bool = False
 
 
 @singledispatch
@@ -107,6 +111,20 @@ def health_move(change: HistoryCharacter) -> str | None:
         return f"{was.health}/{was.max_health} → {now.health}/{now.max_health}"
     if was.health != now.health:
         return f"{was.health} → {now.health}"
+    return None
+
+
+def stability_move(change: HistoryCharacter) -> str | None:
+    """``5 → 1``, or ``5/8 → -7/7`` when the rating moved; None when neither moved, and for
+    a character without Stability either side."""
+    before = None if change.before is None else change.before.stability
+    after = None if change.after is None else change.after.stability
+    if before is None or after is None:
+        return None
+    if before.rating != after.rating:
+        return f"{before.pool}/{before.rating} → {after.pool}/{after.rating}"
+    if before.pool != after.pool:
+        return f"{before.pool} → {after.pool}"
     return None
 
 
@@ -137,7 +155,8 @@ def entry_text(entry: HistoryEntry, language: Language, room: int = MAX_LINE_LEN
     said = sentence_of(entry.details, entry, language)
     if not said.values:
         return said.words
-    moves = [(change.name, move) for change in entry.characters if (move := health_move(change))]
+    move_of = stability_move if said.stability else health_move
+    moves = [(change.name, move) for change in entry.characters if (move := move_of(change))]
     if not moves:
         return said.words
     if len(moves) == 1 and moves[0][0] in said.names:
@@ -145,6 +164,9 @@ def entry_text(entry: HistoryEntry, language: Language, room: int = MAX_LINE_LEN
     else:
         room = max(room - len(said.words) - 2, 40)
         values = _fitting([f"{safe(name)} {move}" for name, move in moves], room, language)
+    if said.stability:
+        values = text(language, "render.history.stability", value=values)
+        return f"{said.words}; {values}" if said.outcome else f"{said.words}: {values}"
     if said.outcome:
         return said.words + text(language, "render.history.health_after", values=values)
     return f"{said.words}: {values}"
@@ -263,6 +285,8 @@ def _create(details: CharacterCreateDetails, entry: HistoryEntry, language: Lang
     ratings = [text(language, "render.history.rating.health", value=details.health)]
     if details.first_aid:
         ratings.append(text(language, "render.history.rating.first_aid", value=details.first_aid))
+    if details.stability is not None:
+        ratings.append(text(language, "render.history.rating.stability", value=details.stability))
     words = text(
         language,
         "render.history.what.character_create",
@@ -288,6 +312,14 @@ def _correct(details: CharacterSetDetails, entry: HistoryEntry, language: Langua
     if details.gender is not None:
         gender = text(language, f"render.value.gender.{details.gender}")
         parts.append(text(language, "render.history.set.gender", value=gender))
+    if details.stability is not None:
+        parts.append(text(language, "render.history.set.stability", value=details.stability))
+    if details.max_stability is not None:
+        value = details.max_stability
+        parts.append(text(language, "render.history.set.max_stability", value=value))
+    if details.mental_illness is not None:
+        mark = "mental_illness" if details.mental_illness else "cured"
+        parts.append(text(language, f"render.history.set.{mark}"))
     words = text(language, "render.history.what.character_set", name=safe(name))
     if parts:
         words += f" ({', '.join(parts)})"
@@ -296,12 +328,8 @@ def _correct(details: CharacterSetDetails, entry: HistoryEntry, language: Langua
 
 @sentence_of.register
 def _rename(details: CharacterRenameDetails, entry: HistoryEntry, language: Language) -> Sentence:
-    words = text(
-        language,
-        "render.history.what.character_rename",
-        old=safe(details.old),
-        new=safe(details.new),
-    )
+    old, new = safe(details.old), safe(details.new)
+    words = text(language, "render.history.what.character_rename", old=old, new=new)
     return Sentence(words, values=False)
 
 
@@ -340,15 +368,81 @@ def _ability_remove(
 
 @sentence_of.register
 def _spend(details: SpendDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    """A spend; a Shaken investigator's composure test and the Stability it cost (M8)."""
     name = _subject(entry)
+    points = count_text(language, "point", details.points)
+    if details.composure is None:
+        words = text(
+            language,
+            "render.history.what.spend",
+            name=safe(name),
+            ability=safe(details.ability),
+            points=points,
+        )
+        return Sentence(words, frozenset({name}))
     words = text(
         language,
-        "render.history.what.spend",
+        "render.history.what.spend_composure",
         name=safe(name),
         ability=safe(details.ability),
-        points=count_text(language, "point", details.points),
+        points=points,
+        roll=details.composure,
+        outcome=text(language, f"render.history.outcome.{'kept' if details.kept else 'faltered'}"),
     )
-    return Sentence(words, frozenset({name}))
+    return Sentence(words, frozenset({name}), outcome=True, stability=True)
+
+
+@sentence_of.register
+def _stability_test(
+    details: StabilityTestDetails, entry: HistoryEntry, language: Language
+) -> Sentence:
+    names = list(details.characters) or [change.name for change in entry.characters]
+    words = text(
+        language,
+        "render.history.what.stability_test",
+        names=join_words(language, [safe(name) for name in names]),
+        loss=details.loss,
+        difficulty=details.difficulty,
+    )
+    if details.reason:
+        words += f" — {safe(details.reason[:_REASON_LENGTH])}"
+    return Sentence(words, values=False)
+
+
+@sentence_of.register
+def _stability_roll(
+    details: StabilityRollDetails, entry: HistoryEntry, language: Language
+) -> Sentence:
+    name = _subject(entry)
+    outcome = "passed" if details.success else "failed"
+    words = text(
+        language,
+        "render.history.what.stability_roll",
+        name=safe(name),
+        roll=details.roll,
+        outcome=text(language, f"render.history.outcome.{outcome}"),
+    )
+    return Sentence(words, frozenset({name}), outcome=True, stability=True)
+
+
+@sentence_of.register
+def _stability_treat(
+    details: StabilityTreatDetails, entry: HistoryEntry, language: Language
+) -> Sentence:
+    """Psychoanalysis: the Stability it gave back follows; lucidity moves none."""
+    medic = details.medic
+    others = [change.name for change in entry.characters if change.name != medic]
+    patient = others[0] if others else medic
+    spent = details.spent if details.spent is not None else details.points
+    form = "lucid" if details.lucidity else "restored"
+    words = text(
+        language,
+        f"render.history.what.stability_treat.{form}",
+        medic=safe(medic),
+        patient=safe(patient),
+        points=count_text(language, "point", spent),
+    )
+    return Sentence(words, frozenset({patient}), stability=True)
 
 
 @sentence_of.register
@@ -364,8 +458,12 @@ def _undo(details: UndoDetails, entry: HistoryEntry, language: Language) -> Sent
             parts.append(text(language, "render.history.undo.returns", name=name))
         elif change.after is None:
             parts.append(text(language, "render.history.undo.gone", name=name))
-        elif move := health_move(change):
-            parts.append(f"{name} {move}")
+        else:
+            moved = [health_move(change)]
+            if mind := stability_move(change):
+                moved.append(text(language, "render.history.stability", value=mind))
+            if said := " · ".join(move for move in moved if move):
+                parts.append(f"{name} {said}")
     if not parts:
         return Sentence(words, values=False)
     room = MAX_LINE_LENGTH - 80 - len(words)

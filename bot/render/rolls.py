@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "arithmetic",
+    "breakdown",
     "consciousness_roll_field",
     "damage_roll_text",
     "expression_text",
@@ -29,6 +30,15 @@ __all__ = [
 def arithmetic(die: int, spend: int, total: int, difficulty: int) -> str:
     """``4 + 1 = 5 vs 3``: the fixed format players and tests rely on."""
     return f"{die} + {spend} = {total} vs {difficulty}"
+
+
+def breakdown(base: int, *penalties: int) -> str:
+    """`` (4 + 1 + 1)`` after a raised Difficulty: the GM's and each penalty that raised it
+    (wounds, H3; Shaken, M8); ``""`` when nothing did."""
+    raised = [penalty for penalty in penalties if penalty]
+    if not raised:
+        return ""
+    return " (" + " + ".join(str(value) for value in (base, *raised)) + ")"
 
 
 def _signed(modifier: int) -> str:
@@ -89,18 +99,21 @@ def test_roll_field(roll: TestRoll, ability_name: str, language: Language) -> tu
     """(name, value) of the field for an ability test or attack (P3).
 
     Name: "Athletics test" / "Prueba de Atletismo"; "Scuffling attack" / "Ataque (Pelea)".
-    Value lines, each fact once: ``4 + 1 = 5 vs 4 (3 + 1)`` (the breakdown only when wounds
-    add a penalty); the outcome in bold, with what the penalty is for ("**Success** · +1 for
-    wounds"); the pool, ``BEFORE → POOL / RATING`` when the test spent from it.
+    Value lines, each fact once: ``4 + 1 = 5 vs 4 (3 + 1)`` (the breakdown only when wounds,
+    or being Shaken, add a penalty: ``(4 + 1 + 1)``); the outcome in bold, with what each
+    penalty is for ("**Success** · +1 for wounds · +1 for being Shaken"); the pool,
+    ``BEFORE → POOL / RATING`` when the test spent from it.
     """
     line = arithmetic(roll.die, roll.spend, roll.total, roll.difficulty)
-    if roll.penalty:
-        line += f" ({roll.base_difficulty} + {roll.penalty})"
+    line += breakdown(roll.base_difficulty, roll.penalty, roll.shaken_penalty)
     outcome_key = ("attack_" if roll.attack else "") + ("success" if roll.success else "failure")
     outcome = f"**{text(language, f'render.roll.test.{outcome_key}')}**"
     if roll.penalty:
         wounds = text(language, "render.roll.test.wounds", penalty=roll.penalty)
         outcome = f"{outcome} · {wounds}"
+    if roll.shaken_penalty:
+        shaken = text(language, "render.stability.roll.shaken", penalty=roll.shaken_penalty)
+        outcome = f"{outcome} · {shaken}"
     after = roll.ability_after
     if roll.spend:
         pool = text(

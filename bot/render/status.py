@@ -28,11 +28,13 @@ from bot.render.limits import (
     FIELDS_PER_EMBED,
     TITLE_LIMIT,
 )
+from bot.render.stability import stability_status_value
 from rules.abilities import Ability, AbilityKind
 from rules.state import HealthState
 
 if TYPE_CHECKING:
     from rules.character import CharacterHealth, Gender
+    from rules.stability import CharacterStability
 
 __all__ = [
     "ABILITY_SEPARATOR",
@@ -65,6 +67,9 @@ class CharacterLike(Protocol):
 
     @property
     def gender(self) -> Gender | None: ...
+
+    @property
+    def stability(self) -> CharacterStability | None: ...
 
 
 def ability_entries(abilities: Sequence[Ability], kind: AbilityKind) -> list[str]:
@@ -146,8 +151,11 @@ def status_embed(character: CharacterLike, language: Language) -> discord.Embed:
     Title: the name, as typed. Colour: by state. Fields, in order: ``Health``/``Salud``
     (value begins ``CURRENT / MAX``), ``State``/``Estado`` (state and flags, then the effects
     on a second line), ``First Aid``/``Primeros Auxilios`` (``POOL / RATING``), then the
-    abilities, investigative first. Footer: Health at the start of the scene and the First Aid
-    received this scene against its limit (F2, F3). The owner is not named: nobody is pinged.
+    abilities, investigative first; ``Estabilidad`` (``POOL / RATING``, the state and its marks)
+    only for a character that has Stability. Footer: Health at the start of the scene and the
+    First Aid received this scene against its limit (F2, F3), and what failed Stability tests
+    took this scene against the worst incident (M6) once one was rolled. The owner is not
+    named: nobody is pinged.
     """
     health = character.health
     state = health.state
@@ -171,6 +179,13 @@ def status_embed(character: CharacterLike, language: Language) -> discord.Embed:
         value=f"{health.first_aid_pool} / {health.first_aid_rating}",
         inline=True,
     )
+    stability = character.stability
+    if stability is not None:  # M1: a character without Stability shows nothing of it
+        embed.add_field(
+            name=text(language, "render.stability.name"),
+            value=stability_status_value(stability, language, gender),
+            inline=False,
+        )
     footer = []
     if gender is not None:
         footer.append(text(language, f"render.status.gender.{gender.value}"))
@@ -182,6 +197,15 @@ def status_embed(character: CharacterLike, language: Language) -> discord.Embed:
                 scene_start_health=health.scene_start_health,
                 received=health.first_aid_received,
                 limit=health.max_health // 3,
+            )
+        )
+    if stability is not None and stability.scene_worst_loss and state is not HealthState.DEAD:
+        footer.append(
+            text(
+                language,
+                "render.stability.footer",
+                lost=stability.scene_lost,
+                worst=stability.scene_worst_loss,
             )
         )
     if footer:

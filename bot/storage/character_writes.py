@@ -24,6 +24,7 @@ from bot.storage.rows import (
     DELETE_ABILITY,
     NAME_KEY_COLUMNS,
     UPDATE_HEALTH,
+    UPDATE_STABILITY,
     UPSERT_ABILITY,
     StoredRow,
     abilities_by_key,
@@ -33,13 +34,17 @@ from bot.storage.rows import (
 )
 from bot.storage.snapshot import (
     HEALTH_COLUMNS,
+    STABILITY_COLUMNS,
     Snapshot,
     ability_from_row,
     ability_to_row,
     health_to_row,
+    stability_of_snapshot,
+    stability_to_row,
 )
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
+from rules.stability import CharacterStability
 
 __all__ = ["CharacterWriter"]
 
@@ -130,6 +135,7 @@ class CharacterWriter:
         owner_id: int,
         created_at: str,
         health: Mapping[str, Any],
+        stability: Mapping[str, Any],
         gender: str | None = None,
     ) -> int:
         """The character's row, sent now: its id is needed, and a taken name is the caller's
@@ -137,7 +143,12 @@ class CharacterWriter:
         is refused with ``TooManyCharacters`` when its guild has ``MAX_CHARACTERS`` already:
         the same statement counts, so two creations at once cannot both pass the limit."""
         named, named_values = character_columns(
-            name=name, owner_id=owner_id, created_at=created_at, gender=gender, health=health
+            name=name,
+            owner_id=owner_id,
+            created_at=created_at,
+            gender=gender,
+            health=health,
+            stability=stability,
         )
         columns = ["guild_id", *named]
         values: list[Any] = [guild_id, *named_values]
@@ -191,9 +202,11 @@ class CharacterWriter:
         health: CharacterHealth,
         abilities: Iterable[Ability] = (),
         gender: Gender | None = None,
+        stability: CharacterStability | None = None,
     ) -> StoredCharacter:
-        """A new character (name stored trimmed). Raises ``DuplicateName``, and
-        ``ValueError`` for two abilities whose names are equal ignoring case."""
+        """A new character (name stored trimmed), with Stability when given. Raises
+        ``DuplicateName``, and ``ValueError`` for two abilities whose names are equal
+        ignoring case."""
         self.check_writable()
         self._known.claim_guild(guild_id)
         self.names_written.add(guild_id)
@@ -201,6 +214,7 @@ class CharacterWriter:
         clean = name.strip()
         created_at = self._now()
         health_row = health_to_row(health)
+        stability_row = stability_to_row(stability)
         gender_value = None if gender is None else gender.value
         new_id = await self._insert(
             character_id=None,
@@ -209,6 +223,7 @@ class CharacterWriter:
             owner_id=owner_id,
             created_at=created_at,
             health=health_row,
+            stability=stability_row,
             gender=gender_value,
         )
         self._known.first_write(guild_id, new_id, None)
@@ -221,6 +236,7 @@ class CharacterWriter:
                 "gender": gender_value,
                 "created_at": created_at,
                 **health_row,
+                **stability_row,
             }
         )
         # A new id: no ability row can exist for it yet.
@@ -252,6 +268,38 @@ class CharacterWriter:
             states[character.id] = stored
             saved.append(stored.character())
         self._pipe.queue_many(UPDATE_HEALTH, params)
+        for stored in states.values():
+            self._known.keep(stored)
+        return saved
+
+    async def save_stabilities(
+        self, changes: Iterable[tuple[StoredCharacter, CharacterStability | None]]
+    ) -> list[StoredCharacter]:
+        """Write every Stability value of these characters (None: without Stability), in one
+        statement, as ``save_healths`` writes Health (a character missing from its guild
+        raises ``CharacterNotFound`` before anything is written). Stability given or taken
+        away ends the server's name index (it knows who has Stability). Returns the saved
+        characters in the order given."""
+        pairs = list(changes)
+        self.check_writable()
+        for guild_id in sorted({character.guild_id for character, _ in pairs}):
+            await self.load(guild_id, (c.id for c, _ in pairs if c.guild_id == guild_id))
+        states: dict[int, StoredRow] = {}
+        params: list[tuple[Any, ...]] = []
+        saved: list[StoredCharacter] = []
+        for character, stability in pairs:
+            current = await self._require(character.guild_id, character.id)
+            current = states.get(character.id, current)
+            row = stability_to_row(stability)
+            had = current.snapshot.get("stability")
+            if row != stability_of_snapshot(current.snapshot):
+                params.append((*row.values(), character.id, character.guild_id))
+            if (had is None) != (stability is None):
+                self.names_written.add(character.guild_id)
+            stored = current.with_stability(row)
+            states[character.id] = stored
+            saved.append(stored.character())
+        self._pipe.queue_many(UPDATE_STABILITY, params)
         for stored in states.values():
             self._known.keep(stored)
         return saved
@@ -332,6 +380,7 @@ class CharacterWriter:
         current = await self._touch(guild_id, character_id, will_create=True)
         self.names_written.add(guild_id)  # the name, owner or gender may come back
         health = snapshot["health"]
+        stability = stability_of_snapshot(snapshot)
         fields = {
             "id": character_id,
             "guild_id": guild_id,
@@ -340,6 +389,7 @@ class CharacterWriter:
             "created_at": str(snapshot["created_at"]),
             "gender": snapshot.get("gender"),
             **{column: health[column] for column in HEALTH_COLUMNS},
+            **{column: stability[column] for column in STABILITY_COLUMNS},
         }
         if current is None:
             await self._insert(
@@ -349,6 +399,7 @@ class CharacterWriter:
                 owner_id=fields["owner_id"],
                 created_at=fields["created_at"],
                 health=health,
+                stability=stability,
                 gender=fields["gender"],
             )
         else:
@@ -358,6 +409,7 @@ class CharacterWriter:
                 created_at=fields["created_at"],
                 gender=fields["gender"],
                 health=health,
+                stability=stability,
             )
             try:
                 await self._pipe.execute(

@@ -26,20 +26,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
-import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import (
-    Any,
-    ClassVar,
-    Literal,
-    Self,
-    TypeVar,
-    Union,
-    get_args,
-    get_origin,
-    get_type_hints,
-)
+from typing import Any, ClassVar, Literal, Self
+
+from bot.storage.typed_json import Unreadable, check_fields, dump_fields, read_fields, read_value
 
 __all__ = [
     "AbilityRemoveDetails",
@@ -59,6 +50,9 @@ __all__ = [
     "RestDetails",
     "SceneNewDetails",
     "SpendDetails",
+    "StabilityRollDetails",
+    "StabilityTestDetails",
+    "StabilityTreatDetails",
     "TimeDetails",
     "UndoDetails",
     "UnknownDetails",
@@ -69,12 +63,6 @@ __all__ = [
 ]
 
 GenderChoice = Literal["feminine", "masculine", "none"]
-T = TypeVar("T")
-
-
-class Unreadable(ValueError):
-    """Stored details that do not read as their class (a required field missing or of
-    another type)."""
 
 
 class Details:
@@ -94,12 +82,12 @@ class Details:
 
     def stored(self) -> dict[str, Any]:
         """The JSON object stored for these details (None fields left out)."""
-        return _dump_fields(self)
+        return dump_fields(self)
 
     @classmethod
     def read(cls, stored: Mapping[str, Any]) -> Self:
         """These details from what was stored; ``Unreadable`` when they do not read."""
-        return _read_fields(cls, stored)
+        return read_fields(cls, stored)
 
 
 #: Each command's details class, by command (``Details.__init_subclass__`` fills it).
@@ -126,117 +114,6 @@ def details_of(command: str, stored: object) -> Details:
         return found.read(stored)
     except Unreadable:
         return UnknownDetails(command_name=command, raw=raw)
-
-
-# --- reading and writing fields by their types -----------------------------------------------
-
-
-def _key(item: dataclasses.Field[Any]) -> str:
-    return str(item.metadata.get("key", item.name))
-
-
-def _dump(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return _dump_fields(value)
-    if isinstance(value, tuple):
-        return [_dump(item) for item in value]
-    return value
-
-
-def _dump_fields(value: Any) -> dict[str, Any]:
-    return {
-        _key(item): _dump(getattr(value, item.name))
-        for item in dataclasses.fields(value)
-        if getattr(value, item.name) is not None
-    }
-
-
-def _read_value(kind: Any, value: Any) -> Any:
-    """``value`` (parsed JSON) as ``kind``; ``Unreadable`` when it is not one."""
-    origin = get_origin(kind)
-    if origin is Union or origin is types.UnionType:
-        options = get_args(kind)
-        if value is None and type(None) in options:
-            return None
-        for option in options:
-            if option is type(None):
-                continue
-            try:
-                return _read_value(option, value)
-            except Unreadable:
-                continue
-        raise Unreadable(f"{value!r} is none of {kind}")
-    if origin is Literal:
-        if value in get_args(kind) and not isinstance(value, bool):
-            return value
-        raise Unreadable(f"{value!r} is not one of {get_args(kind)}")
-    if origin is tuple:
-        item_kind = get_args(kind)[0]
-        if not isinstance(value, list | tuple):
-            raise Unreadable(f"{value!r} is not a list")
-        return tuple(_read_value(item_kind, item) for item in value)
-    if kind is bool:
-        if isinstance(value, bool):
-            return value
-        raise Unreadable(f"{value!r} is not true or false")
-    if kind is int:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-        raise Unreadable(f"{value!r} is not a whole number")
-    if kind is str:
-        if isinstance(value, str):
-            return value
-        raise Unreadable(f"{value!r} is not text")
-    if isinstance(kind, type) and dataclasses.is_dataclass(kind):
-        if not isinstance(value, Mapping):
-            raise Unreadable(f"{value!r} is not an object")
-        return _read_fields(kind, value)
-    raise TypeError(f"details cannot hold a field of type {kind!r}")
-
-
-def check_fields(cls: type[Any]) -> None:
-    """Raise ``TypeError`` unless every field of ``cls`` has a type ``read`` knows (a test
-    asks it of every registered class, so that a new one cannot fail at its first read)."""
-    hints = get_type_hints(cls)
-    for item in dataclasses.fields(cls):
-        _check_kind(hints[item.name])
-
-
-def _check_kind(kind: Any) -> None:
-    origin = get_origin(kind)
-    if origin is Union or origin is types.UnionType:
-        for option in get_args(kind):
-            if option is not type(None):
-                _check_kind(option)
-    elif origin is tuple:
-        if len(get_args(kind)) != 2 or get_args(kind)[1] is not Ellipsis:
-            raise TypeError(f"details hold tuples as tuple[X, ...], not {kind!r}")
-        _check_kind(get_args(kind)[0])
-    elif isinstance(kind, type) and dataclasses.is_dataclass(kind):
-        check_fields(kind)
-    elif origin is not Literal and kind not in (bool, int, str):
-        raise TypeError(f"details cannot hold a field of type {kind!r}")
-
-
-def _read_fields(cls: type[T], stored: Mapping[str, Any]) -> T:
-    hints = get_type_hints(cls)
-    values: dict[str, Any] = {}
-    for item in dataclasses.fields(cls):  # type: ignore[arg-type]
-        has_default = (
-            item.default is not dataclasses.MISSING
-            or item.default_factory is not dataclasses.MISSING
-        )
-        key = _key(item)
-        if key in stored:
-            try:
-                values[item.name] = _read_value(hints[item.name], stored[key])
-                continue
-            except Unreadable:
-                if not has_default:
-                    raise
-        elif not has_default:
-            raise Unreadable(f"{cls.__name__} needs {key!r}")
-    return cls(**values)
 
 
 # --- the commands ------------------------------------------------------------------------------
@@ -298,11 +175,11 @@ class HurtDetails(Details, command="hurt"):
         typed = isinstance(amount, int | str) and not isinstance(amount, bool)
         shown = str(amount) if typed else ""
         if "targets" in stored:
-            targets = _read_value(tuple[HurtTarget, ...], stored["targets"])
+            targets = read_value(tuple[HurtTarget, ...], stored["targets"])
             if not targets:
                 raise Unreadable("a /hurt with no target")
         else:  # one target, flat
-            targets = (_read_fields(HurtTarget, stored),)
+            targets = (read_fields(HurtTarget, stored),)
         return cls(
             amount=shown, targets=targets, reason=reason if isinstance(reason, str) else None
         )
@@ -370,10 +247,11 @@ class CharacterCreateDetails(Details, command="character create"):
     first_aid: int = 0
     player_id: int | None = None
     gender: GenderChoice | None = None
+    stability: int | None = None
 
     @classmethod
     def read(cls, stored: Mapping[str, Any]) -> Self:
-        read = _read_fields(cls, stored)
+        read = read_fields(cls, stored)
         player = stored.get("player")  # older entries: the player as a mention, ``<@id>``
         if read.player_id is None and isinstance(player, str):
             found = _MENTION.match(player)
@@ -393,6 +271,9 @@ class CharacterSetDetails(Details, command="character set"):
     max_first_aid: int | None = None
     conscious: bool | None = None
     gender: GenderChoice | None = None
+    stability: int | None = None
+    max_stability: int | None = None
+    mental_illness: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -407,7 +288,7 @@ class CharacterRenameDetails(Details, command="character rename"):
     def read(cls, stored: Mapping[str, Any]) -> Self:
         if "from" not in stored and "new_name" in stored:
             stored = {"from": stored.get("name"), "to": stored["new_name"]}
-        return _read_fields(cls, stored)
+        return read_fields(cls, stored)
 
 
 @dataclass(frozen=True)
@@ -437,10 +318,13 @@ class AbilityRemoveDetails(Details, command="ability remove"):
 
 @dataclass(frozen=True)
 class SpendDetails(Details, command="spend"):
-    """``/spend``: the ability and the points spent."""
+    """``/spend``: the ability and the points spent; a Shaken investigator's composure test
+    (RULES.md M8: ``DIE + STRAIN = TOTAL vs DIFFICULTY``) and whether composure held."""
 
     ability: str
     points: int
+    composure: str | None = None
+    kept: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -452,6 +336,40 @@ class CheckDetails(Details, command="check"):
     roll: str
     success: bool
     attack: bool = False
+
+
+@dataclass(frozen=True)
+class StabilityTestDetails(Details, command="stability test"):
+    """``/stability test``: the loss and Difficulty called, the characters called, the
+    reason."""
+
+    loss: int
+    difficulty: int
+    characters: tuple[str, ...] = ()
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class StabilityRollDetails(Details, command="stability roll"):
+    """A Stability test rolled: ``DIE + SPEND = TOTAL vs DIFFICULTY``, the outcome, the loss
+    at stake and the Stability lost."""
+
+    roll: str
+    success: bool
+    loss: int = 0
+    lost: int = 0
+
+
+@dataclass(frozen=True)
+class StabilityTreatDetails(Details, command="stability treat"):
+    """``/stability treat``: the psychoanalyst's name, the points offered and spent, the
+    Stability restored, whether it gave lucidity instead (M10)."""
+
+    medic: str
+    points: int = 0
+    spent: int | None = None
+    restored: int = 0
+    lucidity: bool = False
 
 
 @dataclass(frozen=True)

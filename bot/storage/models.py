@@ -11,6 +11,7 @@ from bot.storage.details import Details
 from bot.storage.names import name_key
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
+from rules.stability import CharacterStability
 from rules.state import DEATH_THRESHOLD, SERIOUSLY_WOUNDED_AT
 
 __all__ = [
@@ -96,6 +97,9 @@ class LightCharacter:
     name: str
     owner_id: int
     gender: Gender | None = None
+    #: Whether the character has Stability (RULES.md M1): the ``character`` option of
+    #: ``/stability test|roll`` and ``patient`` of ``/stability treat`` suggest only those.
+    has_stability: bool = False
 
 
 @dataclass(frozen=True)
@@ -103,7 +107,7 @@ class StoredCharacter:
     """A character as stored: its identity, owner, Health values and abilities.
 
     ``abilities`` is ordered by ``name_key`` of the ability name; ``gender`` is None when
-    never given.
+    never given; ``stability`` is None for a character without Stability (RULES.md M1).
     """
 
     id: int
@@ -113,6 +117,7 @@ class StoredCharacter:
     health: CharacterHealth
     abilities: tuple[Ability, ...] = ()
     gender: Gender | None = None
+    stability: CharacterStability | None = None
 
     @property
     def name_key(self) -> str:

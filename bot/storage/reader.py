@@ -216,8 +216,8 @@ class Reader:
         """Every character of the guild as the options resolve them (``NameIndex``): one
         query, by stored name key then id."""
         rows = await self.fetch_all(
-            "SELECT id, name, name_key, owner_id, gender FROM characters WHERE guild_id = ?"
-            " ORDER BY name_key, id",
+            "SELECT id, name, name_key, owner_id, gender, stability_rating IS NOT NULL AS stable"
+            " FROM characters WHERE guild_id = ? ORDER BY name_key, id",
             (guild_id,),
         )
         return ServerNames.of(
@@ -230,6 +230,7 @@ class Reader:
                         name=str(row["name"]),
                         owner_id=int(row["owner_id"]),
                         gender=gender_from_value(row["gender"]),
+                        has_stability=bool(row["stable"]),
                     ),
                     str(row["name_key"]),
                 )

@@ -1,4 +1,6 @@
-"""Storage of the roll numbers and of the messages that carry roll buttons (migration 0004).
+"""Storage of the roll numbers and of the messages that carry roll buttons: the
+Consciousness roll's (migration 0004) and the Stability test's (0010), each kind with its
+number column and its table of messages, one shape for both (``RollKind``).
 
 Functions over a ``Reader`` or ``Transaction`` rather than methods of theirs, so that those
 keep one job; they use their public statement helpers (``fetch_one``, ``queue``).
@@ -8,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import Enum
 
 from bot.storage.reader import Reader
 from bot.storage.transaction import Transaction
 
 __all__ = [
     "MESSAGES_PER_CHARACTER",
+    "RollKind",
     "RollMessage",
     "forget_roll_messages",
     "has_roll_messages",
@@ -28,15 +32,32 @@ __all__ = [
 MESSAGES_PER_CHARACTER = 5
 
 
+class RollKind(Enum):
+    """What a character's buttons roll: its Consciousness roll (C) or its Stability test (M5).
+
+    Each kind numbers its rolls in a column of ``characters`` and keeps its messages in a
+    table of its own; a roll is still to make while ``due`` holds of the character ``c``."""
+
+    CONSCIOUSNESS = ("roll_seq", "roll_messages", "c.roll_pending != 0")
+    STABILITY_TEST = ("stability_seq", "stability_messages", "c.due_loss IS NOT NULL")
+
+    def __init__(self, column: str, table: str, due: str) -> None:
+        self.column = column
+        self.table = table
+        self.due = due
+
+
 @dataclass(frozen=True)
 class RollMessage:
-    """A public message carrying the buttons of one character's roll number ``roll_seq``."""
+    """A public message carrying the buttons of one character's roll number ``roll_seq``
+    (of ``kind``)."""
 
     guild_id: int
     character_id: int
     roll_seq: int
     channel_id: int
     message_id: int
+    kind: RollKind = RollKind.CONSCIOUSNESS
 
 
 def _marks(count: int) -> str:
@@ -49,95 +70,131 @@ _NEXT_NUMBER = (
     "INSERT INTO meta (key, value) VALUES ('roll_seq', '1') ON CONFLICT (key)"
     " DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)"
 )
-_TAKE_NUMBER = (
-    "UPDATE characters SET roll_seq = (SELECT CAST(value AS INTEGER) FROM meta"
-    " WHERE key = 'roll_seq') WHERE guild_id = ? AND id = ?"
-)
 
 
 def _queue_new_numbers(
-    tx: Transaction, guild_id: int, character_ids: Sequence[int], *, after_record: bool = False
+    tx: Transaction,
+    guild_id: int,
+    character_ids: Sequence[int],
+    kind: RollKind,
+    *,
+    after_record: bool = False,
 ) -> None:
+    take = (
+        f"UPDATE characters SET {kind.column} = (SELECT CAST(value AS INTEGER) FROM meta"
+        " WHERE key = 'roll_seq') WHERE guild_id = ? AND id = ?"
+    )
     for character_id in sorted(set(character_ids)):
         tx.queue(_NEXT_NUMBER, after_record=after_record)
-        tx.queue(_TAKE_NUMBER, (guild_id, character_id), after_record=after_record)
+        tx.queue(take, (guild_id, character_id), after_record=after_record)
 
 
 async def number_rolls(
-    tx: Transaction, guild_id: int, due: Sequence[int], pending: Sequence[int]
+    tx: Transaction,
+    guild_id: int,
+    due: Sequence[int],
+    pending: Sequence[int],
+    *,
+    kind: RollKind = RollKind.CONSCIOUSNESS,
 ) -> dict[int, int]:
-    """Give each character of ``due`` (a roll fell due in this change) a new roll number, the
-    next of the database's counter, and return the current number of every character of
-    ``due`` and ``pending`` (one trip)."""
+    """Give each character of ``due`` (a roll fell due in this change, a test was called)
+    a new number, the next of the database's counter, and return the current number of
+    every character of ``due`` and ``pending`` (one trip)."""
     wanted = sorted({*due, *pending})
     if not wanted:
         return {}
     if due:
-        _queue_new_numbers(tx, guild_id, due)
+        _queue_new_numbers(tx, guild_id, due, kind)
     rows = await tx.fetch_all(
-        f"SELECT id, roll_seq FROM characters WHERE guild_id = ? AND id IN ({_marks(len(wanted))})",
+        f"SELECT id, {kind.column} AS seq FROM characters"
+        f" WHERE guild_id = ? AND id IN ({_marks(len(wanted))})",
         (guild_id, *wanted),
     )
-    return {int(row["id"]): int(row["roll_seq"]) for row in rows}
+    return {int(row["id"]): int(row["seq"]) for row in rows}
 
 
-async def renumber_rolls(tx: Transaction, guild_id: int, character_ids: Sequence[int]) -> None:
+async def renumber_rolls(
+    tx: Transaction,
+    guild_id: int,
+    character_ids: Sequence[int],
+    *,
+    kind: RollKind = RollKind.CONSCIOUSNESS,
+) -> None:
     """New numbers for rolls that an undo made pending again: no button posted before
     answers them (a later roll's button would otherwise roll the earlier one). Allowed after
     ``record``: roll numbers are not in the history."""
     if character_ids:
-        _queue_new_numbers(tx, guild_id, character_ids, after_record=True)
+        _queue_new_numbers(tx, guild_id, character_ids, kind, after_record=True)
 
 
-async def roll_number(reader: Reader | Transaction, guild_id: int, character_id: int) -> int | None:
+async def roll_number(
+    reader: Reader | Transaction,
+    guild_id: int,
+    character_id: int,
+    *,
+    kind: RollKind = RollKind.CONSCIOUSNESS,
+) -> int | None:
     """The character's current roll number (None when it is not in this guild)."""
     row = await reader.fetch_one(
-        "SELECT roll_seq FROM characters WHERE guild_id = ? AND id = ?", (guild_id, character_id)
+        f"SELECT {kind.column} AS seq FROM characters WHERE guild_id = ? AND id = ?",
+        (guild_id, character_id),
     )
-    return None if row is None else int(row["roll_seq"])
+    return None if row is None else int(row["seq"])
+
+
+def _by_kind(messages: Iterable[RollMessage]) -> dict[RollKind, list[RollMessage]]:
+    grouped: dict[RollKind, list[RollMessage]] = {}
+    for message in messages:
+        grouped.setdefault(message.kind, []).append(message)
+    return grouped
 
 
 async def remember_roll_messages(tx: Transaction, messages: Iterable[RollMessage]) -> None:
     """Keep these messages (the newest ``MESSAGES_PER_CHARACTER`` of each character)."""
-    rows = [(m.guild_id, m.character_id, m.roll_seq, m.channel_id, m.message_id) for m in messages]
-    if not rows:
-        return
-    tx.queue_many(
-        "INSERT OR REPLACE INTO roll_messages"
-        " (guild_id, character_id, roll_seq, channel_id, message_id) VALUES (?, ?, ?, ?, ?)",
-        rows,
-    )
-    tx.queue_many(
-        "DELETE FROM roll_messages WHERE guild_id = ? AND character_id = ? AND message_id NOT IN"
-        " (SELECT message_id FROM roll_messages WHERE guild_id = ? AND character_id = ?"
-        " ORDER BY message_id DESC LIMIT ?)",
-        [(g, c, g, c, MESSAGES_PER_CHARACTER) for g, c in {(r[0], r[1]) for r in rows}],
-    )
+    for kind, kept in _by_kind(messages).items():
+        rows = [(m.guild_id, m.character_id, m.roll_seq, m.channel_id, m.message_id) for m in kept]
+        tx.queue_many(
+            f"INSERT OR REPLACE INTO {kind.table}"
+            " (guild_id, character_id, roll_seq, channel_id, message_id) VALUES (?, ?, ?, ?, ?)",
+            rows,
+        )
+        tx.queue_many(
+            f"DELETE FROM {kind.table} WHERE guild_id = ? AND character_id = ?"
+            f" AND message_id NOT IN (SELECT message_id FROM {kind.table}"
+            " WHERE guild_id = ? AND character_id = ? ORDER BY message_id DESC LIMIT ?)",
+            [(g, c, g, c, MESSAGES_PER_CHARACTER) for g, c in {(r[0], r[1]) for r in rows}],
+        )
 
 
 async def has_roll_messages(reader: Reader | Transaction, guild_id: int) -> bool:
-    """Whether the guild keeps any roll-button message (most keep none most of the time)."""
-    row = await reader.fetch_one(
-        "SELECT 1 FROM roll_messages WHERE guild_id = ? LIMIT 1", (guild_id,)
+    """Whether the guild keeps any roll-button message, of any kind (most keep none most of
+    the time); one query."""
+    exists = " OR ".join(
+        f"EXISTS (SELECT 1 FROM {kind.table} WHERE guild_id = ?)" for kind in RollKind
     )
-    return row is not None
+    row = await reader.fetch_one(f"SELECT {exists} AS kept", (guild_id,) * len(RollKind))
+    return row is not None and bool(row["kept"])
 
 
 async def stale_roll_messages(
     reader: Reader | Transaction, guild_id: int, character_ids: Sequence[int]
 ) -> list[RollMessage]:
-    """The kept messages of these characters whose roll is no longer pending: made, healed,
-    knocked out, replaced by a later roll, or the character deleted."""
+    """The kept messages of these characters whose roll (of any kind) is no longer to make:
+    made, healed or cleared, replaced by a later one, or the character deleted; one query."""
     if not character_ids:
         return []
-    rows = await reader.fetch_all(
-        "SELECT m.guild_id, m.character_id, m.roll_seq, m.channel_id, m.message_id"
-        " FROM roll_messages AS m LEFT JOIN characters AS c"
+    marks = _marks(len(character_ids))
+    selects = [
+        f"SELECT '{kind.name}' AS kind, m.guild_id, m.character_id, m.roll_seq, m.channel_id,"
+        f" m.message_id FROM {kind.table} AS m LEFT JOIN characters AS c"
         " ON c.id = m.character_id AND c.guild_id = m.guild_id"
-        f" WHERE m.guild_id = ? AND m.character_id IN ({_marks(len(character_ids))})"
-        " AND (c.id IS NULL OR c.roll_pending = 0 OR c.roll_seq != m.roll_seq)"
-        " ORDER BY m.message_id",
-        (guild_id, *character_ids),
+        f" WHERE m.guild_id = ? AND m.character_id IN ({marks})"
+        f" AND (c.id IS NULL OR NOT ({kind.due}) OR c.{kind.column} != m.roll_seq)"
+        for kind in RollKind
+    ]
+    rows = await reader.fetch_all(
+        " UNION ALL ".join(selects) + " ORDER BY message_id",
+        (guild_id, *character_ids) * len(RollKind),
     )
     return [
         RollMessage(
@@ -146,6 +203,7 @@ async def stale_roll_messages(
             int(row["roll_seq"]),
             int(row["channel_id"]),
             int(row["message_id"]),
+            RollKind[str(row["kind"])],
         )
         for row in rows
     ]
@@ -153,9 +211,8 @@ async def stale_roll_messages(
 
 async def forget_roll_messages(tx: Transaction, messages: Iterable[RollMessage]) -> None:
     """Forget these messages (edited, or no longer editable)."""
-    rows = [(m.guild_id, m.character_id, m.message_id) for m in messages]
-    if rows:
+    for kind, gone in _by_kind(messages).items():
         tx.queue_many(
-            "DELETE FROM roll_messages WHERE guild_id = ? AND character_id = ? AND message_id = ?",
-            rows,
+            f"DELETE FROM {kind.table} WHERE guild_id = ? AND character_id = ? AND message_id = ?",
+            [(m.guild_id, m.character_id, m.message_id) for m in gone],
         )

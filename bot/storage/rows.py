@@ -24,6 +24,7 @@ from bot.storage.names import (
 )
 from bot.storage.snapshot import (
     HEALTH_COLUMNS,
+    STABILITY_COLUMNS,
     RowLike,
     Snapshot,
     ability_from_row,
@@ -32,6 +33,7 @@ from bot.storage.snapshot import (
     gender_from_value,
     health_from_row,
     make_snapshot,
+    stability_from_row,
 )
 from rules.abilities import Ability
 
@@ -48,6 +50,7 @@ __all__ = [
     "SELECT_NEXT_HISTORY_ID",
     "UNSET",
     "UPDATE_HEALTH",
+    "UPDATE_STABILITY",
     "UPSERT_ABILITY",
     "Clock",
     "StoredRow",
@@ -85,6 +88,7 @@ CHARACTER_COLUMNS = (
     "created_at",
     "gender",
     *HEALTH_COLUMNS,
+    *STABILITY_COLUMNS,
 )
 SELECT_CHARACTER = "SELECT " + ", ".join(f"c.{column}" for column in CHARACTER_COLUMNS)
 #: An entry's row, with the server's number of the entry an undo reverted.
@@ -98,6 +102,10 @@ UPDATE_HEALTH = (
     f"UPDATE characters SET {', '.join(f'{column} = ?' for column in HEALTH_COLUMNS)}"
     " WHERE id = ? AND guild_id = ?"
 )
+UPDATE_STABILITY = (
+    f"UPDATE characters SET {', '.join(f'{column} = ?' for column in STABILITY_COLUMNS)}"
+    " WHERE id = ? AND guild_id = ?"
+)
 UPSERT_ABILITY = (
     "INSERT INTO abilities (character_id, name, name_key, kind, rating, pool)"
     " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (character_id, name_key) DO UPDATE SET"
@@ -108,7 +116,7 @@ DELETE_ABILITY = "DELETE FROM abilities WHERE character_id = ? AND name_key = ?"
 #: Ids per ``IN (…)`` list: under SQLite's oldest limit of 999 parameters.
 IDS_PER_QUERY = 900
 #: The id the next history entry gets (AUTOINCREMENT: above every id ever given) and the
-#: number it gets in its server (migration 0010: one more than the server's last), asked with
+#: number it gets in its server (migration 0011: one more than the server's last), asked with
 #: ``BEGIN IMMEDIATE``, after which no other connection can write until the COMMIT. The
 #: parameter is the server of the transaction (NULL when it did not say: number 1, unused).
 NEXT_HISTORY_ID = "next_history_id"
@@ -151,6 +159,7 @@ def character_of_row(row: sqlite3.Row, abilities: tuple[Ability, ...]) -> Stored
         health=health_from_row(row),
         abilities=abilities,
         gender=gender_from_value(row["gender"]),
+        stability=None if row["stability_rating"] is None else stability_from_row(row),
     )
 
 
@@ -213,6 +222,13 @@ class StoredRow:
     def with_health(self, health: dict[str, Any]) -> StoredRow:
         return StoredRow({**self.snapshot, "health": health}, self.keys)
 
+    def with_stability(self, stability: Mapping[str, Any]) -> StoredRow:
+        """With these Stability columns (``stability_rating`` None: without Stability)."""
+        snapshot = {key: value for key, value in self.snapshot.items() if key != "stability"}
+        if stability["stability_rating"] is not None:
+            snapshot["stability"] = dict(stability)
+        return StoredRow(snapshot, self.keys)
+
     def with_abilities(self, abilities: Mapping[str, dict[str, Any]]) -> StoredRow:
         """With these ability rows (by name_key), in name_key order as a read gives them."""
         keys = sorted(abilities)
@@ -253,10 +269,20 @@ def name_keys(name: str) -> tuple[str, str, str, str, str]:
 
 
 def character_columns(
-    *, name: str, owner_id: int, created_at: str, gender: str | None, health: Mapping[str, Any]
+    *,
+    name: str,
+    owner_id: int,
+    created_at: str,
+    gender: str | None,
+    health: Mapping[str, Any],
+    stability: Mapping[str, Any],
 ) -> tuple[list[str], list[Any]]:
     """The columns of a character row beside its ids, and their values (the name's keys
     worked out from the name)."""
     columns = ["name", *NAME_KEY_COLUMNS, "owner_id", "created_at", "gender"]
     values: list[Any] = [name, *name_keys(name), owner_id, created_at, gender]
-    return [*columns, *HEALTH_COLUMNS], [*values, *(health[c] for c in HEALTH_COLUMNS)]
+    return [*columns, *HEALTH_COLUMNS, *STABILITY_COLUMNS], [
+        *values,
+        *(health[c] for c in HEALTH_COLUMNS),
+        *(stability[c] for c in STABILITY_COLUMNS),
+    ]

@@ -16,10 +16,13 @@ from typing import Any, Protocol
 from bot.storage.models import StoredCharacter
 from rules.abilities import Ability, AbilityKind
 from rules.character import CharacterHealth, Gender, Hospital
+from rules.stability import CharacterStability, DueTest
 
 __all__ = [
     "HEALTH_COLUMNS",
+    "NO_STABILITY_ROW",
     "SNAPSHOT_VERSION",
+    "STABILITY_COLUMNS",
     "RowLike",
     "Snapshot",
     "ability_from_row",
@@ -33,6 +36,9 @@ __all__ = [
     "load_after",
     "load_snapshot",
     "make_snapshot",
+    "stability_from_row",
+    "stability_of_snapshot",
+    "stability_to_row",
 ]
 
 SNAPSHOT_VERSION = 1
@@ -64,6 +70,32 @@ HEALTH_COLUMNS: tuple[str, ...] = (
     "bleed_minutes",
     "full_recovery_due",
 )
+
+
+#: The ``characters`` columns that hold ``CharacterStability`` (migration 0010); a character
+#: without Stability has ``stability_rating`` NULL and these values (``NO_STABILITY_ROW``).
+STABILITY_COLUMNS: tuple[str, ...] = (
+    "stability_pool",
+    "stability_rating",
+    "mental_illness",
+    "lucid",
+    "scene_worst_loss",
+    "scene_lost",
+    "due_loss",
+    "due_difficulty",
+)
+
+#: The Stability columns of a character without Stability (M1).
+NO_STABILITY_ROW: dict[str, int | None] = {
+    "stability_pool": None,
+    "stability_rating": None,
+    "mental_illness": 0,
+    "lucid": 0,
+    "scene_worst_loss": 0,
+    "scene_lost": 0,
+    "due_loss": None,
+    "due_difficulty": None,
+}
 
 
 def health_to_row(health: CharacterHealth) -> dict[str, int | None]:
@@ -109,6 +141,49 @@ def health_from_row(row: RowLike) -> CharacterHealth:
     )
 
 
+def stability_to_row(stability: CharacterStability | None) -> dict[str, int | None]:
+    """``CharacterStability`` (or none) as column values (booleans as 0/1)."""
+    if stability is None:
+        return dict(NO_STABILITY_ROW)
+    due = stability.due_test
+    return {
+        "stability_pool": stability.pool,
+        "stability_rating": stability.rating,
+        "mental_illness": int(stability.mental_illness),
+        "lucid": int(stability.lucid),
+        "scene_worst_loss": stability.scene_worst_loss,
+        "scene_lost": stability.scene_lost,
+        "due_loss": None if due is None else due.loss,
+        "due_difficulty": None if due is None else due.difficulty,
+    }
+
+
+def stability_from_row(row: RowLike) -> CharacterStability | None:
+    """The inverse of ``stability_to_row``: None when the row has no Stability rating."""
+    rating = row["stability_rating"]
+    if rating is None:
+        return None
+    loss = row["due_loss"]
+    return CharacterStability(
+        pool=int(row["stability_pool"]),
+        rating=int(rating),
+        mental_illness=bool(row["mental_illness"]),
+        lucid=bool(row["lucid"]),
+        scene_worst_loss=int(row["scene_worst_loss"]),
+        scene_lost=int(row["scene_lost"]),
+        due_test=None
+        if loss is None
+        else DueTest(loss=int(loss), difficulty=int(row["due_difficulty"])),
+    )
+
+
+def stability_of_snapshot(snapshot: Snapshot) -> dict[str, Any]:
+    """The Stability columns a snapshot holds: its ``stability`` (only a character with
+    Stability has one; snapshots from before migration 0010 never do), else none."""
+    found = snapshot.get("stability")
+    return dict(NO_STABILITY_ROW) if found is None else dict(found)
+
+
 def ability_from_row(row: RowLike) -> Ability:
     return Ability(
         name=str(row["name"]),
@@ -141,8 +216,11 @@ def _optional(row: RowLike, key: str) -> Any:
 
 
 def make_snapshot(row: RowLike, abilities: list[dict[str, Any]]) -> Snapshot:
-    """A snapshot from a ``characters`` row and its ability rows (already in name_key order)."""
-    return {
+    """A snapshot from a ``characters`` row and its ability rows (already in name_key order).
+
+    Stability is kept (as ``stability``) only for a character that has it: the snapshot of
+    a character without it is what it was before Stability existed (M1: it costs nothing)."""
+    snapshot: Snapshot = {
         "gender": _optional(row, "gender"),
         "v": SNAPSHOT_VERSION,
         "id": int(row["id"]),
@@ -153,6 +231,9 @@ def make_snapshot(row: RowLike, abilities: list[dict[str, Any]]) -> Snapshot:
         "health": {column: row[column] for column in HEALTH_COLUMNS},
         "abilities": abilities,
     }
+    if row["stability_rating"] is not None:  # every character row has the column (0010)
+        snapshot["stability"] = {column: row[column] for column in STABILITY_COLUMNS}
+    return snapshot
 
 
 def character_from_snapshot(snapshot: Snapshot) -> StoredCharacter:
@@ -164,6 +245,7 @@ def character_from_snapshot(snapshot: Snapshot) -> StoredCharacter:
         health=health_from_row(snapshot["health"]),
         abilities=tuple(ability_from_row(item) for item in snapshot["abilities"]),
         gender=gender_from_value(snapshot.get("gender")),
+        stability=stability_from_row(snapshot["stability"]) if "stability" in snapshot else None,
     )
 
 

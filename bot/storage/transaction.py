@@ -57,6 +57,7 @@ from bot.storage.rows import (
 )
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
+from rules.stability import CharacterStability
 
 __all__ = ["Transaction"]
 
@@ -351,10 +352,14 @@ class Transaction:
         health: CharacterHealth,
         abilities: Iterable[Ability] = (),
         gender: Gender | None = None,
+        stability: CharacterStability | None = None,
     ) -> StoredCharacter:
-        """A new character (name stored trimmed). Raises ``DuplicateName``, and
-        ``ValueError`` for two abilities whose names are equal ignoring case."""
-        return await self._characters.create(guild_id, name, owner_id, health, abilities, gender)
+        """A new character (name stored trimmed), with Stability when given. Raises
+        ``DuplicateName``, and ``ValueError`` for two abilities whose names are equal
+        ignoring case."""
+        return await self._characters.create(
+            guild_id, name, owner_id, health, abilities, gender, stability
+        )
 
     async def save_health(
         self, character: StoredCharacter, health: CharacterHealth
@@ -370,6 +375,21 @@ class Transaction:
         a character missing from its guild raises ``CharacterNotFound`` before anything is
         written. Returns the saved characters in the order given."""
         return await self._characters.save_healths(changes)
+
+    async def save_stability(
+        self, character: StoredCharacter, stability: CharacterStability | None
+    ) -> StoredCharacter:
+        """Write every Stability value (None: the character has none, RULES.md M13). Raises
+        ``CharacterNotFound``."""
+        (saved,) = await self._characters.save_stabilities([(character, stability)])
+        return saved
+
+    async def save_stabilities(
+        self, changes: Iterable[tuple[StoredCharacter, CharacterStability | None]]
+    ) -> list[StoredCharacter]:
+        """``save_stability`` for many characters in one statement (``/scene new``,
+        ``/refresh``, a Stability test called for several)."""
+        return await self._characters.save_stabilities(changes)
 
     async def set_gender(
         self, character: StoredCharacter, gender: Gender | None

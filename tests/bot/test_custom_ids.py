@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 #: The ids of buttons already posted in servers: they must keep matching after any change.
 POSTED = {
     "ConsciousnessButton": ("salud:cons:12:0", "salud:cons:12:3:7"),
+    "StabilityTestButton": ("salud:stab:12:0:7", "salud:stab:12:3:8"),
     "DeleteButton": ("salud:del:12:yes", "salud:del:12:no"),
     "ListPageButton": ("salud:page:list:0", "salud:page:list:12345"),
     "HistoryPageButton": ("salud:page:history:0:2", "salud:page:history:12:1"),

@@ -13,12 +13,13 @@ from bot import render
 from bot.i18n import Language
 from bot.render import rolls
 from bot.storage.models import StoredCharacter
-from rules import events
+from rules import events, stability_events
 from rules.abilities import Ability, AbilityKind, TestRoll
 from rules.character import CharacterHealth, Gender, Hospital
 from rules.consciousness import ConsciousnessRoll
 from rules.dice import DamageRoll, DiceExpression, FixedAmount
 from rules.outcome import Outcome
+from rules.stability import StabilityState
 from rules.state import HealthState
 
 EN, ES = Language.EN, Language.ES
@@ -214,12 +215,16 @@ def test_death_embed() -> None:
 # --- events ---------------------------------------------------------------------------------
 
 
+#: The modules of the rules' events: Health's and Stability's (each rendered by type).
+EVENT_MODULES = (events.__name__, stability_events.__name__)
+
+
 def _event_classes() -> list[type[events.Event]]:
     found: list[type[events.Event]] = []
     pending = list(events.Event.__subclasses__())
     while pending:
         cls = pending.pop()
-        if cls.__module__ == events.__name__:  # not the stand-ins other tests define
+        if cls.__module__ in EVENT_MODULES:  # not the stand-ins other tests define
             found.append(cls)
         pending.extend(cls.__subclasses__())
     return found
@@ -232,6 +237,8 @@ def _dummy(cls: type[events.Event]) -> events.Event:
         hint = hints[item.name]
         if hint is HealthState:
             values[item.name] = HealthState.SERIOUSLY_WOUNDED
+        elif hint is StabilityState:
+            values[item.name] = StabilityState.SHAKEN
         elif hint is str:
             values[item.name] = "health"
         elif hint is bool:
@@ -244,6 +251,7 @@ def _dummy(cls: type[events.Event]) -> events.Event:
 def test_every_event_class_has_a_sentence_in_both_languages() -> None:
     classes = _event_classes()
     assert len(classes) >= 20
+    assert {cls.__module__ for cls in classes} == set(EVENT_MODULES)
     for cls in classes:
         event = _dummy(cls)
         english = render.describe_events("Ana", [event], EN)

@@ -284,6 +284,7 @@ async def test_help_command_autocompletes_and_refuses_an_unknown_command(
     ]
     assert choices[0]["name"].startswith("/character create — Crea un personaje")
     everything = await fake.autocomplete(guild, member, "help", {"command": ""}, focused="command")
-    assert len(everything) == len(_leaf_names(fake))
+    # Discord shows at most 25 choices: the first 25 commands, by name.
+    assert [choice["value"] for choice in everything] == _leaf_names(fake)[:25]
     unknown = await fake.slash(guild, member, "help", {"command": "fly"})
     assert unknown.ephemeral and "No hay ningún comando «fly»" in unknown.text

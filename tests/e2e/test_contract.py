@@ -20,6 +20,7 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
         ("name", STRING, True, None, None),
         ("health", INTEGER, True, 1, 99),
         ("first_aid", INTEGER, False, 0, 99),
+        ("stability", INTEGER, False, 1, 99),
         ("player", USER, False, None, None),
         ("gender", STRING, False, None, None),
     ],
@@ -33,6 +34,9 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
         ("max_first_aid", INTEGER, False, 0, 99),
         ("conscious", BOOLEAN, False, None, None),
         ("gender", STRING, False, None, None),
+        ("stability", INTEGER, False, -99, 99),
+        ("max_stability", INTEGER, False, 0, 99),
+        ("mental_illness", BOOLEAN, False, None, None),
     ],
     "character rename": [
         ("character", STRING, True, None, None),
@@ -87,6 +91,7 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
         ("character", STRING, True, None, None),
         ("ability", STRING, True, None, None),
         ("points", INTEGER, True, 1, 99),
+        ("strain", INTEGER, False, 0, 99),
     ],
     "check": [
         ("character", STRING, True, None, None),
@@ -94,6 +99,25 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
         ("difficulty", INTEGER, False, 0, 99),
         ("spend", INTEGER, False, 0, 99),
         ("attack", BOOLEAN, False, None, None),
+    ],
+    "stability test": [
+        ("loss", INTEGER, True, 1, 30),
+        ("character", STRING, True, None, None),
+        ("character2", STRING, False, None, None),
+        ("character3", STRING, False, None, None),
+        ("character4", STRING, False, None, None),
+        ("difficulty", INTEGER, False, 1, 10),
+        ("reason", STRING, False, None, None),
+    ],
+    "stability roll": [
+        ("character", STRING, False, None, None),
+        ("spend", INTEGER, False, 0, 99),
+    ],
+    "stability treat": [
+        ("medic", STRING, True, None, None),
+        ("patient", STRING, True, None, None),
+        ("points", INTEGER, True, 1, 99),
+        ("lucidity", BOOLEAN, False, None, None),
     ],
 }
 
@@ -105,6 +129,7 @@ AUTOCOMPLETED = {
     "medic",
     "patient",
     "amount",
+    "loss",
     "ability",
     "command",
 }

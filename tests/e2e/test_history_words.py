@@ -82,15 +82,15 @@ async def test_each_server_numbers_its_changes_from_one_and_undo_shows_the_same_
     assert lines[1] == (2, "Amelia Ríos takes 3 damage: 9 → 6")
 
 
-def as_version_9(bot: BotProcess) -> None:
-    """The database as Salud left it before migration 0010: no number on the history (the
+def as_version_10(bot: BotProcess) -> None:
+    """The database as Salud left it before migration 0011: no number on the history (the
     bot is stopped). A database of today's main has none already."""
     with writable(bot) as conn:
         columns = {str(row[1]) for row in conn.execute("PRAGMA table_info(history)")}
         if "number" in columns:
             conn.execute("DROP INDEX history_number")
             conn.execute("ALTER TABLE history DROP COLUMN number")
-        conn.execute("PRAGMA user_version = 9")
+        conn.execute("PRAGMA user_version = 10")
 
 
 async def test_an_undo_button_sent_before_the_upgrade_works_after_it_with_the_new_numbers(
@@ -109,7 +109,7 @@ async def test_an_undo_button_sent_before_the_upgrade_works_after_it_with_the_ne
     assert confirm is not None
     entry_id = int(confirm.split(":")[2])
     await bot.stop()
-    as_version_9(bot)
+    as_version_10(bot)
     await bot.start()
 
     assert [n for n, _ in said(await ok(fake, second, gm_second, "history"))] == [4, 3, 2, 1]

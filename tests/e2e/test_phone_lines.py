@@ -59,7 +59,12 @@ async def _session(fake: FakeDiscord, bot: BotProcess, guild: FakeGuild) -> dict
     assert not death.ephemeral, death.text
     counts["death"] = message_lines(death.message)
     # The ability list stays in /character show: a sheet with six abilities is as short.
-    for ability, rating in (("Athletics", 6), ("Firearms", 4), ("Scuffling", 5), ("Stability", 8)):
+    for ability, rating in (
+        ("Athletics", 6),
+        ("Firearms", 4),
+        ("Scuffling", 5),
+        ("Preparedness", 8),
+    ):
         added = await fake.slash(
             guild,
             gm,

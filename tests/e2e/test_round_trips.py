@@ -19,6 +19,8 @@ command                                                    trips
 ``/hurt`` whose damage makes a Consciousness roll fall due     4
 ``/conscious`` (the roll's buttons kept on a message)          5
 a press of a Consciousness button (its buttons kept)           4
+``/stability test`` (its buttons kept on a message)            4
+a press of a Stability test button                             4
 ``/firstaid``                                                  2
 ``/character show``                                            1
 autocomplete of a character option                             0
@@ -180,3 +182,36 @@ async def test_the_first_command_of_a_new_server(own: Pair) -> None:
     guild = await fake.create_guild()
     reply = await create(fake, guild, gm_of(guild), "Ana", 9)
     await trips_of(bot, reply, 6, "the first /character create of a server")
+
+
+async def stability_call(table: InPlay) -> Reply:
+    """A Stability test called for Ana's second character (the server in play), its buttons
+    kept (all done)."""
+    await table.slash(
+        table.gm, "character create", name="Olga", health=9, stability=6, player=table.player
+    )
+    await table.bot.settled(await table.slash(table.gm, "hurt", character="Olga", amount="1"))
+    reply = await table.slash(table.gm, "stability test", loss=3, character="Olga")
+    assert reply.buttons, reply.text
+    return reply
+
+
+async def test_stability_test(table: InPlay) -> None:
+    """As a /hurt that makes a roll fall due: the characters read with BEGIN, the tests
+    numbered (read back), the COMMIT, then the message carrying the buttons kept."""
+    await table.slash(table.gm, "character create", name="Olga", health=9, stability=6)
+    await table.bot.settled(await table.slash(table.gm, "hurt", character="Olga", amount="1"))
+    reply = await table.slash(table.gm, "stability test", loss=3, character="Olga")
+    assert reply.buttons, reply.text
+    await trips_of(table.bot, reply, 4, "/stability test")
+
+
+async def test_a_stability_test_button(table: InPlay) -> None:
+    """As a Consciousness button: the roll's transaction with the test's number read, and
+    the sweep's look at the server's other messages."""
+    due = await stability_call(table)
+    await table.bot.settled(due)
+    await table.bot.script_dice(4)
+    pressed = await table.fake.click(table.guild, table.player, due, due.buttons[0]["custom_id"])
+    assert not (await pressed.answer()).ephemeral
+    await trips_of(table.bot, pressed, 4, "a Stability test button")

@@ -1,4 +1,4 @@
-"""Each server numbers its own history (issue 20.6, migration 0010): ``#1`` is a server's first
+"""Each server numbers its own history (issue 20.6, migration 0011): ``#1`` is a server's first
 change whatever the other servers did; the number is probed with ``BEGIN`` (no trip of its
 own), and a file written before gets its servers' numbers in the order of their entries."""
 
@@ -119,20 +119,20 @@ async def test_two_connections_on_one_file_never_give_a_number_twice(
         ]
 
 
-# --- migration 0010 ----------------------------------------------------------------------------
+# --- migration 0011 ----------------------------------------------------------------------------
 
 
-async def _version_9_file(path: Path) -> None:
+async def _version_10_file(path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = await connect(path)
     try:
-        assert await apply_migrations(conn, load_migrations()[:9]) == 9
+        assert await apply_migrations(conn, load_migrations()[:10]) == 10
     finally:
         await conn.close()
 
 
 def _entries(path: Path, rows: list[tuple[int, int]]) -> None:
-    """History rows (id, guild) written as version 9 did, with no number."""
+    """History rows (id, guild) written as version 10 did, with no number."""
     with sqlite3.connect(path) as raw:
         raw.executemany(
             "INSERT INTO history (id, guild_id, interaction_id, actor_id, command, details,"
@@ -143,15 +143,15 @@ def _entries(path: Path, rows: list[tuple[int, int]]) -> None:
 
 def test_the_migration_is_sql_alone() -> None:
     """A migration must not depend on today's Python: no function registered by the bot."""
-    (step,) = [m for m in load_migrations() if m.version == 10]
-    assert step.name == "0010_history_numbers.sql"
+    (step,) = [m for m in load_migrations() if m.version == 11]
+    assert step.name == "0011_history_numbers.sql"
     assert "salud_" not in step.sql
 
 
 async def test_the_migration_numbers_each_servers_entries_in_order(
     db_path: Path, next_id: Interactions
 ) -> None:
-    await _version_9_file(db_path)
+    await _version_10_file(db_path)
     # Three servers interleaved, ids with gaps (entries deleted by hand), not in id order.
     rows = [(3, GUILD_B), (1, GUILD_A), (2, GUILD_A), (7, GUILD_C), (5, GUILD_B), (4, GUILD_A)]
     rows += [(12, GUILD_A), (9, GUILD_B), (81, GUILD_C), (83, GUILD_C), (93, GUILD_A)]
@@ -193,7 +193,7 @@ async def test_the_migration_numbers_each_servers_entries_in_order(
 async def test_an_empty_history_migrates_and_starts_at_one(
     db_path: Path, next_id: Interactions
 ) -> None:
-    await _version_9_file(db_path)
+    await _version_10_file(db_path)
     async with await Storage.open(db_path) as storage:
         ann = await create(storage, next_id, "Ann", guild=GUILD_A)
         assert await hurt(storage, next_id, ann, guild_id=GUILD_A) == 2

@@ -32,6 +32,7 @@ EXPECTED_TABLES = {
     "roll_messages",  # 0004: the messages carrying roll buttons
     "trackers",  # 0005: the live trackers
     "announcement_channel_lost",  # 0007: announcement channels the bot may no longer post in
+    "stability_messages",  # 0010: the messages carrying Stability test buttons
 }
 
 #: The first step of the made-up migrations below.

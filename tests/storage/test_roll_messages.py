@@ -8,6 +8,7 @@ from bot.features.consciousness.keeper import _disabled_components
 from bot.storage import Storage
 from bot.storage.roll_messages import (
     MESSAGES_PER_CHARACTER,
+    RollKind,
     RollMessage,
     forget_roll_messages,
     number_rolls,
@@ -16,6 +17,7 @@ from bot.storage.roll_messages import (
     roll_number,
     stale_roll_messages,
 )
+from rules.stability import CharacterStability, DueTest
 from tests.storage.conftest import ALICE, GUILD_A, GUILD_B, health
 
 
@@ -108,3 +110,50 @@ def test_only_the_stale_rolls_buttons_are_disabled() -> None:
     flags = [[bool(i.get("disabled")) for i in row["components"]] for row in edited]
     assert flags == [[True, True], [False], [True]]
     assert _disabled_components(components, {(8, 4)})[1] is False
+
+
+async def test_stability_tests_are_numbered_and_kept_apart_from_consciousness_rolls(
+    storage: Storage,
+) -> None:
+    """The Stability test's buttons (migration 0010) share the counter, not the column nor
+    the table: a message stays live while its test is due with its number, and is stale once
+    the test is rolled or cleared, or a later one replaces it."""
+    ana = await _character(storage, "Ana")
+    async with storage.transaction() as tx:
+        current = await tx.get_character(GUILD_A, ana)
+        assert current is not None
+        called = CharacterStability(pool=5, rating=5, due_test=DueTest(loss=4, difficulty=4))
+        await tx.save_stability(current, called)
+        await tx.record(guild_id=GUILD_A, interaction_id=9, actor_id=ALICE, command="test")
+    test = RollKind.STABILITY_TEST
+    async with storage.transaction(require_record=False) as tx:
+        assert await number_rolls(tx, GUILD_A, [ana], []) == {ana: 1}  # Consciousness
+        assert await number_rolls(tx, GUILD_A, [ana], [], kind=test) == {ana: 2}
+        await remember_roll_messages(
+            tx,
+            [
+                RollMessage(GUILD_A, ana, 1, 10, 300),
+                RollMessage(GUILD_A, ana, 2, 10, 301, test),
+                RollMessage(GUILD_A, ana, 1, 10, 302, test),  # an older test's
+            ],
+        )
+    async with storage.read() as reader:
+        assert await roll_number(reader, GUILD_A, ana) == 1
+        assert await roll_number(reader, GUILD_A, ana, kind=test) == 2
+        stale = await stale_roll_messages(reader, GUILD_A, [ana])
+    # No Consciousness roll pending: 300 is stale; the test numbered 1 was replaced by 2.
+    assert [(m.message_id, m.kind) for m in stale] == [
+        (300, RollKind.CONSCIOUSNESS),
+        (302, test),
+    ]
+    async with storage.transaction() as tx:
+        current = await tx.get_character(GUILD_A, ana)
+        assert current is not None and current.stability is not None
+        await tx.save_stability(current, replace(current.stability, due_test=None))
+        await tx.record(guild_id=GUILD_A, interaction_id=10, actor_id=ALICE, command="roll")
+    async with storage.transaction(require_record=False) as tx:
+        stale = await stale_roll_messages(tx, GUILD_A, [ana])
+        assert [m.message_id for m in stale] == [300, 301, 302]
+        await forget_roll_messages(tx, stale)
+    async with storage.read() as reader:
+        assert await stale_roll_messages(reader, GUILD_A, [ana]) == []

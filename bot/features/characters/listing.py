@@ -16,6 +16,7 @@ from bot.interaction.sending import NO_MENTIONS
 from bot.render import mention
 from bot.render.common import line_params
 from bot.render.limits import INFO_COLOUR
+from bot.render.stability import stability_brief
 from bot.storage import StoredCharacter
 
 __all__ = [
@@ -36,7 +37,8 @@ LOOKALIKE_MARK = "⚠️"
 
 
 def list_line(character: StoredCharacter, language: Language, *, lookalike: bool = False) -> str:
-    """``🟡 **Ana** — Health 0 / 9 — Hurt — <@owner>`` (the mention pings nobody in an embed);
+    """``🟡 **Ana** — Health 0 / 9 — Hurt — <@owner>`` (the mention pings nobody in an embed),
+    then ``— Stability 5 / 8 · Shaken`` for a character that has Stability;
     ``lookalike``: marked as a name that another character's looks like (older databases)."""
     line = text(
         language,
@@ -44,6 +46,8 @@ def list_line(character: StoredCharacter, language: Language, *, lookalike: bool
         **line_params(character, language),
         owner=mention(character.owner_id),
     )
+    if character.stability is not None:  # only for a character that has Stability
+        line += " — " + stability_brief(character.stability, language, character.gender)
     return f"{line} {LOOKALIKE_MARK}" if lookalike else line
 
 

@@ -22,7 +22,14 @@ from bot.render.sanitize import escape, has_invisible, visible
 from bot.storage import LightCharacter, ServerNames
 from rules.names import MAX_NAME_LENGTH
 
-__all__ = ["Character", "CharacterTransformer", "character_choices", "resolve_character"]
+__all__ = [
+    "Character",
+    "CharacterTransformer",
+    "StableCharacter",
+    "StableCharacterTransformer",
+    "character_choices",
+    "resolve_character",
+]
 
 
 def _typed_name(value: str) -> str:
@@ -125,19 +132,23 @@ class CharacterTransformer(app_commands.Transformer):
 
 
 async def character_choices(
-    interaction: discord.Interaction[Any], typed: str
+    interaction: discord.Interaction[Any], typed: str, *, stable_only: bool = False
 ) -> list[app_commands.Choice[str]]:
     """Up to 25 of the server's characters matching ``typed`` as a typed name is matched
     (accents ignored: ``bot.features.characters.names.rank_choices``), the user's own first,
-    in the order a reader of the user's language expects."""
+    in the order a reader of the user's language expects; ``stable_only``: only those with
+    Stability (COMMANDS.md "Stability")."""
     if interaction.guild_id is None:
         return []
     context = context_of(interaction)
     names = await context.services.storage.names(interaction.guild_id, context.ticket)
     language = await private_language(interaction)
+    entries = entries_of(names)
+    if stable_only:
+        entries = tuple(entry for entry in entries if entry.character.has_stability)
     ranked = rank_choices(
         _typed_name(typed)[:CHOICE_LENGTH_LIMIT],
-        entries_of(names),
+        entries,
         interaction.user.id,
         language.value,
     )
@@ -151,3 +162,18 @@ async def character_choices(
 
 #: The ``character``-like option of every command: a server's character, with autocomplete.
 Character = app_commands.Transform[LightCharacter, CharacterTransformer]
+
+
+class StableCharacterTransformer(CharacterTransformer):
+    """A ``character``-like option of the Stability commands: any of the server's characters
+    is resolved (a character without Stability is then refused by the rules, by name), but
+    autocomplete suggests only those with Stability (COMMANDS.md "Stability")."""
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction[Any], value: int | float | str, /
+    ) -> list[app_commands.Choice[str]]:
+        return await character_choices(interaction, str(value), stable_only=True)
+
+
+#: The ``character`` of ``/stability test|roll`` and ``patient`` of ``/stability treat``.
+StableCharacter = app_commands.Transform[LightCharacter, StableCharacterTransformer]

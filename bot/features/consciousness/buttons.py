@@ -22,7 +22,7 @@ messages that carried that roll (``bot.features.consciousness.keeper``).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import discord
@@ -47,11 +47,14 @@ __all__ = [
     "ConsciousnessButton",
     "consciousness_custom_id",
     "consciousness_view",
+    "disable_pressed",
     "is_button_of",
     "perform_consciousness_roll",
     "require_roller",
     "roll_reply_embeds",
+    "safe_label",
     "send_roll_reply",
+    "short_names",
 ]
 
 
@@ -123,7 +126,7 @@ async def perform_consciousness_roll(
             _require_pending(current)
             if roll is not None and await roll_number(tx, here.guild_id, character_id) != roll:
                 raise UserFacingError("health.error.button_old_roll", name=safe(current.name))
-        made = roll_consciousness(current.health, spend, here.dice)
+        made = roll_consciousness(current.health, spend, here.dice, stability=current.stability)
         saved = current
         if made.outcome.changed:
             saved = await tx.save_health(current, made.outcome.after)
@@ -224,9 +227,19 @@ class ConsciousnessButton(SaludButton, custom_id=CONSCIOUSNESS_ID):
 async def _disable_pressed(
     interaction: discord.Interaction[Any], character_id: int, roll: int | None
 ) -> None:
-    """The press's response: the pressed message, its buttons of that roll disabled (read
-    from the message the interaction carries; nothing else of it changes). Not a new
-    message: the roll's reply follows up."""
+    """The press's response: the pressed message, its buttons of that roll disabled."""
+    await disable_pressed(
+        interaction, lambda custom_id: is_button_of(custom_id, character_id, roll)
+    )
+
+
+async def disable_pressed(
+    interaction: discord.Interaction[Any], of_the_roll: Callable[[str], bool]
+) -> None:
+    """The response to a roll button's press: the pressed message, the buttons whose custom
+    id ``of_the_roll`` says are of the roll made disabled (read from the message the
+    interaction carries; nothing else of it changes). Not a new message: the roll's reply
+    follows up."""
     message = interaction.message
     if message is None:
         return
@@ -237,7 +250,7 @@ async def _disable_pressed(
             isinstance(item, discord.ui.Button)
             and item.custom_id is not None
             and not item.disabled
-            and is_button_of(item.custom_id, character_id, roll)
+            and of_the_roll(item.custom_id)
         ):
             item.disabled = True
             changed = True

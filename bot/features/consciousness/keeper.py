@@ -1,4 +1,6 @@
-"""Buttons that know their roll (COMMANDS.md, The Consciousness button).
+"""Buttons that know their roll (COMMANDS.md, The Consciousness button; "Stability": the
+Stability test's buttons are kept and swept the same way, in the same read, as another
+``RollKind``).
 
 Each time a character's Consciousness roll falls due it gets a new number (``roll_seq``);
 the buttons posted for it carry that number, and a press is refused once that roll was made
@@ -27,12 +29,14 @@ from typing import Any
 import discord
 
 from bot.features.consciousness.buttons import CONSCIOUSNESS_ID
+from bot.interaction.buttons import CustomId
 from bot.interaction.here import Here
 from bot.interaction.message_edits import edit_message, is_gone, message_payload
 from bot.interaction.pacer import RateLimited, RestPacer
 from bot.storage import Storage, StoredCharacter, Transaction
 from bot.storage.memory import Lru
 from bot.storage.roll_messages import (
+    RollKind,
     RollMessage,
     forget_roll_messages,
     has_roll_messages,
@@ -72,20 +76,25 @@ async def number_due_rolls(
 
 
 def _disabled_components(
-    components: list[dict[str, Any]], stale: set[tuple[int, int | None]]
+    components: list[dict[str, Any]],
+    stale: set[tuple[int, int | None]],
+    custom_id: CustomId = CONSCIOUSNESS_ID,
 ) -> tuple[list[dict[str, Any]], bool]:
-    """The message's components with the buttons of the ``stale`` rolls disabled (also the
-    unnumbered buttons of those characters); whether anything changed."""
+    """The message's components with the buttons (of the kind ``custom_id`` declares) of the
+    ``stale`` rolls disabled (also the unnumbered buttons of those characters); whether
+    anything changed."""
     changed = False
     stale_characters = {character_id for character_id, _ in stale}
+    number_field = custom_id.fields[-1].name  # the roll's number: each kind's last field
     rows = []
     for row in components:
         items = []
         for item in row.get("components") or []:
-            found = CONSCIOUSNESS_ID.read(str(item.get("custom_id") or ""))
+            found = custom_id.read(str(item.get("custom_id") or ""))
             if found is not None and not item.get("disabled"):
                 character_id = int(str(found["character_id"]))
-                roll = None if found["roll"] is None else int(found["roll"])
+                number = found[number_field]
+                roll = None if number is None else int(number)
                 if (character_id, roll) in stale or (
                     roll is None and character_id in stale_characters
                 ):
@@ -97,11 +106,19 @@ def _disabled_components(
 
 
 class RollButtonKeeper:
-    """Disables the buttons of rolls that are no longer due, after every change."""
+    """Disables the buttons of rolls that are no longer due, after every change: of each
+    kind of roll in ``ids`` (the custom id its buttons carry), the Consciousness roll's and
+    the Stability test's, read and swept together (one read per sweep, whatever the kinds)."""
 
-    def __init__(self, storage: Storage, pacer: RestPacer) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        pacer: RestPacer,
+        ids: Mapping[RollKind, CustomId] | None = None,
+    ) -> None:
         self._storage = storage
         self._pacer = pacer
+        self._ids = dict(ids or {RollKind.CONSCIOUSNESS: CONSCIOUSNESS_ID})
         self._closed = False
         # The characters each server's waiting sweep is for (one sweep per server at most).
         self._due: dict[int, set[int]] = {}
@@ -115,13 +132,19 @@ class RollButtonKeeper:
         """Follow every committed change from now on."""
         self._storage.on_change(self._changed)
 
-    async def remember(self, here: Here, message_id: int | None, rolls: Mapping[int, int]) -> None:
+    async def remember(
+        self,
+        here: Here,
+        message_id: int | None,
+        rolls: Mapping[int, int],
+        kind: RollKind = RollKind.CONSCIOUSNESS,
+    ) -> None:
         """Keep the reply that carries these characters' roll buttons (after it was sent)."""
         channel_id = here.interaction.channel_id
         if channel_id is None or message_id is None or not rolls:
             return
         messages = [
-            RollMessage(here.guild_id, character_id, roll, channel_id, message_id)
+            RollMessage(here.guild_id, character_id, roll, channel_id, message_id, kind)
             for character_id, roll in rolls.items()
         ]
         try:
@@ -200,10 +223,15 @@ class RollButtonKeeper:
         pacer = self._pacer
         try:
             message = await message_payload(pacer, channel_id, message_id)
-            components, changed = _disabled_components(
-                list(message.get("components") or []),
-                {(item.character_id, item.roll_seq) for item in items},
-            )
+            components = list(message.get("components") or [])
+            changed = False
+            for kind, custom_id in self._ids.items():
+                stale: set[tuple[int, int | None]] = {
+                    (i.character_id, i.roll_seq) for i in items if i.kind is kind
+                }
+                if stale:
+                    components, edited = _disabled_components(components, stale, custom_id)
+                    changed = changed or edited
             if changed:
                 await edit_message(pacer, channel_id, message_id, {"components": components})
         except discord.HTTPException as error:

@@ -21,14 +21,14 @@ from bot.render.change import should_announce
 from bot.render.change_reply import Touched, change_reply, clip_lines
 from bot.render.limits import CONTENT_LIMIT
 from bot.storage import HistoryEntry, UndoResult
-from bot.storage.roll_messages import renumber_rolls
+from bot.storage.roll_messages import RollKind, renumber_rolls
 from rules.outcome import Outcome
 
 __all__ = ["UNDO_ID", "UndoButton", "undo_reply", "undo_view"]
 
 #: ``salud:undo:<entry_id>:<gm_id>:<yes|no>``: the entry previewed, for the GM who asked. It
 #: carries the entry's id, which never changes (not its number in the server, which players
-#: read): the buttons sent before the numbers existed (migration 0010) work as they did.
+#: read): the buttons sent before the numbers existed (migration 0011) work as they did.
 UNDO_ID = CustomId("undo", number("entry_id"), number("gm_id"), choice("answer", "yes", "no"))
 
 
@@ -72,6 +72,20 @@ def undo_reply(
         item.outcome for item in touched if item.outcome is not None and item.before is not None
     )
     return content, embeds, more, announce
+
+
+def tests_due_again(result: UndoResult) -> list[int]:
+    """The characters whose Stability test the undo makes due again (an undone roll, a
+    call undone back to the one it replaced): due now, and not that one before the undo."""
+    left = {change.character_id: change.after for change in result.reverted.characters}
+    again = []
+    for character in result.restored:
+        due = None if character.stability is None else character.stability.due_test
+        before = left.get(character.id)
+        was = None if before is None or before.stability is None else before.stability.due_test
+        if due is not None and due != was:
+            again.append(character.id)
+    return again
 
 
 def undo_view(entry_id: int, gm_id: int, language: Language) -> discord.ui.View:
@@ -152,6 +166,11 @@ class UndoButton(SaludButton, custom_id=UNDO_ID):
                     raise _Superseded(None)
                 pending = [c.id for c in result.restored if c.health.roll_pending]
                 await renumber_rolls(tx, here.guild_id, pending)
+                # A Stability test an undo makes due again (an undone roll) gets a new
+                # number too: the buttons of its call stay refused and disabled (M13).
+                await renumber_rolls(
+                    tx, here.guild_id, tests_due_again(result), kind=RollKind.STABILITY_TEST
+                )
         except _Superseded as moved:
             if moved.latest is None:
                 await _replace_question(interaction, text(language, "history.undo.nothing"))

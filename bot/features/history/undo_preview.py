@@ -2,12 +2,12 @@
 
 The GM sees it privately before confirming, and the public reply after it says the same:
 every character the change touched, with only the values that change back, each once, in
-words — Health, First Aid, flags, hospital, the scene's counters, every ability, the name,
-the player and the gender — or that it returns to play (a deletion undone) or goes (a
-creation undone). A value that stays (a medic's Health) is not listed, a flag is a phrase
-(``the Consciousness roll is due again``), a stored value never shows (no ``yes → no``, no
-``feminine``). The title says the entry's number in its server; ``UndoButton`` carries its
-id, so a confirmation reverts exactly what was previewed.
+words — Health, First Aid, flags, hospital, the scene's counters, Stability and its marks,
+every ability, the name, the player and the gender — or that it returns to play (a deletion
+undone) or goes (a creation undone). A value that stays (a medic's Health) is not listed, a
+flag is a phrase (``the Consciousness roll is due again``), a stored value never shows (no
+``yes → no``, no ``feminine``). The title says the entry's number in its server;
+``UndoButton`` carries its id, so a confirmation reverts exactly what was previewed.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT
 from bot.storage import HistoryCharacter, HistoryEntry, StoredCharacter
 from rules.abilities import Ability
 from rules.character import CharacterHealth
+from rules.stability import CharacterStability
 
 __all__ = ["PREVIEW_COLOUR", "preview_embed", "reversal_line", "reversal_lines"]
 
@@ -82,6 +83,49 @@ def _ability_changes(
     return parts
 
 
+def _stability(stability: CharacterStability) -> str:
+    return f"{stability.pool} / {stability.rating}"
+
+
+def _stability_changes(
+    now: CharacterStability | None, back: CharacterStability | None, language: Language
+) -> list[str]:
+    """Every Stability value the undo changes back, in words (RULES.md M13: an undone roll
+    makes its test due again): ``Estabilidad 1 / 7 → 5 / 8``, the mental illness, lucidity,
+    the scene's losses, the test due; Stability that comes back or goes. Nothing for a
+    character without Stability either side."""
+    if now == back:
+        return []
+    if back is None:
+        return [text(language, "undo.stability.removed")]
+    if now is None:
+        return [text(language, "undo.stability.back", value=_stability(back))]
+    parts = []
+    if (now.pool, now.rating) != (back.pool, back.rating):
+        parts.append(text(language, "undo.stability", now=_stability(now), back=_stability(back)))
+    for key, old, new in (
+        ("undo.flag.mental_illness", now.mental_illness, back.mental_illness),
+        ("undo.flag.lucid", now.lucid, back.lucid),
+    ):
+        if old != new:
+            parts.append(text(language, f"{key}.{'on' if new else 'off'}"))
+    for key, old_count, new_count in (
+        ("undo.stability_lost", now.scene_lost, back.scene_lost),
+        ("undo.stability_worst", now.scene_worst_loss, back.scene_worst_loss),
+    ):
+        if old_count != new_count:
+            parts.append(text(language, key, now=old_count, back=new_count))
+    if now.due_test != back.due_test:
+        due = back.due_test
+        if due is None:
+            parts.append(text(language, "undo.flag.test_due.off"))
+        else:
+            parts.append(
+                text(language, "undo.flag.test_due.on", loss=due.loss, difficulty=due.difficulty)
+            )
+    return parts
+
+
 def _scene_values(a: CharacterHealth, b: CharacterHealth, language: Language) -> list[str]:
     """The scene's counters as the undo brings them back (a zero in words, never ``0``)."""
     parts = []
@@ -128,6 +172,7 @@ def _value_changes(
     if a.hospital != b.hospital:
         parts.append(_hospital(language, a, b))
     parts += _scene_values(a, b, language)
+    parts += _stability_changes(now.stability, back.stability, language)
     parts += _ability_changes(now.abilities, back.abilities, language)
     if now.name != back.name:
         parts.append(text(language, "undo.name", back=safe(back.name)))

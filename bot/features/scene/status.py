@@ -20,6 +20,7 @@ from bot.render import flags_text
 from bot.render.change_reply import clip_lines
 from bot.render.common import line_params
 from bot.render.limits import DESCRIPTION_LIMIT, FOOTER_LIMIT, INFO_COLOUR
+from bot.render.stability import stability_brief
 from bot.storage import Reader, StoredCharacter
 
 __all__ = [
@@ -40,10 +41,15 @@ FALLEN_READ = 60
 
 
 def status_line(character: StoredCharacter, language: Language) -> str:
-    """``🟠 **Ana** — -7 / 9 — Seriously wounded · Unconscious · Bleeding``."""
+    """``🟠 **Ana** — -7 / 9 — Seriously wounded · Unconscious · Bleeding``, then ``—
+    Stability 5 / 8 · Shaken`` for a character that has Stability."""
     line = text(language, "scene.status.line", **line_params(character, language))
     flags = flags_text(character.health, language, character.gender)
-    return f"{line} · {flags}" if flags else line
+    if flags:
+        line = f"{line} · {flags}"
+    if character.stability is not None:  # only for a character that has Stability
+        line += " — " + stability_brief(character.stability, language, character.gender)
+    return line
 
 
 def fallen_line(fallen: Sequence[StoredCharacter], dead: int, language: Language) -> str | None:

@@ -18,8 +18,9 @@ from bot.i18n import Language, text
 from devkit.fake_discord import Reply
 from tests.e2e.kit.replies import FAILURE, ROLL_FIELD, SUCCESS, field
 
-#: ``DIE + SPEND = TOTAL vs DIFFICULTY``, with an ability test's ``(BASE + PENALTY)`` after it.
-ROLL = re.compile(r"(\d+) \+ (\d+) = (\d+) vs (\d+)(?: \((\d+) \+ (\d+)\))?")
+#: ``DIE + SPEND = TOTAL vs DIFFICULTY``, with a test's ``(BASE + PENALTY)`` after it, or
+#: ``(BASE + PENALTY + PENALTY)`` when wounds and being Shaken both raise it (M8).
+ROLL = re.compile(r"(\d+) \+ (\d+) = (\d+) vs (\d+)(?: \((\d+) \+ (\d+)(?: \+ (\d+))?\))?")
 #: A line that is a roll and nothing else (an ability test's field).
 ROLL_LINE = re.compile(rf"^{ROLL.pattern}$", re.MULTILINE)
 #: ``1d6+1: [4] + 1 = 5``, ``2d6: [3, 5] = 8``, ``1d6-2: [1] - 2 = -1 → 1 (…)``; the
@@ -60,7 +61,8 @@ class DamageShown:
 
 @dataclass
 class Roll:
-    """An ability test as the reply shows it."""
+    """An ability test as the reply shows it (``penalty`` the first of the breakdown's
+    penalties, ``shaken`` the second when there are two)."""
 
     die: int
     spend: int
@@ -69,6 +71,7 @@ class Roll:
     base: int | None
     penalty: int | None
     value: str
+    shaken: int | None = None
 
 
 def roll_shown(embed: Mapping[str, Any], lang: str = "en", *, die: int) -> RollShown:
@@ -114,7 +117,8 @@ def parse_roll(reply: Reply) -> Roll:
     die, spend, total, difficulty = (int(match[i]) for i in range(1, 5))
     base = int(match[5]) if match[5] else None
     penalty = int(match[6]) if match[6] else None
-    return Roll(die, spend, total, difficulty, base, penalty, value)
+    shaken = int(match[7]) if match[7] else None
+    return Roll(die, spend, total, difficulty, base, penalty, value, shaken)
 
 
 def check_roll(
@@ -128,18 +132,22 @@ def check_roll(
     rating: int,
     attack: bool = False,
     penalty: int = 0,
+    shaken: int = 0,
     language: str = "en",
 ) -> Roll:
     """The die shown is ``die`` (the one scripted), the arithmetic agrees with it, the outcome
-    is ``success`` and its words agree with the arithmetic (P3)."""
+    is ``success`` and its words agree with the arithmetic (P3); ``penalty`` (wounds) and
+    ``shaken`` (M8) raise the Difficulty, each shown in the breakdown and in words."""
     assert not reply.ephemeral, reply.content
     roll = parse_roll(reply)
     assert roll.die == die, f"the bot rolled {die} but shows {roll.value}"
     assert roll.spend == spend
     assert roll.total == roll.die + roll.spend
-    assert roll.difficulty == difficulty + penalty
-    if penalty:
-        assert (roll.base, roll.penalty) == (difficulty, penalty), roll.value
+    assert roll.difficulty == difficulty + penalty + shaken
+    raised = [value for value in (penalty, shaken) if value]
+    if raised:
+        shown = [value for value in (roll.penalty, roll.shaken) if value is not None]
+        assert roll.base == difficulty and shown == raised, roll.value
     else:
         assert roll.base is None, roll.value
     assert (roll.total >= roll.difficulty) is success, roll.value
@@ -148,6 +156,8 @@ def check_roll(
     outcome = f"**{text(said, OUTCOME_KEYS[(attack, success)])}**"
     if penalty:
         outcome += " · " + text(said, "render.roll.test.wounds", penalty=penalty)
+    if shaken:
+        outcome += " · " + text(said, "render.stability.roll.shaken", penalty=shaken)
     assert outcome in lines, roll.value
     if spend:
         pool = text(

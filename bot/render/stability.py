@@ -1,0 +1,407 @@
+"""Stability in words (RULES.md M; COMMANDS.md "Stability"): its field, its state and marks,
+the rolls that touch it, the embed of incurable insanity.
+
+A character without Stability (``stability`` None) has none of this: nothing here is called
+for it, and every reply that shows a character shows Stability only when it has some. The
+colour of an embed follows Health (``bot.render.common.state_colour``): Stability is said in
+words. Each fact is said once: a change of state by the field's ``before → after``, a mental
+illness by its sentence (with the rating it cost), insanity by its own embed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import Language, text
+from bot.i18n.grammar import gendered
+from bot.render.common import FLAG_SEPARATOR, safe, state_colour
+from bot.render.events import describe_events
+from bot.render.limits import DESCRIPTION_LIMIT, FIELD_VALUE_LIMIT, TITLE_LIMIT
+from bot.render.rolls import breakdown
+from rules.abilities import difficulty_penalty
+from rules.events import Corrected, Event
+from rules.stability import CharacterStability, StabilityOutcome, StabilityState, shaken_penalty
+from rules.stability_events import (
+    Faltered,
+    KeptComposure,
+    MadeLucid,
+    MentalIllnessAcquired,
+    StabilityRefreshed,
+    StabilityRestored,
+    StabilitySpent,
+    StabilityStateChanged,
+    StabilityTestDue,
+    StabilityTestFailed,
+    StabilityTestPassed,
+    StabilityTestReplaced,
+    Strained,
+    WentInsane,
+)
+from rules.state import HealthState
+
+if TYPE_CHECKING:
+    from bot.storage.models import StoredCharacter as CharacterLike
+    from rules.character import Gender
+    from rules.composure import ComposureTest
+    from rules.stability_test import StabilityTestRoll
+
+__all__ = [
+    "SHOWN_STABILITY_EVENTS",
+    "composure_field",
+    "insanity_embed",
+    "stability_announce",
+    "stability_brief",
+    "stability_change_embeds",
+    "stability_field",
+    "stability_flags",
+    "stability_roll_field",
+    "stability_sentences",
+    "stability_state_label",
+    "stability_status_value",
+    "stability_value",
+    "test_call_embed",
+    "went_insane",
+]
+
+#: A field of what happened: ``(name, value)``.
+Field = tuple[str, str]
+
+#: Stability events whose fact a field already shows (the Stability field's before → after
+#: and state line, a roll's field, a treatment's line, the insanity embed, the call's list),
+#: so that they are not said again in words.
+SHOWN_STABILITY_EVENTS: frozenset[type[Event]] = frozenset(
+    {
+        StabilityStateChanged,
+        StabilitySpent,
+        StabilityTestPassed,
+        StabilityTestFailed,
+        StabilityTestDue,
+        WentInsane,
+        Strained,
+        KeptComposure,
+        Faltered,
+        StabilityRestored,
+        MadeLucid,
+        StabilityRefreshed,
+    }
+)
+
+#: A GM's correction of these is said by the Stability field's before → after.
+_STABILITY_FIELDS = frozenset({"stability", "max_stability"})
+
+
+def stability_state_label(
+    state: StabilityState, language: Language, gender: Gender | None = None
+) -> str:
+    """Steady/Sereno, Shaken/Alterado, Incurably insane/Locura incurable: a label, or
+    agreeing with ``gender`` when it is known (Serena, Alterada)."""
+    return gendered(language, f"render.stability.state.{state.value}", gender)
+
+
+def stability_flags(
+    stability: CharacterStability,
+    language: Language,
+    gender: Gender | None = None,
+    *,
+    said: Iterable[Event] = (),
+) -> list[str]:
+    """The marks besides the state: a mental illness, lucid this scene, a test due (with its
+    potential loss and Difficulty). ``said``: events of this reply, whose facts a sentence
+    already says (a mental illness just acquired)."""
+    told = {type(event) for event in said}
+    flags: list[str] = []
+    if stability.mental_illness and MentalIllnessAcquired not in told:
+        flags.append(text(language, "render.stability.flag.mental_illness"))
+    if stability.lucid and MadeLucid not in told:
+        flags.append(gendered(language, "render.stability.flag.lucid", gender))
+    due = stability.due_test
+    if due is not None and StabilityTestDue not in told:
+        flags.append(
+            text(
+                language,
+                "render.stability.flag.test_due",
+                loss=due.loss,
+                difficulty=due.difficulty,
+            )
+        )
+    return flags
+
+
+def stability_value(before: CharacterStability | None, after: CharacterStability) -> str:
+    """``5 → 1 / 8`` (``1 / 8`` when unchanged; ``-5 / 8 → -7 / 7`` when the rating moved)."""
+    now = f"{after.pool} / {after.rating}"
+    if before is None or before == after:
+        return now
+    if before.rating != after.rating:
+        return f"{before.pool} / {before.rating} → {now}"
+    if before.pool != after.pool:
+        return f"{before.pool} → {now}"
+    return now
+
+
+def _state_line(
+    before: CharacterStability | None,
+    after: CharacterStability,
+    language: Language,
+    gender: Gender | None,
+    said: Sequence[Event] = (),
+) -> str:
+    """``Sereno → **Alterado** · trastorno mental``: the state (the one before it when it
+    changed) and the marks."""
+    label = f"**{stability_state_label(after.state, language, gender)}**"
+    if before is not None and before.state is not after.state:
+        label = f"{stability_state_label(before.state, language, gender)} → {label}"
+    return FLAG_SEPARATOR.join([label, *stability_flags(after, language, gender, said=said)])
+
+
+def stability_field(
+    character: CharacterLike,
+    before: CharacterStability | None,
+    after: CharacterStability,
+    language: Language,
+    said: Sequence[Event] = (),
+) -> Field:
+    """The ``Estabilidad`` field of a change: ``5 → 1 / 8`` then the state line."""
+    value = (
+        f"{stability_value(before, after)}\n"
+        f"{_state_line(before, after, language, character.gender, said)}"
+    )
+    return text(language, "render.stability.name"), value
+
+
+def stability_status_value(
+    stability: CharacterStability, language: Language, gender: Gender | None = None
+) -> str:
+    """The ``Estabilidad`` field of ``/character show``: ``POOL / RATING``, then the state
+    with its marks, then what the state means at the table."""
+    state = stability.state
+    effects = text(language, f"render.stability.effects.{state.value}")
+    return (
+        f"{stability.pool} / {stability.rating}\n"
+        f"{_state_line(None, stability, language, gender)}\n*{effects}*"
+    )
+
+
+def stability_brief(
+    stability: CharacterStability, language: Language, gender: Gender | None = None
+) -> str:
+    """``Estabilidad 5 / 8 · Alterado``: a character's Stability on a list's line."""
+    return text(
+        language,
+        "render.stability.brief",
+        pool=stability.pool,
+        rating=stability.rating,
+        state=stability_state_label(stability.state, language, gender),
+    )
+
+
+def went_insane(outcome: StabilityOutcome) -> bool:
+    """Whether the change made the character incurably insane (M4)."""
+    before, after = outcome.before, outcome.after
+    return after is not None and after.is_insane and (before is None or not before.is_insane)
+
+
+def stability_announce(outcomes: Iterable[StabilityOutcome]) -> bool:
+    """Whether a reply also goes to the announcement channel: a character's Stability state
+    changed, it acquired a mental illness, or it went incurably insane (COMMANDS.md)."""
+    for outcome in outcomes:
+        before, after = outcome.before, outcome.after
+        if before is None or after is None or not outcome.changed:
+            continue
+        if before.state is not after.state:
+            return True
+        if any(isinstance(event, MentalIllnessAcquired) for event in outcome.events):
+            return True
+    return False
+
+
+def _told(event: Event) -> bool:
+    if isinstance(event, Corrected):
+        return event.field not in _STABILITY_FIELDS
+    return type(event) not in SHOWN_STABILITY_EVENTS
+
+
+def stability_sentences(
+    character: CharacterLike, events: Sequence[Event], language: Language
+) -> list[str]:
+    """The Stability events no field shows, in words, in order (a mental illness with the
+    rating it cost, lucidity ending, a due test cleared, Stability taken away)."""
+    told = [event for event in events if _told(event)]
+    return describe_events(character.name, told, language, character.gender)
+
+
+def _penalties(wound: int, shaken: int, language: Language) -> str | None:
+    """``+1 por las heridas · +1 por estar Alterado``: what raised the Difficulty."""
+    parts = []
+    if wound:
+        parts.append(text(language, "render.roll.test.wounds", penalty=wound))
+    if shaken:
+        parts.append(text(language, "render.stability.roll.shaken", penalty=shaken))
+    return FLAG_SEPARATOR.join(parts) if parts else None
+
+
+def stability_roll_field(roll: StabilityTestRoll, language: Language) -> Field:
+    """(name, value) of a Stability test's field: ``3 + 1 = 4 vs 6 (4 + 1 + 1)``, then the
+    outcome in bold with what it cost (the scene's cap said when it bit), then what raised
+    the Difficulty."""
+    line = (
+        f"{roll.die} + {roll.spend} = {roll.total} vs {roll.difficulty}"
+        f"{breakdown(roll.base_difficulty, roll.wound_penalty, roll.shaken_penalty)}"
+    )
+    if roll.success:
+        outcome = f"**{text(language, 'render.stability.roll.success')}**"
+    else:
+        if roll.lost == 0:
+            key = "render.stability.roll.failure_capped_out"
+        elif roll.capped:
+            key = "render.stability.roll.failure_capped"
+        else:
+            key = "render.stability.roll.failure"
+        outcome = text(language, key, lost=roll.lost, loss=roll.loss)
+    lines = [line, outcome]
+    penalties = _penalties(roll.wound_penalty, roll.shaken_penalty, language)
+    if penalties:
+        lines.append(penalties)
+    return text(language, "render.stability.roll.name"), "\n".join(lines)
+
+
+def composure_field(
+    test: ComposureTest,
+    before: CharacterStability,
+    after: CharacterStability,
+    language: Language,
+) -> Field:
+    """(name, value) of the composure test of a Shaken investigative spend (M8):
+    ``2 + 1 = 3 vs 5``, whether the character keeps their nerve or falters (the spend is made
+    either way), and Stability before → after when a strain was given."""
+    line = f"{test.die} + {test.strain} = {test.total} vs {test.difficulty}"
+    key = "render.stability.composure.kept" if test.kept else "render.stability.composure.faltered"
+    lines = [line, f"**{text(language, key)}**"]
+    if test.strain:
+        value = stability_value(before, after)
+        lines.append(text(language, "render.stability.composure.strain", value=value))
+    return text(language, "render.stability.composure.name"), "\n".join(lines)
+
+
+def insanity_embed(character: CharacterLike, language: Language) -> discord.Embed:
+    """Incurable insanity, said once, in an embed of its own (M4; like a death's): ``Amelia
+    Ríos ha perdido la razón para siempre``; its colour follows Health."""
+    return discord.Embed(
+        title=text(language, "render.stability.insane.title", name=character.name)[:TITLE_LIMIT],
+        description=gendered(
+            language,
+            "render.stability.insane.description",
+            character.gender,
+            name=safe(character.name),
+        ),
+        colour=state_colour(character.health.state),
+    )
+
+
+def _clip(value: str, limit: int) -> str:
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
+def stability_change_embeds(
+    character: CharacterLike,
+    outcome: StabilityOutcome,
+    language: Language,
+    *,
+    extra_fields: Sequence[Field] = (),
+    note: str | None = None,
+) -> list[discord.Embed]:
+    """The reply to a change of one character's Stability (a roll, a treatment): the title
+    is its name, the colour its Health's; the ``Estabilidad`` field first (``5 → 1 / 8``,
+    the state line), then the command's fields with the events no field shows in words
+    under the last one. Incurable insanity replaces the embed by its own, which carries the
+    same fields (as a death's does). ``note``: a sentence under the title."""
+    after = outcome.after
+    assert after is not None  # a roll or a treatment needs Stability
+    if went_insane(outcome):
+        embed = insanity_embed(character, language)
+    else:
+        embed = discord.Embed(
+            title=character.name[:TITLE_LIMIT], colour=state_colour(character.health.state)
+        )
+    if note:
+        said = f"{note}\n{embed.description}" if embed.description else note
+        embed.description = _clip(said, DESCRIPTION_LIMIT)
+    name, value = stability_field(character, outcome.before, after, language, outcome.events)
+    embed.add_field(name=name, value=value, inline=False)
+    fields = list(extra_fields)
+    sentences = "\n".join(stability_sentences(character, outcome.events, language))
+    if sentences and fields:
+        last_name, last_value = fields[-1]
+        fields[-1] = (last_name, f"{last_value}\n{sentences}")
+    elif sentences:
+        fields.append((text(language, "render.change.what"), sentences))
+    for field_name, field_value in fields:
+        embed.add_field(name=field_name, value=_clip(field_value, FIELD_VALUE_LIMIT), inline=False)
+    return [embed]
+
+
+def _called_line(
+    character: CharacterLike, outcome: StabilityOutcome, difficulty: int, language: Language
+) -> str:
+    """``**Amelia Ríos** · Estabilidad 8 / 8 · Serena``: one character called, with the
+    Difficulty it would roll against now when wounds or being Shaken raise it (judged again
+    when it rolls, M5), and the test this call replaced."""
+    after = outcome.after
+    assert after is not None  # a character called has Stability
+    parts = [f"**{safe(character.name)}**", stability_brief(after, language, character.gender)]
+    wound = difficulty_penalty(character.health)
+    shaken = shaken_penalty(after)
+    if wound or shaken:
+        parts.append(
+            text(
+                language,
+                "render.stability.call.raised",
+                difficulty=difficulty + wound + shaken,
+                breakdown=breakdown(difficulty, wound, shaken).strip(),
+            )
+        )
+    replaced = [event for event in outcome.events if isinstance(event, StabilityTestReplaced)]
+    for event in replaced:
+        parts.append(
+            text(
+                language,
+                "render.stability.call.replaced",
+                loss=event.loss,
+                difficulty=event.difficulty,
+            )
+        )
+    return FLAG_SEPARATOR.join(parts)
+
+
+def test_call_embed(
+    called: Sequence[tuple[CharacterLike, StabilityOutcome]],
+    loss: int,
+    difficulty: int,
+    reason: str | None,
+    language: Language,
+) -> discord.Embed:
+    """The reply of ``/stability test`` (COMMANDS.md "Stability"): the incident (its potential
+    loss, the Difficulty, the GM's reason) said once in the title's line, then who must roll,
+    a line each, then how the buttons roll. The colour is the worst Health among them."""
+    incident = text(language, "render.stability.call.incident", loss=loss, difficulty=difficulty)
+    if reason:
+        incident = f"{incident}{FLAG_SEPARATOR}{safe(reason)}"
+    lines = [incident]
+    lines += [
+        _called_line(character, outcome, difficulty, language) for character, outcome in called
+    ]
+    lines.append(text(language, "render.stability.call.how"))
+    states = [character.health.state for character, _ in called]
+    worst = max(states, key=lambda state: list(HealthState).index(state))
+    return discord.Embed(
+        title=text(language, "render.stability.call.title"),
+        description=_clip("\n".join(lines), DESCRIPTION_LIMIT),
+        colour=state_colour(worst),
+    )
+
+
+# Its name starts with "test_": keep pytest from collecting it where a test module imports it.
+test_call_embed.__test__ = False  # type: ignore[attr-defined]
