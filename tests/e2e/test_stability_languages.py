@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from devkit.phone import embed_lines, message_lines, wrapped_lines
-
 from devkit.fake_discord import FakeDiscord, FakeGuild
 from devkit.harness import BotProcess
+from devkit.phone import embed_lines, message_lines, wrapped_lines
 from tests.e2e.kit import (
     announcing_gm,
     check_roll,
