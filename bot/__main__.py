@@ -67,12 +67,15 @@ async def run(settings: Settings) -> int:
         bot = SaludBot(storage=storage, settings=settings, roller=production_roller())
         stop = asyncio.Event()
 
+        loop = asyncio.get_running_loop()
+        stop_signals = (signal.SIGINT, signal.SIGTERM)
+
         def on_signal() -> None:
             bot.stop_taking_commands()  # at once: what arrives from now on is refused
             stop.set()
+            _ignore_further(loop, stop_signals)
 
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
+        for signum in stop_signals:
             with contextlib.suppress(NotImplementedError):  # Windows has no add_signal_handler
                 loop.add_signal_handler(signum, on_signal)
         async with bot:
@@ -118,6 +121,19 @@ async def run(settings: Settings) -> int:
                 pass
     log.info("Stopped")
     return EXIT_OK
+
+
+def _ignore_further(loop: asyncio.AbstractEventLoop, signals: tuple[signal.Signals, ...]) -> None:
+    """The stop has begun and ends by itself; a second signal must not cut it short.
+
+    Closing the loop would hand SIGTERM back to its default action, so a supervisor that
+    signals twice (systemd, docker, a test harness) would kill the process in the middle of
+    its last writes, or after them with a non-zero exit code.
+    """
+    for signum in signals:
+        with contextlib.suppress(NotImplementedError, ValueError):
+            loop.remove_signal_handler(signum)
+            signal.signal(signum, signal.SIG_IGN)
 
 
 def main() -> int:
