@@ -41,11 +41,16 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Four workers even on two cores: most tests wait on a bot process, a slowed disk or
+# Discord's timings rather than compute. Work stealing keeps a worker from idling while
+# another still holds a queue of the slow reliability tests.
+PARALLEL := -n 4 --dist worksteal
+
 test: lint typecheck
-	$(BIN)/python -m pytest -m "not stress"
+	$(BIN)/python -m pytest -m "not stress" $(PARALLEL)
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest -m "not stress and not e2e"
+	$(BIN)/python -m pytest -m "not stress and not e2e" $(PARALLEL)
 
 stress: $(STAMP)
 	$(BIN)/python -m pytest -m stress
