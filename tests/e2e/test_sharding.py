@@ -238,8 +238,10 @@ async def test_gateway_bot_recommends_one_shard_per_thousand_servers(
             await own_fake.create_guild()
         assert await recommended() == shards, target
     # The ids spread over the shards as real ones do: none is near Discord's 2,500 limit.
+    # Not exactly even: on a busy machine the ids' milliseconds skip (867 each when they
+    # do not, 868/866/866 seen under a parallel suite).
     counts = [len(own_fake.guilds_of_shard(shard, 3)) for shard in range(3)]
-    assert sum(counts) == 2_600 and max(counts) - min(counts) <= 1
+    assert sum(counts) == 2_600 and max(counts) <= 1_000, counts
 
 
 def test_servers_split_by_the_timestamp_bits_of_their_id() -> None:
