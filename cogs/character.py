@@ -14,7 +14,6 @@ from bot.features.characters.listing import list_message
 from bot.features.characters.names import refuse_taken_name
 from bot.features.characters.option import Character, resolve_character
 from bot.features.consciousness.buttons import consciousness_view
-from bot.features.consciousness.keeper import number_due_rolls
 from bot.i18n import text
 from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
@@ -36,6 +35,7 @@ from bot.storage.details import (
     CharacterSetDetails,
     GenderChoice,
 )
+from bot.storage.roll_messages import number_due_rolls
 from rules.character import MAX_HEALTH_RATING, MAX_POOL_RATING, CharacterHealth, Gender
 from rules.correction import (
     MAX_CORRECTED_STABILITY,

@@ -22,23 +22,21 @@ from bot.features.consciousness.buttons import (
     perform_consciousness_roll,
     send_roll_reply,
 )
-from bot.features.consciousness.keeper import (
-    number_due_rolls,
-)
 from bot.i18n import Language, text
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here, private_language
 from bot.interaction.mentions import call_players
 from bot.interaction.sending import send_change
 from bot.interaction.transformers import MAX_REASON_LENGTH, InRange, clean_reason
-from bot.render import damage_roll_text, expression_text, safe
+from bot.render import safe
 from bot.render.change import change_embeds, should_announce
 from bot.render.first_aid import first_aid_line
+from bot.render.hurt import hurt_embeds
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from bot.render.rest import rest_words
-from bot.render.several import Line, several_embeds
 from bot.storage import LightCharacter, StoredCharacter
 from bot.storage.details import FirstAidDetails, HurtDetails, HurtTarget, RestDetails
+from bot.storage.roll_messages import number_due_rolls
 from rules.consciousness import MAX_SPEND
 from rules.damage import apply_damage
 from rules.dice import (
@@ -147,23 +145,6 @@ def hurt_details(
     return HurtDetails(amount=amount.strip(), targets=targets, reason=reason or None)
 
 
-def _several_title(
-    expression: DiceExpression | FixedAmount, reason: str | None, language: Language
-) -> str:
-    """What the targets of one blow share, said once: ``Daño 2d6+1 · explosión``."""
-    title = text(language, "health.hurt.several_title", amount=expression_text(expression))
-    return f"{title} · {safe(reason)}" if reason else title
-
-
-def _hit_line(
-    saved: StoredCharacter, outcome: Outcome, roll: DamageRoll, language: Language
-) -> Line:
-    """One target's line: its own dice, when the amount was rolled (a fixed amount is said
-    once, in the title)."""
-    detail = damage_roll_text(roll, language) if roll.dice else None
-    return Line(saved, outcome, detail, text(language, "health.hurt.damage_field"))
-
-
 class HealthCog(commands.Cog):
     """Damage, the Consciousness roll, First Aid and rest."""
 
@@ -221,23 +202,7 @@ class HealthCog(commands.Cog):
             numbers = await number_due_rolls(tx, here.guild_id, [(c, o) for c, o, _ in hits])
             await tx.record(**here.history(hurt_details(amount, shown_reason, hits)))
         language = here.public_language
-        if len(hits) == 1:
-            saved, outcome, roll = hits[0]
-            damage = damage_roll_text(roll, language, expression)
-            if shown_reason:
-                damage += "\n" + text(language, "health.hurt.reason", reason=safe(shown_reason))
-            embeds = change_embeds(
-                saved,
-                outcome,
-                language,
-                extra_fields=[(text(language, "health.hurt.damage_field"), damage)],
-            )
-        else:
-            embeds = several_embeds(
-                _several_title(expression, shown_reason, language),
-                [_hit_line(saved, outcome, roll, language) for saved, outcome, roll in hits],
-                language,
-            )
+        embeds = hurt_embeds(hits, expression, shown_reason, language)
         message_id = await send_change(
             interaction,
             embeds,

@@ -17,7 +17,6 @@ from discord.ext import commands
 
 from bot.features.characters.option import Character
 from bot.features.consciousness.buttons import consciousness_view
-from bot.features.consciousness.keeper import number_due_rolls
 from bot.features.scene.server_wide import batches, count_among, save_all
 from bot.i18n import Language, plural, text
 from bot.interaction.deferral import defer_change_of
@@ -30,6 +29,7 @@ from bot.render.change_reply import Touched, announce_touched
 from bot.render.several import Line, several_embeds
 from bot.storage import Among, StoredCharacter, Transaction
 from bot.storage.details import RefreshDetails, TimeDetails
+from bot.storage.roll_messages import number_due_rolls
 from rules.abilities import refresh_ability
 from rules.pools import refresh, refresh_stability
 from rules.time import MAX_MINUTES, pass_time

@@ -12,8 +12,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
+from bot.storage.models import StoredCharacter
 from bot.storage.reader import Reader
 from bot.storage.transaction import Transaction
+from rules.outcome import Outcome
 
 __all__ = [
     "MESSAGES_PER_CHARACTER",
@@ -21,6 +23,7 @@ __all__ = [
     "RollMessage",
     "forget_roll_messages",
     "has_roll_messages",
+    "number_due_rolls",
     "number_rolls",
     "remember_roll_messages",
     "renumber_rolls",
@@ -111,6 +114,26 @@ async def number_rolls(
         (guild_id, *wanted),
     )
     return {int(row["id"]): int(row["seq"]) for row in rows}
+
+
+async def number_due_rolls(
+    tx: Transaction,
+    guild_id: int,
+    changes: Iterable[tuple[StoredCharacter | None, Outcome | None]],
+) -> dict[int, int]:
+    """Inside the change's transaction, beside its writes: a new number for each
+    Consciousness roll that fell due, and the current number of every character left with
+    one pending (for its buttons). One trip, none when no roll is due or pending."""
+    due: list[int] = []
+    pending: list[int] = []
+    for character, outcome in changes:
+        if character is None:
+            continue
+        if outcome is not None and outcome.roll_fell_due:
+            due.append(character.id)
+        if character.health.roll_pending and not character.health.is_dead:
+            pending.append(character.id)
+    return await number_rolls(tx, guild_id, due, pending)
 
 
 async def renumber_rolls(

@@ -292,7 +292,7 @@ def consciousness_view(
     every button names its character (``Amelia: Roll``, ``Amelia: +1``, ``bot.features.
     consciousness.buttons.short_names``), a row each, for up to 5 characters; beyond 5, only
     the roll buttons (up to 25; the others use ``/conscious``). ``rolls``: each character's
-    current roll number (``bot.features.consciousness.keeper.number_due_rolls``), which its
+    current roll number (``bot.storage.roll_messages.number_due_rolls``), which its
     buttons carry.
     """
     numbers = rolls or {}

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
@@ -33,20 +33,18 @@ from bot.interaction.buttons import CustomId
 from bot.interaction.here import Here
 from bot.interaction.message_edits import edit_message, is_gone, message_payload
 from bot.interaction.pacer import RateLimited, RestPacer
-from bot.storage import Storage, StoredCharacter, Transaction
+from bot.storage import Storage
 from bot.storage.memory import Lru
 from bot.storage.roll_messages import (
     RollKind,
     RollMessage,
     forget_roll_messages,
     has_roll_messages,
-    number_rolls,
     remember_roll_messages,
     stale_roll_messages,
 )
-from rules.outcome import Outcome
 
-__all__ = ["RollButtonKeeper", "number_due_rolls"]
+__all__ = ["RollButtonKeeper"]
 
 log = logging.getLogger(__name__)
 
@@ -54,25 +52,6 @@ log = logging.getLogger(__name__)
 _NO_MESSAGES_MEMORY = 4096
 #: How many characters' latest changes are remembered (for ``remember``'s second look).
 _CHANGES_MEMORY = 4096
-
-
-async def number_due_rolls(
-    tx: Transaction,
-    guild_id: int,
-    changes: Iterable[tuple[StoredCharacter | None, Outcome | None]],
-) -> dict[int, int]:
-    """Inside the change's transaction: a new number for each roll that fell due, and the
-    current number of every character left with a roll pending (for its buttons)."""
-    due: list[int] = []
-    pending: list[int] = []
-    for character, outcome in changes:
-        if character is None:
-            continue
-        if outcome is not None and outcome.roll_fell_due:
-            due.append(character.id)
-        if character.health.roll_pending and not character.health.is_dead:
-            pending.append(character.id)
-    return await number_rolls(tx, guild_id, due, pending)
 
 
 def _disabled_components(

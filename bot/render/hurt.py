@@ -1,0 +1,58 @@
+"""The reply to a ``/hurt`` (COMMANDS.md "Changes"): for one character, its compact embed with
+a damage field (the dice, then the reason); for a blow to several, one embed whose title says
+once what they share (the amount, the reason) and a line each with its own dice."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.i18n import Language, text
+from bot.render.change import change_embeds
+from bot.render.common import safe
+from bot.render.rolls import damage_roll_text, expression_text
+from bot.render.several import Line, several_embeds
+from bot.storage import StoredCharacter
+from rules.dice import DamageRoll, DiceExpression, FixedAmount
+from rules.outcome import Outcome
+
+__all__ = ["Hit", "hurt_embeds"]
+
+#: One target of the blow: as saved, the rules' outcome, its damage roll.
+Hit = tuple[StoredCharacter, Outcome, DamageRoll]
+
+
+def hurt_embeds(
+    hits: Sequence[Hit],
+    expression: DiceExpression | FixedAmount,
+    reason: str | None,
+    language: Language,
+) -> list[discord.Embed]:
+    """The embeds of the reply (``reason`` as cleaned, shown as typed, sanitised here)."""
+    if len(hits) == 1:
+        saved, outcome, roll = hits[0]
+        damage = damage_roll_text(roll, language, expression)
+        if reason:
+            damage += "\n" + text(language, "health.hurt.reason", reason=safe(reason))
+        field = (text(language, "health.hurt.damage_field"), damage)
+        return change_embeds(saved, outcome, language, extra_fields=[field])
+    lines = [_hit_line(saved, outcome, roll, language) for saved, outcome, roll in hits]
+    return several_embeds(_several_title(expression, reason, language), lines, language)
+
+
+def _several_title(
+    expression: DiceExpression | FixedAmount, reason: str | None, language: Language
+) -> str:
+    """What the targets of one blow share, said once: ``Daño 2d6+1 · explosión``."""
+    title = text(language, "health.hurt.several_title", amount=expression_text(expression))
+    return f"{title} · {safe(reason)}" if reason else title
+
+
+def _hit_line(
+    saved: StoredCharacter, outcome: Outcome, roll: DamageRoll, language: Language
+) -> Line:
+    """One target's line: its own dice, when the amount was rolled (a fixed amount is said
+    once, in the title)."""
+    detail = damage_roll_text(roll, language) if roll.dice else None
+    return Line(saved, outcome, detail, text(language, "health.hurt.damage_field"))
