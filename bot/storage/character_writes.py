@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.storage.errors import (
     CharacterNotFound,
@@ -45,6 +45,9 @@ from bot.storage.snapshot import (
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
 from rules.stability import CharacterStability
+
+#: What ``_save_each`` writes of each character (its Health, its Stability).
+_Value = TypeVar("_Value")
 
 __all__ = ["CharacterWriter"]
 
@@ -251,26 +254,15 @@ class CharacterWriter:
         raises ``CharacterNotFound`` before anything is written. Returns the saved characters
         in the order given.
         """
-        pairs = list(changes)
-        self.check_writable()
-        for guild_id in sorted({character.guild_id for character, _ in pairs}):
-            await self.load(guild_id, (c.id for c, _ in pairs if c.guild_id == guild_id))
-        states: dict[int, StoredRow] = {}
-        params: list[tuple[Any, ...]] = []
-        saved: list[StoredCharacter] = []
-        for character, health in pairs:
-            current = await self._require(character.guild_id, character.id)
-            current = states.get(character.id, current)
+
+        def apply(
+            character: StoredCharacter, current: StoredRow, health: CharacterHealth
+        ) -> tuple[StoredRow, tuple[Any, ...] | None]:
             row: dict[str, Any] = health_to_row(health)
-            if row != current.snapshot["health"]:
-                params.append((*row.values(), character.id, character.guild_id))
-            stored = current.with_health(row)
-            states[character.id] = stored
-            saved.append(stored.character())
-        self._pipe.queue_many(UPDATE_HEALTH, params)
-        for stored in states.values():
-            self._known.keep(stored)
-        return saved
+            changed = tuple(row.values()) if row != current.snapshot["health"] else None
+            return current.with_health(row), changed
+
+        return await self._save_each(list(changes), UPDATE_HEALTH, apply)
 
     async def save_stabilities(
         self, changes: Iterable[tuple[StoredCharacter, CharacterStability | None]]
@@ -280,26 +272,47 @@ class CharacterWriter:
         raises ``CharacterNotFound`` before anything is written). Stability given or taken
         away ends the server's name index (it knows who has Stability). Returns the saved
         characters in the order given."""
-        pairs = list(changes)
+
+        def apply(
+            character: StoredCharacter, current: StoredRow, stability: CharacterStability | None
+        ) -> tuple[StoredRow, tuple[Any, ...] | None]:
+            row = stability_to_row(stability)
+            if (current.snapshot.get("stability") is None) != (stability is None):
+                self.names_written.add(character.guild_id)
+            changed = (
+                tuple(row.values()) if row != stability_of_snapshot(current.snapshot) else None
+            )
+            return current.with_stability(row), changed
+
+        return await self._save_each(list(changes), UPDATE_STABILITY, apply)
+
+    async def _save_each(
+        self,
+        pairs: list[tuple[StoredCharacter, _Value]],
+        statement: str,
+        apply: Callable[
+            [StoredCharacter, StoredRow, _Value], tuple[StoredRow, tuple[Any, ...] | None]
+        ],
+    ) -> list[StoredCharacter]:
+        """The frame of a write of one part of many characters: all of them loaded first (one
+        missing from its guild raises before anything is written), then ``apply`` gives each
+        its new row and the values of ``statement`` when they changed (None: nothing to
+        write), all sent as one statement. A character given twice is written as the last."""
         self.check_writable()
         for guild_id in sorted({character.guild_id for character, _ in pairs}):
             await self.load(guild_id, (c.id for c, _ in pairs if c.guild_id == guild_id))
         states: dict[int, StoredRow] = {}
         params: list[tuple[Any, ...]] = []
         saved: list[StoredCharacter] = []
-        for character, stability in pairs:
+        for character, value in pairs:
             current = await self._require(character.guild_id, character.id)
             current = states.get(character.id, current)
-            row = stability_to_row(stability)
-            had = current.snapshot.get("stability")
-            if row != stability_of_snapshot(current.snapshot):
-                params.append((*row.values(), character.id, character.guild_id))
-            if (had is None) != (stability is None):
-                self.names_written.add(character.guild_id)
-            stored = current.with_stability(row)
+            stored, changed = apply(character, current, value)
+            if changed is not None:
+                params.append((*changed, character.id, character.guild_id))
             states[character.id] = stored
             saved.append(stored.character())
-        self._pipe.queue_many(UPDATE_STABILITY, params)
+        self._pipe.queue_many(statement, params)
         for stored in states.values():
             self._known.keep(stored)
         return saved
