@@ -179,7 +179,7 @@ def fold_name(name: str) -> str:
 _SPANISH_ENYE = "n\x7f"
 
 
-def reading_key(name: str, language: str = "en") -> str:
+def reading_key(name: str, language: str) -> str:
     """The key that puts names in the order a reader of ``language`` (``es`` or ``en``)
     expects (COMMANDS.md Lists): case, accents and width ignored, as ``fold_name`` does
     (``Cónsul Britton`` before ``Criada Úrsula``); in Spanish ``ñ`` is a letter of its own,

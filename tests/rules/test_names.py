@@ -158,6 +158,7 @@ def test_reading_key_ignores_case_and_accents() -> None:
         ordered = sorted(names, key=lambda name: reading_key(name, language))
         assert ordered == ["Ana", "cónsul Britton", "Criada Úrsula", "ÓSCAR"]
         assert reading_key("Ａｎａ  Ríos", language) == reading_key("ana rios", language)
+        assert reading_key("Ａｎａ  Ríos", language) == "ana rios"  # one space between words
 
 
 def test_reading_key_puts_enye_after_n_for_a_spanish_reader_only() -> None:
