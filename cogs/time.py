@@ -88,7 +88,7 @@ class TimeCog(commands.Cog):
             embeds,
             announce=announce_touched(touched),
             here=here,
-            view=consciousness_view(due, language, rolls),
+            view=consciousness_view(due, language, rolls, named=len(lines) > 1),
             call=call_players(
                 [(line.character, line.outcome) for line in lines],
                 caller=here.user_id,

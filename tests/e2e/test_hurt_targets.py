@@ -111,6 +111,28 @@ async def test_several_targets_may_fall_and_each_gets_its_buttons(
     )
 
 
+async def test_one_target_of_several_falling_gets_buttons_that_name_it(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]]
+) -> None:
+    """In a reply about several characters a bare "Tirar Consciencia" does not say whose roll
+    it is, even when only one of them must roll (before, the labels named a character only
+    when two or more had a roll pending)."""
+    guild = await make_guild(locale="es-ES")
+    gm = guild.member("Dj", permissions=["manage_guild"], locale="es-ES")
+    await create(fake, guild, gm, "Amelia Ríos", 2)
+    await create(fake, guild, gm, "Bruno", 9)
+    reply = await fake.slash(
+        guild, gm, "hurt", {"character": "Amelia Ríos", "amount": "4", "character2": "Bruno"}
+    )
+    assert not reply.ephemeral, reply.text
+    assert [button["label"] for button in reply.buttons] == [
+        "Amelia: Tirar",
+        "Amelia: +1",
+        "Amelia: +2",
+        "Amelia: +3",
+    ]
+
+
 async def test_a_duplicate_or_forbidden_target_refuses_the_whole_blow(
     fake: FakeDiscord, bot: BotProcess, make_guild: Callable[..., Awaitable[FakeGuild]]
 ) -> None:

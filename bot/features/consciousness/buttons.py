@@ -284,22 +284,26 @@ def consciousness_view(
     characters: Sequence[StoredCharacter],
     language: Language,
     rolls: Mapping[int, int] | None = None,
+    *,
+    named: bool | None = None,
 ) -> discord.ui.View | None:
     """Buttons for every character of ``characters`` that has a roll pending, or None when
     none has.
 
-    One character: "Roll Consciousness" and "Spend N Health" for each legal N of 1–3. Several:
-    every button names its character (``Amelia: Roll``, ``Amelia: +1``, ``bot.features.
+    A reply about one character: "Roll Consciousness" and "Spend N Health" for each legal N
+    of 1–3. About several (even when one of them has a roll pending): every button names its
+    character (``Amelia: Roll``, ``Amelia: +1``, ``bot.features.
     consciousness.buttons.short_names``), a row each, for up to 5 characters; beyond 5, only
     the roll buttons (up to 25; the others use ``/conscious``). ``rolls``: each character's
     current roll number (``bot.storage.roll_messages.number_due_rolls``), which its
-    buttons carry.
+    buttons carry. ``named``: whether the reply is about several characters, when more than
+    ``characters`` (``/time`` gives buttons only to those whose roll fell due).
     """
     numbers = rolls or {}
     pending = [c for c in characters if c.health.roll_pending and not c.health.is_dead]
     if not pending:
         return None
-    several = len(pending) > 1
+    several = len(characters) > 1 if named is None else named
     names = short_names(pending)
     with_spends = len(pending) <= ROWS_PER_MESSAGE
     view = button_view()
