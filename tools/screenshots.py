@@ -266,6 +266,35 @@ async def session(fake: FakeDiscord, guild: FakeGuild) -> dict[str, Reply]:
     shots["death"] = await _ok(
         await fake.slash(guild, gm, "hurt", {"character": "Jack Malone", "amount": "2d6+6"})
     )
+    # A blow to three: one embed, a line each, the blow said once in the title.
+    await _ok(await fake.slash(guild, gm, "character create", {"name": "Olga", "health": 7}))
+    shots["hurt-three"] = await _ok(
+        await fake.slash(
+            guild,
+            gm,
+            "hurt",
+            {
+                "character": "Amelia Ríos",
+                "character2": "Padre Tomás",
+                "character3": "Olga",
+                "amount": "1d6",
+                "reason": "la explosión del laboratorio",
+            },
+        )
+    )
+    await _ok(
+        await fake.slash(
+            guild,
+            gm,
+            "ability set",
+            {"character": "Padre Tomás", "ability": "Escaramuza", "rating": 4},
+        )
+    )
+    shots["check"] = await _ok(
+        await fake.slash(
+            guild, gm, "check", {"character": "Padre Tomás", "ability": "Escaramuza", "spend": 1}
+        )
+    )
     shots["scene-status"] = await _ok(await fake.slash(guild, lucia, "scene status"))
     shots["history"] = await _ok(await fake.slash(guild, lucia, "history"))
     # The table tracks Stability too: a test for two, with the buttons each player rolls.
