@@ -111,6 +111,7 @@ async def test_stress_twenty_thousand_mixed_commands_bounded_tasks_and_memory(
     the resident memory grows by at most 2 MB from 10,000 to 20,000."""
     probe_file = tmp_path / "tasks.json"
     async with isolated_bot(tmp_path, env=probe_env(probe_file)) as (fake, bot):
+        await bot.allow_random_dice()  # 20,000 presses: no script of them all
         probe = probe_of(bot, probe_file)
         tables = [await Table.open(fake, tracker=True) for _ in range(20)]
         await probe.report()
