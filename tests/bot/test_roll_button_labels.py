@@ -19,3 +19,10 @@ def named(*names: str) -> list[StoredCharacter]:
 def test_the_first_word_when_it_is_nobody_elses_and_no_abbreviation() -> None:
     found = short_names(named("Amelia Ríos", "Sgt. O'Malley", "Jack Malone", "Jack Smith", "Al"))
     assert found == {0: "Amelia", 1: "Sgt. O'Malley", 2: "Jack Malone", 3: "Jack Smith", 4: "Al"}
+
+
+def test_a_title_is_not_a_name() -> None:
+    """``Padre: Tirar`` would not say who rolls: a character whose name starts with a title,
+    in either language, is called by the whole name."""
+    found = short_names(named("Padre Tomás", "Hermana Clara", "Father Brown", "Olga Petrova"))
+    assert found == {0: "Padre Tomás", 1: "Hermana Clara", 2: "Father Brown", 3: "Olga"}

@@ -138,7 +138,7 @@ async def test_M5_a_party_of_four_is_tested_for_one_incident_and_rolls_with_its_
     assert "Estado de Estabilidad" not in olga.text  # the state change said once
 
     await bot.script_dice(5)  # 5 + 0 = 5 vs 5 (4 + 1, Hurt): passed
-    tomas = await press(fake, guild, diego, call, button_id(call, "Padre: Tirar"))
+    tomas = await press(fake, guild, diego, call, button_id(call, "Padre Tomás: Tirar"))
     roll = stability_roll_shown(tomas.embed, "es", die=5, base=4, penalties=[1])
     assert roll.success and "+1 por las heridas" in roll.value
     assert tomas.embed["color"] == 0xF1C40F  # the colour follows Health: Hurt
