@@ -232,13 +232,17 @@ def _check(details: CheckDetails, entry: HistoryEntry, language: Language) -> Se
     return Sentence(words, frozenset({name}), outcome=True)
 
 
+def _patient(entry: HistoryEntry, medic: str) -> str:
+    """Whom a medic treated, when the details do not say: the character touched that is not
+    the medic (the medic, when they treated themselves)."""
+    others = [change.name for change in entry.characters if change.name != medic]
+    return others[0] if others else medic
+
+
 @sentence_of.register
 def _first_aid(details: FirstAidDetails, entry: HistoryEntry, language: Language) -> Sentence:
     medic = details.medic
-    patient = details.patient
-    if patient is None:  # older entries: the character touched that is not the medic
-        others = [change.name for change in entry.characters if change.name != medic]
-        patient = others[0] if others else medic
+    patient = details.patient or _patient(entry, medic)
     spent = details.spent if details.spent is not None else details.points
     form = "stabilized" if details.stabilized else "healed"
     words = text(
@@ -431,8 +435,7 @@ def _stability_treat(
 ) -> Sentence:
     """Psychoanalysis: the Stability it gave back follows; lucidity moves none."""
     medic = details.medic
-    others = [change.name for change in entry.characters if change.name != medic]
-    patient = others[0] if others else medic
+    patient = _patient(entry, medic)
     spent = details.spent if details.spent is not None else details.points
     form = "lucid" if details.lucidity else "restored"
     words = text(
