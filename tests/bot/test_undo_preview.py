@@ -3,6 +3,7 @@ back."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from bot.features.history.undo_preview import preview_embed, reversal_line, reversal_lines
@@ -11,6 +12,7 @@ from bot.storage import HistoryCharacter, HistoryEntry, StoredCharacter
 from bot.storage.details import TimeDetails
 from rules import Ability, AbilityKind, Hospital
 from rules.character import Gender
+from rules.stability import CharacterStability
 from tests.rules.factories import character
 
 
@@ -192,3 +194,20 @@ def test_the_preview_embed_says_which_change_and_stays_within_discord() -> None:
     assert embed.description is not None and len(embed.description) <= 4096
     assert embed.description.startswith("⚠️ Another change came in meanwhile")
     assert "<@42>" in embed.description
+
+
+def test_the_scene_stability_counters_go_back_in_words_like_health_s() -> None:
+    """An undone /scene new brings back what failed tests took and the worst incident, said as
+    the scene's Health counters are ("de nuevo 3", a zero in words), not as ``0 → 3``."""
+    mind = CharacterStability(pool=4, rating=7)
+    now = replace(stored(health=2), stability=mind)
+    back = replace(stored(health=2), stability=replace(mind, scene_lost=3, scene_worst_loss=4))
+    spanish = reversal_line(HistoryCharacter(1, "Padre Tomás", back, now), Language.ES)
+    assert spanish == (
+        "**Padre Tomás**: Estabilidad perdida en pruebas esta escena: de nuevo 3"
+        " · pérdida del peor incidente de la escena: de nuevo 4"
+    )
+    english = reversal_line(HistoryCharacter(1, "Padre Tomás", now, back), Language.EN)
+    assert english == (
+        "**Padre Tomás**: no Stability lost to tests this scene · no incident this scene"
+    )

@@ -113,8 +113,10 @@ def _stability_changes(
         ("undo.stability_lost", now.scene_lost, back.scene_lost),
         ("undo.stability_worst", now.scene_worst_loss, back.scene_worst_loss),
     ):
-        if old_count != new_count:
-            parts.append(text(language, key, now=old_count, back=new_count))
+        if old_count != new_count:  # as the undo brings it back, a zero in words
+            parts.append(
+                text(language, key, back=new_count) if new_count else text(language, f"{key}.none")
+            )
     if now.due_test != back.due_test:
         due = back.due_test
         if due is None:
