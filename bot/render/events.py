@@ -9,7 +9,7 @@ logged and skipped: it never breaks a reply.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import singledispatch
 from typing import TYPE_CHECKING
@@ -93,6 +93,38 @@ def _plain(key: str) -> Said:
     return Said(f"render.event.{key}")
 
 
+#: Events said in a sentence with nothing to fill in but the name: their key after
+#: ``render.event.``.
+_PLAIN: dict[type[Event], str] = {
+    RollCleared: "roll_cleared",
+    FellUnconscious: "fell_unconscious",
+    Woke: "woke",
+    StayedConscious: "stayed_conscious",
+    Stabilized: "stabilized",
+    StabilizationEnded: "stabilization_ended",
+    Died: "died",
+    HospitalEnded: "hospital_ended",
+    HospitalNotNeeded: "hospital_not_needed",
+    StabilityTestPassed: "stability_test_passed",
+    WentInsane: "went_insane",
+    KeptComposure: "kept_composure",
+    Faltered: "faltered",
+    MadeLucid: "made_lucid",
+    LucidityEnded: "lucidity_ended",
+}
+
+
+def _plain_sentence(key: str) -> Callable[[Event, Language], Said]:
+    def say(event: Event, language: Language) -> Said:
+        return _plain(key)
+
+    return say
+
+
+for _event_type, _key in _PLAIN.items():
+    sentence_of.register(_event_type, _plain_sentence(_key))
+
+
 @sentence_of.register
 def _damaged(event: Damaged, language: Language) -> Said:
     return Said("render.event.damaged", {"amount": event.amount})
@@ -109,43 +141,8 @@ def _roll_due(event: RollDue, language: Language) -> Said:
 
 
 @sentence_of.register
-def _roll_cleared(event: RollCleared, language: Language) -> Said:
-    return _plain("roll_cleared")
-
-
-@sentence_of.register
-def _fell_unconscious(event: FellUnconscious, language: Language) -> Said:
-    return _plain("fell_unconscious")
-
-
-@sentence_of.register
-def _woke(event: Woke, language: Language) -> Said:
-    return _plain("woke")
-
-
-@sentence_of.register
-def _stayed_conscious(event: StayedConscious, language: Language) -> Said:
-    return _plain("stayed_conscious")
-
-
-@sentence_of.register
-def _stabilized(event: Stabilized, language: Language) -> Said:
-    return _plain("stabilized")
-
-
-@sentence_of.register
-def _stabilization_ended(event: StabilizationEnded, language: Language) -> Said:
-    return _plain("stabilization_ended")
-
-
-@sentence_of.register
 def _bled(event: Bled, language: Language) -> Said:
     return Said("render.event.bled", {"points": event.points})
-
-
-@sentence_of.register
-def _died(event: Died, language: Language) -> Said:
-    return _plain("died")
 
 
 @sentence_of.register
@@ -171,21 +168,11 @@ def _discharged(event: Discharged, language: Language) -> Said:
 
 
 @sentence_of.register
-def _hospital_ended(event: HospitalEnded, language: Language) -> Said:
-    return _plain("hospital_ended")
-
-
-@sentence_of.register
 def _rested(event: Rested, language: Language) -> Said:
     return Said(
         "render.event.rested",
         {"days": count_text(language, "day", event.days), "restored": event.restored},
     )
-
-
-@sentence_of.register
-def _hospital_not_needed(event: HospitalNotNeeded, language: Language) -> Said:
-    return _plain("hospital_not_needed")
 
 
 @sentence_of.register
@@ -263,11 +250,6 @@ def _stability_spent(event: StabilitySpent, language: Language) -> Said:
 
 
 @sentence_of.register
-def _stability_test_passed(event: StabilityTestPassed, language: Language) -> Said:
-    return _plain("stability_test_passed")
-
-
-@sentence_of.register
 def _stability_test_failed(event: StabilityTestFailed, language: Language) -> Said:
     return Said("render.event.stability_test_failed", {"lost": event.lost})
 
@@ -283,38 +265,13 @@ def _mental_illness(event: MentalIllnessAcquired, language: Language) -> Said:
 
 
 @sentence_of.register
-def _went_insane(event: WentInsane, language: Language) -> Said:
-    return _plain("went_insane")
-
-
-@sentence_of.register
 def _strained(event: Strained, language: Language) -> Said:
     return Said("render.event.strained", {"points": event.points})
 
 
 @sentence_of.register
-def _kept_composure(event: KeptComposure, language: Language) -> Said:
-    return _plain("kept_composure")
-
-
-@sentence_of.register
-def _faltered(event: Faltered, language: Language) -> Said:
-    return _plain("faltered")
-
-
-@sentence_of.register
 def _stability_restored(event: StabilityRestored, language: Language) -> Said:
     return Said("render.event.stability_restored", {"points": event.points})
-
-
-@sentence_of.register
-def _made_lucid(event: MadeLucid, language: Language) -> Said:
-    return _plain("made_lucid")
-
-
-@sentence_of.register
-def _lucidity_ended(event: LucidityEnded, language: Language) -> Said:
-    return _plain("lucidity_ended")
 
 
 @sentence_of.register
