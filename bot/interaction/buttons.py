@@ -205,6 +205,16 @@ class PageButton(SaludButton, template=r"(?!)"):
     def parse(cls, match: re.Match[str], label: str) -> Self:
         return cls(int(match["page"]), label)
 
+    @classmethod
+    def pager(cls, page: int, pages: int, previous: str, following: str) -> discord.ui.View | None:
+        """◀ and ▶ under page ``page`` of ``pages``, disabled at the ends; None for one page."""
+        if pages == 1:
+            return None
+        view = button_view()
+        view.add_item(cls(page - 1, previous, disabled=page == 1))
+        view.add_item(cls(page + 1, following, disabled=page == pages))
+        return view
+
 
 async def owned_character(here: Here, character_id: int, action_key: str) -> StoredCharacter:
     """The character a button is about, if the one who pressed is its owner or a GM; refuses

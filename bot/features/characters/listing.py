@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Language, text
-from bot.interaction.buttons import CustomId, PageButton, button_view, number
+from bot.interaction.buttons import CustomId, PageButton, number
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
 from bot.render import mention
@@ -94,16 +94,12 @@ async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui
         )
         lookalikes = await reader.lookalike_ids(here.guild_id)
     embed = list_embed(characters, language, page, total, lookalikes)
-    if pages == 1:
-        return embed, None
-    view = button_view()
-    view.add_item(
-        ListPageButton(page - 1, text(language, "character.list.previous"), disabled=page == 1)
+    return embed, ListPageButton.pager(
+        page,
+        pages,
+        text(language, "character.list.previous"),
+        text(language, "character.list.next"),
     )
-    view.add_item(
-        ListPageButton(page + 1, text(language, "character.list.next"), disabled=page == pages)
-    )
-    return embed, view
 
 
 #: ``salud:page:list:<page>``.

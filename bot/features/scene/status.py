@@ -13,7 +13,7 @@ from typing import Any
 import discord
 
 from bot.i18n import Language, plural, text
-from bot.interaction.buttons import CustomId, PageButton, button_view, number
+from bot.interaction.buttons import CustomId, PageButton, number
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
 from bot.render import flags_text
@@ -143,16 +143,9 @@ async def status_message(here: Here, page: int) -> tuple[discord.Embed, discord.
             )
     closing = fallen_line(fallen, everyone - living, language)
     embed = status_page_embed(characters, living, language, page, closing)
-    if pages == 1:
-        return embed, None
-    view = button_view()
-    view.add_item(
-        StatusPageButton(page - 1, text(language, "scene.status.previous"), disabled=page == 1)
+    return embed, StatusPageButton.pager(
+        page, pages, text(language, "scene.status.previous"), text(language, "scene.status.next")
     )
-    view.add_item(
-        StatusPageButton(page + 1, text(language, "scene.status.next"), disabled=page == pages)
-    )
-    return embed, view
 
 
 async def tracker_embeds(
