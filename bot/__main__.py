@@ -5,7 +5,8 @@
 Exit codes (COMMANDS.md, Running it), each failure one line on stderr saying what to do:
 0 after a clean stop (SIGINT/SIGTERM); 2 when a setting is wrong (also when Discord refuses
 the shards of SHARD_COUNT/SHARD_IDS) or the database cannot be used (the file is left as it
-was); 3 when Discord refuses the token; 4 when Discord cannot be reached.
+was), also once a newer Salud upgraded the database under this process; 3 when Discord
+refuses the token; 4 when Discord cannot be reached.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ async def run(settings: Settings) -> int:
     # Imported here so that a settings error is reported before the heavier imports run.
     from bot.app import SaludBot
     from bot.config.dice import production_roller
-    from bot.storage import MigrationError, Storage
+    from bot.storage import MigrationError, SchemaMovedOn, Storage
     from bot.storage.file_check import DatabaseFileError
 
     try:
@@ -66,6 +67,16 @@ async def run(settings: Settings) -> int:
     async with storage:
         bot = SaludBot(storage=storage, settings=settings, roller=production_roller())
         stop = asyncio.Event()
+        moved_on: list[SchemaMovedOn] = []
+
+        def on_schema_moved_on(error: SchemaMovedOn) -> None:
+            # A newer Salud migrated the file: stop as for SIGTERM, and exit 2 so that a
+            # supervisor does not start this old code again and again.
+            moved_on.append(error)
+            bot.stop_taking_commands()
+            stop.set()
+
+        storage.on_schema_moved_on(on_schema_moved_on)
 
         loop = asyncio.get_running_loop()
         stop_signals = (signal.SIGINT, signal.SIGTERM)
@@ -82,7 +93,7 @@ async def run(settings: Settings) -> int:
             runner = asyncio.create_task(bot.start(settings.token), name="salud-bot")
             stopper = asyncio.create_task(stop.wait(), name="salud-stop")
             done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
-            if stopper in done:
+            if stopper in done and not moved_on:
                 log.info("Stop signal received, closing")
             else:
                 stopper.cancel()
@@ -120,6 +131,13 @@ async def run(settings: Settings) -> int:
             except asyncio.CancelledError:
                 pass
     log.info("Stopped")
+    if moved_on:
+        say(
+            f"a newer Salud upgraded the database {settings.database_path} to schema "
+            f"{moved_on[0].found} (this version knows {moved_on[0].known}), so this one "
+            "stopped. Run the newer version here too."
+        )
+        return EXIT_BAD_SETTINGS
     return EXIT_OK
 
 

@@ -7,6 +7,7 @@ __all__ = [
     "CharacterNotFound",
     "DuplicateName",
     "MigrationError",
+    "SchemaMovedOn",
     "StorageClosed",
     "StorageError",
     "StorageFull",
@@ -74,3 +75,14 @@ class TransactionStateError(StorageError, RuntimeError):
 
 class StorageClosed(TransactionStateError):
     """The storage was closed (the bot is stopping): nothing was done."""
+
+
+class SchemaMovedOn(StorageClosed):
+    """Another process, a newer Salud, migrated the database past the schema this code
+    knows: nothing was done, and this process must stop rather than write what the newer
+    schema would misread (issue 24 point 12: a history number 0, UNIQUE failures)."""
+
+    def __init__(self, found: int | None, known: int) -> None:
+        super().__init__(f"the database schema is {found}, this code knows {known}")
+        self.found = found
+        self.known = known

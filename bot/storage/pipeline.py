@@ -38,12 +38,14 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class Statement:
     """One SQL statement with its parameters (``many``: one parameter tuple per row;
-    ``probe``: a query whose first row is kept under that name, as a tuple)."""
+    ``probe``: a query whose first row is kept under that name, as a tuple; ``check``: what
+    that row must pass, else the trip stops there, before the statements after it)."""
 
     sql: str
     params: Sequence[Any] | Sequence[Sequence[Any]] = ()
     many: bool = False
     probe: str | None = None
+    check: Callable[[tuple[Any, ...] | None], None] | None = None
 
     def run(self, conn: sqlite3.Connection) -> sqlite3.Cursor:
         if self.many:
@@ -69,7 +71,10 @@ class Batch(Generic[T]):
             cursor = statement.run(conn)
             if statement.probe is not None:
                 row = cursor.fetchone()
-                self.probed[statement.probe] = None if row is None else tuple(row)
+                probed = None if row is None else tuple(row)
+                if statement.check is not None:
+                    statement.check(probed)  # raising: nothing after it runs
+                self.probed[statement.probe] = probed
         return self.read(self.last.run(conn))
 
 
@@ -106,10 +111,18 @@ class Pipeline:
         """Run ``sql`` with the next trip."""
         self._queued.append(Statement(sql, tuple(params)))
 
-    def probe(self, name: str, sql: str, params: Sequence[Any] = ()) -> None:
+    def probe(
+        self,
+        name: str,
+        sql: str,
+        params: Sequence[Any] = (),
+        *,
+        check: Callable[[tuple[Any, ...] | None], None] | None = None,
+    ) -> None:
         """Run the query ``sql`` with the next trip; its first row is then ``probed[name]``,
-        a tuple (None when it gave no row; not there before that trip, or when it failed)."""
-        self._queued.append(Statement(sql, tuple(params), probe=name))
+        a tuple (None when it gave no row; not there before that trip, or when it failed).
+        ``check(row)`` runs in the trip, and what it raises fails the trip at that point."""
+        self._queued.append(Statement(sql, tuple(params), probe=name, check=check))
 
     def queue_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Run ``sql`` once per row with the next trip (nothing when there is no row)."""

@@ -55,6 +55,7 @@ from bot.storage.rows import (
     is_unique_violation,
     settings_of_row,
 )
+from bot.storage.schema_guard import SchemaCheck, with_schema_version
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
 from rules.stability import CharacterStability
@@ -74,12 +75,23 @@ class Transaction:
         clock: Clock,
         settings: SettingsCache,
         guild_id: int | None = None,
+        *,
+        schema: SchemaCheck | None = None,
     ) -> None:
         self._known = KnownCharacters()
         # A trip that fails may have failed a queued write: what is stored is then unknown.
         self._pipe = Pipeline(conn, on_failure=self._known.forget)
         self._pipe.queue("BEGIN IMMEDIATE")  # sent with the first statement that is
-        self._pipe.probe(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))
+        # With it, the schema version: one a newer Salud migrated to stops the first trip.
+        if schema is None:
+            self._pipe.probe(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))
+        else:
+            self._pipe.probe(
+                NEXT_HISTORY_ID,
+                with_schema_version(SELECT_NEXT_HISTORY_ID),
+                (guild_id,),
+                check=schema,
+            )
         self._reads = Reader(self._pipe, clock, settings, keep=self._known.keep)
         self._characters = CharacterWriter(self._pipe, self._known, self._reads, self.now)
         self._history = HistoryRecorder(
