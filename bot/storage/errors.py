@@ -5,6 +5,7 @@ from __future__ import annotations
 __all__ = [
     "AlreadyApplied",
     "CharacterNotFound",
+    "DatabaseGone",
     "DuplicateName",
     "MigrationError",
     "SchemaMovedOn",
@@ -56,6 +57,15 @@ class StorageFull(StorageError):
 
     def __init__(self, database: str) -> None:
         super().__init__(f"the disk of {database} is full: the change was not stored")
+        self.database = database
+
+
+class DatabaseGone(StorageError):
+    """The change was not stored: the database path no longer names the file the bot opened
+    (deleted, moved or replaced while it ran), so the next start would not find it."""
+
+    def __init__(self, database: str) -> None:
+        super().__init__(f"the database file {database} is gone: the change was not stored")
         self.database = database
 
 

@@ -61,6 +61,8 @@ class Batch(Generic[T]):
     last: Statement
     read: Callable[[sqlite3.Cursor], T]
     probed: dict[str, Any] = field(default_factory=dict)  # filled in aiosqlite's thread
+    #: Run in the thread just before ``last``; what it raises stops the trip there.
+    before_last: Callable[[], None] | None = None
 
     def describe(self) -> list[str]:
         """The first words of each statement (what the round-trip tests compare)."""
@@ -75,6 +77,8 @@ class Batch(Generic[T]):
                 if statement.check is not None:
                     statement.check(probed)  # raising: nothing after it runs
                 self.probed[statement.probe] = probed
+        if self.before_last is not None:
+            self.before_last()
         return self.read(self.last.run(conn))
 
 
@@ -134,8 +138,13 @@ class Pipeline:
         """Forget what was not sent (the transaction is rolled back)."""
         self._queued.clear()
 
-    async def _send(self, last: Statement, read: Callable[[sqlite3.Cursor], T]) -> T:
-        batch = Batch(tuple(self._queued), last, read)
+    async def _send(
+        self,
+        last: Statement,
+        read: Callable[[sqlite3.Cursor], T],
+        before_last: Callable[[], None] | None = None,
+    ) -> T:
+        batch = Batch(tuple(self._queued), last, read, before_last=before_last)
         self._queued.clear()
         try:
             result = await in_one_trip(self._conn, batch)
@@ -158,6 +167,9 @@ class Pipeline:
         WHERE``); its row id, None when it inserted nothing. One trip."""
         return await self._send(Statement(sql, tuple(params)), _inserted_row)
 
-    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
-        """The queued statements, then this one, now (its errors are the caller's)."""
-        await self._send(Statement(sql, tuple(params)), _nothing)
+    async def execute(
+        self, sql: str, params: Sequence[Any] = (), *, before: Callable[[], None] | None = None
+    ) -> None:
+        """The queued statements, then this one, now (its errors are the caller's).
+        ``before()`` runs in the same trip just before it (a check that may raise)."""
+        await self._send(Statement(sql, tuple(params)), _nothing, before)

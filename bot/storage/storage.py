@@ -19,6 +19,7 @@ from bot.storage.database import apply_migrations, connect, latest_version
 from bot.storage.errors import SchemaMovedOn, StorageClosed, TransactionStateError
 from bot.storage.fair_lock import FairLock, Ticket
 from bot.storage.file_check import check_database_file
+from bot.storage.file_identity import DatabaseFile
 from bot.storage.full_disk import FullDisk, is_full
 from bot.storage.memory import NameIndex, RecentInteractions, ServerNames, SettingsCache
 from bot.storage.models import GuildSettings
@@ -58,6 +59,7 @@ class Storage:
         self._holder: asyncio.Task[object] | None = None
         self._closed = False
         self._full = FullDisk(path)
+        self._file = DatabaseFile(path)  # the path still names the file opened (each COMMIT)
         self.checkpointer = Checkpointer(path, self.exclusive, full=self._full)
         self._settings = SettingsCache()
         self._names = NameIndex()
@@ -184,7 +186,14 @@ class Storage:
         await self._acquire(ticket)
         try:
             # Queues BEGIN IMMEDIATE and the probe of the history's next id and number.
-            tx = Transaction(self._conn, self._clock, self._settings, guild_id, schema=self._schema)
+            tx = Transaction(
+                self._conn,
+                self._clock,
+                self._settings,
+                guild_id,
+                schema=self._schema,
+                before_commit=self._file.check,
+            )
             if ticket is not None:
                 tx.guard_commit(lambda: self._acknowledge_if_late(ticket, self.commit_estimate))
             try:

@@ -77,6 +77,7 @@ class Transaction:
         guild_id: int | None = None,
         *,
         schema: SchemaCheck | None = None,
+        before_commit: Callable[[], None] | None = None,
     ) -> None:
         self._known = KnownCharacters()
         # A trip that fails may have failed a queued write: what is stored is then unknown.
@@ -100,6 +101,8 @@ class Transaction:
         #: Guilds whose cached settings end with this transaction (committed or not).
         self.settings_written: set[int] = set()
         self._commit_guards: list[Callable[[], Awaitable[None]]] = []
+        #: Run in the COMMIT's trip just before it (the database file still there).
+        self._before_commit = before_commit
 
     # --- for ``Storage`` ---------------------------------------------------------------------
 
@@ -143,7 +146,7 @@ class Transaction:
                 await guard()
         self._reads.check_open()
         try:
-            await self._pipe.execute("COMMIT")
+            await self._pipe.execute("COMMIT", before=self._before_commit)
         except sqlite3.IntegrityError as error:
             recorded = self.recorded_interaction
             if recorded is not None and is_unique_violation(error, "history.interaction_id"):
