@@ -3,7 +3,7 @@
 ``salud backup PATH`` and ``salud check`` are the database tools of ``bot/config/operate.py``.
 
 Exit codes (COMMANDS.md, Running it), each failure one line on stderr saying what to do:
-0 after a clean stop (SIGINT/SIGTERM); 2 when a setting is wrong (also when Discord refuses
+0 after a clean stop (SIGINT, SIGTERM, SIGHUP); 2 when a setting is wrong (also when Discord refuses
 the shards of SHARD_COUNT/SHARD_IDS) or the database cannot be used (the file is left as it
 was), also once a newer Salud upgraded the database under this process; 3 when Discord
 refuses the token; 4 when Discord cannot be reached.
@@ -79,7 +79,7 @@ async def run(settings: Settings) -> int:
         storage.on_schema_moved_on(on_schema_moved_on)
 
         loop = asyncio.get_running_loop()
-        stop_signals = (signal.SIGINT, signal.SIGTERM)
+        stop_signals = _STOP_SIGNALS
 
         def on_signal() -> None:
             bot.stop_taking_commands()  # at once: what arrives from now on is refused
@@ -139,6 +139,12 @@ async def run(settings: Settings) -> int:
         )
         return EXIT_BAD_SETTINGS
     return EXIT_OK
+
+
+#: SIGHUP too: closing the terminal of ``make run`` must not kill commands in flight.
+_STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 
 def _ignore_further(loop: asyncio.AbstractEventLoop, signals: tuple[signal.Signals, ...]) -> None:

@@ -32,6 +32,26 @@ def _refused(reply: Reply) -> bool:
     return reply.is_complete() and reply.ephemeral and GONE in said(reply) and not reply.embeds
 
 
+def _delete(database: Path) -> None:
+    for suffix in COMPANIONS:
+        Path(f"{database}{suffix}").unlink(missing_ok=True)
+
+
+def _move(database: Path, folder: Path) -> None:
+    folder.mkdir()
+    for suffix in COMPANIONS:
+        source = Path(f"{database}{suffix}")
+        if source.exists():
+            os.rename(source, folder / f"db{suffix}")
+
+
+def _move_back(folder: Path, database: Path) -> None:
+    for suffix in COMPANIONS:
+        moved = folder / f"db{suffix}"
+        if moved.exists():
+            os.rename(moved, f"{database}{suffix}")
+
+
 def _stored_hurts(bot: BotProcess) -> set[int]:
     return set(interaction_ids(bot.database_path))
 
@@ -41,8 +61,7 @@ async def test_a_deleted_database_file_refuses_every_change(tmp_path: Path) -> N
         guild = await fake.create_guild()
         await create(fake, guild, guild.owner, "Ana", 20)
         assert not (await _hurt(fake, guild)).ephemeral
-        for suffix in COMPANIONS:
-            Path(f"{bot.database_path}{suffix}").unlink(missing_ok=True)
+        _delete(bot.database_path)
 
         replies = [await _hurt(fake, guild) for _ in range(5)]
 
@@ -60,21 +79,14 @@ async def test_a_moved_database_file_refuses_changes_until_it_is_back(tmp_path: 
         before = await _hurt(fake, guild)
         assert not before.ephemeral, said(before)
         aside = tmp_path / "aside"
-        aside.mkdir()
-        for suffix in COMPANIONS:
-            source = Path(f"{bot.database_path}{suffix}")
-            if source.exists():
-                os.rename(source, aside / f"db{suffix}")
+        _move(bot.database_path, aside)
 
         refused = [await _hurt(fake, guild) for _ in range(3)]
         assert all(_refused(reply) for reply in refused), [said(r) for r in refused]
         assert bot.log_text().count(LOGGED) == 1, bot.log_tail()
         assert "move it back to" in bot.log_text()
 
-        for suffix in COMPANIONS:
-            moved = aside / f"db{suffix}"
-            if moved.exists():
-                os.rename(moved, f"{bot.database_path}{suffix}")
+        _move_back(aside, bot.database_path)
         after = await _hurt(fake, guild)
         assert not after.ephemeral and after.embeds, said(after)
 

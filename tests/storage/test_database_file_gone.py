@@ -26,6 +26,13 @@ def names_in(path: Path) -> list[str]:
         return [str(row[0]) for row in conn.execute("SELECT name FROM characters ORDER BY id")]
 
 
+def replace_with_a_copy(path: Path) -> None:
+    """Another file at the path (a backup copied over it), with the same bytes."""
+    replacement = path.with_name("other.sqlite3")
+    replacement.write_bytes(path.read_bytes())
+    os.replace(replacement, path)
+
+
 async def test_a_moved_file_refuses_changes_until_it_is_back(
     storage: Storage, db_path: Path, next_id: Interactions, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -49,9 +56,7 @@ async def test_a_file_replaced_by_another_refuses_changes(
     storage: Storage, db_path: Path, next_id: Interactions
 ) -> None:
     await create(storage, next_id, "Ana")
-    replacement = db_path.with_name("other.sqlite3")
-    replacement.write_bytes(db_path.read_bytes())
-    os.replace(replacement, db_path)
+    replace_with_a_copy(db_path)
     with pytest.raises(DatabaseGone):
         await create(storage, next_id, "Bea")
 
