@@ -6,7 +6,8 @@ and ``report_error`` (buttons, which do not pass through the tree) answer:
 - ``UserFacingError(key, **params)``  → the catalog message ``key``;
 - ``rules.errors.RuleError``          → ``error.<code>`` (or ``error.<code>.<reason>``);
 - ``bot.storage.errors``              → duplicate name, character gone, already applied,
-                                        a full disk, the database file gone;
+                                        a full disk, a disk refusing writes, the database
+                                        file gone;
 - failed checks / bad option values   → guild only, not allowed, invalid value;
 - anything else                       → logged with command and server, ``error.unexpected``.
 
@@ -40,6 +41,7 @@ from bot.storage.errors import (
     DuplicateName,
     StorageClosed,
     StorageFull,
+    StorageUnwritable,
     TooManyCharacters,
 )
 from bot.storage.fair_lock import LockDeadline
@@ -128,6 +130,8 @@ def error_message(
         return text(language, "lifecycle.restarting")
     if isinstance(error, StorageFull):  # the storage logs it, once a minute
         return text(language, "error.storage_full")
+    if isinstance(error, StorageUnwritable):  # the storage logs it, once a minute
+        return text(language, "error.storage_unwritable")
     if isinstance(error, DatabaseGone):  # the storage logs it, once
         return text(language, "error.database_gone")
     if isinstance(error, TooManyCharacters):

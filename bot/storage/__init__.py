@@ -15,6 +15,7 @@ from bot.storage.errors import (
     StorageClosed,
     StorageError,
     StorageFull,
+    StorageUnwritable,
     TooManyCharacters,
     TransactionStateError,
 )
@@ -59,6 +60,7 @@ __all__ = [
     "StorageClosed",
     "StorageError",
     "StorageFull",
+    "StorageUnwritable",
     "StoredCharacter",
     "Ticket",
     "TooManyCharacters",

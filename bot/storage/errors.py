@@ -12,6 +12,7 @@ __all__ = [
     "StorageClosed",
     "StorageError",
     "StorageFull",
+    "StorageUnwritable",
     "TooManyCharacters",
     "TransactionStateError",
 ]
@@ -57,6 +58,15 @@ class StorageFull(StorageError):
 
     def __init__(self, database: str) -> None:
         super().__init__(f"the disk of {database} is full: the change was not stored")
+        self.database = database
+
+
+class StorageUnwritable(StorageError):
+    """The change was not stored: the disk refuses to write the database (mounted read-only,
+    or failing), though it is not full. Nothing was changed; it works again once it writes."""
+
+    def __init__(self, database: str) -> None:
+        super().__init__(f"the disk of {database} refuses writes: the change was not stored")
         self.database = database
 
 
