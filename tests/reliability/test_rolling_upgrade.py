@@ -2,8 +2,9 @@
 """A rolling upgrade: two versions of Salud on one file (issue 24 point 12).
 
 A process of this version serves while another, newer, migrates the database past the
-schema this one knows (here the test is that newer process: it adds a column and raises
-``user_version`` in one transaction, as a migration does). Last round the older process went
+schema this one knows: a second bot process running this code with one more migration
+(``tests.e2e.kit.faults.newer_schema``) on the other shard, or the test itself adding a
+column and raising ``user_version`` in one transaction, as a migration does. Last round the older process went
 on writing: 5 of its next 6 commands answered "something went wrong" and the one that went
 through stored history number 0. Now its next transaction notices, stores nothing, answers
 "restarting", and the process exits 2 with a line saying that a newer Salud upgraded the
@@ -17,9 +18,12 @@ import sqlite3
 from pathlib import Path
 
 from bot.storage.database import latest_version
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.fake_discord.sharding import shard_of
 from devkit.harness import BotProcess
 from tests.e2e.kit import create
 from tests.e2e.kit.db import read_only
+from tests.e2e.kit.faults import newer_schema
 from tests.reliability.support import RESTARTING, UNEXPECTED, isolated_bot, said
 
 NEWER = latest_version() + 1
@@ -77,3 +81,68 @@ async def test_an_older_process_stops_when_a_newer_one_migrates_the_file(
         assert f"to schema {NEWER} (this version knows {NEWER - 1})" in bot.log_text()
         assert _history(bot.database_path) == before, "the older process stored a change"
         assert bot.new_tracebacks() == [], bot.log_tail()
+
+
+async def _guild_on(fake: FakeDiscord, shard: int) -> FakeGuild:
+    for _ in range(50):
+        guild = await fake.create_guild(locale="en-US")
+        if shard_of(guild.id, 2) == shard:
+            return guild
+        await fake.remove_guild(guild)
+    raise AssertionError(f"no server id landed on shard {shard} of 2")
+
+
+def _shard_process(fake: FakeDiscord, tmp: Path, shard: int, env: dict[str, str]) -> BotProcess:
+    return BotProcess(
+        fake,
+        database_path=tmp / "shared.sqlite3",
+        log_path=tmp / f"shard{shard}.log",
+        extra_env={"SHARD_COUNT": "2", "SHARD_IDS": str(shard), **env},
+    )
+
+
+async def test_two_versions_on_one_file_during_a_rolling_upgrade(tmp_path: Path) -> None:
+    """Shard 0 runs this version; shard 1 is restarted as a newer one, whose start migrates
+    the shared file: shard 0's next command stores nothing and it exits 2; the newer one
+    goes on serving, and the history numbers stay in order."""
+    fake = FakeDiscord(app_name="Salud")
+    await fake.start()
+    older = _shard_process(fake, tmp_path, 0, {})
+    newer = _shard_process(fake, tmp_path, 1, newer_schema())
+    try:
+        zero, one = await _guild_on(fake, 0), await _guild_on(fake, 1)
+        await older.start()
+        await create(fake, zero, zero.owner, "Ana", 10)
+        served = await fake.slash(zero, zero.owner, "hurt", {"character": "Ana", "amount": "1"})
+        assert served.embeds and not served.ephemeral, served.record.summary()
+
+        await newer.start()  # migrates the shared file past what the older one knows
+        await newer.wait_for_log("Ready as", 20)
+        await create(fake, one, one.owner, "Bea", 10)
+        stored = _history(older.database_path)
+
+        refused = await fake.slash(zero, zero.owner, "hurt", {"character": "Ana", "amount": "1"})
+        assert RESTARTING in said(refused) and not refused.embeds, said(refused)
+        assert await _exit_code(older, 10.0) == 2, older.log_tail()
+        assert "salud: a newer Salud upgraded the database" in older.log_text()
+        assert _history(older.database_path) == stored, "the older process stored a change"
+
+        again = await fake.slash(one, one.owner, "hurt", {"character": "Bea", "amount": "2"})
+        assert again.embeds and not again.ephemeral, again.record.summary()
+        with read_only(older.database_path, timeout=10) as conn:
+            numbers = {
+                int(guild): [int(row[0]) for row in rows]
+                for guild in (zero.id, one.id)
+                for rows in [
+                    conn.execute(
+                        "SELECT number FROM history WHERE guild_id = ? ORDER BY id", (guild,)
+                    ).fetchall()
+                ]
+            }
+        assert numbers == {int(zero.id): [1, 2], int(one.id): [1, 2]}, numbers
+        for bot in (older, newer):
+            assert bot.new_tracebacks() == [], bot.log_tail()
+    finally:
+        for bot in (older, newer):
+            await bot.stop()
+        await fake.stop()
