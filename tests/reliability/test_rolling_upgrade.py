@@ -4,11 +4,11 @@
 A process of this version serves while another, newer, migrates the database past the
 schema this one knows: a second bot process running this code with one more migration
 (``tests.e2e.kit.faults.newer_schema``) on the other shard, or the test itself adding a
-column and raising ``user_version`` in one transaction, as a migration does. Last round the older process went
-on writing: 5 of its next 6 commands answered "something went wrong" and the one that went
-through stored history number 0. Now its next transaction notices, stores nothing, answers
-"restarting", and the process exits 2 with a line saying that a newer Salud upgraded the
-database.
+column and raising ``user_version`` in one transaction, as a migration does. Last round the
+older process went on writing: 5 of its next 6 commands answered "something went wrong" and
+the one that went through stored history number 0. Now its next transaction notices,
+stores nothing, answers "restarting", and the process exits 2 with a line saying that a
+newer Salud upgraded the database.
 """
 
 from __future__ import annotations
