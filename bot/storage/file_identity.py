@@ -4,11 +4,13 @@ SQLite keeps its file open: when someone deletes it (``rm`` of the file and its 
 ``-shm``) or moves it away while the bot runs, every commit still succeeds, into a file the
 next start will not find. Last round five ``/hurt`` were answered publicly so, and every
 character was gone after the restart, with no line in the log. So each ``COMMIT`` is preceded,
-in the same trip to aiosqlite's thread, by a ``stat`` of the path (and of its ``-wal``),
-compared with the device and inode the bot opened: one system call, off the event loop, no
-trip of its own. When the path names another file or none, the change is refused
-(``DatabaseGone``, nothing stored), the log says so once, with how to put the file back, and
-the bot stores again as soon as the path names the opened file again (moved back).
+in the same trip to aiosqlite's thread, by a ``stat`` of the path, compared with the device
+and inode the bot opened: one system call, off the event loop, no trip of its own (its
+``-wal`` and ``-shm`` go with it in every ``rm`` or ``mv`` the issue saw; a ``stat`` of each
+would double the cost for a case nobody met). When the path names another file or none, the
+change is refused (``DatabaseGone``, nothing stored), the log says so once, with how to put
+the file back, and the bot stores again as soon as the path names the opened file again
+(moved back).
 
 Kept apart so that another engine can do without it (a server's database has no path).
 """
@@ -36,23 +38,19 @@ def _identity(path: Path) -> tuple[int, int] | None:
 
 
 class DatabaseFile:
-    """The database file (and its ``-wal``) as opened; ``check`` refuses a commit once the
-    path no longer names them."""
+    """The database file as opened; ``check`` refuses a commit once the path no longer
+    names it."""
 
     def __init__(self, path: Path) -> None:
         self._path = path
-        self._wal = path.with_name(path.name + "-wal")
         self._opened = _identity(path)
-        self._wal_opened = _identity(self._wal)
         self._lock = threading.Lock()  # checks run in aiosqlite's thread
         self._told = False
 
     def check(self) -> None:
-        """Raise ``DatabaseGone`` when the path (or the ``-wal`` beside it) is no longer the
-        file opened; logged once until it is back."""
-        gone = _identity(self._path) != self._opened or (
-            self._wal_opened is not None and _identity(self._wal) != self._wal_opened
-        )
+        """Raise ``DatabaseGone`` when the path is no longer the file opened; logged once
+        until it is back."""
+        gone = _identity(self._path) != self._opened
         with self._lock:
             if not gone:
                 if self._told:
