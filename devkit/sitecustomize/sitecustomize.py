@@ -92,23 +92,6 @@ def _shift_clock(seconds: float) -> None:
     time.time = lambda: real() + seconds  # type: ignore[assignment]
 
 
-def _newer_schema(sql: str) -> None:
-    """A newer Salud: this code with one more migration (``sql``, numbered after the last),
-    which its start applies to the file (a rolling upgrade, issue 24 point 12)."""
-    import bot.storage.database as database
-
-    shipped = database.load_migrations
-
-    def load_migrations(*args, **kwargs):  # type: ignore[no-untyped-def]
-        found = shipped(*args, **kwargs)
-        number = found[-1].version + 1 if found else 1
-        return [*found, database.Migration(number, f"{number:04d}_devkit_newer.sql", sql)]
-
-    database.load_migrations = load_migrations  # type: ignore[assignment]
-
-
-if os.environ.get("SALUD_DEVKIT_NEWER_SCHEMA"):
-    _newer_schema(os.environ["SALUD_DEVKIT_NEWER_SCHEMA"])
 if os.environ.get("SALUD_DEVKIT_COMMIT_DELAY"):
     _slow_commits(os.environ["SALUD_DEVKIT_COMMIT_DELAY"])
 if os.environ.get("SALUD_DEVKIT_CLOCK_OFFSET"):

@@ -18,7 +18,7 @@ from tests.e2e.kit import create
 from tests.reliability.support import interaction_ids, isolated_bot, said
 
 #: ``error.database_gone`` in English.
-GONE = "Salud can no longer find its database file, so this change was not stored"
+GONE = "Salud can no longer find the database file, so this change was not stored"
 #: The log's line, once.
 LOGGED = "was deleted, moved or replaced while the bot ran"
 COMPANIONS = ("", "-wal", "-shm")

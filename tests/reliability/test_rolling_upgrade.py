@@ -2,9 +2,9 @@
 """A rolling upgrade: two versions of Salud on one file (issue 24 point 12).
 
 A process of this version serves while another, newer, migrates the database past the
-schema this one knows: a second bot process running this code with one more migration
-(``tests.e2e.kit.faults.newer_schema``) on the other shard, or the test itself adding a
-column and raising ``user_version`` in one transaction, as a migration does. Last round the
+schema this one knows: a second bot process on the other shard running a newer copy of
+``bot/`` (this code with one more migration), or the test itself adding a column and raising
+``user_version`` in one transaction, as a migration does. Last round the
 older process went on writing: 5 of its next 6 commands answered "something went wrong" and
 the one that went through stored history number 0. Now its next transaction notices,
 stores nothing, answers "restarting", and the process exits 2 with a line saying that a
@@ -14,16 +14,18 @@ newer Salud upgraded the database.
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sqlite3
+import sys
 from pathlib import Path
 
+import bot as bot_package
 from bot.storage.database import latest_version
 from devkit.fake_discord import FakeDiscord, FakeGuild
 from devkit.fake_discord.sharding import shard_of
-from devkit.harness import BotProcess
+from devkit.harness import SALUD_COMMAND, BotProcess
 from tests.e2e.kit import create
 from tests.e2e.kit.db import read_only
-from tests.e2e.kit.faults import newer_schema
 from tests.reliability.support import RESTARTING, UNEXPECTED, isolated_bot, said
 
 NEWER = latest_version() + 1
@@ -39,6 +41,11 @@ def _migrate_as_a_newer_salud(path: Path) -> None:
         conn.execute("COMMIT")
     finally:
         conn.close()
+
+
+def _version(path: Path) -> int:
+    with read_only(path, timeout=10) as conn:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
 
 
 def _history(path: Path) -> list[tuple[int, str]]:
@@ -92,12 +99,39 @@ async def _guild_on(fake: FakeDiscord, shard: int) -> FakeGuild:
     raise AssertionError(f"no server id landed on shard {shard} of 2")
 
 
-def _shard_process(fake: FakeDiscord, tmp: Path, shard: int, env: dict[str, str]) -> BotProcess:
+def _newer_salud(tmp: Path) -> Path:
+    """A newer version of ``bot/``: this one with one more migration, in a folder of its own
+    (``cogs/`` and ``rules/`` are imported from this tree as they are)."""
+    root = tmp / "newer"
+    shutil.copytree(
+        Path(bot_package.__file__).parent,
+        root / "bot",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    migration = root / "bot" / "storage" / "migrations" / f"{NEWER:04d}_newer_salud.sql"
+    migration.write_text("ALTER TABLE history ADD COLUMN newer_salud TEXT;\n", encoding="utf-8")
+    return root
+
+
+def _shard_process(fake: FakeDiscord, tmp: Path, shard: int, code: Path | None) -> BotProcess:
+    """A bot process for ``shard`` of 2 on the shared file; ``code``: where its ``bot/`` is
+    (None: this tree's)."""
+    command = (
+        SALUD_COMMAND
+        if code is None
+        else (
+            sys.executable,
+            "-c",
+            f"import runpy, sys; sys.path.insert(0, {str(code)!r});"
+            " runpy.run_module('bot', run_name='__main__', alter_sys=True)",
+        )
+    )
     return BotProcess(
         fake,
+        command=command,
         database_path=tmp / "shared.sqlite3",
         log_path=tmp / f"shard{shard}.log",
-        extra_env={"SHARD_COUNT": "2", "SHARD_IDS": str(shard), **env},
+        extra_env={"SHARD_COUNT": "2", "SHARD_IDS": str(shard)},
     )
 
 
@@ -107,8 +141,8 @@ async def test_two_versions_on_one_file_during_a_rolling_upgrade(tmp_path: Path)
     goes on serving, and the history numbers stay in order."""
     fake = FakeDiscord(app_name="Salud")
     await fake.start()
-    older = _shard_process(fake, tmp_path, 0, {})
-    newer = _shard_process(fake, tmp_path, 1, newer_schema())
+    older = _shard_process(fake, tmp_path, 0, None)
+    newer = _shard_process(fake, tmp_path, 1, await asyncio.to_thread(_newer_salud, tmp_path))
     try:
         zero, one = await _guild_on(fake, 0), await _guild_on(fake, 1)
         await older.start()
@@ -118,6 +152,7 @@ async def test_two_versions_on_one_file_during_a_rolling_upgrade(tmp_path: Path)
 
         await newer.start()  # migrates the shared file past what the older one knows
         await newer.wait_for_log("Ready as", 20)
+        assert _version(older.database_path) == NEWER, newer.log_tail()
         await create(fake, one, one.owner, "Bea", 10)
         stored = _history(older.database_path)
 

@@ -18,9 +18,3 @@ def shifted_clock(seconds: float) -> dict[str, str]:
     """The environment of a bot whose wall clock is ``seconds`` ahead of the world's (behind
     when negative)."""
     return {"SALUD_DEVKIT_CLOCK_OFFSET": str(seconds)}
-
-
-def newer_schema(sql: str = "ALTER TABLE history ADD COLUMN newer_salud TEXT") -> dict[str, str]:
-    """The environment of a newer Salud: this code with one more migration (``sql``), which
-    its start applies to the file it shares with older processes."""
-    return {"SALUD_DEVKIT_NEWER_SCHEMA": sql}
