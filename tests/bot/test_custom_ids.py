@@ -26,7 +26,7 @@ POSTED = {
     "HistoryPageButton": ("salud:page:history:0:2", "salud:page:history:12:1"),
     "UndoButton": ("salud:undo:5:42:yes", "salud:undo:5:42:no"),
     "StatusPageButton": ("salud:page:status:2",),
-    "HelpButton": ("salud:help:rules", "salud:help:commands"),
+    "HelpButton": ("salud:help:rules", "salud:help:commands", "salud:help:stability"),
 }
 
 
