@@ -33,6 +33,7 @@ from typing import Any
 
 import discord
 
+from bot.gateway.presses import reaches_a_button
 from bot.i18n import text, user_language
 from bot.interaction.context import Frame, InteractionContext, SaludInteraction
 from bot.interaction.deferral import DEFER_AFTER, acknowledge
@@ -139,6 +140,8 @@ class Intake:
             context.ticket.on_late = functools.partial(acknowledge, interaction)
         if kind in (2, 4) and state._command_tree:  # application command and autocomplete
             state._command_tree._from_interaction(interaction)
+        elif kind == 3 and not reaches_a_button(state, data):  # discord.py would drop it
+            self._answer_stale(data, context.received_at)
         elif kind == 3:  # a component
             inner = data["data"]
             state._view_store.dispatch_view(
@@ -185,6 +188,19 @@ class Intake:
             del self._open[key]
 
     # --- refusals that never reach the commands ------------------------------------------------
+
+    def _answer_stale(self, data: Any, received_at: float) -> None:
+        """A press no button of Salud's takes (forged, or of an id Salud never posts): the
+        stale button's sentence, and one line of INFO."""
+        inner = data.get("data")
+        custom_id = inner.get("custom_id") if isinstance(inner, dict) else None
+        log.info(
+            "Answered a press of a button Salud does not post (custom id %.100r, guild %s)"
+            " as a stale button",
+            custom_id,
+            data.get("guild_id"),
+        )
+        self._refuse(data, "error.stale_button", received_at)
 
     def _refuse(self, data: Any, message_key: str, received_at: float) -> None:
         """Answer an interaction that is not run, by a few senders in turn (a flood's
