@@ -1,4 +1,3 @@
-# ruff: noqa: ASYNC109  (waits take an explicit timeout so tests can say how long is too long)
 """Every press is answered (issue 24, point 2): a button whose custom id does not match its
 kind's template — a part empty, not a number, a number too long for Discord or SQLite (20 or 31
 digits), a word that is not one of its choices, a part added or left out, a kind that does not
