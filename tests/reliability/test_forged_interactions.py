@@ -260,6 +260,16 @@ async def test_forged_interactions_are_each_answered_in_one_sentence_without_a_t
             + "\n".join(loud[:30])
         )
         assert len(log.splitlines()) <= len(sent), log
+
+        # An out-of-date client's option on a change is refused, not ignored: /hurt with an
+        # option it does not have hurts nobody.
+        payload = fake._base_interaction(2, guild, gm, None, None)
+        payload["data"] = fake.build_command_data(
+            guild, "hurt", {"character": "Ana", "amount": "3"}
+        )
+        _add_option("armour", 4, 2)(payload)
+        hurt = await fake._send_interaction(payload, "/hurt with armour").wait_complete(10)
+        assert hurt.ephemeral and OUTDATED in hurt.text, hurt.text
         assert dump(bot.database_path) == before, "a forged interaction changed the database"
         # The bot goes on serving.
         shown = await fake.slash(guild, gm, "character show", {"character": "Ana"})
