@@ -270,6 +270,15 @@ async def test_forged_interactions_are_each_answered_in_one_sentence_without_a_t
         _add_option("armour", 4, 2)(payload)
         hurt = await fake._send_interaction(payload, "/hurt with armour").wait_complete(10)
         assert hurt.ephemeral and OUTDATED in hurt.text, hurt.text
+        # Integers past SQLite's, as JSON numbers, for integer options: refused by their range.
+        for huge in (HUGE, -HUGE, PAST_SQLITE):
+            payload = fake._base_interaction(2, guild, gm, None, None)
+            payload["data"] = fake.build_command_data(
+                guild, "character create", {"name": "Zoe", "health": 5}
+            )
+            _option("health", huge)(payload)
+            made = await fake._send_interaction(payload, f"create {huge}").wait_complete(10)
+            assert made.ephemeral and "went wrong" not in made.text, made.text
         assert dump(bot.database_path) == before, "a forged interaction changed the database"
         # The bot goes on serving.
         shown = await fake.slash(guild, gm, "character show", {"character": "Ana"})
