@@ -380,7 +380,7 @@ RULES_PAGE_STABILITY = {
     "en-US": (
         "**Stability test**",
         "Stability spent, lost whatever the outcome",
-        "never take more than its worst incident",
+        "never take more than the scene's worst incident",
         "−6 to −11 brings a **mental illness**",
         "**Incurably insane** −12 or less",
         "**Psychoanalysis**: each point restores 2 Stability",
