@@ -112,11 +112,11 @@ class Intake:
 
     def _interaction(self, data: Any) -> None:
         received_at = time.monotonic()
+        frame = self.frame
         odd = odd_interaction(data)
         if odd is not None:  # one Discord never sends: answered before discord.py parses it
             self._answer_odd(data, odd, received_at)
             return
-        frame = self.frame
         if self.stopping or frame is None:
             self._refuse(data, "lifecycle.restarting", received_at)
             return
