@@ -50,7 +50,7 @@ async def run(settings: Settings) -> int:
     from bot.app import SaludBot
     from bot.config.dice import production_roller
     from bot.storage import MigrationError, Storage
-    from bot.storage.file_check import DatabaseFileError
+    from bot.storage.sqlite.file_check import DatabaseFileError
 
     try:
         storage = await Storage.open(settings.database_path)

@@ -5,7 +5,7 @@ use the standard library's ``sqlite3`` (a short command-line run, no event loop 
 and print one line: what was found on success (exit 0), what is wrong and what to do on
 failure (exit 1; 2 for a wrong command line).
 
-- ``check`` runs the bot's own soundness check of the file (``bot.storage.file_check``:
+- ``check`` runs the bot's own soundness check of the file (``bot.storage.sqlite.file_check``:
   header, schema version, another program's tables, ``PRAGMA integrity_check``) read-only,
   leaving nothing beside the file, and counts what it holds.
 - ``backup`` copies the database with SQLite's online backup API, in one step: one read
@@ -37,7 +37,7 @@ from pathlib import Path
 from dotenv import load_dotenv
 
 from bot.config.settings import DEFAULT_DATABASE_PATH
-from bot.storage.file_check import (
+from bot.storage.sqlite.file_check import (
     COMPANION_SUFFIXES,
     Unsound,
     UnsoundDatabase,
@@ -89,7 +89,7 @@ def database_path(environ: Mapping[str, str]) -> Path:
 
 def _expected_version() -> int:
     # Imported here: the storage package pulls in aiosqlite, which `--help` does not need.
-    from bot.storage.database import latest_version
+    from bot.storage.sqlite.database import latest_version
 
     return latest_version()
 
@@ -147,7 +147,7 @@ def _counts(conn: sqlite3.Connection) -> tuple[int, int]:
 
 
 def _sound(path: Path, named: Path, expected: int, *, copying: bool = False) -> DatabaseReport:
-    """The shared soundness check (``bot.storage.file_check``, thorough), read-only and
+    """The shared soundness check (``bot.storage.sqlite.file_check``, thorough), read-only and
     leaving nothing beside the file; what is wrong is said of ``named``."""
     try:
         with sound_database(path, expected, thorough=True, leave_nothing=True) as (found, conn):

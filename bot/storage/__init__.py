@@ -31,10 +31,10 @@ from bot.storage.models import (
     UndoResult,
 )
 from bot.storage.names import name_key
-from bot.storage.reader import Reader
-from bot.storage.rows import UNSET, Clock, Unset, utc_now
-from bot.storage.storage import Storage
-from bot.storage.transaction import Transaction
+from bot.storage.sqlite.reader import Reader
+from bot.storage.sqlite.rows import UNSET, Clock, Unset, utc_now
+from bot.storage.sqlite.storage import Storage
+from bot.storage.sqlite.transaction import Transaction
 
 __all__ = [
     "BATCH_SIZE",

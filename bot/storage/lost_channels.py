@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.storage.reader import Reader
-from bot.storage.transaction import Transaction
+from bot.storage.sqlite.reader import Reader
+from bot.storage.sqlite.transaction import Transaction
 
 __all__ = ["LostChannel", "channel_lost", "forget_lost_channel", "lost_channels"]
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from bot.storage.models import StoredCharacter
-from bot.storage.reader import Reader
-from bot.storage.transaction import Transaction
+from bot.storage.sqlite.reader import Reader
+from bot.storage.sqlite.transaction import Transaction
 from rules.outcome import Outcome
 
 __all__ = [

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.storage.reader import Reader
-from bot.storage.transaction import Transaction
+from bot.storage.sqlite.reader import Reader
+from bot.storage.sqlite.transaction import Transaction
 
 __all__ = ["TrackerMessage", "forget_tracker", "get_tracker", "set_tracker"]
 

@@ -14,13 +14,13 @@ from bot.storage import Reader, Transaction
 
 STORAGE = Path(bot.storage.__file__).resolve().parent
 #: The one module allowed to use aiosqlite's private API.
-ADAPTER = "one_trip.py"
+ADAPTER = "sqlite/one_trip.py"
 
 
 def _sources() -> dict[str, ast.Module]:
     return {
-        path.name: ast.parse(path.read_text(encoding="utf-8"))
-        for path in sorted(STORAGE.glob("*.py"))
+        path.relative_to(STORAGE).as_posix(): ast.parse(path.read_text(encoding="utf-8"))
+        for path in sorted(STORAGE.rglob("*.py"))
     }
 
 

@@ -29,11 +29,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.character_writes import CharacterWriter
 from bot.storage.details import Details
 from bot.storage.errors import AlreadyApplied, CharacterNotFound, TransactionStateError
-from bot.storage.history_writes import HistoryRecorder
-from bot.storage.known import KnownCharacters
 from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
     BATCH_SIZE,
@@ -44,9 +41,12 @@ from bot.storage.models import (
     StoredCharacter,
     UndoResult,
 )
-from bot.storage.pipeline import Pipeline
-from bot.storage.reader import Reader
-from bot.storage.rows import (
+from bot.storage.sqlite.character_writes import CharacterWriter
+from bot.storage.sqlite.history_writes import HistoryRecorder
+from bot.storage.sqlite.known import KnownCharacters
+from bot.storage.sqlite.pipeline import Pipeline
+from bot.storage.sqlite.reader import Reader
+from bot.storage.sqlite.rows import (
     NEXT_HISTORY_ID,
     SELECT_NEXT_HISTORY_ID,
     UNSET,

@@ -34,7 +34,15 @@ from bot.storage.models import (
     StoredCharacter,
 )
 from bot.storage.names import look_key, typed_look_key
-from bot.storage.rows import (
+from bot.storage.snapshot import (
+    Snapshot,
+    ability_from_row,
+    character_from_snapshot,
+    gender_from_value,
+    load_after,
+    load_snapshot,
+)
+from bot.storage.sqlite.rows import (
     ABILITIES_JSON,
     IDS_PER_QUERY,
     LOOKALIKE_WHERE,
@@ -45,14 +53,6 @@ from bot.storage.rows import (
     abilities_of,
     character_of_row,
     settings_of_row,
-)
-from bot.storage.snapshot import (
-    Snapshot,
-    ability_from_row,
-    character_from_snapshot,
-    gender_from_value,
-    load_after,
-    load_snapshot,
 )
 from rules.state import DEATH_THRESHOLD
 

@@ -42,7 +42,9 @@ class Migration:
     sql: str
 
 
-def load_migrations(package: str = "bot.storage", folder: str = "migrations") -> list[Migration]:
+def load_migrations(
+    package: str = "bot.storage.sqlite", folder: str = "migrations"
+) -> list[Migration]:
     """The migrations shipped as package data, in order; numbering must run 1, 2, 3 … gap-free."""
     root = resources.files(package).joinpath(folder)
     found: list[Migration] = []
