@@ -29,10 +29,9 @@ EXPECTED_TABLES = {
     "history",
     "history_characters",
     "meta",
-    "roll_messages",  # 0004: the messages carrying roll buttons
+    "roll_messages",  # 0004: the messages carrying roll buttons (of every kind since 0012)
     "trackers",  # 0005: the live trackers
     "announcement_channel_lost",  # 0007: announcement channels the bot may no longer post in
-    "stability_messages",  # 0010: the messages carrying Stability test buttons
 }
 
 #: The first step of the made-up migrations below.

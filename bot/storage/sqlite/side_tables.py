@@ -1,6 +1,6 @@
 """What SQLite keeps beside the history (never in its snapshots): the roll numbers and the
-messages carrying roll buttons (migrations 0004, 0010), each server's live tracker (0005),
-the announcement channels the bot lost (0007).
+messages carrying roll buttons of every kind (migrations 0004, 0010, in one table since
+0012), each server's live tracker (0005), the announcement channels the bot lost (0007).
 
 The read-only statements are the ``Reader``'s (``roll_number``, ``stale_roll_messages`` …);
 the writes are ``SideWriter``'s (``side_writes.py``), a part of the ``Transaction``."""
@@ -15,13 +15,14 @@ from typing import Any, Final
 from bot.storage.models import LostChannel, RollKind, RollMessage, TrackerMessage
 
 __all__ = [
+    "HAS_ROLL_MESSAGES",
     "NEXT_ROLL_NUMBER",
     "ROLL_SQL",
     "SELECT_LOST_CHANNELS",
     "SELECT_TRACKER",
+    "STALE",
     "RollSql",
     "SideReads",
-    "has_roll_messages_sql",
     "marks",
     "stale_roll_messages_sql",
 ]
@@ -30,19 +31,28 @@ __all__ = [
 @dataclass(frozen=True)
 class RollSql:
     """A ``RollKind`` said to SQLite: the column of ``characters`` that numbers its rolls,
-    the table of its messages, and when its roll is still to make (of the character ``c``)."""
+    and when its roll is still to make (of the character ``c``). Its messages are the rows
+    of ``roll_messages`` whose ``kind`` is the kind's value."""
 
     column: str
-    table: str
     due: str
 
 
 ROLL_SQL: Final[Mapping[RollKind, RollSql]] = {
-    RollKind.CONSCIOUSNESS: RollSql("roll_seq", "roll_messages", "c.roll_pending != 0"),
-    RollKind.STABILITY_TEST: RollSql(
-        "stability_seq", "stability_messages", "c.due_loss IS NOT NULL"
-    ),
+    RollKind.CONSCIOUSNESS: RollSql("roll_seq", "c.roll_pending != 0"),
+    RollKind.STABILITY_TEST: RollSql("stability_seq", "c.due_loss IS NOT NULL"),
 }
+
+#: Whether the message ``m`` holds a roll no longer to make: made, healed or cleared,
+#: replaced by a later one (another number), or the character deleted.
+STALE = (
+    "(c.id IS NULL OR CASE m.kind "
+    + " ".join(
+        f"WHEN '{kind.value}' THEN NOT ({sql.due}) OR c.{sql.column} != m.roll_seq"
+        for kind, sql in ROLL_SQL.items()
+    )
+    + " ELSE 1 END)"
+)
 
 SELECT_TRACKER = "SELECT channel_id, message_id FROM trackers WHERE guild_id = ?"
 SELECT_LOST_CHANNELS = (
@@ -64,27 +74,18 @@ def marks(count: int) -> str:
     return ", ".join("?" * count)
 
 
-def has_roll_messages_sql() -> tuple[str, int]:
-    """The query whose ``kept`` says whether a guild keeps any roll message, and how many
-    times it takes the guild's id."""
-    exists = " OR ".join(
-        f"EXISTS (SELECT 1 FROM {sql.table} WHERE guild_id = ?)" for sql in ROLL_SQL.values()
-    )
-    return f"SELECT {exists} AS kept", len(ROLL_SQL)
+HAS_ROLL_MESSAGES = "SELECT EXISTS (SELECT 1 FROM roll_messages WHERE guild_id = ?) AS kept"
 
 
-def stale_roll_messages_sql(count: int) -> tuple[str, int]:
-    """The query of the stale messages of ``count`` characters, and how many times it takes
-    the guild's id with those ids."""
-    selects = [
-        f"SELECT '{kind.value}' AS kind, m.guild_id, m.character_id, m.roll_seq, m.channel_id,"
-        f" m.message_id FROM {sql.table} AS m LEFT JOIN characters AS c"
+def stale_roll_messages_sql(count: int) -> str:
+    """The query of the stale messages of ``count`` characters (the guild's id, then theirs)."""
+    return (
+        "SELECT m.kind, m.guild_id, m.character_id, m.roll_seq, m.channel_id, m.message_id"
+        " FROM roll_messages AS m LEFT JOIN characters AS c"
         " ON c.id = m.character_id AND c.guild_id = m.guild_id"
-        f" WHERE m.guild_id = ? AND m.character_id IN ({marks(count)})"
-        f" AND (c.id IS NULL OR NOT ({sql.due}) OR c.{sql.column} != m.roll_seq)"
-        for kind, sql in ROLL_SQL.items()
-    ]
-    return " UNION ALL ".join(selects) + " ORDER BY message_id", len(ROLL_SQL)
+        f" WHERE m.guild_id = ? AND m.character_id IN ({marks(count)}) AND {STALE}"
+        " ORDER BY m.message_id"
+    )
 
 
 class SideReads:
@@ -119,8 +120,7 @@ class SideReads:
     async def has_roll_messages(self, guild_id: int) -> bool:
         """Whether the guild keeps any roll-button message, of any kind (most keep none most
         of the time); one query."""
-        sql, times = has_roll_messages_sql()
-        row = await self._fetch_one(sql, (guild_id,) * times)
+        row = await self._fetch_one(HAS_ROLL_MESSAGES, (guild_id,))
         return row is not None and bool(row["kept"])
 
     async def stale_roll_messages(
@@ -131,8 +131,9 @@ class SideReads:
         query."""
         if not character_ids:
             return []
-        sql, times = stale_roll_messages_sql(len(character_ids))
-        rows = await self._fetch_all(sql, (guild_id, *character_ids) * times)
+        rows = await self._fetch_all(
+            stale_roll_messages_sql(len(character_ids)), (guild_id, *character_ids)
+        )
         return [
             RollMessage(
                 int(row["guild_id"]),

@@ -15,13 +15,6 @@ from bot.storage.sqlite.side_tables import NEXT_ROLL_NUMBER, ROLL_SQL
 __all__ = ["SideWriter"]
 
 
-def _by_kind(messages: Iterable[RollMessage]) -> dict[RollKind, list[RollMessage]]:
-    grouped: dict[RollKind, list[RollMessage]] = {}
-    for message in messages:
-        grouped.setdefault(message.kind, []).append(message)
-    return grouped
-
-
 class SideWriter:
     """The writes the history does not hold, queued on the transaction's pipeline (sent with
     its next trip or its ``COMMIT``). ``writable`` refuses a write once the history entry is
@@ -77,35 +70,38 @@ class SideWriter:
             self._pipe.queue(take, (guild_id, character_id))
 
     def remember_roll_messages(self, messages: Iterable[RollMessage]) -> None:
-        """Keep these messages (the newest ``MESSAGES_PER_CHARACTER`` of each character)."""
+        """Keep these messages (the newest ``MESSAGES_PER_CHARACTER`` of each character's
+        rolls of each kind)."""
         self._writable()
-        for kind, kept in _by_kind(messages).items():
-            table = ROLL_SQL[kind].table
-            rows = [
-                (m.guild_id, m.character_id, m.roll_seq, m.channel_id, m.message_id) for m in kept
-            ]
-            self._pipe.queue_many(
-                f"INSERT OR REPLACE INTO {table}"
-                " (guild_id, character_id, roll_seq, channel_id, message_id)"
-                " VALUES (?, ?, ?, ?, ?)",
-                rows,
-            )
-            self._pipe.queue_many(
-                f"DELETE FROM {table} WHERE guild_id = ? AND character_id = ?"
-                f" AND message_id NOT IN (SELECT message_id FROM {table}"
-                " WHERE guild_id = ? AND character_id = ? ORDER BY message_id DESC LIMIT ?)",
-                [(g, c, g, c, MESSAGES_PER_CHARACTER) for g, c in {(r[0], r[1]) for r in rows}],
-            )
+        rows = [
+            (m.guild_id, m.character_id, m.kind.value, m.roll_seq, m.channel_id, m.message_id)
+            for m in messages
+        ]
+        self._pipe.queue_many(
+            "INSERT OR REPLACE INTO roll_messages"
+            " (guild_id, character_id, kind, roll_seq, channel_id, message_id)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        self._pipe.queue_many(
+            "DELETE FROM roll_messages WHERE guild_id = ? AND character_id = ? AND kind = ?"
+            " AND message_id NOT IN (SELECT message_id FROM roll_messages"
+            " WHERE guild_id = ? AND character_id = ? AND kind = ?"
+            " ORDER BY message_id DESC LIMIT ?)",
+            [
+                (g, c, k, g, c, k, MESSAGES_PER_CHARACTER)
+                for g, c, k in sorted({(r[0], r[1], r[2]) for r in rows})
+            ],
+        )
 
     def forget_roll_messages(self, messages: Iterable[RollMessage]) -> None:
         """Forget these messages (edited, or no longer editable)."""
         self._writable()
-        for kind, gone in _by_kind(messages).items():
-            self._pipe.queue_many(
-                f"DELETE FROM {ROLL_SQL[kind].table}"
-                " WHERE guild_id = ? AND character_id = ? AND message_id = ?",
-                [(m.guild_id, m.character_id, m.message_id) for m in gone],
-            )
+        self._pipe.queue_many(
+            "DELETE FROM roll_messages"
+            " WHERE guild_id = ? AND character_id = ? AND message_id = ? AND kind = ?",
+            [(m.guild_id, m.character_id, m.message_id, m.kind.value) for m in messages],
+        )
 
     async def set_tracker(self, tracker: TrackerMessage) -> TrackerMessage | None:
         """Make ``tracker`` the server's; returns the one it replaces."""
