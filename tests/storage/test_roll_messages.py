@@ -8,7 +8,6 @@ from pathlib import Path
 
 from bot.features.consciousness.keeper import _disabled_components
 from bot.storage import Storage
-from bot.storage.sqlite.database import apply_migrations, connect, load_migrations
 from bot.storage.roll_messages import (
     MESSAGES_PER_CHARACTER,
     RollKind,
@@ -20,6 +19,7 @@ from bot.storage.roll_messages import (
     roll_number,
     stale_roll_messages,
 )
+from bot.storage.sqlite.database import apply_migrations, connect, load_migrations
 from rules.stability import CharacterStability, DueTest
 from tests.storage.conftest import ALICE, GUILD_A, GUILD_B, health
 
