@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 import bot as bot_package
-from bot.storage.database import latest_version
+from bot.storage.sqlite.database import latest_version
 from devkit.fake_discord import FakeDiscord, FakeGuild
 from devkit.fake_discord.sharding import shard_of
 from devkit.harness import SALUD_COMMAND, BotProcess
@@ -108,7 +108,7 @@ def _newer_salud(tmp: Path) -> Path:
         root / "bot",
         ignore=shutil.ignore_patterns("__pycache__"),
     )
-    migration = root / "bot" / "storage" / "migrations" / f"{NEWER:04d}_newer_salud.sql"
+    migration = root / "bot" / "storage" / "sqlite" / "migrations" / f"{NEWER:04d}_newer_salud.sql"
     migration.write_text("ALTER TABLE history ADD COLUMN newer_salud TEXT;\n", encoding="utf-8")
     return root
 

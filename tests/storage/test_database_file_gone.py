@@ -18,7 +18,7 @@ from bot.storage.errors import DatabaseGone
 
 from .conftest import Interactions, create
 
-LOGGER = "bot.storage.file_identity"
+LOGGER = "bot.storage.sqlite.file_identity"
 
 
 def names_in(path: Path) -> list[str]:

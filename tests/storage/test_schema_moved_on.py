@@ -12,7 +12,7 @@ import pytest
 from bot.i18n import Language, text
 from bot.interaction.tree import error_message
 from bot.storage import SchemaMovedOn, Storage, StorageClosed
-from bot.storage.database import latest_version
+from bot.storage.sqlite.database import latest_version
 
 from .conftest import ALICE, GUILD_A, Interactions, create, health
 

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 from bot.storage.errors import TransactionStateError
 from bot.storage.models import BATCH_SIZE
-from bot.storage.rows import StoredRow
 from bot.storage.snapshot import Snapshot, dump_json
+from bot.storage.sqlite.rows import StoredRow
 
 __all__ = ["CharacterChange", "FirstState", "KnownCharacters"]
 
