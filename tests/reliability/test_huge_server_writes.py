@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.rows import NAME_KEY_COLUMNS, name_keys
+from bot.storage.sqlite.rows import NAME_KEY_COLUMNS, name_keys
 from devkit.fake_discord import FakeDiscord, FakeGuild, Reply
 from tests.e2e.kit import create
 from tests.reliability.support import isolated_bot

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from bot.storage import BATCH_SIZE, Among, Storage
-from bot.storage.rows import NAME_KEY_COLUMNS, name_keys
+from bot.storage.sqlite.rows import NAME_KEY_COLUMNS, name_keys
 from rules.scene import start_scene
 
 from .conftest import GM, GUILD_A, Interactions

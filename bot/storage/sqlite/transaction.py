@@ -89,15 +89,12 @@ class Transaction:
         self._pipe = Pipeline(conn, on_failure=self._known.forget)
         self._pipe.queue("BEGIN IMMEDIATE")  # sent with the first statement that is
         # With it, the schema version: one a newer Salud migrated to stops the first trip.
-        if schema is None:
-            self._pipe.probe(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))
-        else:
-            self._pipe.probe(
-                NEXT_HISTORY_ID,
-                with_schema_version(SELECT_NEXT_HISTORY_ID),
-                (guild_id,),
-                check=schema,
-            )
+        probe = (
+            SELECT_NEXT_HISTORY_ID
+            if schema is None
+            else with_schema_version(SELECT_NEXT_HISTORY_ID)
+        )
+        self._pipe.probe(NEXT_HISTORY_ID, probe, (guild_id,), check=schema)
         self._reads = Reader(self._pipe, clock, settings, keep=self._known.keep)
         self._characters = CharacterWriter(self._pipe, self._known, self._reads, self.now)
         self._history = HistoryRecorder(
@@ -109,8 +106,7 @@ class Transaction:
         #: Guilds whose cached settings end with this transaction (committed or not).
         self.settings_written: set[int] = set()
         self._commit_guards: list[Callable[[], Awaitable[None]]] = []
-        #: Run in the COMMIT's trip just before it (the database file still there).
-        self._before_commit = before_commit
+        self._before_commit = before_commit  # in the COMMIT's trip, just before it
 
     # --- for ``Storage`` ---------------------------------------------------------------------
 
