@@ -54,7 +54,12 @@ from bot.storage.snapshot import (
     load_after,
     load_snapshot,
 )
+from rules.stability import INSANITY_THRESHOLD
 from rules.state import DEATH_THRESHOLD
+
+#: The living who are incurably insane (M4): out of play, listed apart from the others
+#: (``characters`` as ``c``; its parameters the death and insanity thresholds).
+OUT_OF_PLAY = "(c.health > ? AND coalesce(c.stability_pool, 0) <= ?)"
 
 __all__ = ["OneTripEach", "Queries", "Reader"]
 
@@ -263,6 +268,7 @@ class Reader:
         *,
         living_only: bool = False,
         dead_only: bool = False,
+        out_of_play: bool | None = None,
         limit: int | None = None,
         offset: int = 0,
         language: str = "en",
@@ -270,7 +276,8 @@ class Reader:
         """The guild's characters by name, in the order a reader of ``language`` expects
         (``rules.names.reading_key``: case and accents ignored), so that a page reads only its
         own rows; ``living_only``: Health above the death threshold, ``dead_only``: at or
-        below it."""
+        below it; ``out_of_play``: True for only the living who are incurably insane (M4),
+        False for all but them."""
         where = "c.guild_id = ?"
         params: list[Any] = [guild_id]
         if living_only:
@@ -279,6 +286,9 @@ class Reader:
         if dead_only:
             where += " AND c.health <= ?"
             params.append(DEATH_THRESHOLD)
+        if out_of_play is not None:
+            where += f" AND {'' if out_of_play else 'NOT '}{OUT_OF_PLAY}"
+            params += [DEATH_THRESHOLD, INSANITY_THRESHOLD]
         spanish = language == "es"
         key, index = (
             ("reading_key_es", "characters_reading_es")
@@ -304,12 +314,19 @@ class Reader:
         )
         return {int(row["id"]) for row in rows}
 
-    async def count_characters(self, guild_id: int, *, living_only: bool = False) -> int:
-        sql = "SELECT count(*) FROM characters WHERE guild_id = ?"
+    async def count_characters(
+        self, guild_id: int, *, living_only: bool = False, out_of_play: bool | None = None
+    ) -> int:
+        """How many characters the guild has (``living_only``, ``out_of_play``: as
+        ``list_characters`` says)."""
+        sql = "SELECT count(*) FROM characters AS c WHERE c.guild_id = ?"
         params: list[Any] = [guild_id]
         if living_only:
-            sql += " AND health > ?"
+            sql += " AND c.health > ?"
             params.append(DEATH_THRESHOLD)
+        if out_of_play is not None:
+            sql += f" AND {'' if out_of_play else 'NOT '}{OUT_OF_PLAY}"
+            params += [DEATH_THRESHOLD, INSANITY_THRESHOLD]
         row = await self.fetch_one(sql, params)
         return 0 if row is None else int(row[0])
 
@@ -336,15 +353,17 @@ class Reader:
         )
         return 0 if row is None else int(row[0])
 
-    async def head_count(self, guild_id: int) -> tuple[int, int]:
-        """How many characters the guild has, and how many of them are alive: one query on
-        the ``(guild_id, health)`` index, whatever their number."""
+    async def head_count(self, guild_id: int) -> tuple[int, int, int]:
+        """How many characters the guild has, how many of them are alive, and how many of
+        those are out of play (incurably insane, M4): one query over the guild's rows on the
+        ``(guild_id, health)`` index, the Stability read only for the living."""
         row = await self.fetch_one(
-            "SELECT count(*), count(*) FILTER (WHERE health > ?)"
-            " FROM characters INDEXED BY characters_health WHERE guild_id = ?",
-            (DEATH_THRESHOLD, guild_id),
+            "SELECT count(*), count(*) FILTER (WHERE c.health > ?),"
+            f" count(*) FILTER (WHERE {OUT_OF_PLAY})"
+            " FROM characters AS c INDEXED BY characters_health WHERE c.guild_id = ?",
+            (DEATH_THRESHOLD, DEATH_THRESHOLD, INSANITY_THRESHOLD, guild_id),
         )
-        return (0, 0) if row is None else (int(row[0]), int(row[1]))
+        return (0, 0, 0) if row is None else (int(row[0]), int(row[1]), int(row[2]))
 
     async def interaction_seen(self, interaction_id: int) -> bool:
         """Whether this interaction already produced a history entry (applied once)."""

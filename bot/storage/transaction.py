@@ -311,7 +311,7 @@ class Transaction:
     async def count_among(self, guild_id: int, among: Among) -> int:
         return await self._reads.count_among(guild_id, among)
 
-    async def head_count(self, guild_id: int) -> tuple[int, int]:
+    async def head_count(self, guild_id: int) -> tuple[int, int, int]:
         return await self._reads.head_count(guild_id)
 
     async def lookalike_ids(self, guild_id: int) -> set[int]:

@@ -65,7 +65,9 @@ async def test_S1_new_scene_takes_health_now_as_start_for_every_character(
     reply = await fake.slash(guild, gm, "scene new")
 
     assert not reply.ephemeral
-    assert reply.embed["title"].startswith("🎬 New scene: each character starts it")
+    assert reply.embed["title"] == "🎬 New scene"
+    lead = "Each character starts it with their current Health and no First Aid received."
+    assert reply.embed["description"].splitlines()[0] == lead  # said once, above the lines
     lines = several_lines(reply.embed)
     assert lines["Ana"] == "**Ana** · Health 3 / 9 · **Healthy**"
     assert "Carl" not in lines, "a line for each character whose values changed"
@@ -219,7 +221,7 @@ async def test_status_in_spanish_and_empty(
     guild = await make_guild(locale="es-419")
     member = guild.member("Ana", locale="es-ES")
     empty = await fake.slash(guild, member, "scene status")
-    assert not empty.ephemeral and "No hay personajes con vida" in empty.text
+    assert not empty.ephemeral and "No hay personajes en juego" in empty.text
     await create(fake, guild, member, "Ana", 9)
     gm = gm_of(guild)
     await correct(fake, guild, gm, "Ana", health=-3)
