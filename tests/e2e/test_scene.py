@@ -162,9 +162,9 @@ async def test_scene_new_in_spanish(fake: FakeDiscord, bot: BotProcess, make_gui
     await create(fake, guild, gm, "Ana", 9)
     await correct(fake, guild, gm, "Ana", health=5)
     reply = await fake.slash(guild, gm, "scene new")
-    assert reply.embed["title"] == (
-        "🎬 Escena nueva: cada personaje la empieza con su Salud actual"
-        " y sin Primeros Auxilios recibidos"
+    assert reply.embed["title"] == "🎬 Escena nueva"
+    assert reply.embed["description"].splitlines()[0] == (
+        "Cada personaje la empieza con su Salud actual y sin Primeros Auxilios recibidos."
     )
     assert several_lines(reply.embed)["Ana"] == "**Ana** · Salud 5 / 9 · **Ileso**"
     player = guild.member("Bea", locale="es-ES")
@@ -211,7 +211,7 @@ async def test_status_shows_living_characters_with_health_state_and_flags(
     assert "**Carl** — Health -2 / 6 — Hurt" in lines[2] and "Unconscious" in lines[2]
     assert "Dead" not in reply.embed["description"]
     assert reply.embed["footer"]["text"] == "💀 Fallen: Dead", "the dead: one closing line"
-    assert "3 living" in reply.embed["title"]
+    assert "3 characters in play" in reply.embed["title"]
     assert reply.buttons == []
 
 
@@ -239,7 +239,7 @@ async def test_status_of_200_characters_pages_within_discord_limits(
     reply = await fake.slash(guild, guild.member("Player"), "scene status")
     fits_discord(reply)
     title = reply.embed["title"]
-    assert "200 living" in title and "page 1/" in title
+    assert "200 characters in play" in title and "page 1/" in title
     pages = int(title.split("page 1/")[1].split(")")[0])
     assert pages >= 2
     seen = reply.embed["description"].count("\n") + 1

@@ -42,7 +42,7 @@ from bot.render.stability import (
     stability_roll_field,
 )
 from bot.storage import CharacterNotFound, HistoryEntry, StoredCharacter, Transaction
-from bot.storage.details import StabilityRollDetails
+from bot.storage.details import StabilityRollDetails, StabilityTestDetails
 from bot.storage.roll_messages import RollKind, RollMessage, forget_roll_messages, roll_number
 from rules.errors import IncurablyInsane
 from rules.stability import legal_stability_spends
@@ -116,8 +116,9 @@ async def _require_this_test(
     tx: Transaction, here: Here, character: StoredCharacter, test: int
 ) -> None:
     """A button rolls only the test it was posted for, while it is due; otherwise the
-    refusal says what became of that test: rolled (with its result) or replaced (with a link
-    to the message that carries the new one's buttons), read only on this refusal's path."""
+    refusal says what became of that test: rolled (with its result), its roll undone, or
+    replaced (each with where the test due now is rolled), read only on this refusal's
+    path."""
     stability = character.stability
     number_now = await roll_number(tx, here.guild_id, character.id, kind=RollKind.STABILITY_TEST)
     due = stability is not None and stability.due_test is not None
@@ -144,20 +145,50 @@ async def _require_this_test(
             outcome=text(language, f"render.history.outcome.{outcome}"),
             moved=f"; {text(language, 'render.history.stability', value=moved)}" if moved else "",
         )
+    latest = await _latest_entry(tx, here.guild_id, character.id)
+    if latest is not None and latest.undone and isinstance(latest.details, StabilityRollDetails):
+        # Its roll was undone: the test is due again, numbered anew (new buttons).
+        raise UserFacingError(
+            "stability.error.button_undone",
+            name=name,
+            entry=latest.number,
+            where=await _where(tx, here, character.id, number_now, language),
+        )
     if not due:
         raise UserFacingError("stability.error.button_replaced_rolled", name=name)
+    raise UserFacingError(
+        "stability.error.button_replaced",
+        name=name,
+        where=await _where(tx, here, character.id, number_now, language),
+    )
+
+
+async def _where(
+    tx: Transaction, here: Here, character_id: int, test: int | None, language: Language
+) -> str:
+    """Where the test due now is rolled: a link to the newest message carrying its buttons,
+    else ``/stability roll``."""
     found = await tx.fetch_one(
         f"SELECT channel_id, message_id FROM {RollKind.STABILITY_TEST.table}"
         " WHERE guild_id = ? AND character_id = ? AND roll_seq = ?"
         " ORDER BY message_id DESC LIMIT 1",
-        (here.guild_id, character.id, number_now),
+        (here.guild_id, character_id, test),
     )
     if found is None:
-        raise UserFacingError("stability.error.button_replaced", name=name)
+        return text(language, "stability.error.where_command")
     link = (
         f"https://discord.com/channels/{here.guild_id}/{found['channel_id']}/{found['message_id']}"
     )
-    raise UserFacingError("stability.error.button_replaced_here", name=name, link=link)
+    return text(language, "stability.error.where_buttons", link=link)
+
+
+async def _latest_entry(tx: Transaction, guild_id: int, character_id: int) -> HistoryEntry | None:
+    """The character's latest Stability call or roll in the history (undos and other changes
+    passed over), undone or not."""
+    for entry in await tx.history(guild_id, character_id, limit=10):
+        if isinstance(entry.details, StabilityRollDetails | StabilityTestDetails):
+            return entry
+    return None
 
 
 async def _roll_entry(
