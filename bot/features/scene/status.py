@@ -192,8 +192,9 @@ async def tracker_embeds(
     reader: Reader, guild_id: int, language: Language, updated_at: datetime
 ) -> list[discord.Embed]:
     """The live tracker: the first 20 characters in play as ``/scene status`` shows them and
-    how many more, the dead and the out of play on one closing line, and the time of this update (one embed,
-    within Discord's limits). Reads only what it shows, whatever the server's size."""
+    how many more, the dead and the out of play on one closing line, and the time of this
+    update (one embed, within Discord's limits). Reads only what it shows, whatever the
+    server's size."""
     counts = await reader.head_count(guild_id)
     living = counts[1] - counts[2]  # in play: the out of play are on the closing line
     shown = await reader.list_characters(
