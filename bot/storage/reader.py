@@ -58,8 +58,15 @@ from rules.stability import INSANITY_THRESHOLD
 from rules.state import DEATH_THRESHOLD
 
 #: The living who are incurably insane (M4): out of play, listed apart from the others
-#: (``characters`` as ``c``; its parameters the death and insanity thresholds).
-OUT_OF_PLAY = "(c.health > ? AND coalesce(c.stability_pool, 0) <= ?)"
+#: (``characters`` as ``c``; its parameter the death threshold). The insanity threshold is
+#: written out, as the partial index ``characters_out_of_play`` (migration 0012) says it.
+OUT_OF_PLAY = f"(c.stability_pool <= {int(INSANITY_THRESHOLD)} AND c.health > ?)"
+#: How many of a guild (its one parameter, then the death threshold) are out of play: read
+#: from that index alone.
+COUNT_OUT_OF_PLAY = (
+    "(SELECT count(*) FROM characters AS c INDEXED BY characters_out_of_play"
+    f" WHERE c.guild_id = ? AND {OUT_OF_PLAY})"
+)
 
 __all__ = ["OneTripEach", "Queries", "Reader"]
 
@@ -287,14 +294,17 @@ class Reader:
             where += " AND c.health <= ?"
             params.append(DEATH_THRESHOLD)
         if out_of_play is not None:
-            where += f" AND {'' if out_of_play else 'NOT '}{OUT_OF_PLAY}"
-            params += [DEATH_THRESHOLD, INSANITY_THRESHOLD]
+            # Without Stability the pool is NULL, and so would the condition be: not out of play.
+            where += f" AND {OUT_OF_PLAY if out_of_play else f'NOT coalesce({OUT_OF_PLAY}, 0)'}"
+            params.append(DEATH_THRESHOLD)
         spanish = language == "es"
         key, index = (
             ("reading_key_es", "characters_reading_es")
             if spanish
             else ("reading_key_en", "characters_reading_en")
         )
+        if out_of_play:  # the few out of play, from their own index, sorted once read
+            index = "characters_out_of_play"
         tail = f"ORDER BY c.{key}, c.id LIMIT ? OFFSET ?"
         params += [-1 if limit is None else limit, offset]
         return await self._characters(where, params, tail, index=index)
@@ -317,16 +327,16 @@ class Reader:
     async def count_characters(
         self, guild_id: int, *, living_only: bool = False, out_of_play: bool | None = None
     ) -> int:
-        """How many characters the guild has (``living_only``, ``out_of_play``: as
-        ``list_characters`` says)."""
-        sql = "SELECT count(*) FROM characters AS c WHERE c.guild_id = ?"
+        """How many characters the guild has (``living_only``: alive; ``out_of_play``: False
+        for all but the incurably insane, counted apart on their own index)."""
+        sql = "SELECT count(*) FROM characters WHERE guild_id = ?"
         params: list[Any] = [guild_id]
         if living_only:
-            sql += " AND c.health > ?"
+            sql += " AND health > ?"
             params.append(DEATH_THRESHOLD)
-        if out_of_play is not None:
-            sql += f" AND {'' if out_of_play else 'NOT '}{OUT_OF_PLAY}"
-            params += [DEATH_THRESHOLD, INSANITY_THRESHOLD]
+        if out_of_play is False:
+            sql = f"SELECT ({sql}) - {COUNT_OUT_OF_PLAY}"
+            params += [guild_id, DEATH_THRESHOLD]
         row = await self.fetch_one(sql, params)
         return 0 if row is None else int(row[0])
 
@@ -355,13 +365,12 @@ class Reader:
 
     async def head_count(self, guild_id: int) -> tuple[int, int, int]:
         """How many characters the guild has, how many of them are alive, and how many of
-        those are out of play (incurably insane, M4): one query over the guild's rows on the
-        ``(guild_id, health)`` index, the Stability read only for the living."""
+        those are out of play (incurably insane, M4): one query on the ``(guild_id, health)``
+        index and the out of play's own, whatever their number."""
         row = await self.fetch_one(
-            "SELECT count(*), count(*) FILTER (WHERE c.health > ?),"
-            f" count(*) FILTER (WHERE {OUT_OF_PLAY})"
-            " FROM characters AS c INDEXED BY characters_health WHERE c.guild_id = ?",
-            (DEATH_THRESHOLD, DEATH_THRESHOLD, INSANITY_THRESHOLD, guild_id),
+            f"SELECT count(*), count(*) FILTER (WHERE health > ?), {COUNT_OUT_OF_PLAY}"
+            " FROM characters INDEXED BY characters_health WHERE guild_id = ?",
+            (DEATH_THRESHOLD, guild_id, DEATH_THRESHOLD, guild_id),
         )
         return (0, 0, 0) if row is None else (int(row[0]), int(row[1]), int(row[2]))
 
