@@ -83,13 +83,15 @@ async def test_each_server_numbers_its_changes_from_one_and_undo_shows_the_same_
 
 
 def as_version_10(bot: BotProcess) -> None:
-    """The database as Salud left it before migration 0011: no number on the history (the
-    bot is stopped). A database of today's main has none already."""
+    """The database as Salud left it before migration 0011: no number on the history, nor
+    what later migrations made (the bot is stopped). A database of today's main has none
+    already."""
     with writable(bot) as conn:
         columns = {str(row[1]) for row in conn.execute("PRAGMA table_info(history)")}
         if "number" in columns:
             conn.execute("DROP INDEX history_number")
             conn.execute("ALTER TABLE history DROP COLUMN number")
+        conn.execute("DROP INDEX IF EXISTS characters_out_of_play")  # migration 0012's
         conn.execute("PRAGMA user_version = 10")
 
 
