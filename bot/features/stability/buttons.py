@@ -41,7 +41,7 @@ from bot.render.stability import (
     stability_move,
     stability_roll_field,
 )
-from bot.storage import CharacterNotFound, HistoryEntry, StoredCharacter, Transaction
+from bot.storage import CharacterNotFound, HistoryEntry, StorageChange, StoredCharacter
 from bot.storage.details import StabilityRollDetails, StabilityTestDetails
 from bot.storage.roll_messages import RollKind, RollMessage, forget_roll_messages, roll_number
 from rules.errors import IncurablyInsane
@@ -113,7 +113,7 @@ async def perform_stability_roll(
 
 
 async def _require_this_test(
-    tx: Transaction, here: Here, character: StoredCharacter, test: int
+    tx: StorageChange, here: Here, character: StoredCharacter, test: int
 ) -> None:
     """A button rolls only the test it was posted for, while it is due; otherwise the
     refusal says what became of that test: rolled (with its result), its roll undone, or
@@ -164,25 +164,22 @@ async def _require_this_test(
 
 
 async def _where(
-    tx: Transaction, here: Here, character_id: int, test: int | None, language: Language
+    tx: StorageChange, here: Here, character_id: int, test: int | None, language: Language
 ) -> str:
     """Where the test due now is rolled: a link to the newest message carrying its buttons,
     else ``/stability roll``."""
-    found = await tx.fetch_one(
-        f"SELECT channel_id, message_id FROM {RollKind.STABILITY_TEST.table}"
-        " WHERE guild_id = ? AND character_id = ? AND roll_seq = ?"
-        " ORDER BY message_id DESC LIMIT 1",
-        (here.guild_id, character_id, test),
-    )
+    found = None
+    if test is not None:
+        found = await tx.newest_roll_message(
+            here.guild_id, character_id, RollKind.STABILITY_TEST, test
+        )
     if found is None:
         return text(language, "stability.error.where_command")
-    link = (
-        f"https://discord.com/channels/{here.guild_id}/{found['channel_id']}/{found['message_id']}"
-    )
+    link = f"https://discord.com/channels/{here.guild_id}/{found.channel_id}/{found.message_id}"
     return text(language, "stability.error.where_buttons", link=link)
 
 
-async def _latest_entry(tx: Transaction, guild_id: int, character_id: int) -> HistoryEntry | None:
+async def _latest_entry(tx: StorageChange, guild_id: int, character_id: int) -> HistoryEntry | None:
     """The character's latest Stability call or roll in the history (undos and other changes
     passed over), undone or not."""
     for entry in await tx.history(guild_id, character_id, limit=10):
@@ -192,7 +189,7 @@ async def _latest_entry(tx: Transaction, guild_id: int, character_id: int) -> Hi
 
 
 async def _roll_entry(
-    tx: Transaction, guild_id: int, character_id: int
+    tx: StorageChange, guild_id: int, character_id: int
 ) -> tuple[HistoryEntry, StabilityRollDetails] | None:
     """The latest roll of the character's Stability test still standing (not undone), from
     the history: the one a button of its test, pressed late, is refused with."""
