@@ -49,8 +49,10 @@ from bot.storage.snapshot import (
 from bot.storage.sqlite.rows import (
     ABILITIES_JSON,
     AMONG,
+    COUNT_OUT_OF_PLAY,
     IDS_PER_QUERY,
     LOOKALIKE_WHERE,
+    OUT_OF_PLAY,
     SELECT_CHARACTER,
     SELECT_HISTORY,
     Clock,
@@ -60,19 +62,7 @@ from bot.storage.sqlite.rows import (
     settings_of_row,
 )
 from bot.storage.sqlite.side_tables import SideReads
-from rules.stability import INSANITY_THRESHOLD
 from rules.state import DEATH_THRESHOLD
-
-#: The living who are incurably insane (M4): out of play, listed apart from the others
-#: (``characters`` as ``c``; its parameter the death threshold). The insanity threshold is
-#: written out, as the partial index ``characters_out_of_play`` (migration 0013) says it.
-OUT_OF_PLAY = f"(c.stability_pool <= {int(INSANITY_THRESHOLD)} AND c.health > ?)"
-#: How many of a guild (its one parameter, then the death threshold) are out of play: read
-#: from that index alone.
-COUNT_OUT_OF_PLAY = (
-    "(SELECT count(*) FROM characters AS c INDEXED BY characters_out_of_play"
-    f" WHERE c.guild_id = ? AND {OUT_OF_PLAY})"
-)
 
 __all__ = ["OneTripEach", "Queries", "Reader"]
 
@@ -290,8 +280,8 @@ class Reader:
         """The guild's characters by name, in the order a reader of ``language`` expects
         (``rules.names.reading_key``: case and accents ignored), so that a page reads only its
         own rows; ``living_only``: Health above the death threshold, ``dead_only``: at or
-        below it; ``out_of_play``: True for only the living who are incurably insane (M4),
-        False for all but them."""
+        below it; ``out_of_play``: True for only the living insane (M4), False for all but
+        them (a NULL pool, no Stability, is in play)."""
         where = "c.guild_id = ?"
         params: list[Any] = [guild_id]
         if living_only:
@@ -301,17 +291,12 @@ class Reader:
             where += " AND c.health <= ?"
             params.append(DEATH_THRESHOLD)
         if out_of_play is not None:
-            # Without Stability the pool is NULL, and so would the condition be: not out of play.
             where += f" AND {OUT_OF_PLAY if out_of_play else f'NOT coalesce({OUT_OF_PLAY}, 0)'}"
             params.append(DEATH_THRESHOLD)
-        spanish = language == "es"
-        key, index = (
-            ("reading_key_es", "characters_reading_es")
-            if spanish
-            else ("reading_key_en", "characters_reading_en")
-        )
-        if out_of_play:  # the few out of play, from their own index, sorted once read
-            index = "characters_out_of_play"
+        key, index = ("reading_key_es", "characters_reading_es")
+        if language != "es":
+            key, index = ("reading_key_en", "characters_reading_en")
+        index = "characters_out_of_play" if out_of_play else index  # the few, sorted
         tail = f"ORDER BY c.{key}, c.id LIMIT ? OFFSET ?"
         params += [-1 if limit is None else limit, offset]
         return await self._characters(where, params, tail, index=index)
@@ -334,8 +319,7 @@ class Reader:
     async def count_characters(
         self, guild_id: int, *, living_only: bool = False, out_of_play: bool | None = None
     ) -> int:
-        """How many characters the guild has (``living_only``: alive; ``out_of_play``: False
-        for all but the incurably insane, counted apart on their own index)."""
+        """How many characters (``out_of_play`` False: but the insane, on their own index)."""
         sql = "SELECT count(*) FROM characters WHERE guild_id = ?"
         params: list[Any] = [guild_id]
         if living_only:
@@ -371,9 +355,8 @@ class Reader:
         return 0 if row is None else int(row[0])
 
     async def head_count(self, guild_id: int) -> tuple[int, int, int]:
-        """How many characters the guild has, how many of them are alive, and how many of
-        those are out of play (incurably insane, M4): one query on the ``(guild_id, health)``
-        index and the out of play's own, whatever their number."""
+        """Characters, the living, the out of play (insane, M4) among those: one query on the
+        ``(guild_id, health)`` index and the out of play's own, whatever their number."""
         row = await self.fetch_one(
             f"SELECT count(*), count(*) FILTER (WHERE health > ?), {COUNT_OUT_OF_PLAY}"
             " FROM characters INDEXED BY characters_health WHERE guild_id = ?",
@@ -499,9 +482,9 @@ class Reader:
         return await self._side.has_roll_messages(guild_id)
 
     async def newest_roll_message(
-        self, guild_id: int, character_id: int, kind: RollKind, roll_seq: int
+        self, guild_id: int, character_id: int, kind: RollKind, seq: int
     ) -> RollMessage | None:
-        return await self._side.newest_roll_message(guild_id, character_id, kind, roll_seq)
+        return await self._side.newest_roll_message(guild_id, character_id, kind, seq)
 
     async def stale_roll_messages(
         self, guild_id: int, character_ids: Sequence[int]
