@@ -29,8 +29,9 @@ from typing import Any, Generic, TypeVar
 import aiosqlite
 
 from bot.storage.sqlite.one_trip import in_one_trip
+from bot.storage.sqlite.schema_guard import SchemaCheck, with_schema_version
 
-__all__ = ["Batch", "Pipeline", "Statement"]
+__all__ = ["NO_CHECKS", "Batch", "Pipeline", "Statement", "TripChecks"]
 
 T = TypeVar("T")
 
@@ -98,18 +99,46 @@ def _nothing(cursor: sqlite3.Cursor) -> None:
     return None
 
 
+@dataclass(frozen=True)
+class TripChecks:
+    """What a transaction's trips check: the schema, with ``BEGIN``'s probe
+    (``schema_guard``); the database file, just before ``COMMIT`` (``file_identity``)."""
+
+    schema: SchemaCheck | None = None
+    before_commit: Callable[[], None] | None = None
+
+
+NO_CHECKS = TripChecks()
+
+
 class Pipeline:
     """The statements of one transaction not sent yet, and the calls that send them.
 
     ``on_failure`` is called when a trip fails (a queued write may have failed with it)."""
 
     def __init__(
-        self, conn: aiosqlite.Connection, on_failure: Callable[[], None] = lambda: None
+        self,
+        conn: aiosqlite.Connection,
+        on_failure: Callable[[], None] = lambda: None,
+        checks: TripChecks = NO_CHECKS,
     ) -> None:
         self._conn = conn
         self._on_failure = on_failure
+        self._checks = checks
         self._queued: list[Statement] = []
         self.probed: dict[str, Any] = {}  # the answers of the probes sent so far
+
+    def begin(self, name: str, probe: str, params: Sequence[Any] = ()) -> None:
+        """``BEGIN IMMEDIATE`` and the query ``probe`` (``probe(name, …)``) with the next
+        trip; with a schema check, the probe also reads the schema version, checked there."""
+        self.queue("BEGIN IMMEDIATE")
+        schema = self._checks.schema
+        sql = probe if schema is None else with_schema_version(probe)
+        self.probe(name, sql, params, check=schema)
+
+    async def commit(self) -> None:
+        """The queued statements, then ``COMMIT``, the file check just before it: one trip."""
+        await self.execute("COMMIT", before=self._checks.before_commit)
 
     def queue(self, sql: str, params: Sequence[Any] = ()) -> None:
         """Run ``sql`` with the next trip."""

@@ -23,6 +23,7 @@ from bot.storage.sqlite.database import apply_migrations, connect, latest_versio
 from bot.storage.sqlite.file_check import check_database_file
 from bot.storage.sqlite.file_identity import DatabaseFile
 from bot.storage.sqlite.full_disk import FullDisk, is_full
+from bot.storage.sqlite.pipeline import TripChecks
 from bot.storage.sqlite.reader import OneTripEach, Reader
 from bot.storage.sqlite.rows import Clock, utc_now
 from bot.storage.sqlite.schema_guard import schema_check
@@ -191,8 +192,7 @@ class Storage:
                 self._clock,
                 self._settings,
                 guild_id,
-                schema=self._schema,
-                before_commit=self._file.check,
+                TripChecks(self._schema, self._file.check),
             )
             if ticket is not None:
                 tx.guard_commit(lambda: self._acknowledge_if_late(ticket, self.commit_estimate))
