@@ -7,7 +7,9 @@ end the whole connection, and the process with it. ``Intake`` wraps each parser:
 event is logged once, with its type, and skipped.
 
 An ``INTERACTION_CREATE`` is built as a ``SaludInteraction`` (``bot.interaction.context``)
-whose context holds the moment it was received (``time.monotonic()``), the role ids its
+whose context holds the moment Discord created it (``time.monotonic()`` when it was read, less
+how long it waited unread, ``bot.gateway.discord_clock``: a frozen process must not take old
+interactions for fresh ones), the role ids its
 member carried, the services, and its storage ``Ticket``: its storage calls queue with its
 server's, and acknowledge it (``bot.interaction.deferral.acknowledge``) when an answer
 could otherwise no longer reach Discord in time. At most ``MAX_OPEN_PER_SERVER`` of a
@@ -33,6 +35,7 @@ from typing import Any
 
 import discord
 
+from bot.gateway.discord_clock import DiscordClock
 from bot.gateway.odd_interactions import Answer, answer_raw, answerable, odd_interaction
 from bot.gateway.presses import reaches_a_button
 from bot.i18n import text, user_language
@@ -71,6 +74,7 @@ class Intake:
     def __init__(self, bot: discord.Client, storage: StorageEngine) -> None:
         self._bot = bot
         self._storage = storage
+        self._discord_clock = DiscordClock()
         #: What interactions reach (storage, dice), given once the bot has built its services.
         self.frame: Frame | None = None
         self.stopping = False
@@ -111,12 +115,14 @@ class Intake:
         return guarded
 
     def _interaction(self, data: Any) -> None:
-        received_at = time.monotonic()
+        read_at = time.monotonic()
         frame = self.frame
         odd = odd_interaction(data)
         if odd is not None:  # one Discord never sends: answered before discord.py parses it
-            self._answer_odd(data, odd, received_at)
+            self._answer_odd(data, odd, read_at)  # its id teaches the clock nothing
             return
+        # When Discord created it, on the monotonic clock: less what it waited unread.
+        received_at = read_at - self._discord_clock.waited(_id_of(data))
         if self.stopping or frame is None:
             self._refuse(data, "lifecycle.restarting", received_at)
             return
@@ -315,6 +321,10 @@ class Intake:
                 log.info("Waiting for %d interaction(s) in flight before closing", len(running))
                 told = True
             await asyncio.wait(running, timeout=left)
+
+
+def _id_of(data: Any) -> object:
+    return data.get("id") if isinstance(data, dict) else None
 
 
 def _guild_key(data: Any) -> int | None:

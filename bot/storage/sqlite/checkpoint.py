@@ -116,7 +116,9 @@ class Checkpointer:
         """One PASSIVE checkpoint; returns the frames in the WAL (all copied but those
         committed meanwhile: SQLite starts the WAL over only when it was copied whole)."""
         if self._conn is None:
-            self._conn = await aiosqlite.connect(self._path, isolation_level=None)
+            # mode=rw: a file deleted meanwhile is not created anew, empty, at its path.
+            uri = f"{self._path.absolute().as_uri()}?mode=rw"
+            self._conn = await aiosqlite.connect(uri, uri=True, isolation_level=None)
         async with self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)") as cursor:
             row = await cursor.fetchone()
         self.completed += 1
