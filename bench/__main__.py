@@ -31,11 +31,12 @@ import functools
 import os
 import platform
 import re
+import signal
 import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -278,9 +279,48 @@ def salud_command(config: Config, servers: int) -> list[str]:
     if config.inline_sqlite:
         command = [sys.executable, "-m", "bench.inline_sqlite"]
     if config.profile is not None:
-        target = config.profile.with_name(f"{config.profile.stem}-{servers}.prof")
-        command = [sys.executable, "-m", "cProfile", "-o", str(target), *command[1:]]
+        command = profiled(config.profile / f"salud-{servers}", command)
     return command
+
+
+def profiled(out: Path, command: Sequence[str]) -> list[str]:
+    """``python -m MODULE`` run under ``bench.profiled``: cProfile switched on for each cell."""
+    assert command[1] == "-m", command
+    return [sys.executable, "-m", "bench.profiled", str(out), *command[2:]]
+
+
+def floor_command(config: Config) -> list[str]:
+    """The floor, plainly or under the same profiler as Salud (``--profile``)."""
+    if config.profile is None:
+        return list(FLOOR_COMMAND)
+    return profiled(config.profile / "floor", FLOOR_COMMAND)
+
+
+@contextlib.asynccontextmanager
+async def profiling(config: Config, bot: BotProcess, name: str) -> AsyncIterator[None]:
+    """With ``--profile``: the bot's profiler records the block (one cell), written as
+    ``DIR/NAME.prof`` (``bench/profiled.py``)."""
+    if config.profile is None or bot.pid is None:
+        yield
+        return
+    written = PROFILES_WRITTEN.get(bot.pid, 0) + 1
+    PROFILES_WRITTEN[bot.pid] = written
+    os.kill(bot.pid, signal.SIGUSR1)
+    try:
+        yield
+    finally:
+        os.kill(bot.pid, signal.SIGUSR2)
+        out = Path(f"{bot.command[3]}-{written}.prof")  # python -m bench.profiled OUT …
+        for _ in range(200):
+            if out.exists():
+                break
+            await asyncio.sleep(0.05)
+        with contextlib.suppress(OSError):
+            out.rename(config.profile / f"{name}.prof")
+
+
+#: Profiles each bot process wrote so far (``bench/profiled.py`` numbers them 1, 2, …).
+PROFILES_WRITTEN: dict[int, int] = {}
 
 
 async def make_subject(config: Config, run: Run, workdir: Path, servers: int) -> Subject:
@@ -362,7 +402,7 @@ async def bench(config: Config, workdir: Path) -> Run:
     subjects = [await make_subject(config, run, workdir, servers) for servers in config.servers]
     floor = BotProcess(
         floor_fake,
-        command=FLOOR_COMMAND,
+        command=floor_command(config),
         database_path=workdir / "floor.unused",
         log_path=workdir / "floor.log",
         token="floor-token",
@@ -386,7 +426,9 @@ async def bench(config: Config, workdir: Path) -> Run:
         for name in config.commands:
             for in_flight in config.concurrency:
                 requests = requests_for(name, floor_table, config.count)
-                floor_result = await measure(floor_fake, floor, requests, in_flight, None, None)
+                cell_name = f"{name.replace(' ', '-')}-{in_flight}"
+                async with profiling(config, floor, f"floor-{cell_name}"):
+                    floor_result = await measure(floor_fake, floor, requests, in_flight, None, None)
                 if floor_sqlite is not None and name == FLOOR_SQLITE_COMMAND:
                     started = time.perf_counter()
                     sqlite_result = await measure(
@@ -402,14 +444,17 @@ async def bench(config: Config, workdir: Path) -> Run:
                     run.floor_sqlite_seconds += time.perf_counter() - started
                     log(sqlite_progress_line(sqlite_cell))
                 for subject in subjects:
-                    result = await measure(
-                        subject.fake,
-                        subject.bot,
-                        requests_for(name, subject.table, config.count),
-                        in_flight,
-                        functools.partial(subject.reset, name),
-                        budget_for(name, len(subject.table.characters)),
-                    )
+                    async with profiling(
+                        config, subject.bot, f"salud-{subject.servers}-{cell_name}"
+                    ):
+                        result = await measure(
+                            subject.fake,
+                            subject.bot,
+                            requests_for(name, subject.table, config.count),
+                            in_flight,
+                            functools.partial(subject.reset, name),
+                            budget_for(name, len(subject.table.characters)),
+                        )
                     result.stored_unanswered = stored(subject.database, result.unanswered)
                     cell = Cell(name, subject.servers, in_flight, result, floor_result)
                     run.cells.append(cell)
@@ -1098,7 +1143,8 @@ def parse(argv: Sequence[str]) -> Config:
     parser.add_argument(
         "--profile",
         type=Path,
-        help="run Salud under cProfile, writing PROFILE-<servers>.prof",
+        help="profile every cell of Salud and the floor alike (cProfile, bench/profiled.py),"
+        " writing DIR/<bot>-<command>-<in flight>.prof; the parts: bench/profile_parts.py",
     )
     parser.add_argument(
         "--py-spy",
@@ -1198,6 +1244,8 @@ def workload() -> Workload:
 
 def main(argv: Sequence[str] | None = None) -> int:
     config = parse(sys.argv[1:] if argv is None else argv)
+    if config.profile is not None:
+        config.profile.mkdir(parents=True, exist_ok=True)
     workdir = Path(tempfile.mkdtemp(prefix="salud-bench-"))
     try:
         with lightweight_validation(not config.validate):
