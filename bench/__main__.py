@@ -311,12 +311,17 @@ async def profiling(config: Config, bot: BotProcess, name: str) -> AsyncIterator
     finally:
         os.kill(bot.pid, signal.SIGUSR2)
         out = Path(f"{bot.command[3]}-{written}.prof")  # python -m bench.profiled OUT …
-        for _ in range(200):
-            if out.exists():
-                break
-            await asyncio.sleep(0.05)
-        with contextlib.suppress(OSError):
-            out.rename(config.profile / f"{name}.prof")
+        await asyncio.to_thread(_take_profile, out, config.profile / f"{name}.prof")
+
+
+def _take_profile(written: Path, target: Path) -> None:
+    """Rename the bot's profile once it is written (within 10 s)."""
+    for _ in range(200):
+        if written.exists():
+            break
+        time.sleep(0.05)
+    with contextlib.suppress(OSError):
+        written.rename(target)
 
 
 #: Profiles each bot process wrote so far (``bench/profiled.py`` numbers them 1, 2, …).

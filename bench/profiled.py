@@ -3,10 +3,11 @@ profiles the same cell of Salud and of the floor, and nothing else (not the star
 imports, the warm-up): ``python -m bench.profiled OUT MODULE [ARGS...]``.
 
 SIGUSR1 starts recording; SIGUSR2 stops it and writes ``OUT-<n>.prof`` (n = 1, 2, …, one
-file per cell), timed by the CPU time of the thread (``time.thread_time``), so a wait
-in ``epoll`` costs nothing. cProfile records the thread that runs the event loop (aiosqlite's thread is
-not in it, for either bot); its own cost per call is the same for both, so the parts are
-read side by side (``bench/profile_parts.py``), not as absolute times.
+file per cell), timed by the CPU time of the thread (``time.thread_time``), so that a wait
+in ``epoll`` costs nothing. cProfile records the thread that runs the event loop
+(aiosqlite's thread is not in it, for either bot); its own cost per call is the same for
+both, so the parts are read side by side (``bench/profile_parts.py``), not as absolute
+times.
 """
 
 from __future__ import annotations
