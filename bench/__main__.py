@@ -43,6 +43,7 @@ from pathlib import Path
 import discord
 
 from bench.breakdown import PARTS, Breakdown, parse_samples, sample, spy_available
+from bench.goal import GOAL_CELLS, GoalCell, goal_lines
 from bench.loadgen import (
     BenchFake,
     CellResult,
@@ -681,10 +682,40 @@ def against_floor(result: CellResult, floor: CellResult) -> str:
     )
 
 
+def goal_cells(run: Run) -> list[GoalCell]:
+    """Issue 29's four cells from this run (``bench/goal.py``), at the smallest database."""
+    if not run.cells:
+        return []
+    smallest = min(c.servers for c in run.cells)
+    limits = {c.in_flight: c.result.cpu_per_reply for c in run.floor_sqlite if c.result.count}
+    cells = []
+    for command, in_flight, limit in GOAL_CELLS:
+        cell = run.cell(command, smallest, in_flight)
+        salud = cell.salud.cpu_per_reply if cell is not None and cell.salud.count else None
+        if limit == "floor":
+            against = cell.floor.cpu_per_reply if cell is not None else None
+        else:
+            against = limits.get(in_flight)
+        cells.append(
+            GoalCell(
+                command,
+                in_flight,
+                limit,
+                None if salud is None else salud * 1000,
+                None if against is None else against * 1000,
+            )
+        )
+    return cells
+
+
 def report(run: Run, *, detailed: bool = True) -> str:
-    """The report, Markdown (``detailed``: with the CPU share of every cell)."""
+    """The report, Markdown (``detailed``: with the CPU share of every cell); issue 29's
+    four cells and their verdict first."""
     config = run.config
+    goal = goal_lines(goal_cells(run))
     lines = [
+        *goal,
+        *([""] if goal else []),
         f"Command: `{command_line(config)}` — {time.strftime('%Y-%m-%d %H:%M', time.localtime())}"
         f", {run.elapsed:.0f} s.",
         f"Machine: {machine()}; load average before the run {run.load_before}"
@@ -1013,6 +1044,10 @@ def command_line(config: Config) -> str:
     return " ".join(parts) if len(parts) > 1 else "make bench"
 
 
+#: docs/BENCHMARK.md from this heading on is written by hand (the profile against the floor,
+#: part by part): ``--update-readme`` keeps it.
+BENCHMARK_KEPT = "## Against the floor, part by part"
+
 BENCHMARK_INTRO = (
     "# Benchmark\n\n"
     "`make bench` drives the real bot and a bare discord.py bot (the floor:"
@@ -1086,7 +1121,12 @@ def mark_ok(value: float, reference: float, target: float) -> str:
 def update_readme(run: Run) -> None:
     """Writes docs/BENCHMARK.md (the full tables) and the short summary of README.md's
     "## Benchmark" section."""
-    BENCHMARK.write_text(BENCHMARK_INTRO + report(run, detailed=False), encoding="utf-8")
+    kept = ""
+    if BENCHMARK.exists():
+        written = BENCHMARK.read_text(encoding="utf-8")
+        at = written.find(BENCHMARK_KEPT)
+        kept = "" if at < 0 else "\n" + written[at:]
+    BENCHMARK.write_text(BENCHMARK_INTRO + report(run, detailed=False) + kept, encoding="utf-8")
     readme = README.read_text(encoding="utf-8")
     match = re.search(r"^## Benchmark\n(.*?)(?=^## |\Z)", readme, flags=re.S | re.M)
     if match is None:
@@ -1279,7 +1319,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         or bool(run.tracebacks)
         or (run.scale is not None and scale_failed(run.scale))
     )
-    return 1 if failed else 0
+    missed = [cell for cell in goal_cells(run) if cell.failed]
+    if missed:
+        log(goal_lines(goal_cells(run))[0].strip("*"))
+    return 1 if failed or missed else 0
 
 
 if __name__ == "__main__":

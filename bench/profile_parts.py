@@ -17,7 +17,8 @@ spent under the functions that mark it, per reply:
 - the event loop and the rest: everything else — ``_run_once`` and ``epoll``, the wake-ups of
   the loop (aiosqlite's results, the HTTP responses read), callbacks and background tasks.
 
-Beside the times, the counts that do not depend on the machine's load: turns of the event loop
+Beside the times, the counts that do not depend on the machine's load: function calls, turns
+of the event loop
 (``_run_once``), callbacks run (``Handle._run``), HTTP requests and aiosqlite round trips, per
 reply. cProfile's own cost per call weighs on the times of both; it is the counts and the
 differences between the two columns that are read.
@@ -62,6 +63,7 @@ class Parts:
     send: float
     rest: float
     total: float
+    function_calls: float
     loop_turns: float
     callbacks: float
     http_requests: float
@@ -121,6 +123,7 @@ def parts_of(path: Path, replies: int) -> Parts:
         send=send * per,
         rest=rest * per,
         total=total * per,
+        function_calls=sum(nc for (_cc, nc, _tt, _ct, _callers) in stats.values()) / replies,
         loop_turns=count(RUN_ONCE),
         callbacks=count(HANDLE_RUN),
         http_requests=count(HTTP_REQUEST),
@@ -135,6 +138,11 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("send (discord.py and aiohttp, up to the response)", "send", "{:.3f}"),
     ("the event loop and the rest (wake-ups, responses read, background)", "rest", "{:.3f}"),
     ("**CPU of the loop's thread per reply, profiled**", "total", "**{:.3f}**"),
+    (
+        "function calls per reply (Python and C, as cProfile counts them)",
+        "function_calls",
+        "{:.0f}",
+    ),
     ("turns of the event loop per reply", "loop_turns", "{:.1f}"),
     ("callbacks run per reply", "callbacks", "{:.1f}"),
     ("HTTP requests per reply", "http_requests", "{:.2f}"),
