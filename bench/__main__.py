@@ -630,7 +630,7 @@ def progress_line(cell: Cell) -> str:
         f"/{cell.command:<15} {cell.servers:>6} servers {cell.in_flight:>4} in flight:"
         f" salud p50 {ms(s.p(50))} p99 {ms(s.p(99))} ms {s.throughput:.0f}/s"
         f" (bot {ms(s.cpu_per_reply)} ms cpu/reply, {s.bot_cpu / s.wall:.0%};"
-        f" fake {s.fake_cpu / s.wall:.0%})"
+        f" fake {s.fake_cpu / s.wall:.0%}; {s.deferred} deferred)"
         f" | floor p50 {ms(f.p(50))} p99 {ms(f.p(99))} ms {f.throughput:.0f}/s"
         f" (bot {ms(f.cpu_per_reply)} ms cpu/reply, {f.bot_cpu / f.wall:.0%};"
         f" fake {f.fake_cpu / f.wall:.0%}){problems}"
