@@ -6,7 +6,8 @@ it buys a guarantee (issue 29; docs/BENCHMARK.md, "Against the floor, part by pa
 - a command's completion is an event of discord.py's (a task) only in a server with a GM
   still to tell about a lost announcement channel;
 - the task factory that counts an interaction's tasks is on the loop only while that
-  interaction is handed to discord.py, so that no other task of the bot goes through it.
+  interaction is handed to discord.py, so that no other task of the bot goes through it;
+- the option types a command declares are read once per command.
 """
 
 from __future__ import annotations
@@ -20,12 +21,16 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 import pytest_asyncio
+from discord import app_commands
 
 from bot.app import SaludBot
 from bot.config.dice import production_roller
 from bot.config.settings import load_settings
+from bot.interaction.errors import UserFacingError
+from bot.interaction.option_types import check_option_types
 from bot.storage import Storage, Ticket
 from bot.storage.transaction import Transaction
 
@@ -135,3 +140,31 @@ async def test_the_task_factory_is_on_the_loop_only_while_an_interaction_is_hand
     ping["attachment_size_limit"] = 8_000_000
     bot._connection.parsers["INTERACTION_CREATE"](ping)
     assert loop.get_task_factory() is None
+
+
+def test_option_types_are_read_once_per_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``check_option_types`` runs for every slash command: the declared types are read
+    from discord.py once per command, not built again each time; a wrong type is still
+    refused."""
+    client = discord.Client(intents=discord.Intents.none())
+    tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(client)
+
+    @tree.command(name="hot", description="d")
+    async def hot(interaction: discord.Interaction, amount: str, times: int = 1) -> None:
+        """A command of two options."""
+
+    reads: list[str] = []
+    parameters = app_commands.Command.parameters
+
+    def counted(self: app_commands.Command[Any, Any, Any]) -> Any:
+        reads.append(self.name)
+        return parameters.fget(self)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(app_commands.Command, "parameters", property(counted))
+    good = {"name": "hot", "options": [{"name": "amount", "type": 3, "value": "1d6"}]}
+    for _ in range(3):
+        check_option_types(tree, good)
+    assert reads == ["hot"]
+    bad = {"name": "hot", "options": [{"name": "times", "type": 4, "value": True}]}
+    with pytest.raises(UserFacingError):
+        check_option_types(tree, bad)
