@@ -976,7 +976,7 @@ def summary(run: Run) -> list[str]:
         "",
         f"- Salud used {ms(min(salud))}–{ms(max(salud))} ms of CPU per reply, the floor"
         f" {ms(min(floor))}–{ms(max(floor))} ms. Profiled (`python -m bench --py-spy DIR`,"
-        " `--profile`), Salud's extra is its round trips to aiosqlite's worker thread (a"
+        " `--profile DIR`), Salud's extra is its round trips to aiosqlite's worker thread (a"
         " queue put, a thread switch and a wake-up of the event loop each: 3 for a /hurt (the"
         " character option, then BEGIN with the read and the writes with COMMIT), 4 for a"
         " /firstaid (two options), 1 for a /character show, down from 16, 24 and 6 when first"
