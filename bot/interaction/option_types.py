@@ -93,8 +93,8 @@ def check_option_types(tree: app_commands.CommandTree[Any], data: Any) -> None:
     for option in options:
         name = option.get("name")
         kind = declared.get(name) if isinstance(name, str) else None
-        if kind is None:
-            continue  # the tree refuses an unknown option as an outdated command
+        if kind is None:  # an out-of-date client's option: refused, never applied
+            raise UserFacingError("error.outdated_command")
         value = option.get("value")
         if not _fits(kind, value, data.get("resolved")):
             raise _refuse(value, str(name))
