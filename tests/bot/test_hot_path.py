@@ -32,7 +32,7 @@ from bot.config.settings import load_settings
 from bot.interaction.errors import UserFacingError
 from bot.interaction.option_types import check_option_types
 from bot.storage import Storage, Ticket
-from bot.storage.transaction import Transaction
+from bot.storage.sqlite.transaction import Transaction
 
 
 @pytest_asyncio.fixture
