@@ -282,6 +282,7 @@ class Transaction:
         *,
         living_only: bool = False,
         dead_only: bool = False,
+        out_of_play: bool | None = None,
         limit: int | None = None,
         offset: int = 0,
         language: str = "en",
@@ -290,6 +291,7 @@ class Transaction:
             guild_id,
             living_only=living_only,
             dead_only=dead_only,
+            out_of_play=out_of_play,
             limit=limit,
             offset=offset,
             language=language,
@@ -305,14 +307,18 @@ class Transaction:
     async def count_among(self, guild_id: int, among: Among) -> int:
         return await self._reads.count_among(guild_id, among)
 
-    async def head_count(self, guild_id: int) -> tuple[int, int]:
+    async def head_count(self, guild_id: int) -> tuple[int, int, int]:
         return await self._reads.head_count(guild_id)
 
     async def lookalike_ids(self, guild_id: int) -> set[int]:
         return await self._reads.lookalike_ids(guild_id)
 
-    async def count_characters(self, guild_id: int, *, living_only: bool = False) -> int:
-        return await self._reads.count_characters(guild_id, living_only=living_only)
+    async def count_characters(
+        self, guild_id: int, *, living_only: bool = False, out_of_play: bool | None = None
+    ) -> int:
+        return await self._reads.count_characters(
+            guild_id, living_only=living_only, out_of_play=out_of_play
+        )
 
     async def history(
         self,
@@ -450,6 +456,11 @@ class Transaction:
 
     async def has_roll_messages(self, guild_id: int) -> bool:
         return await self._reads.has_roll_messages(guild_id)
+
+    async def newest_roll_message(
+        self, guild_id: int, character_id: int, kind: RollKind, roll_seq: int
+    ) -> RollMessage | None:
+        return await self._reads.newest_roll_message(guild_id, character_id, kind, roll_seq)
 
     async def stale_roll_messages(
         self, guild_id: int, character_ids: Sequence[int]
