@@ -130,14 +130,18 @@ class Intake:
         if self._open[key] >= MAX_OPEN_PER_SERVER:
             self._refuse(data, "lifecycle.busy", received_at)
             return
-        self._watch_tasks()
         ticket = Ticket(key=key, deadline=received_at + DEFER_AFTER)
         context = InteractionContext(frame, received_at, _role_ids(data), ticket)
+        loop = asyncio.get_running_loop()
+        previous = loop.get_task_factory()
         self._opening = key
         self._counted = False
+        # typeshed leaves out the context keyword that 3.11 passes; the factory takes it.
+        loop.set_task_factory(self._task_factory)  # type: ignore[arg-type]
         try:
             self._dispatch(data, context)
         finally:
+            loop.set_task_factory(previous)
             self._opening = _NOBODY
 
     def _dispatch(self, data: Any, context: InteractionContext) -> None:
@@ -167,13 +171,6 @@ class Intake:
 
     # --- how many interactions of each server are open ----------------------------------------
 
-    def _watch_tasks(self) -> None:
-        """Count the tasks discord.py creates for each interaction (``_task_factory``)."""
-        loop = asyncio.get_running_loop()
-        if loop.get_task_factory() is None:
-            # typeshed leaves out the context keyword that 3.11 passes; the factory takes it.
-            loop.set_task_factory(self._task_factory)  # type: ignore[arg-type]
-
     def _task_factory(
         self,
         loop: asyncio.AbstractEventLoop,
@@ -181,19 +178,23 @@ class Intake:
         *,
         context: contextvars.Context | None = None,
     ) -> asyncio.Task[Any]:
+        """Count the tasks discord.py creates for an interaction (the factory is set only
+        while one is handed to discord.py: no other task of the bot goes through it)."""
         task: asyncio.Task[Any] = asyncio.Task(coro, loop=loop, context=context)
-        if self._opening is _NOBODY:
+        key = self._opening
+        if key is _NOBODY:
             return task
         self._in_flight.add(task)
-        task.add_done_callback(self._in_flight.discard)
-        if not self._counted:
-            key = self._opening
+        if self._counted:
+            task.add_done_callback(self._in_flight.discard)
+        else:
             self._counted = True
             self._open[key] += 1
-            task.add_done_callback(lambda _: self._closed(key))
+            task.add_done_callback(functools.partial(self._closed, key))
         return task
 
-    def _closed(self, key: Hashable) -> None:
+    def _closed(self, key: Hashable, task: asyncio.Task[Any]) -> None:
+        self._in_flight.discard(task)
         self._open[key] -= 1
         if self._open[key] <= 0:
             del self._open[key]
