@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -20,15 +21,34 @@ import discord
 
 from bot.interaction.announcements import Announcements
 from bot.storage import CharacterRef, GuildSettings, Storage, Ticket
+from bot.storage.roll_messages import RollKind
 from rules.dice import Roller
 
-__all__ = ["Frame", "InteractionContext", "SaludInteraction", "context_of"]
+__all__ = ["Frame", "InteractionContext", "RollMessageKeeper", "SaludInteraction", "context_of"]
 
 ClientT = TypeVar("ClientT", bound=discord.Client, covariant=True)
 
 
+class RollMessageKeeper(Protocol):
+    """What a button needs of the keeper of roll-button messages
+    (``bot.features.consciousness.keeper.RollButtonKeeper``): a reply it posted with fresh
+    roll buttons (an ``/undo`` that makes a test due again) kept, to be disabled in time."""
+
+    async def remember_message(
+        self,
+        guild_id: int,
+        channel_id: int | None,
+        message_id: int | None,
+        rolls: Mapping[int, int],
+        kind: RollKind,
+    ) -> None: ...
+
+
 class Frame(Protocol):
     """What the frame of an interaction needs of the bot (``bot.services.Services`` has it)."""
+
+    @property
+    def roll_buttons(self) -> RollMessageKeeper: ...
 
     @property
     def storage(self) -> Storage: ...

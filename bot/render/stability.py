@@ -21,9 +21,8 @@ from bot.render.common import FLAG_SEPARATOR, safe, state_colour
 from bot.render.events import describe_events
 from bot.render.limits import DESCRIPTION_LIMIT, FIELD_VALUE_LIMIT, TITLE_LIMIT
 from bot.render.rolls import breakdown
-from rules.abilities import difficulty_penalty
 from rules.events import Corrected, Event
-from rules.stability import CharacterStability, StabilityOutcome, StabilityState, shaken_penalty
+from rules.stability import CharacterStability, StabilityOutcome, StabilityState
 from rules.stability_events import (
     Faltered,
     KeptComposure,
@@ -40,11 +39,12 @@ from rules.stability_events import (
     Strained,
     WentInsane,
 )
+from rules.stability_test import stability_test_difficulty
 from rules.state import HealthState
 
 if TYPE_CHECKING:
     from bot.storage.models import StoredCharacter as CharacterLike
-    from rules.character import Gender
+    from rules.character import CharacterHealth, Gender
     from rules.composure import ComposureTest
     from rules.stability_test import StabilityTestRoll
 
@@ -107,10 +107,12 @@ def stability_flags(
     gender: Gender | None = None,
     *,
     said: Iterable[Event] = (),
+    health: CharacterHealth | None = None,
 ) -> list[str]:
     """The marks besides the state: a mental illness, lucid this scene, a test due (with its
-    potential loss and Difficulty). ``said``: events of this reply, whose facts a sentence
-    already says (a mental illness just acquired)."""
+    potential loss and Difficulty: the one the player will roll against when ``health`` is
+    known, wounds and being Shaken included). ``said``: events of this reply, whose facts a
+    sentence already says (a mental illness just acquired)."""
     told = {type(event) for event in said}
     flags: list[str] = []
     if stability.mental_illness and MentalIllnessAcquired not in told:
@@ -119,13 +121,11 @@ def stability_flags(
         flags.append(gendered(language, "render.stability.flag.lucid", gender))
     due = stability.due_test
     if due is not None and StabilityTestDue not in told:
+        difficulty = due.difficulty
+        if health is not None:
+            difficulty = stability_test_difficulty(health, stability, difficulty).total
         flags.append(
-            text(
-                language,
-                "render.stability.flag.test_due",
-                loss=due.loss,
-                difficulty=due.difficulty,
-            )
+            text(language, "render.stability.flag.test_due", loss=due.loss, difficulty=difficulty)
         )
     return flags
 
@@ -148,13 +148,15 @@ def _state_line(
     language: Language,
     gender: Gender | None,
     said: Sequence[Event] = (),
+    health: CharacterHealth | None = None,
 ) -> str:
     """``Sereno → **Alterado** · trastorno mental``: the state (the one before it when it
     changed) and the marks."""
     label = f"**{stability_state_label(after.state, language, gender)}**"
     if before is not None and before.state is not after.state:
         label = f"{stability_state_label(before.state, language, gender)} → {label}"
-    return FLAG_SEPARATOR.join([label, *stability_flags(after, language, gender, said=said)])
+    flags = stability_flags(after, language, gender, said=said, health=health)
+    return FLAG_SEPARATOR.join([label, *flags])
 
 
 def stability_field(
@@ -167,22 +169,24 @@ def stability_field(
     """The ``Estabilidad`` field of a change: ``5 → 1 / 8`` then the state line."""
     value = (
         f"{stability_value(before, after)}\n"
-        f"{_state_line(before, after, language, character.gender, said)}"
+        f"{_state_line(before, after, language, character.gender, said, character.health)}"
     )
     return text(language, "render.stability.name"), value
 
 
 def stability_status_value(
-    stability: CharacterStability, language: Language, gender: Gender | None = None
+    stability: CharacterStability,
+    language: Language,
+    gender: Gender | None = None,
+    health: CharacterHealth | None = None,
 ) -> str:
     """The ``Estabilidad`` field of ``/character show``: ``POOL / RATING``, then the state
-    with its marks, then what the state means at the table."""
+    with its marks (a test due at the Difficulty ``health`` and the state make it), then
+    what the state means at the table."""
     state = stability.state
     effects = text(language, f"render.stability.effects.{state.value}")
-    return (
-        f"{stability.pool} / {stability.rating}\n"
-        f"{_state_line(None, stability, language, gender)}\n*{effects}*"
-    )
+    line = _state_line(None, stability, language, gender, health=health)
+    return f"{stability.pool} / {stability.rating}\n{line}\n*{effects}*"
 
 
 def stability_brief(
@@ -352,15 +356,14 @@ def _called_line(
     after = outcome.after
     assert after is not None  # a character called has Stability
     parts = [f"**{safe(character.name)}**", stability_brief(after, language, character.gender)]
-    wound = difficulty_penalty(character.health)
-    shaken = shaken_penalty(after)
-    if wound or shaken:
+    raised = stability_test_difficulty(character.health, after, difficulty)
+    if raised.total != difficulty:
         parts.append(
             text(
                 language,
                 "render.stability.call.raised",
-                difficulty=difficulty + wound + shaken,
-                breakdown=breakdown(difficulty, wound, shaken).strip(),
+                difficulty=raised.total,
+                breakdown=breakdown(difficulty, raised.wound, raised.shaken).strip(),
             )
         )
     replaced = [event for event in outcome.events if isinstance(event, StabilityTestReplaced)]

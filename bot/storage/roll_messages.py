@@ -142,12 +142,21 @@ async def renumber_rolls(
     character_ids: Sequence[int],
     *,
     kind: RollKind = RollKind.CONSCIOUSNESS,
-) -> None:
+) -> dict[int, int]:
     """New numbers for rolls that an undo made pending again: no button posted before
-    answers them (a later roll's button would otherwise roll the earlier one). Allowed after
-    ``record``: roll numbers are not in the history."""
-    if character_ids:
-        _queue_new_numbers(tx, guild_id, character_ids, kind, after_record=True)
+    answers them (a later roll's button would otherwise roll the earlier one); returned by
+    character, for the fresh buttons of the undo's reply (one trip, only when there are
+    any). Allowed after ``record``: roll numbers are not in the history."""
+    if not character_ids:
+        return {}
+    _queue_new_numbers(tx, guild_id, character_ids, kind, after_record=True)
+    wanted = sorted(set(character_ids))
+    rows = await tx.fetch_all(
+        f"SELECT id, {kind.column} AS seq FROM characters"
+        f" WHERE guild_id = ? AND id IN ({_marks(len(wanted))})",
+        (guild_id, *wanted),
+    )
+    return {int(row["id"]): int(row["seq"]) for row in rows}
 
 
 async def roll_number(

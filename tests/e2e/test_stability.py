@@ -33,6 +33,7 @@ from tests.e2e.kit.stability import (
     called,
     create_stable,
     press,
+    stability_buttons,
     stability_roll_shown,
     stability_shown,
     wait_test_buttons_disabled,
@@ -352,18 +353,29 @@ async def test_M13_undo_of_a_roll_makes_its_test_due_again_and_its_buttons_stay_
     assert stability_shown(rolled.embed, "es").now == 3
 
     undone = await confirmed_undo(fake, guild, gm)
-    assert (
-        "vuelve a tener pendiente la Prueba de Estabilidad (pérdida posible 4, Dificultad 4)"
-        in (undone.content)
+    # Due again as a call makes it: the owner called, the pool the roll moved, fresh buttons.
+    assert undone.content.split("\n")[0] == (
+        f"{lucia.mention}: Amelia Ríos debe hacer una Prueba de Estabilidad (Dificultad 4)"
     )
-    assert "Estabilidad 3 / 8 → 8 / 8" in undone.content
+    assert undone.message is not None
+    assert [str(user["id"]) for user in undone.message["mentions"]] == [str(lucia.id)]
+    shown = stability_shown(undone.embed, "es")
+    assert (shown.before, shown.now, shown.rating) == (3, 8, 8)
+    assert "Prueba de Estabilidad pendiente (pérdida posible 4, Dificultad 4)" in shown.state
+    assert "Salud" not in [f["name"] for f in undone.embed["fields"]]  # Health did not move
+    assert "Estabilidad 3 / 8 → 8 / 8" not in undone.content  # said once, in the field
     row = stored(bot, guild, "Amelia Ríos")
     assert (row["stability_pool"], row["due_loss"], row["scene_lost"]) == (8, 4, 0)
     await wait_test_buttons_disabled(fake, call, amelia)  # still disabled
     old = await fake.click(guild, lucia, call, button_id(call, "Amelia: Tirar"))
     assert_refused(old, "Prueba de Estabilidad anterior de **Amelia Ríos**")
+    fresh = [b["custom_id"] for b in stability_buttons(undone.message)]
+    assert fresh == [f"salud:stab:{amelia}:{spend}:{row['stability_seq']}" for spend in range(4)]
     await bot.script_dice(6)
-    again = await fake.slash(guild, lucia, "stability roll", {})
+    pressed = await fake.click(guild, lucia, undone.message, fresh[0])
+    assert pressed.type == 7  # the undo's buttons, disabled by the press
+    assert all(b.get("disabled") for b in buttons_of(pressed.message, amelia))
+    again = await pressed.answer()
     assert stability_roll_shown(again.embed, "es", die=6, base=4).success
 
     # The call itself undone (after its roll undone): nothing is due.

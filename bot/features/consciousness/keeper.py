@@ -119,11 +119,23 @@ class RollButtonKeeper:
         kind: RollKind = RollKind.CONSCIOUSNESS,
     ) -> None:
         """Keep the reply that carries these characters' roll buttons (after it was sent)."""
-        channel_id = here.interaction.channel_id
+        await self.remember_message(
+            here.guild_id, here.interaction.channel_id, message_id, rolls, kind
+        )
+
+    async def remember_message(
+        self,
+        guild_id: int,
+        channel_id: int | None,
+        message_id: int | None,
+        rolls: Mapping[int, int],
+        kind: RollKind = RollKind.CONSCIOUSNESS,
+    ) -> None:
+        """``remember`` for the message ``message_id`` of ``channel_id`` in ``guild_id``."""
         if channel_id is None or message_id is None or not rolls:
             return
         messages = [
-            RollMessage(here.guild_id, character_id, roll, channel_id, message_id, kind)
+            RollMessage(guild_id, character_id, roll, channel_id, message_id, kind)
             for character_id, roll in rolls.items()
         ]
         try:
@@ -132,10 +144,10 @@ class RollButtonKeeper:
         except Exception:
             # The reply was sent; only the later disabling of its buttons is lost.
             log.exception(
-                "could not keep the roll-button message %s of guild %s", message_id, here.guild_id
+                "could not keep the roll-button message %s of guild %s", message_id, guild_id
             )
             return
-        self._without.forget(here.guild_id)  # its changes must be swept again
+        self._without.forget(guild_id)  # its changes must be swept again
         # A roll made (or healed away) by another change between this one's commit and now
         # was swept before its message was kept: one more look at those characters (merged
         # with any sweep still waiting). Characters no other change touched need none.
@@ -143,10 +155,10 @@ class RollButtonKeeper:
         moved = tuple(
             character_id
             for character_id in rolls
-            if self._changed_by.get((here.guild_id, character_id)) is not this
+            if self._changed_by.get((guild_id, character_id)) is not this
         )
         if moved:
-            self._changed(here.guild_id, moved)
+            self._changed(guild_id, moved)
 
     def _changed(self, guild_id: int, character_ids: tuple[int, ...]) -> None:
         task = asyncio.current_task()
