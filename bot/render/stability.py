@@ -52,6 +52,8 @@ __all__ = [
     "SHOWN_STABILITY_EVENTS",
     "composure_field",
     "insanity_embed",
+    "mark_rolled",
+    "rolled_line",
     "stability_announce",
     "stability_brief",
     "stability_change_embeds",
@@ -404,6 +406,32 @@ def test_call_embed(
         description=_clip("\n".join(lines), DESCRIPTION_LIMIT),
         colour=state_colour(worst),
     )
+
+
+def rolled_line(name: str, roll: StabilityTestRoll, language: Language) -> str:
+    """A call's line for a character once it rolled (COMMANDS.md "Stability"): ``**Amelia
+    Ríos** · ✓ 2 + 0 = 2 vs 4: fallo, 8 → 4`` (the pool left out when it did not move)."""
+    before, after = roll.outcome.before, roll.outcome.after
+    assert before is not None and after is not None  # a test rolled needs Stability
+    said = f"{roll.die} + {roll.spend} = {roll.total} vs {roll.difficulty}"
+    key = "passed" if roll.success else "failed"
+    rolled = text(language, f"render.stability.call.rolled.{key}", roll=said)
+    if before.pool != after.pool:
+        rolled = f"{rolled}, {before.pool} → {after.pool}"
+    return f"**{safe(name)}**{FLAG_SEPARATOR}{rolled}"
+
+
+def mark_rolled(description: str, name: str, roll: StabilityTestRoll, language: Language) -> str:
+    """A call's description with ``name``'s line saying that it rolled, and how; the others
+    as they were (who still must roll). Unchanged when no line is that character's (renamed
+    since the call)."""
+    start = f"**{safe(name)}**{FLAG_SEPARATOR}"
+    lines = description.split("\n")
+    for index, line in enumerate(lines):
+        if index and line.startswith(start):
+            lines[index] = rolled_line(name, roll, language)
+            return _clip("\n".join(lines), DESCRIPTION_LIMIT)
+    return description
 
 
 # Its name starts with "test_": keep pytest from collecting it where a test module imports it.

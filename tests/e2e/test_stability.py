@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.fake_discord import FakeDiscord, FakeGuild, Reply
 from devkit.harness import BotProcess
 from tests.e2e.kit import (
     announcing_gm,
@@ -40,6 +40,12 @@ from tests.e2e.kit.stability import (
 )
 
 MakeGuild = Callable[..., Awaitable[FakeGuild]]
+
+
+def call_description(fake: FakeDiscord, call: Reply) -> str:
+    message = fake.message(str(call.message_id))
+    assert message is not None
+    return str(message["embeds"][0]["description"])
 
 
 def due_test(bot: BotProcess, guild: FakeGuild, name: str) -> tuple[int, int] | None:
@@ -123,6 +129,9 @@ async def test_M5_a_party_of_four_is_tested_for_one_incident_and_rolls_with_its_
     assert not any(
         b.get("disabled") for b in buttons_of(fake.message(str(call.message_id)), ids["Olga"]["id"])
     )
+    lines = str(call_description(fake, call)).split("\n")
+    assert lines[1] == "**Amelia Ríos** · ✓ 3 + 2 = 5 vs 4: éxito, 8 → 6"
+    assert lines[3] == "**Olga** · Estabilidad 5 / 5 · Sereno"  # still to roll
 
     await bot.script_dice(1)  # 1 + 0 = 1 vs 4: fails, loses 4
     jack = await press(fake, guild, marcos, call, button_id(call, "Jack: Tirar"))
@@ -150,6 +159,15 @@ async def test_M5_a_party_of_four_is_tested_for_one_incident_and_rolls_with_its_
         assert row["scene_worst_loss"] == 4  # passed tests count toward the cap (M6)
     for row in ids.values():
         await wait_test_buttons_disabled(fake, call, row["id"])
+    # The call's message says, on each line, who rolled and how (edited with the buttons).
+    message = fake.message(str(call.message_id))
+    assert message is not None
+    assert str(message["embeds"][0]["description"]).split("\n")[1:5] == [
+        "**Amelia Ríos** · ✓ 3 + 2 = 5 vs 4: éxito, 8 → 6",
+        "**Jack Malone** · ✓ 1 + 0 = 1 vs 4: fallo, 6 → 2",
+        "**Olga** · ✓ 2 + 1 = 3 vs 4: fallo, 5 → 0",
+        "**Padre Tomás** · ✓ 5 + 0 = 5 vs 5: éxito",
+    ]
     again = await fake.click(guild, lucia, call, button_id(call, "Amelia: Tirar"))
     assert_refused(again, "**Amelia Ríos**", "ya no tiene esa Prueba de Estabilidad pendiente")
     assert history_count(bot, guild) == entries + 4

@@ -234,12 +234,14 @@ async def _disable_pressed(
 
 
 async def disable_pressed(
-    interaction: discord.Interaction[Any], of_the_roll: Callable[[str], bool]
+    interaction: discord.Interaction[Any],
+    of_the_roll: Callable[[str], bool],
+    embeds: Sequence[discord.Embed] | None = None,
 ) -> None:
     """The response to a roll button's press: the pressed message, the buttons whose custom
     id ``of_the_roll`` says are of the roll made disabled (read from the message the
-    interaction carries; nothing else of it changes). Not a new message: the roll's reply
-    follows up."""
+    interaction carries), and its ``embeds`` replaced when given (a Stability call saying who
+    rolled); nothing else of it changes. Not a new message: the roll's reply follows up."""
     message = interaction.message
     if message is None:
         return
@@ -257,10 +259,13 @@ async def disable_pressed(
     if not changed:
         return
     view.stop()  # nothing to listen for: the buttons answer as DynamicItems (button_view)
+    edits: dict[str, Any] = {"view": view}
+    if embeds is not None:
+        edits["embeds"] = list(embeds)
     if interaction.response.is_done():  # acknowledged while it waited (deferral.py)
-        await interaction.edit_original_response(view=view)
+        await interaction.edit_original_response(**edits)
     else:
-        await interaction.response.edit_message(view=view)
+        await interaction.response.edit_message(**edits)
 
 
 #: First words that are a title, not a name, in the two languages: ``Padre: Tirar`` would

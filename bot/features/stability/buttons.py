@@ -33,7 +33,12 @@ from bot.interaction.sending import send_change
 from bot.interaction.subjects import note_subject
 from bot.render import safe
 from bot.render.limits import BUTTON_LABEL_LIMIT
-from bot.render.stability import stability_announce, stability_change_embeds, stability_roll_field
+from bot.render.stability import (
+    mark_rolled,
+    stability_announce,
+    stability_change_embeds,
+    stability_roll_field,
+)
 from bot.storage import CharacterNotFound, StoredCharacter
 from bot.storage.details import StabilityRollDetails
 from bot.storage.roll_messages import RollKind, RollMessage, forget_roll_messages, roll_number
@@ -186,9 +191,28 @@ class StabilityTestButton(SaludButton, custom_id=STABILITY_TEST_ID):
         )
         character_id, test = self.character_id, self.test
         await disable_pressed(
-            interaction, lambda custom_id: is_test_button_of(custom_id, character_id, test)
+            interaction,
+            lambda custom_id: is_test_button_of(custom_id, character_id, test),
+            _said_rolled(interaction.message, saved.name, roll, here.public_language),
         )
         await send_stability_roll(interaction, here, saved, roll)
+
+
+def _said_rolled(
+    message: discord.Message | None, name: str, roll: StabilityTestRoll, language: Language
+) -> list[discord.Embed] | None:
+    """The pressed call's embeds with the line of the character who rolled saying so (``✓ 2 +
+    0 = 2 vs 4: fallo, 8 → 4``), edited with its disabled buttons; None to leave them (no
+    call's line of that name: an undo's reply, a character renamed since)."""
+    if message is None or not message.embeds:
+        return None
+    embeds = [discord.Embed.from_dict(embed.to_dict()) for embed in message.embeds]
+    description = embeds[0].description or ""
+    marked = mark_rolled(description, name, roll, language)
+    if marked == description:
+        return None
+    embeds[0].description = marked
+    return embeds
 
 
 def stability_test_view(
