@@ -2,11 +2,12 @@
 "Changes", "Several characters"), made for a phone:
 
 - the title says what they share, once (``Daño 1d6+1 · explosión de dinamita``);
-- a line per character: ``**Name** · Health BEFORE → AFTER / MAX · the change of state ·
+- a line per character: ``**Name** · Health BEFORE → AFTER / MAX · the state it is in now ·
   the damage with its arithmetic`` (the state as a label unless the gender is known; the
-  flags in brief, the pending roll left for the closing line);
-- one closing line for the Consciousness rolls pending, grouped by Difficulty
-  (``Tirada de Consciencia pendiente: Amelia Ríos y Jack Malone (Dificultad 3)``).
+  flags in brief, the pending roll left for the closing line), within two lines of a phone;
+- one closing line for the Consciousness rolls pending, grouped by Difficulty, the word
+  said once (``Tirada de Consciencia pendiente: Dificultad 3 para Amelia Ríos y Jack Malone
+  y 1 para Olga``).
 
 A death keeps its own embed (``bot.render.change.change_embeds``: the death embed, its Health
 and what killed it) and has no line.
@@ -59,12 +60,12 @@ class Line:
 
 
 def character_line(item: Line, language: Language) -> str:
-    """``**Amelia Ríos** · Salud 8 → -3 / 8 · Ilesa → **Dañada** · [5, 5] + 1 = 11``."""
+    """``**Amelia Ríos** · Salud 8 → -3 / 8 · **Dañada** · [5, 5] + 1 = 11``: the state it is
+    in now (the Health before → after says where it came from: a line among four must fit
+    two lines of a phone)."""
     character, before = item.character, item.outcome.before
     after, gender = character.health, character.gender
     state = f"**{state_label(after.state, language, gender)}**"
-    if before.state is not after.state:
-        state = f"{state_label(before.state, language, gender)} → {state}"
     flags = flag_list(after, language, gender, roll=False, brief=True)
     parts = [
         f"**{safe(character.name)}**",
@@ -77,8 +78,9 @@ def character_line(item: Line, language: Language) -> str:
 
 
 def rolls_line(characters: Sequence[StoredCharacter], language: Language) -> str | None:
-    """The Consciousness rolls pending among ``characters``, grouped by Difficulty; None
-    when there is none."""
+    """The Consciousness rolls pending among ``characters``, grouped by Difficulty, the word
+    said once (``Tirada de Consciencia pendiente: Dificultad 3 para Amelia Ríos y 1 para
+    Jack Malone``); None when there is none."""
     groups: dict[int, list[str]] = {}
     for character in characters:
         health = character.health
@@ -95,7 +97,7 @@ def rolls_line(characters: Sequence[StoredCharacter], language: Language) -> str
         )
         for difficulty, names in groups.items()
     ]
-    return text(language, "render.several.rolls", groups=FLAG_SEPARATOR.join(said))
+    return text(language, "render.several.rolls", groups=join_words(language, said))
 
 
 def several_embeds(title: str, items: Sequence[Line], language: Language) -> list[discord.Embed]:

@@ -384,15 +384,15 @@ def test_test_roll_field_with_penalty_breakdown() -> None:
     name, value = rolls.test_roll_field(_test_roll(4, 1, 3, 1, attack=True), "Scuffling", EN)
     assert name == "Scuffling attack"
     assert value.split("\n") == [
-        "4 + 1 = 5 vs 4 (3 + 1)",
-        "**Success — hit** · +1 for wounds",
+        "4 + 1 = 5 vs 4 (3 + 1 for wounds)",
+        "**Success — hit**",
         "Pool 4 → 3 / 6",
     ]
     name, value = rolls.test_roll_field(_test_roll(4, 1, 3, 1, attack=True), "Pelea", ES)
     assert name == "Ataque (Pelea)"
     assert value.split("\n") == [
-        "4 + 1 = 5 vs 4 (3 + 1)",
-        "**Éxito — impacta** · +1 por las heridas",
+        "4 + 1 = 5 vs 4 (3 + 1 por las heridas)",
+        "**Éxito — impacta**",
         "Reserva 4 → 3 / 6",
     ]
 

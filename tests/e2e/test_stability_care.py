@@ -77,7 +77,9 @@ async def test_M9_psychoanalysis_restores_stability_never_above_the_rating(
     assert_refused(full, "**Amelia Ríos**", "ya tiene toda su Estabilidad (8 / 8)")
 
     undone = await confirmed_undo(fake, guild, gm)
-    assert "Estabilidad 8 / 8 → 6 / 8" in undone.content
+    back = next(e for e in undone.embeds if e.get("title") == "Amelia Ríos")
+    shown = stability_shown(back, "es")  # the pool the treatment moved, in its field
+    assert (shown.before, shown.now, shown.rating) == (8, 6, 8)
     assert stored(bot, guild, "Amelia Ríos")["stability_pool"] == 6
 
     self_treat = await fake.slash(
@@ -206,7 +208,8 @@ async def test_M8_a_shaken_investigative_spend_rolls_composure_and_spends_either
     posted = await fake.wait_channel_messages(guild.announcements.id, 2)
     assert "Olga sufre un trastorno mental" in str(posted[-1])
     undone = await confirmed_undo(fake, guild, gm)
-    assert "Estabilidad -6 / 5 → -5 / 6" in undone.content
+    shown = stability_shown(undone.embed, "es")
+    assert (shown.before, shown.rating_before, shown.now, shown.rating) == (-6, 5, -5, 6)
     assert "ya no sufre ningún trastorno mental" in undone.content
     assert abilities(bot, guild, "Olga")["Ocultismo"][2] == 1
 
@@ -235,7 +238,7 @@ async def test_M8_a_hurt_and_shaken_characters_check_shows_both_penalties(
         penalty=1,
         shaken=1,
     )
-    assert "3 + 0 = 3 vs 6 (4 + 1 + 1)" in failed.text
+    assert "3 + 0 = 3 vs 6 (4 + 1 for wounds + 1 for being Shaken)" in failed.text
     await bot.script_dice(5)
     spent = await fake.slash(
         guild, gm, "check", {"character": "Nell", "ability": "Athletics", "spend": 1}
