@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+import pytest
+
 from devkit.fake_discord import FakeDiscord, FakeGuild, Reply
 from devkit.harness import BotProcess
 from tests.e2e.kit import (
@@ -513,3 +515,63 @@ async def test_M4_M13_a_test_due_waits_for_the_unconscious_and_insanity_clears_i
         guild, gm, "stability treat", {"medic": "Iris", "patient": "Olga", "points": 1}
     )
     assert_refused(treat, "**Iris** ha perdido la razón para siempre y ya no puede tratar")
+
+
+CALL_WORDS = {
+    "es-ES": {
+        "call": "{lucia}: Amelia Ríos debe hacer una Prueba de Estabilidad (Dificultad 6)",
+        "line": "**Amelia Ríos** · Estabilidad 0 / 8 · Alterada · Dificultad 6 (4 + 1 + 1)",
+        "roll": "Amelia: Tirar",
+        "rolled": "**Amelia Ríos** · ✓ 1 + 0 = 1 vs 6: fallo, 0 → -4",
+        "due": "Prueba de Estabilidad pendiente (pérdida posible 4, Dificultad 6)",
+    },
+    "en-US": {
+        "call": "{lucia}: Amelia Ríos must make a Stability test (Difficulty 6)",
+        "line": "**Amelia Ríos** · Stability 0 / 8 · Shaken · Difficulty 6 (4 + 1 + 1)",
+        "roll": "Amelia: Roll",
+        "rolled": "**Amelia Ríos** · ✓ 1 + 0 = 1 vs 6: failed, 0 → -4",
+        "due": "Stability test due (potential loss 4, Difficulty 6)",
+    },
+}
+
+
+@pytest.mark.parametrize("locale", ["es-ES", "en-US"])
+async def test_M5_M13_a_hurt_and_shaken_players_call_and_undo_give_the_difficulty_they_roll(
+    fake: FakeDiscord, bot: BotProcess, make_guild: MakeGuild, locale: str
+) -> None:
+    """The call's notification line says the Difficulty the player will roll against (the
+    GM's 4, +1 for wounds, +1 for being Shaken), as its embed does; once rolled, the call's
+    line says how; the roll undone calls the player again, at that Difficulty, with fresh
+    buttons."""
+    words = CALL_WORDS[locale]
+    lang = locale[:2]
+    guild = await make_guild(locale=locale)
+    gm = gm_of(guild, locale=locale)
+    lucia = guild.member("Lucía", locale=locale)
+    await create_stable(fake, guild, gm, "Amelia Ríos", 8, player=lucia, gender="feminine")
+    assert not (
+        await fake.slash(guild, gm, "hurt", {"character": "Amelia Ríos", "amount": "9"})
+    ).ephemeral
+    await gm_set(fake, guild, "Amelia Ríos", stability=0)  # Hurt and Shaken
+
+    call = await call_test(fake, guild, gm, 4, "Amelia Ríos")
+    called(call, lucia)
+    assert call.content == words["call"].format(lucia=lucia.mention)
+    assert str(call.embed["description"]).split("\n")[1] == words["line"]
+
+    await bot.script_dice(1)  # 1 + 0 = 1 vs 6: fails, loses 4
+    rolled = await press(fake, guild, lucia, call, button_id(call, words["roll"]))
+    stability_roll_shown(rolled.embed, lang, die=1, base=4, penalties=[1, 1])
+    message = fake.message(str(call.message_id))
+    assert message is not None
+    assert str(message["embeds"][0]["description"]).split("\n")[1] == words["rolled"]
+
+    undone = await confirmed_undo(fake, guild, gm)
+    assert undone.content.split("\n")[0] == words["call"].format(lucia=lucia.mention)
+    shown = stability_shown(undone.embed, lang)
+    assert (shown.before, shown.now, shown.rating) == (-4, 0, 8)
+    assert words["due"] in shown.state
+    amelia = stored(bot, guild, "Amelia Ríos")
+    assert stability_buttons(undone.message)[0]["custom_id"] == (
+        f"salud:stab:{amelia['id']}:0:{amelia['stability_seq']}"
+    )
