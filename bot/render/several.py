@@ -10,7 +10,8 @@
   y 1 para Olga``).
 
 A death keeps its own embed (``bot.render.change.change_embeds``: the death embed, its Health
-and what killed it) and has no line.
+and what killed it) and has no line; when all of them died, what they shared heads the first
+death embed instead of an embed of its own with nothing under its title.
 """
 
 from __future__ import annotations
@@ -57,6 +58,9 @@ class Line:
     detail: str | None = None
     #: The name of ``detail`` in the death embed (``Damage``), when the character died.
     detail_name: str | None = None
+    #: Only ``detail`` is news (a ``/refresh``: its pools): the Health and state it kept, and
+    #: the rolls it already had pending, are not said again.
+    detail_only: bool = False
 
 
 def character_line(item: Line, language: Language) -> str:
@@ -64,6 +68,8 @@ def character_line(item: Line, language: Language) -> str:
     in now (the Health before → after says where it came from: a line among four must fit
     two lines of a phone)."""
     character, before = item.character, item.outcome.before
+    if item.detail_only and item.detail:
+        return f"**{safe(character.name)}**{FLAG_SEPARATOR}{item.detail}"
     after, gender = character.health, character.gender
     state = f"**{state_label(after.state, language, gender)}**"
     flags = flag_list(after, language, gender, roll=False, brief=True)
@@ -109,7 +115,7 @@ def several_embeds(title: str, items: Sequence[Line], language: Language) -> lis
     beyond the message's ten embeds are named on a line of their own."""
     living = [item for item in items if not died(item.outcome)]
     dead = [item for item in items if died(item.outcome)]
-    rolls = rolls_line([item.character for item in living], language)
+    rolls = rolls_line([item.character for item in living if not item.detail_only], language)
     share = EMBED_TOTAL_LIMIT // EMBEDS_PER_MESSAGE
     deaths = [
         change_embeds(
@@ -132,9 +138,13 @@ def several_embeds(title: str, items: Sequence[Line], language: Language) -> lis
     room = DESCRIPTION_LIMIT - sum(len(line) + 1 for line in closing)
     lines = clip_lines([character_line(item, language) for item in living], language, room)
     description = "\n".join(part for part in (lines, *closing) if part)
+    if not description and shown_deaths:
+        # Every one of them died: no embed with nothing but a title; what they shared heads
+        # the first death embed (``⏳ Tiempo de juego: +10 min`` above ``Bea ha muerto``).
+        shown_deaths[0].set_author(name=title[:TITLE_LIMIT])
+        return fit_embeds(shown_deaths)
     states = [item.character.health.state for item in living] or [HealthState.DEAD]
     worst = max(states, key=_SEVERITY.index)
-    # The title says what they share even when every target died (the death embeds follow).
     main = discord.Embed(
         title=title[:TITLE_LIMIT],
         description=description[:DESCRIPTION_LIMIT] or None,

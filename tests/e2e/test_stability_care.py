@@ -164,7 +164,7 @@ async def test_M8_a_shaken_investigative_spend_rolls_composure_and_spends_either
     value = field(faltered.embed, COMPOSURE_FIELD["es"])
     assert value.split("\n") == [
         "1 + 1 = 2 vs 3",
-        "**Fallo — flaquea, pero el gasto se hace**",
+        "**Fallo — flaquea, pero gasta igualmente**",
         "Estabilidad -3 → -4 / 6",
     ]
     assert abilities(bot, guild, "Olga")["Ocultismo"][2] == 2
@@ -418,3 +418,30 @@ async def test_ability_refuses_stabilitys_names_but_removes_an_old_one(
         guild, gm, "ability set", {"character": "Jack Malone", "ability": "esta"}, focused="ability"
     )
     assert all("Estabilidad" not in choice["name"] for choice in suggested), suggested
+
+
+async def test_M9_F1_the_patient_autocomplete_leaves_out_the_medic_chosen(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    """Nobody treats themselves (F1, M9): once the medic is chosen, ``patient`` suggests
+    everyone else (with Stability, for ``/stability treat``), not the medic."""
+    gm = gm_of(guild)
+    for name in ("Dr. Freud", "Amelia Ríos", "Jack Malone"):
+        await create_stable(fake, guild, gm, name, 6)
+    await create(fake, guild, gm, "Olga", 9)  # no Stability
+    for command, expected in (
+        ("stability treat", ["Amelia Ríos", "Jack Malone"]),
+        ("firstaid", ["Amelia Ríos", "Jack Malone", "Olga"]),
+    ):
+        choices = await fake.autocomplete(
+            guild, gm, command, {"medic": "Dr. Freud", "patient": ""}, focused="patient"
+        )
+        assert [choice["name"] for choice in choices] == expected, command
+        # Typed as it matches (case and accents ignored), the medic is left out too.
+        choices = await fake.autocomplete(
+            guild, gm, command, {"medic": "dr. freud", "patient": "dr"}, focused="patient"
+        )
+        assert choices == [], command
+        # With no medic yet, everyone it may be is offered.
+        choices = await fake.autocomplete(guild, gm, command, {"patient": "dr"}, focused="patient")
+        assert [choice["name"] for choice in choices] == ["Dr. Freud"], command
