@@ -30,9 +30,10 @@ ClientT = TypeVar("ClientT", bound=discord.Client, covariant=True)
 
 
 class RollMessageKeeper(Protocol):
-    """What a button needs of the keeper of roll-button messages
+    """What a button or a roll needs of the keeper of roll-button messages
     (``bot.features.consciousness.keeper.RollButtonKeeper``): a reply it posted with fresh
-    roll buttons (an ``/undo`` that makes a test due again) kept, to be disabled in time."""
+    roll buttons (an ``/undo`` that makes a test due again) kept, to be disabled in time; a
+    test rolled, said on its call's line when the call's buttons are disabled."""
 
     async def remember_message(
         self,
@@ -42,6 +43,12 @@ class RollMessageKeeper(Protocol):
         rolls: Mapping[int, int],
         kind: RollKind,
     ) -> None: ...
+
+    def note_rolled(
+        self, guild_id: int, character_id: int, test: int, name: str, line: str
+    ) -> None:
+        """A Stability test rolled (by ``/stability roll``): the call's line that says so,
+        for the sweep that disables the call's buttons to edit in with them."""
 
 
 class Frame(Protocol):

@@ -53,6 +53,7 @@ __all__ = [
     "composure_field",
     "insanity_embed",
     "mark_rolled",
+    "replace_call_line",
     "rolled_line",
     "stability_announce",
     "stability_brief",
@@ -425,11 +426,17 @@ def mark_rolled(description: str, name: str, roll: StabilityTestRoll, language: 
     """A call's description with ``name``'s line saying that it rolled, and how; the others
     as they were (who still must roll). Unchanged when no line is that character's (renamed
     since the call)."""
+    return replace_call_line(description, name, rolled_line(name, roll, language))
+
+
+def replace_call_line(description: str, name: str, line: str) -> str:
+    """A call's description with the line of the character ``name`` (any line but the
+    incident's, the first) replaced by ``line``; unchanged when none is that character's."""
     start = f"**{safe(name)}**{FLAG_SEPARATOR}"
     lines = description.split("\n")
-    for index, line in enumerate(lines):
-        if index and line.startswith(start):
-            lines[index] = rolled_line(name, roll, language)
+    for index, old in enumerate(lines):
+        if index and old.startswith(start):
+            lines[index] = line
             return _clip("\n".join(lines), DESCRIPTION_LIMIT)
     return description
 

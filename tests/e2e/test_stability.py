@@ -202,6 +202,10 @@ async def test_M5_a_test_called_and_rolled_in_english_and_the_player_rolls_with_
     shown = stability_shown(rolled.embed)
     assert (shown.before, shown.now, shown.rating) == (7, 4, 7)
     await wait_test_buttons_disabled(fake, call, stored(bot, guild, "Bea Moss")["id"])
+    # Rolled by the command: the sweep that disabled the call's buttons said so on its line.
+    assert call_description(fake, call).split("\n")[1] == (
+        "**Bea Moss** · ✓ 4 + 0 = 4 vs 5: failed, 7 → 4"
+    )
 
     none = await fake.slash(guild, ana, "stability roll", {"character": "Bea Moss"})
     assert_refused(none, "**Bea Moss** has no Stability test due", "/stability test")

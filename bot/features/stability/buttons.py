@@ -35,6 +35,7 @@ from bot.render import safe
 from bot.render.limits import BUTTON_LABEL_LIMIT
 from bot.render.stability import (
     mark_rolled,
+    rolled_line,
     stability_announce,
     stability_change_embeds,
     stability_roll_field,
@@ -94,6 +95,7 @@ async def perform_stability_roll(
         if current is None:
             raise CharacterNotFound(here.guild_id, character_id)
         note_subject(here.interaction, "character", current)
+        number_now = None
         if test is not None:
             _require_due(current)
             number_now = await roll_number(
@@ -101,6 +103,11 @@ async def perform_stability_roll(
             )
             if number_now != test:
                 raise UserFacingError("stability.error.button_old_test", name=safe(current.name))
+        elif current.stability is not None and current.stability.due_test is not None:
+            # Its call's line will say how it rolled (the keeper's sweep of its buttons).
+            number_now = await roll_number(
+                tx, here.guild_id, character_id, kind=RollKind.STABILITY_TEST
+            )
         made = roll_stability_test(current.health, current.stability, spend, here.dice)
         saved = await tx.save_stability(current, made.outcome.after)
         if pressed is not None:
@@ -112,6 +119,12 @@ async def perform_stability_roll(
             lost=made.lost,
         )
         await tx.record(**here.history(details))
+    # Committed, and no await since: noted before the sweep the commit started can run.
+    if number_now is not None:
+        line = rolled_line(saved.name, made, here.public_language)
+        here.context.services.roll_buttons.note_rolled(
+            here.guild_id, character_id, number_now, saved.name, line
+        )
     return saved, made
 
 
