@@ -6,7 +6,7 @@
   the damage with its arithmetic`` (the state as a label unless the gender is known; the
   flags in brief, the pending roll left for the closing line), within two lines of a phone;
 - one closing line for the Consciousness rolls pending, grouped by Difficulty, the word
-  said once (``Tirada de Consciencia pendiente: Dificultad 3 para Amelia Ríos y Jack Malone
+  said once (``Tirada de Consciencia: Dificultad 3 para Amelia Ríos y Jack Malone
   y 1 para Olga``).
 
 A death keeps its own embed (``bot.render.change.change_embeds``: the death embed, its Health
@@ -61,6 +61,9 @@ class Line:
     #: Only ``detail`` is news (a ``/refresh``: its pools): the Health and state it kept, and
     #: the rolls it already had pending, are not said again.
     detail_only: bool = False
+    #: Its state says that it bleeds (a fresh wound: it undoes a stabilization, D4), so the
+    #: flag is not said again on a line that must fit two lines of a phone.
+    bleeding_implied: bool = False
 
 
 def character_line(item: Line, language: Language) -> str:
@@ -73,6 +76,9 @@ def character_line(item: Line, language: Language) -> str:
     after, gender = character.health, character.gender
     state = f"**{state_label(after.state, language, gender)}**"
     flags = flag_list(after, language, gender, roll=False, brief=True)
+    if item.bleeding_implied:
+        bleeding = text(language, "render.flag.bleeding.brief")
+        flags = [flag for flag in flags if flag != bleeding]
     parts = [
         f"**{safe(character.name)}**",
         text(language, "render.several.health", value=health_value(before, after)),
@@ -85,7 +91,7 @@ def character_line(item: Line, language: Language) -> str:
 
 def rolls_line(characters: Sequence[StoredCharacter], language: Language) -> str | None:
     """The Consciousness rolls pending among ``characters``, grouped by Difficulty, the word
-    said once (``Tirada de Consciencia pendiente: Dificultad 3 para Amelia Ríos y 1 para
+    said once (``Tirada de Consciencia: Dificultad 3 para Amelia Ríos y 1 para
     Jack Malone``); None when there is none."""
     groups: dict[int, list[str]] = {}
     for character in characters:

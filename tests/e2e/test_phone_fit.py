@@ -49,41 +49,41 @@ def test_the_wrap_counts_as_a_phone_shows() -> None:
     assert phone_lines("a\nb") == 2
 
 
-@pytest.mark.parametrize("locale", ["es-ES", "en-US"])
-async def test_a_blow_to_four_fits_twelve_phone_lines_and_the_call_three(
-    fake: FakeDiscord, bot: BotProcess, make_guild: MakeGuild, locale: str
-) -> None:
-    """Four investigators of four players caught by one explosion, each falling to another
-    Difficulty: each line says the state it is in now, the pending rolls say "Dificultad"
-    once."""
-    guild = await make_guild(locale=locale)
-    gm = gm_of(guild, locale=locale)
-    party = (
-        ("Amelia Ríos", "Lucía", "feminine"),
-        ("Jack Malone", "Marcos", "masculine"),
-        ("Padre Tomás", "Sofía", "masculine"),
-        ("Olga", "Diego", None),
-    )
-    for name, player, gender in party:
+PARTY = (
+    ("Amelia Ríos", "Lucía", "feminine"),
+    ("Jack Malone", "Marcos", "masculine"),
+    ("Padre Tomás", "Sofía", "masculine"),
+    ("Sgt. O'Malley", "Diego", None),
+)
+
+
+async def blow_to_four(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild, amount: str, dice: tuple[int, ...]
+) -> Any:
+    """Four investigators of four players, 9 Health each, caught by one explosion."""
+    gm = gm_of(guild, locale=guild.locale)
+    for name, player, gender in PARTY:
         options: dict[str, Any] = {"name": name, "health": 9, "player": guild.member(player)}
         if gender:
             options["gender"] = gender
         assert not (await fake.slash(guild, gm, "character create", options)).ephemeral
-    await bot.script_dice(6, 5, 4, 3)  # 9 → -3, -2, -1 and 0
-    blow = await fake.slash(
-        guild,
-        gm,
-        "hurt",
-        {
-            "character": "Amelia Ríos",
-            "character2": "Jack Malone",
-            "character3": "Padre Tomás",
-            "character4": "Olga",
-            "amount": "1d6+6",
-            "reason": "Explosión de la caldera",
-        },
-    )
+    await bot.script_dice(*dice)
+    targets = {"character": PARTY[0][0]}
+    targets.update({f"character{n}": PARTY[n - 1][0] for n in (2, 3, 4)})
+    options = {**targets, "amount": amount, "reason": "Explosión de la caldera"}
+    blow = await fake.slash(guild, gm, "hurt", options)
     assert not blow.ephemeral, blow.text
+    return blow
+
+
+@pytest.mark.parametrize("locale", ["es-ES", "en-US"])
+async def test_a_blow_to_four_fits_twelve_phone_lines_and_the_call_three(
+    fake: FakeDiscord, bot: BotProcess, make_guild: MakeGuild, locale: str
+) -> None:
+    """Each falling to another Difficulty: each line says the state it is in now, the
+    pending rolls say "Dificultad" once."""
+    guild = await make_guild(locale=locale)
+    blow = await blow_to_four(fake, bot, guild, "1d6+6", (6, 5, 4, 3))  # → -3, -2, -1, 0
     embed = blow.embeds[0]
     lines = str(embed["description"]).split("\n")
     if locale == "es-ES":
@@ -91,18 +91,39 @@ async def test_a_blow_to_four_fits_twelve_phone_lines_and_the_call_three(
             "**Amelia Ríos** · Salud 9 → -3 / 9 · **Dañada** · [6] + 6 = 12",
             "**Jack Malone** · Salud 9 → -2 / 9 · **Dañado** · [5] + 6 = 11",
             "**Padre Tomás** · Salud 9 → -1 / 9 · **Dañado** · [4] + 6 = 10",
-            "**Olga** · Salud 9 → 0 / 9 · **Dañado** · [3] + 6 = 9",
-            "Tirada de Consciencia pendiente: Dificultad 3 para Amelia Ríos,"
+            "**Sgt. O'Malley** · Salud 9 → 0 / 9 · **Dañado** · [3] + 6 = 9",
+            "Tirada de Consciencia: Dificultad 3 para Amelia Ríos,"
             " 2 para Jack Malone y 1 para Padre Tomás",
         ]
     else:
         assert lines[0] == "**Amelia Ríos** · Health 9 → -3 / 9 · **Hurt** · [6] + 6 = 12"
         assert lines[-1] == (
-            "Consciousness roll pending: Difficulty 3 for Amelia Ríos,"
+            "Consciousness roll: Difficulty 3 for Amelia Ríos,"
             " 2 for Jack Malone and 1 for Padre Tomás"
         )
     assert embed_lines(embed) <= 12, embed
     assert phone_lines(blow.content) <= 3, blow.content
+
+
+@pytest.mark.parametrize("locale", ["es-ES", "en-US"])
+async def test_a_blow_that_leaves_four_seriously_wounded_fits_too(
+    fake: FakeDiscord, bot: BotProcess, make_guild: MakeGuild, locale: str
+) -> None:
+    """The longest lines of a blow: four fall from Healthy to Seriously wounded, each to
+    another Difficulty; a fresh wound's Seriously wounded bleed, which their state says."""
+    guild = await make_guild(locale=locale)
+    blow = await blow_to_four(fake, bot, guild, "1d6+14", (6, 5, 4, 3))  # → -11 … -8
+    embed = blow.embeds[0]
+    lines = str(embed["description"]).split("\n")
+    if locale == "es-ES":
+        assert lines[0] == (
+            "**Amelia Ríos** · Salud 9 → -11 / 9 · **Gravemente herida** · [6] + 14 = 20"
+        )
+        assert lines[-1] == (
+            "Tirada de Consciencia: Dificultad 11 para Amelia Ríos, 10 para"
+            " Jack Malone, 9 para Padre Tomás y 8 para Sgt. O'Malley"
+        )
+    assert embed_lines(embed) <= 12, embed
 
 
 @pytest.mark.parametrize(

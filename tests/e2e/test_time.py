@@ -202,7 +202,7 @@ async def test_T2_bleeding_makes_a_roll_due_with_buttons_that_roll(
     assert reply.content.startswith(owner.mention) and reply.content.count(owner.mention) == 1
     allowed = (reply.body or {})["data"]["allowed_mentions"]
     assert allowed["parse"] == [] and [str(u) for u in allowed["users"]] == [owner.id]
-    assert "Consciousness roll pending: Difficulty 7 for Ana" in reply.text
+    assert "Consciousness roll: Difficulty 7 for Ana" in reply.text
     character_id, roll = state["id"], stored(bot, guild, "Ana")["roll_seq"]
     ids = reply.custom_ids
     assert f"salud:cons:{character_id}:0:{roll}" in ids
