@@ -528,6 +528,8 @@ CALL_WORDS = {
         "roll": "Amelia: Tirar",
         "rolled": "**Amelia Ríos** · ✓ 1 + 0 = 1 vs 6: fallo, 0 → -4",
         "due": "Prueba de Estabilidad pendiente (pérdida posible 4, Dificultad 6)",
+        "again": "vuelve a tener pendiente la Prueba de Estabilidad (pérdida posible 4,"
+        " Dificultad 6)",
     },
     "en-US": {
         "call": "{lucia}: Amelia Ríos must make a Stability test (Difficulty 6)",
@@ -535,6 +537,7 @@ CALL_WORDS = {
         "roll": "Amelia: Roll",
         "rolled": "**Amelia Ríos** · ✓ 1 + 0 = 1 vs 6: failed, 0 → -4",
         "due": "Stability test due (potential loss 4, Difficulty 6)",
+        "again": "has the Stability test due again (potential loss 4, Difficulty 6)",
     },
 }
 
@@ -570,6 +573,8 @@ async def test_M5_M13_a_hurt_and_shaken_players_call_and_undo_give_the_difficult
     assert message is not None
     assert str(message["embeds"][0]["description"]).split("\n")[1] == words["rolled"]
 
+    preview = await fake.slash(guild, gm, "undo")  # the GM's preview gives that number too
+    assert words["again"] in preview.text
     undone = await confirmed_undo(fake, guild, gm)
     assert undone.content.split("\n")[0] == words["call"].format(lucia=lucia.mention)
     shown = stability_shown(undone.embed, lang)

@@ -24,6 +24,7 @@ from bot.storage import HistoryCharacter, HistoryEntry, StoredCharacter
 from rules.abilities import Ability
 from rules.character import CharacterHealth
 from rules.stability import CharacterStability
+from rules.stability_test import stability_test_difficulty
 
 __all__ = ["PREVIEW_COLOUR", "preview_embed", "reversal_line", "reversal_lines"]
 
@@ -93,12 +94,14 @@ def _stability_changes(
     language: Language,
     *,
     pool: bool = True,
+    health: CharacterHealth | None = None,
 ) -> list[str]:
     """Every Stability value the undo changes back, in words (RULES.md M13: an undone roll
     makes its test due again): ``Estabilidad 1 / 7 → 5 / 8``, the mental illness, lucidity,
     the scene's losses, the test due; Stability that comes back or goes. Nothing for a
     character without Stability either side. ``pool``: the pool and the test due too (the
-    public reply's Stability field shows them instead)."""
+    public reply's Stability field shows them instead). ``health``: as the undo brings it
+    back, for the Difficulty the test due will be rolled against."""
     if now == back:
         return []
     if back is None:
@@ -127,8 +130,11 @@ def _stability_changes(
         if due is None:
             parts.append(text(language, "undo.flag.test_due.off"))
         elif pool:  # else the reply calls the player and its Stability field says it
+            difficulty = due.difficulty
+            if health is not None:
+                difficulty = stability_test_difficulty(health, back, difficulty).total
             parts.append(
-                text(language, "undo.flag.test_due.on", loss=due.loss, difficulty=due.difficulty)
+                text(language, "undo.flag.test_due.on", loss=due.loss, difficulty=difficulty)
             )
     return parts
 
@@ -180,7 +186,7 @@ def _value_changes(
     if a.hospital != b.hospital:
         parts.append(_hospital(language, a, b))
     parts += _scene_values(a, b, language)
-    parts += _stability_changes(now.stability, back.stability, language, pool=health)
+    parts += _stability_changes(now.stability, back.stability, language, pool=health, health=b)
     parts += _ability_changes(now.abilities, back.abilities, language)
     if now.name != back.name:
         parts.append(text(language, "undo.name", back=safe(back.name)))
