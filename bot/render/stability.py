@@ -355,7 +355,8 @@ def _called_line(
 ) -> str:
     """``**Amelia Ríos** · Estabilidad 8 / 8 · Serena``: one character called, with the
     Difficulty it would roll against now when wounds or being Shaken raise it (judged again
-    when it rolls, M5), and the test this call replaced."""
+    when it rolls, M5), and the test this call replaced (at the Difficulty it would have
+    rolled it against)."""
     after = outcome.after
     assert after is not None  # a character called has Stability
     parts = [f"**{safe(character.name)}**", stability_brief(after, language, character.gender)]
@@ -371,12 +372,13 @@ def _called_line(
         )
     replaced = [event for event in outcome.events if isinstance(event, StabilityTestReplaced)]
     for event in replaced:
+        was = stability_test_difficulty(character.health, after, event.difficulty)
         parts.append(
             text(
                 language,
                 "render.stability.call.replaced",
                 loss=event.loss,
-                difficulty=event.difficulty,
+                difficulty=was.total,
             )
         )
     return FLAG_SEPARATOR.join(parts)

@@ -525,6 +525,7 @@ CALL_WORDS = {
     "es-ES": {
         "call": "{lucia}: Amelia Ríos debe hacer una Prueba de Estabilidad (Dificultad 6)",
         "line": "**Amelia Ríos** · Estabilidad 0 / 8 · Alterada · Dificultad 6 (4 + 1 + 1)",
+        "replaced": " · sustituye a la prueba pendiente (pérdida posible 3, Dificultad 6)",
         "roll": "Amelia: Tirar",
         "rolled": "**Amelia Ríos** · ✓ 1 + 0 = 1 vs 6: fallo, 0 → -4",
         "due": "Prueba de Estabilidad pendiente (pérdida posible 4, Dificultad 6)",
@@ -534,6 +535,7 @@ CALL_WORDS = {
     "en-US": {
         "call": "{lucia}: Amelia Ríos must make a Stability test (Difficulty 6)",
         "line": "**Amelia Ríos** · Stability 0 / 8 · Shaken · Difficulty 6 (4 + 1 + 1)",
+        "replaced": " · replaces the test due (potential loss 3, Difficulty 6)",
         "roll": "Amelia: Roll",
         "rolled": "**Amelia Ríos** · ✓ 1 + 0 = 1 vs 6: failed, 0 → -4",
         "due": "Stability test due (potential loss 4, Difficulty 6)",
@@ -561,10 +563,12 @@ async def test_M5_M13_a_hurt_and_shaken_players_call_and_undo_give_the_difficult
     ).ephemeral
     await gm_set(fake, guild, "Amelia Ríos", stability=0)  # Hurt and Shaken
 
-    call = await call_test(fake, guild, gm, 4, "Amelia Ríos")
+    first = await call_test(fake, guild, gm, 3, "Amelia Ríos")
+    call = await call_test(fake, guild, gm, 4, "Amelia Ríos")  # replaces the first
     called(call, lucia)
     assert call.content == words["call"].format(lucia=lucia.mention)
-    assert str(call.embed["description"]).split("\n")[1] == words["line"]
+    assert str(call.embed["description"]).split("\n")[1] == words["line"] + words["replaced"]
+    assert first.message_id != call.message_id
 
     await bot.script_dice(1)  # 1 + 0 = 1 vs 6: fails, loses 4
     rolled = await press(fake, guild, lucia, call, button_id(call, words["roll"]))
