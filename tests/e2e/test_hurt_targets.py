@@ -206,8 +206,7 @@ FOUR_TARGETS: dict[str, dict[str, Any]] = {
             "Tirada de Consciencia: Dificultad 3 para Amelia Ríos, Jack Malone,"
             " Renée Pennington y Sgt. O'Malley",
         ],
-        "call": "Tirada de Consciencia: {lucia} (Amelia Ríos), {marcos} (Jack Malone) y"
-        " {pilar} (Renée Pennington)",
+        "call": "Tirada de Consciencia: {lucia} (Amelia), {marcos} (Jack) y {pilar} (Renée)",
         "roll": "Tirar",
     },
     "en-US": {
@@ -220,8 +219,7 @@ FOUR_TARGETS: dict[str, dict[str, Any]] = {
             "Consciousness roll: Difficulty 3 for Amelia Ríos, Jack Malone,"
             " Renée Pennington and Sgt. O'Malley",
         ],
-        "call": "Consciousness roll: {lucia} (Amelia Ríos), {marcos} (Jack Malone) and"
-        " {pilar} (Renée Pennington)",
+        "call": "Consciousness roll: {lucia} (Amelia), {marcos} (Jack) and {pilar} (Renée)",
         "roll": "Roll",
     },
 }

@@ -124,6 +124,8 @@ async def test_a_blow_that_leaves_four_seriously_wounded_fits_too(
             " Jack Malone, 9 para Padre Tomás y 8 para Sgt. O'Malley"
         )
     assert embed_lines(embed) <= 12, embed
+    # Four players called, each with their character as its buttons call it.
+    assert phone_lines(blow.content) <= 3, blow.content
 
 
 @pytest.mark.parametrize(

@@ -87,7 +87,7 @@ async def test_M5_a_party_of_four_is_tested_for_one_incident_and_rolls_with_its_
     )
     called(call, lucia, marcos, sofia, diego)
     assert call.content == (
-        f"Prueba de Estabilidad: {lucia.mention} (Amelia Ríos), {marcos.mention} (Jack Malone),"
+        f"Prueba de Estabilidad: {lucia.mention} (Amelia), {marcos.mention} (Jack),"
         f" {sofia.mention} (Olga) y {diego.mention} (Padre Tomás)"
     )
     lines = str(call.embed["description"]).split("\n")
