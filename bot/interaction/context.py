@@ -20,7 +20,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import discord
 
 from bot.interaction.announcements import Announcements
-from bot.storage import CharacterRef, GuildSettings, Storage, Ticket
+from bot.storage import CharacterRef, GuildSettings, StorageEngine, Ticket
 from bot.storage.roll_messages import RollKind
 from rules.dice import Roller
 
@@ -58,7 +58,7 @@ class Frame(Protocol):
     def roll_buttons(self) -> RollMessageKeeper: ...
 
     @property
-    def storage(self) -> Storage: ...
+    def storage(self) -> StorageEngine: ...
 
     @property
     def dice(self) -> Roller: ...

@@ -31,7 +31,14 @@ from bot.interaction import permissions
 from bot.interaction.context import InteractionContext, context_of
 from bot.interaction.errors import UserFacingError
 from bot.render.sanitize import escape
-from bot.storage import CharacterRef, GuildSettings, Reader, ServerNames, Storage, Transaction
+from bot.storage import (
+    CharacterRef,
+    GuildSettings,
+    ServerNames,
+    StorageChange,
+    StorageEngine,
+    StorageReads,
+)
 from bot.storage.details import Details
 from rules.dice import Roller
 
@@ -66,19 +73,19 @@ class Here:
         return cls(interaction, context, guild_id, context.settings)
 
     @property
-    def storage(self) -> Storage:
+    def storage(self) -> StorageEngine:
         return self.context.services.storage
 
     @property
     def dice(self) -> Roller:
         return self.context.services.dice
 
-    def read(self) -> AbstractAsyncContextManager[Reader]:
+    def read(self) -> AbstractAsyncContextManager[StorageReads]:
         """Reads under the storage's lock, waiting as this interaction may
         (``Storage.read`` with its ticket)."""
         return self.storage.read(self.context.ticket)
 
-    def settings_change(self) -> AbstractAsyncContextManager[Transaction]:
+    def settings_change(self) -> AbstractAsyncContextManager[StorageChange]:
         """A transaction that changes the server's ``/config`` (no character, no history)."""
         return self.storage.transaction(require_record=False, ticket=self.context.ticket)
 
@@ -126,7 +133,7 @@ class Here:
             )
 
     @asynccontextmanager
-    async def change(self) -> AsyncIterator[Transaction]:
+    async def change(self) -> AsyncIterator[StorageChange]:
         """The frame of every change: one transaction (committed when the block ends, rolled
         back when it raises) that refuses an interaction already applied and commits only
         when the reply can still reach Discord (the interaction's ticket acknowledges it

@@ -15,12 +15,22 @@ from bot.storage.errors import (
     TooManyCharacters,
     TransactionStateError,
 )
-from bot.storage.known import KnownCharacters
 from bot.storage.models import StoredCharacter
 from bot.storage.names import name_key
-from bot.storage.pipeline import Pipeline
-from bot.storage.reader import Reader
-from bot.storage.rows import (
+from bot.storage.snapshot import (
+    HEALTH_COLUMNS,
+    STABILITY_COLUMNS,
+    Snapshot,
+    ability_from_row,
+    ability_to_row,
+    health_to_row,
+    stability_of_snapshot,
+    stability_to_row,
+)
+from bot.storage.sqlite.known import KnownCharacters
+from bot.storage.sqlite.pipeline import Pipeline
+from bot.storage.sqlite.reader import Reader
+from bot.storage.sqlite.rows import (
     DELETE_ABILITY,
     NAME_KEY_COLUMNS,
     UPDATE_HEALTH,
@@ -31,16 +41,6 @@ from bot.storage.rows import (
     character_columns,
     is_unique_violation,
     name_keys,
-)
-from bot.storage.snapshot import (
-    HEALTH_COLUMNS,
-    STABILITY_COLUMNS,
-    Snapshot,
-    ability_from_row,
-    ability_to_row,
-    health_to_row,
-    stability_of_snapshot,
-    stability_to_row,
 )
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
