@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.features.characters.option import Character, resolve_character
+from bot.features.characters.option import Character, Patient, resolve_character
 from bot.features.consciousness.buttons import (
     consciousness_view,
     perform_consciousness_roll,
@@ -265,7 +265,7 @@ class HealthCog(commands.Cog):
         self,
         interaction: discord.Interaction[SaludBot],
         medic: Character,
-        patient: Character,
+        patient: Patient,
         points: app_commands.Transform[int, InRange("points", 1, MAX_FIRST_AID_POINTS)],
     ) -> None:
         here = await Here.of(interaction)

@@ -177,7 +177,8 @@ async def _refresh_one(
         refreshed.append(
             f"{stability} {mind.before.pool} → {mind.after.pool} / {mind.after.rating}"
         )
-    return Line(saved, outcome, detail=" · ".join(refreshed))
+    # Only the pools moved: the Health, state and pending roll it kept are not said again.
+    return Line(saved, outcome, detail=" · ".join(refreshed), detail_only=True)
 
 
 def _bleeding_line(item: Touched, language: Language) -> Line:

@@ -20,13 +20,17 @@ from bot.interaction.subjects import note_options, note_subject
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from bot.render.sanitize import escape, has_invisible, visible
 from bot.storage import LightCharacter, ServerNames
-from rules.names import MAX_NAME_LENGTH
+from rules.names import MAX_NAME_LENGTH, fold_name
 
 __all__ = [
     "Character",
     "CharacterTransformer",
+    "Patient",
+    "PatientTransformer",
     "StableCharacter",
     "StableCharacterTransformer",
+    "StablePatient",
+    "StablePatientTransformer",
     "character_choices",
     "resolve_character",
 ]
@@ -132,12 +136,17 @@ class CharacterTransformer(app_commands.Transformer):
 
 
 async def character_choices(
-    interaction: discord.Interaction[Any], typed: str, *, stable_only: bool = False
+    interaction: discord.Interaction[Any],
+    typed: str,
+    *,
+    stable_only: bool = False,
+    besides: str | None = None,
 ) -> list[app_commands.Choice[str]]:
     """Up to 25 of the server's characters matching ``typed`` as a typed name is matched
     (accents ignored: ``bot.features.characters.names.rank_choices``), the user's own first,
     in the order a reader of the user's language expects; ``stable_only``: only those with
-    Stability (COMMANDS.md "Stability")."""
+    Stability (COMMANDS.md "Stability"); ``besides``: a name typed in another option (the
+    medic), whose character is not suggested."""
     if interaction.guild_id is None:
         return []
     context = context_of(interaction)
@@ -146,6 +155,9 @@ async def character_choices(
     entries = entries_of(names)
     if stable_only:
         entries = tuple(entry for entry in entries if entry.character.has_stability)
+    if besides and besides.strip():
+        left_out = fold_name(besides)
+        entries = tuple(e for e in entries if fold_name(e.character.name) != left_out)
     ranked = rank_choices(
         _typed_name(typed)[:CHOICE_LENGTH_LIMIT],
         entries,
@@ -175,5 +187,39 @@ class StableCharacterTransformer(CharacterTransformer):
         return await character_choices(interaction, str(value), stable_only=True)
 
 
-#: The ``character`` of ``/stability test|roll`` and ``patient`` of ``/stability treat``.
+#: The ``character`` of ``/stability test|roll``.
 StableCharacter = app_commands.Transform[LightCharacter, StableCharacterTransformer]
+
+
+def _medic_typed(interaction: discord.Interaction[Any]) -> str | None:
+    """The ``medic`` option as typed so far (autocomplete sends every option filled)."""
+    medic = getattr(interaction.namespace, "medic", None)
+    return medic if isinstance(medic, str) else None
+
+
+class PatientTransformer(CharacterTransformer):
+    """The ``patient`` of ``/firstaid``: autocomplete leaves out the medic already chosen
+    (nobody treats themselves, RULES.md F1)."""
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction[Any], value: int | float | str, /
+    ) -> list[app_commands.Choice[str]]:
+        return await character_choices(interaction, str(value), besides=_medic_typed(interaction))
+
+
+class StablePatientTransformer(CharacterTransformer):
+    """The ``patient`` of ``/stability treat``: only characters with Stability, and not the
+    psychoanalyst already chosen (M9: not to oneself)."""
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction[Any], value: int | float | str, /
+    ) -> list[app_commands.Choice[str]]:
+        return await character_choices(
+            interaction, str(value), stable_only=True, besides=_medic_typed(interaction)
+        )
+
+
+#: The ``patient`` of ``/firstaid``.
+Patient = app_commands.Transform[LightCharacter, PatientTransformer]
+#: The ``patient`` of ``/stability treat``.
+StablePatient = app_commands.Transform[LightCharacter, StablePatientTransformer]

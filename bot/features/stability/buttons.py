@@ -36,6 +36,8 @@ from bot.interaction.subjects import note_subject
 from bot.render import safe
 from bot.render.limits import BUTTON_LABEL_LIMIT
 from bot.render.stability import (
+    mark_rolled,
+    rolled_line,
     stability_announce,
     stability_change_embeds,
     stability_move,
@@ -96,8 +98,15 @@ async def perform_stability_roll(
         if current is None:
             raise CharacterNotFound(here.guild_id, character_id)
         note_subject(here.interaction, "character", current)
+        number_now = None
         if test is not None:
             await _require_this_test(tx, here, current, test)
+            number_now = test  # the test due, as the button's (refused otherwise)
+        elif current.stability is not None and current.stability.due_test is not None:
+            # Its call's line will say how it rolled (the keeper's sweep of its buttons).
+            number_now = await roll_number(
+                tx, here.guild_id, character_id, kind=RollKind.STABILITY_TEST
+            )
         made = roll_stability_test(current.health, current.stability, spend, here.dice)
         saved = await tx.save_stability(current, made.outcome.after)
         if pressed is not None:
@@ -109,6 +118,12 @@ async def perform_stability_roll(
             lost=made.lost,
         )
         await tx.record(**here.history(details))
+    # Committed, and no await since: noted before the sweep the commit started can run.
+    if number_now is not None:
+        line = rolled_line(saved.name, made, here.public_language)
+        here.context.services.roll_buttons.note_rolled(
+            here.guild_id, character_id, number_now, saved.name, line
+        )
     return saved, made
 
 
@@ -265,9 +280,28 @@ class StabilityTestButton(SaludButton, custom_id=STABILITY_TEST_ID):
         )
         character_id, test = self.character_id, self.test
         await disable_pressed(
-            interaction, lambda custom_id: is_test_button_of(custom_id, character_id, test)
+            interaction,
+            lambda custom_id: is_test_button_of(custom_id, character_id, test),
+            _said_rolled(interaction.message, saved.name, roll, here.public_language),
         )
         await send_stability_roll(interaction, here, saved, roll)
+
+
+def _said_rolled(
+    message: discord.Message | None, name: str, roll: StabilityTestRoll, language: Language
+) -> list[discord.Embed] | None:
+    """The pressed call's embeds with the line of the character who rolled saying so (``✓ 2 +
+    0 = 2 vs 4: fallo, 8 → 4``), edited with its disabled buttons; None to leave them (no
+    call's line of that name: an undo's reply, a character renamed since)."""
+    if message is None or not message.embeds:
+        return None
+    embeds = [discord.Embed.from_dict(embed.to_dict()) for embed in message.embeds]
+    description = embeds[0].description or ""
+    marked = mark_rolled(description, name, roll, language)
+    if marked == description:
+        return None
+    embeds[0].description = marked
+    return embeds
 
 
 def stability_test_view(

@@ -104,7 +104,5 @@ async def send_call(
         announce=False,
         here=here,
         view=stability_test_view(characters, language, called.tests),
-        call=call_testers(
-            characters, difficulty=called.difficulty, caller=here.user_id, language=language
-        ),
+        call=call_testers(characters, caller=here.user_id, language=language),
     )
