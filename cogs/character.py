@@ -152,9 +152,9 @@ class CharacterCog(
             stability=stability,
         )
         async with here.change() as tx:
-            await refuse_taken_name(tx, here.guild_id, clean)
+            await refuse_taken_name(tx, here.table_id, clean)
             created = await tx.create_character(
-                here.guild_id,
+                here.table_id,
                 clean,
                 owner_id,
                 CharacterHealth.new(health, first_aid),
@@ -271,7 +271,7 @@ class CharacterCog(
             if outcome.changed:
                 saved = await tx.save_health(current, outcome.after)
                 if outcome.roll_fell_due:
-                    rolls = await number_due_rolls(tx, here.guild_id, [(saved, outcome)])
+                    rolls = await number_due_rolls(tx, here.table_id, [(saved, outcome)])
             if mind is not None and mind_changed:
                 saved = await tx.save_stability(saved, mind.after)
             if gender_changed:
@@ -343,7 +343,7 @@ class CharacterCog(
             current = await tx.character(character)
             if current.name == clean:
                 raise UserFacingError("error.rename_same", name=safe(current.name))
-            await refuse_taken_name(tx, here.guild_id, clean, renaming=current.id)
+            await refuse_taken_name(tx, here.table_id, clean, renaming=current.id)
             renamed = await tx.rename_character(current, clean)
             await tx.record(**here.history(CharacterRenameDetails(old=current.name, new=clean)))
         language = here.public_language

@@ -56,6 +56,14 @@ _DELETE = "DELETE FROM characters WHERE id = ? AND guild_id = ?"
 #: plays with is a few dozen; the limit keeps one server from weighing on all the others.
 MAX_CHARACTERS = 1000
 
+#: The characters of the server of the table given twice (every table's: the limit is per server).
+#: The main table's id is its server's; another table's row names its server.
+COUNT_IN_SERVER = (
+    "SELECT count(*) FROM characters WHERE guild_id IN ("
+    " SELECT s.id FROM game_tables AS s WHERE s.guild_id ="
+    " (SELECT t.guild_id FROM game_tables AS t WHERE t.id = ?) UNION SELECT ?)"
+)
+
 
 class CharacterWriter:
     """Creates, changes, renames, deletes and restores characters; reads a character it does
@@ -163,8 +171,8 @@ class CharacterWriter:
             if character_id is None:
                 inserted = await self._pipe.insert_one(
                     f"INSERT INTO characters ({', '.join(columns)}) SELECT {marks}"
-                    " WHERE (SELECT count(*) FROM characters WHERE guild_id = ?) < ?",
-                    [*values, guild_id, MAX_CHARACTERS],
+                    f" WHERE ({COUNT_IN_SERVER}) < ?",
+                    [*values, guild_id, guild_id, MAX_CHARACTERS],
                 )
                 if inserted is None:
                     raise TooManyCharacters(guild_id, MAX_CHARACTERS)

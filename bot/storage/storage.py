@@ -24,6 +24,7 @@ from bot.storage.memory import NameIndex, RecentInteractions, ServerNames, Setti
 from bot.storage.models import GuildSettings
 from bot.storage.reader import OneTripEach, Reader
 from bot.storage.rows import Clock, utc_now
+from bot.storage.tables import TableDirectory, load_directory
 from bot.storage.transaction import Transaction
 
 __all__ = ["ChangeListener", "Storage"]
@@ -47,8 +48,17 @@ class Storage:
     that no change is committed whose reply could no longer reach Discord.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path, clock: Clock) -> None:
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        path: Path,
+        clock: Clock,
+        tables: TableDirectory | None = None,
+    ) -> None:
         self._conn = conn
+        #: Every table and bound place, in memory (``bot.storage.tables``): finding the
+        #: table of a command costs no trip.
+        self.tables = tables if tables is not None else TableDirectory()
         self._path = path
         self._clock = clock
         self._lock = FairLock()  # per-server queues served in turn (fair_lock.py)
@@ -76,10 +86,11 @@ class Storage:
             await conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
             # Checkpoints run in the background (``Checkpointer``), never inside a COMMIT.
             await conn.execute("PRAGMA wal_autocheckpoint = 0")
+            tables = await load_directory(conn)
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, target, clock or utc_now)
+        return cls(conn, target, clock or utc_now, tables)
 
     async def close(self) -> None:
         """Wait for the running transaction, then close. Closing twice is harmless."""

@@ -33,6 +33,8 @@ EXPECTED_TABLES = {
     "trackers",  # 0005: the live trackers
     "announcement_channel_lost",  # 0007: announcement channels the bot may no longer post in
     "stability_messages",  # 0010: the messages carrying Stability test buttons
+    "game_tables",  # 0012: the tables of a server (issue 27)
+    "table_places",  # 0012: the places bound to them
 }
 
 #: The first step of the made-up migrations below.

@@ -83,16 +83,16 @@ async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui
     one for the lookalike names, whatever the number of characters."""
     language = here.public_language
     async with here.read() as reader:
-        total = await reader.count_characters(here.guild_id)
+        total = await reader.count_characters(here.table_id)
         pages = list_pages(total)
         page = min(max(page, 1), pages)
         characters = await reader.list_characters(
-            here.guild_id,
+            here.table_id,
             limit=LIST_PAGE_LINES,
             offset=(page - 1) * LIST_PAGE_LINES,
             language=language.value,
         )
-        lookalikes = await reader.lookalike_ids(here.guild_id)
+        lookalikes = await reader.lookalike_ids(here.table_id)
     embed = list_embed(characters, language, page, total, lookalikes)
     return embed, ListPageButton.pager(
         page,

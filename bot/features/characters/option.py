@@ -15,7 +15,7 @@ from bot.features.characters.names import entries_of, find_character, rank_choic
 from bot.i18n import text
 from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
-from bot.interaction.here import Here, private_language
+from bot.interaction.here import Here, private_language, table_of
 from bot.interaction.subjects import note_options, note_subject
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from bot.render.sanitize import escape, has_invisible, visible
@@ -141,7 +141,8 @@ async def character_choices(
     if interaction.guild_id is None:
         return []
     context = context_of(interaction)
-    names = await context.services.storage.names(interaction.guild_id, context.ticket)
+    table = table_of(interaction, context.services.storage)
+    names = await context.services.storage.names(table.id, context.ticket)
     language = await private_language(interaction)
     entries = entries_of(names)
     if stable_only:

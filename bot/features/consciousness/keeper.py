@@ -123,7 +123,7 @@ class RollButtonKeeper:
         if channel_id is None or message_id is None or not rolls:
             return
         messages = [
-            RollMessage(here.guild_id, character_id, roll, channel_id, message_id, kind)
+            RollMessage(here.table_id, character_id, roll, channel_id, message_id, kind)
             for character_id, roll in rolls.items()
         ]
         try:
@@ -132,10 +132,10 @@ class RollButtonKeeper:
         except Exception:
             # The reply was sent; only the later disabling of its buttons is lost.
             log.exception(
-                "could not keep the roll-button message %s of guild %s", message_id, here.guild_id
+                "could not keep the roll-button message %s of guild %s", message_id, here.table_id
             )
             return
-        self._without.forget(here.guild_id)  # its changes must be swept again
+        self._without.forget(here.table_id)  # its changes must be swept again
         # A roll made (or healed away) by another change between this one's commit and now
         # was swept before its message was kept: one more look at those characters (merged
         # with any sweep still waiting). Characters no other change touched need none.
@@ -143,10 +143,10 @@ class RollButtonKeeper:
         moved = tuple(
             character_id
             for character_id in rolls
-            if self._changed_by.get((here.guild_id, character_id)) is not this
+            if self._changed_by.get((here.table_id, character_id)) is not this
         )
         if moved:
-            self._changed(here.guild_id, moved)
+            self._changed(here.table_id, moved)
 
     def _changed(self, guild_id: int, character_ids: tuple[int, ...]) -> None:
         task = asyncio.current_task()

@@ -126,11 +126,11 @@ async def status_message(here: Here, page: int) -> tuple[discord.Embed, discord.
     afresh: the page's characters, how many live, and the first of the dead."""
     language = here.public_language
     async with here.read() as reader:
-        everyone, living = await reader.head_count(here.guild_id)
+        everyone, living = await reader.head_count(here.table_id)
         pages = _pages(living)
         page = min(max(page, 1), pages)
         characters = await reader.list_characters(
-            here.guild_id,
+            here.table_id,
             living_only=True,
             limit=STATUS_PAGE_LINES,
             offset=(page - 1) * STATUS_PAGE_LINES,
@@ -139,7 +139,7 @@ async def status_message(here: Here, page: int) -> tuple[discord.Embed, discord.
         fallen: list[StoredCharacter] = []
         if everyone > living:
             fallen = await reader.list_characters(
-                here.guild_id, dead_only=True, limit=FALLEN_READ, language=language.value
+                here.table_id, dead_only=True, limit=FALLEN_READ, language=language.value
             )
     closing = fallen_line(fallen, everyone - living, language)
     embed = status_page_embed(characters, living, language, page, closing)

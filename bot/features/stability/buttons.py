@@ -85,14 +85,14 @@ async def perform_stability_roll(
     message whose button was pressed, no longer kept among those the keeper disables.
     """
     async with here.change() as tx:
-        current = await tx.get_character(here.guild_id, character_id)
+        current = await tx.get_character(here.table_id, character_id)
         if current is None:
-            raise CharacterNotFound(here.guild_id, character_id)
+            raise CharacterNotFound(here.table_id, character_id)
         note_subject(here.interaction, "character", current)
         if test is not None:
             _require_due(current)
             number_now = await roll_number(
-                tx, here.guild_id, character_id, kind=RollKind.STABILITY_TEST
+                tx, here.table_id, character_id, kind=RollKind.STABILITY_TEST
             )
             if number_now != test:
                 raise UserFacingError("stability.error.button_old_test", name=safe(current.name))
@@ -174,7 +174,7 @@ class StabilityTestButton(SaludButton, custom_id=STABILITY_TEST_ID):
         kept = None
         if message is not None and channel_id is not None:
             kept = RollMessage(
-                here.guild_id,
+                here.table_id,
                 self.character_id,
                 self.test,
                 channel_id,

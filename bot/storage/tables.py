@@ -1,0 +1,257 @@
+"""Tables: several games in one server (issue 27), kept in memory so that finding the table of
+an interaction costs no trip to the database.
+
+Every server has its main table, whose id is the server's id (migration 0012): whatever a
+server stored before tables existed is its main table's. Another table's id is the
+snowflake of the ``/table create`` that made it. The characters, history, trackers and roll
+messages of a table are stored under its id where they were stored under the server's.
+
+``TableDirectory`` holds every table and bound place of the file (a few rows a server),
+read once when the storage opens and kept current by the ``/table`` commands after they
+commit; ``table_for`` walks a command's places, innermost first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+import aiosqlite
+
+from bot.storage.names import name_key
+
+if TYPE_CHECKING:
+    from bot.storage.transaction import Transaction
+
+__all__ = [
+    "MAX_TABLES",
+    "GameTable",
+    "TableDirectory",
+    "bind_place",
+    "delete_table",
+    "insert_table",
+    "load_directory",
+    "move_character_rows",
+    "unbind_place",
+    "update_table",
+]
+
+#: At most this many tables a server, the main one included.
+MAX_TABLES = 25
+
+
+@dataclass(frozen=True)
+class GameTable:
+    """One game of a server: its name (``None``: the main table, unnamed), its GM role and
+    its announcement channel (the main table's is ``/config channel``, in its settings)."""
+
+    id: int
+    guild_id: int
+    name: str | None = None
+    gm_role_id: int | None = None
+    channel_id: int | None = None
+
+    @property
+    def is_main(self) -> bool:
+        return self.id == self.guild_id
+
+
+class TableDirectory:
+    """Every table and bound place, by server; the main table is there even without a row."""
+
+    def __init__(self) -> None:
+        self._tables: dict[int, dict[int, GameTable]] = {}
+        self._places: dict[int, int] = {}  # place id -> table id
+        self._guild_of_place: dict[int, int] = {}
+        #: A channel's category, a thread's channel or forum: what the gateway told of the
+        #: places that have a parent (``bot.gateway.places``).
+        self._parents: dict[int, int] = {}
+
+    def learn_parent(self, place_id: int, parent_id: int | None) -> None:
+        if parent_id is None:
+            self._parents.pop(place_id, None)
+        else:
+            self._parents[place_id] = parent_id
+
+    def forget_place(self, place_id: int) -> None:
+        self._parents.pop(place_id, None)
+
+    def bound_table_id(self, place_id: int) -> int | None:
+        return self._places.get(place_id)
+
+    def parent_of(self, place_id: int) -> int | None:
+        return self._parents.get(place_id)
+
+    def places_from(self, channel_id: int | None, parent_id: int | None) -> list[int | None]:
+        """The places a command used in ``channel_id`` is in, innermost first: itself, its
+        parent (as the interaction says), and up to two more parents the gateway told."""
+        chain: list[int | None] = [channel_id, parent_id]
+        current = parent_id if parent_id is not None else channel_id
+        for _ in range(2):
+            current = None if current is None else self._parents.get(current)
+            if current is None or current in chain:
+                break
+            chain.append(current)
+        return chain
+
+    def put(self, table: GameTable) -> None:
+        self._tables.setdefault(table.guild_id, {})[table.id] = table
+
+    def remove(self, table: GameTable) -> None:
+        self._tables.get(table.guild_id, {}).pop(table.id, None)
+        for place in self.places_of(table):
+            self._places.pop(place, None)
+            self._guild_of_place.pop(place, None)
+
+    def bind(self, guild_id: int, place_id: int, table_id: int) -> None:
+        self._places[place_id] = table_id
+        self._guild_of_place[place_id] = guild_id
+
+    def unbind(self, place_id: int) -> None:
+        self._places.pop(place_id, None)
+        self._guild_of_place.pop(place_id, None)
+
+    def main(self, guild_id: int) -> GameTable:
+        return self._tables.get(guild_id, {}).get(guild_id) or GameTable(guild_id, guild_id)
+
+    def tables(self, guild_id: int) -> list[GameTable]:
+        """The server's tables: the main one first, then the others in the order made."""
+        others = [t for t in self._tables.get(guild_id, {}).values() if not t.is_main]
+        return [self.main(guild_id), *sorted(others, key=lambda table: table.id)]
+
+    def several(self, guild_id: int) -> bool:
+        """Whether the server has a table besides its main one (only then do replies name
+        tables)."""
+        return any(not t.is_main for t in self._tables.get(guild_id, {}).values())
+
+    def get(self, guild_id: int, table_id: int) -> GameTable | None:
+        if table_id == guild_id:
+            return self.main(guild_id)
+        return self._tables.get(guild_id, {}).get(table_id)
+
+    def table_of_place(self, guild_id: int, place_id: int) -> GameTable | None:
+        """The table bound to exactly this place, if any."""
+        table_id = self._places.get(place_id)
+        if table_id is None or self._guild_of_place.get(place_id) != guild_id:
+            return None
+        return self.get(guild_id, table_id)
+
+    def table_for(self, guild_id: int, places: Iterable[int | None]) -> GameTable:
+        """The table bound to the innermost of ``places`` (thread, channel, category), else
+        the main table. Dictionary lookups only: this is on every command's path."""
+        if guild_id in self._tables:
+            for place in places:
+                if place is None:
+                    continue
+                table = self.table_of_place(guild_id, place)
+                if table is not None:
+                    return table
+        return self.main(guild_id)
+
+    def places_of(self, table: GameTable) -> list[int]:
+        return sorted(p for p, t in self._places.items() if t == table.id)
+
+    def find(self, guild_id: int, typed: str) -> GameTable | None:
+        """The server's table with that name (compared as character names are), or by id."""
+        key = name_key(typed)
+        for table in self.tables(guild_id):
+            if table.name is not None and name_key(table.name) == key:
+                return table
+            if typed.strip() == str(table.id):
+                return table
+        return None
+
+
+async def load_directory(conn: aiosqlite.Connection) -> TableDirectory:
+    """Every table and place of the file, read once at start-up."""
+    directory = TableDirectory()
+    async with conn.execute(
+        "SELECT id, guild_id, name, gm_role_id, channel_id FROM game_tables"
+    ) as cursor:
+        for row in await cursor.fetchall():
+            directory.put(GameTable(row[0], row[1], row[2], row[3], row[4]))
+    async with conn.execute("SELECT place_id, guild_id, table_id FROM table_places") as cursor:
+        for row in await cursor.fetchall():
+            directory.bind(row[1], row[0], row[2])
+    return directory
+
+
+def _main_row(tx: Transaction, table: GameTable, now: str) -> None:
+    tx.queue(
+        "INSERT INTO game_tables (id, guild_id, created_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (id) DO NOTHING",
+        (table.guild_id, table.guild_id, now),
+    )
+
+
+def insert_table(tx: Transaction, table: GameTable, now: str) -> None:
+    """A new table (and its server's main row, if the server had none yet)."""
+    _main_row(tx, GameTable(table.guild_id, table.guild_id), now)
+    tx.queue(
+        "INSERT INTO game_tables (id, guild_id, name, name_key, gm_role_id, channel_id,"
+        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            table.id,
+            table.guild_id,
+            table.name,
+            None if table.name is None else name_key(table.name),
+            table.gm_role_id,
+            table.channel_id,
+            now,
+        ),
+    )
+
+
+def update_table(tx: Transaction, table: GameTable, now: str) -> GameTable:
+    """Store the table's name, GM role and channel as given (the main row made if needed)."""
+    if table.is_main:
+        _main_row(tx, table, now)
+    tx.queue(
+        "UPDATE game_tables SET name = ?, name_key = ?, gm_role_id = ?, channel_id = ?"
+        " WHERE id = ?",
+        (
+            table.name,
+            None if table.name is None else name_key(table.name),
+            table.gm_role_id,
+            table.channel_id,
+            table.id,
+        ),
+    )
+    return table
+
+
+def bind_place(tx: Transaction, table: GameTable, place_id: int, now: str) -> None:
+    """``place_id`` plays at ``table`` from now on (moved from any table it was bound to)."""
+    if table.is_main:
+        _main_row(tx, table, now)
+    tx.queue(
+        "INSERT INTO table_places (place_id, guild_id, table_id) VALUES (?, ?, ?)"
+        " ON CONFLICT (place_id) DO UPDATE SET table_id = excluded.table_id",
+        (place_id, table.guild_id, table.id),
+    )
+
+
+def unbind_place(tx: Transaction, place_id: int) -> None:
+    tx.queue("DELETE FROM table_places WHERE place_id = ?", (place_id,))
+
+
+def delete_table(tx: Transaction, table: GameTable) -> None:
+    """An empty table goes, with its places, tracker and history (it has no characters)."""
+    tx.queue("DELETE FROM table_places WHERE table_id = ?", (table.id,))
+    tx.queue("DELETE FROM trackers WHERE guild_id = ?", (table.id,))
+    tx.queue("DELETE FROM game_tables WHERE id = ?", (table.id,))
+
+
+def move_character_rows(tx: Transaction, character_id: int, to_table: int) -> None:
+    """The character and its due rolls' messages belong to ``to_table`` from now on."""
+    for sql in (
+        "UPDATE characters SET guild_id = ? WHERE id = ?",
+        "UPDATE roll_messages SET guild_id = ? WHERE character_id = ?",
+        "UPDATE stability_messages SET guild_id = ? WHERE character_id = ?",
+    ):
+        tx.queue(sql, (to_table, character_id))
+
+
+def renamed(table: GameTable, name: str | None) -> GameTable:
+    return replace(table, name=name)
