@@ -38,6 +38,7 @@ log = logging.getLogger(__name__)
 EXTENSIONS: tuple[str, ...] = (
     "cogs.character",
     "cogs.config",
+    "cogs.tables",
     "cogs.help",
     "cogs.health",
     "cogs.scene",

@@ -102,6 +102,19 @@ class Here:
         """Whether the server has more than its main table (only then do replies name it)."""
         return self.storage.tables.several(self.server_id)
 
+    async def of_character(self, character_id: int) -> Here:
+        """This interaction at the table where ``character_id`` plays now, when that is one
+        of this server's tables (a roll button rolls its character's roll wherever it has
+        moved); else as it is. One read: buttons only, never a command's hot path."""
+        if not self.several_tables:
+            return self
+        async with self.read() as reader:
+            row = await reader.fetch_one(
+                "SELECT guild_id FROM characters WHERE id = ?", (character_id,)
+            )
+        table = None if row is None else self.storage.tables.get(self.server_id, int(row[0]))
+        return self if table is None or table.id == self.table_id else self.at_table(table)
+
     def at_table(self, table: GameTable) -> Here:
         """The same interaction at another table of its server (a button whose character
         plays elsewhere now)."""

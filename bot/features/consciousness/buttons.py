@@ -210,6 +210,7 @@ class ConsciousnessButton(SaludButton, custom_id=CONSCIOUSNESS_ID):
         return cls(int(match["character_id"]), int(match["spend"]), label, roll=roll)
 
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+        here = await here.of_character(self.character_id)
         await require_roller(here, self.character_id)
         message, channel_id = interaction.message, interaction.channel_id
         kept = None

@@ -165,6 +165,7 @@ class StabilityTestButton(SaludButton, custom_id=STABILITY_TEST_ID):
         return cls(int(match["character_id"]), int(match["spend"]), int(match["test"]), label)
 
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+        here = await here.of_character(self.character_id)
         names = await here.names()  # the owner from the name index: no wait for the storage
         found = next((c for c in names.characters if c.id == self.character_id), None)
         if found is None:

@@ -1,0 +1,113 @@
+"""Tables, end to end (COMMANDS.md "Tables"; issue 27): two games in one server played side by
+side by different GMs with same-named characters, a thread bound to its own table inside a
+bound category, a name typed at the wrong table refused saying where it plays, `/undo` and
+`/history` per table, a deleted bound channel unbinding itself. The real bot process against
+the fake Discord with categories, channels and threads, in English and Spanish.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from devkit.fake_discord import FakeDiscord, FakeGuild
+from tests.e2e.kit import undo as confirmed_undo
+
+
+async def test_two_tables_side_by_side_with_same_named_characters(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    owner = guild.member("Owner", permissions=["manage_guild"])
+    keeper_role = guild.role("Keepers of Monday")
+    keeper = guild.member("Keeper", roles=[keeper_role])
+    monday = guild.category("Monday")
+    monday_chat = guild.channel_in(monday, "monday-game")
+    created = await fake.slash(
+        guild,
+        owner,
+        "table create",
+        {"name": "Miskatonic", "place": monday, "gm_role": keeper_role},
+    )
+    assert created.ephemeral and "Miskatonic" in created.text, created.text
+    # The same name at each table: names are unique per table.
+    main = await fake.slash(guild, owner, "character create", {"name": "Amelia Ríos", "health": 10})
+    assert not main.ephemeral, main.text
+    there = await fake.slash(
+        guild,
+        keeper,
+        "character create",
+        {"name": "Amelia Ríos", "health": 8},
+        channel=monday_chat,
+    )
+    assert not there.ephemeral, there.text
+    # The table's GM is a GM there, not at the main table.
+    hurt = await fake.slash(
+        guild, keeper, "hurt", {"character": "Amelia Ríos", "amount": "3"}, channel=monday_chat
+    )
+    assert not hurt.ephemeral and "5 / 8" in str(hurt.embeds), hurt.embeds
+    refused = await fake.slash(guild, keeper, "scene new", {})
+    assert refused.ephemeral, refused.text
+    shown = await fake.slash(guild, owner, "character show", {"character": "Amelia Ríos"})
+    assert "10 / 10" in str(shown.embeds), shown.embeds
+    # History is numbered per table: each table's first change is #1.
+    history = await fake.slash(guild, keeper, "history", {}, channel=monday_chat)
+    assert "#2" in str(history.embeds) and "#3" not in str(history.embeds), history.embeds
+    # /undo at the main table reverts the main table's latest change, never Monday's.
+    await confirmed_undo(fake, guild, owner)
+    still = await fake.slash(
+        guild, keeper, "character show", {"character": "Amelia Ríos"}, channel=monday_chat
+    )
+    assert "5 / 8" in str(still.embeds), still.embeds
+    listed = await fake.slash(guild, owner, "table list", {})
+    assert not listed.ephemeral
+    print("TABLE LIST (en):", listed.embeds)
+
+
+async def test_a_name_at_the_wrong_table_is_refused_saying_where_it_plays(
+    fake: FakeDiscord, make_guild: object
+) -> None:
+    guild = await make_guild(locale="es-ES")  # type: ignore[operator]
+    dj = guild.member("Dj", permissions=["manage_guild"], locale="es-ES")
+    salon = guild.channel_in(None, "salon")
+    await fake.slash(guild, dj, "table create", {"name": "Miskatonic", "place": salon})
+    made = await fake.slash(
+        guild, dj, "character create", {"name": "Jack Malone", "health": 9}, channel=salon
+    )
+    assert not made.ephemeral, made.text
+    refused = await fake.slash(guild, dj, "hurt", {"character": "Jack Malone", "amount": "2"})
+    assert refused.ephemeral
+    assert refused.text == "Jack Malone juega en la mesa «Miskatonic»: usa el comando allí.", (
+        refused.text
+    )
+    print("REFUSAL (es):", refused.text)
+    choices = await fake.autocomplete(guild, dj, "hurt", {"character": "Jack"}, focused="character")
+    assert choices == [], choices
+    listed = await fake.slash(guild, dj, "table list", {})
+    print("TABLE LIST (es):", listed.embeds)
+    assert "Mesa principal" in str(listed.embeds) and "Miskatonic" in str(listed.embeds)
+
+
+async def test_a_thread_bound_inside_a_bound_category_plays_at_its_own_table(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    oneshot = guild.category("One-shot")
+    hall = guild.channel_in(oneshot, "hall")
+    duet = guild.thread(hall, "one-to-one")
+    await fake.slash(guild, gm, "table create", {"name": "Innsmouth", "place": oneshot})
+    await fake.slash(guild, gm, "table create", {"name": "Duet", "place": duet})
+    await fake.slash(guild, gm, "character create", {"name": "Ada", "health": 7}, channel=hall)
+    await fake.slash(guild, gm, "character create", {"name": "Bea", "health": 6}, channel=duet)
+    at_hall = await fake.slash(guild, gm, "character list", {}, channel=hall)
+    at_duet = await fake.slash(guild, gm, "character list", {}, channel=duet)
+    assert "Ada" in str(at_hall.embeds) and "Bea" not in str(at_hall.embeds), at_hall.embeds
+    assert "Bea" in str(at_duet.embeds) and "Ada" not in str(at_duet.embeds), at_duet.embeds
+    # Unbinding the thread: it plays at the next table out (the category's).
+    await fake.slash(guild, gm, "table unbind", {"place": duet})
+    after = await fake.slash(guild, gm, "character list", {}, channel=duet)
+    assert "Ada" in str(after.embeds), after.embeds
+    # A bound category deleted in Discord unbinds itself: its channel plays at the main table.
+    guild.delete_channel(oneshot)
+    guild.move_channel(hall, None)
+    await asyncio.sleep(0.3)
+    main = await fake.slash(guild, gm, "character list", {}, channel=hall)
+    assert "Ada" not in str(main.embeds), main.embeds
