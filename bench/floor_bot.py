@@ -10,7 +10,7 @@ one transaction through one aiosqlite connection opened at start with the bot's 
 ``synchronous=NORMAL``, ``busy_timeout``, ``foreign_keys``; ``isolation_level=None``), under an
 ``asyncio.Lock``: ``BEGIN IMMEDIATE``, one counter row of the server updated, one history row
 inserted (interaction id UNIQUE, a ~600-byte JSON snapshot), ``COMMIT`` — the four statements
-in one trip to aiosqlite's thread (``bot.storage.pipeline``), fewer than any changing command
+in one trip to aiosqlite's thread (``bot.storage.sqlite.pipeline``), fewer than any changing command
 of Salud makes (it must read before it writes). The reply is the same fixed embed.
 """
 
@@ -27,8 +27,8 @@ import aiosqlite
 import discord
 from discord import app_commands
 
-from bot.storage.database import connect
-from bot.storage.pipeline import Pipeline
+from bot.storage.sqlite.database import connect
+from bot.storage.sqlite.pipeline import Pipeline
 
 log = logging.getLogger("floor_bot")
 

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage import Storage, name_key
-from bot.storage.rows import NAME_KEY_COLUMNS, name_keys
 from bot.storage.snapshot import (
     HEALTH_COLUMNS,
     NO_STABILITY_ROW,
@@ -27,6 +26,7 @@ from bot.storage.snapshot import (
     health_to_row,
     make_snapshot,
 )
+from bot.storage.sqlite.rows import NAME_KEY_COLUMNS, name_keys
 from rules.character import CharacterHealth
 
 __all__ = [

@@ -15,7 +15,6 @@ import contextlib
 import logging
 import os
 import signal
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -49,15 +48,14 @@ async def run(settings: Settings) -> int:
     # Imported here so that a settings error is reported before the heavier imports run.
     from bot.app import SaludBot
     from bot.config.dice import production_roller
-    from bot.storage import MigrationError, Storage
-    from bot.storage.file_check import DatabaseFileError
+    from bot.storage import DatabaseOpenFailed, DatabaseUnusable, MigrationError, open_storage
 
     try:
-        storage = await Storage.open(settings.database_path)
-    except DatabaseFileError as error:
+        storage = await open_storage(settings.database_path)
+    except DatabaseUnusable as error:
         say(f"the database {error}.")
         return EXIT_BAD_SETTINGS
-    except (OSError, sqlite3.Error, MigrationError) as error:
+    except (OSError, DatabaseOpenFailed, MigrationError) as error:
         say(
             f"cannot use the database {settings.database_path} ({error}). "
             "Check DATABASE_PATH and the permissions of its folder."

@@ -21,7 +21,7 @@ from bot.i18n import SaludTranslator
 from bot.interaction.here import Here
 from bot.interaction.tree import SaludTree
 from bot.services import Services
-from bot.storage import Storage
+from bot.storage import StorageEngine
 
 __all__ = [
     "EXTENSIONS",
@@ -98,7 +98,7 @@ class SaludBot(LeanClient, commands.AutoShardedBot):
     def __init__(
         self,
         *,
-        storage: Storage,
+        storage: StorageEngine,
         settings: Settings,
         roller: Roller,
         extensions: Sequence[str] = EXTENSIONS,

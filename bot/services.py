@@ -18,7 +18,7 @@ from bot.features.scene.tracker import LiveTracker
 from bot.features.stability.buttons import STABILITY_TEST_ID
 from bot.interaction.announcements import Announcements
 from bot.interaction.pacer import RestPacer
-from bot.storage import Storage
+from bot.storage import StorageEngine
 from bot.storage.roll_messages import RollKind
 from rules.dice import Roller
 
@@ -33,7 +33,7 @@ class Services:
     and the live trackers (``LiveTracker``), whose requests to Discord share one pace
     (``RestPacer``)."""
 
-    storage: Storage
+    storage: StorageEngine
     dice: Roller
     pacer: RestPacer
     announcements: Announcements
@@ -43,7 +43,7 @@ class Services:
     @classmethod
     def start(
         cls,
-        storage: Storage,
+        storage: StorageEngine,
         dice: Roller,
         http: discord.http.HTTPClient,
         guild_locale: Callable[[int], str | None],

@@ -15,104 +15,27 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.features.tables import (
+    MAX_TABLE_NAME,
+    AnnouncementChannel,
+    Place,
+    TableArg,
+    place_shown,
+    table_name,
+)
 from bot.i18n import Language, plural, text
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_private, send_public
-from bot.interaction.transformers import TextChannelTransformer
 from bot.render.sanitize import escape
 from bot.storage.names import name_key
-from bot.storage.tables import (
-    MAX_TABLES,
-    GameTable,
-    TableDirectory,
-    bind_place,
-    delete_table,
-    insert_table,
-    unbind_place,
-    update_table,
-)
+from bot.storage.tables import MAX_TABLES, GameTable, TableDirectory
 from rules import clean_name
 
 if TYPE_CHECKING:
     from bot.app import SaludBot
 
-__all__ = ["TablesCog", "table_name"]
-
-MAX_TABLE_NAME = 40
-
-PLACE_TYPES = (
-    discord.ChannelType.text,
-    discord.ChannelType.news,
-    discord.ChannelType.category,
-    discord.ChannelType.forum,
-    discord.ChannelType.public_thread,
-    discord.ChannelType.private_thread,
-    discord.ChannelType.news_thread,
-)
-
-
-class PlaceTransformer(app_commands.Transformer):
-    """A channel, forum, thread or category of this server, cached or not."""
-
-    @property
-    def type(self) -> discord.AppCommandOptionType:
-        return discord.AppCommandOptionType.channel
-
-    @property
-    def channel_types(self) -> list[discord.ChannelType]:
-        return list(PLACE_TYPES)
-
-    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> Any:
-        if getattr(value, "type", None) not in PLACE_TYPES:
-            raise UserFacingError("error.table.not_a_place")
-        return value
-
-
-Place = app_commands.Transform[Any, PlaceTransformer]
-AnnouncementChannel = app_commands.Transform[Any, TextChannelTransformer]
-
-
-def table_name(language: Language, table: GameTable) -> str:
-    """The table's name as shown (the main table's, until renamed, in ``language``)."""
-    if table.name is None:
-        return text(language, "table.main_name")
-    return escape(table.name)
-
-
-def place_shown(place_id: int) -> str:
-    return f"<#{place_id}>"
-
-
-class TableOption(app_commands.Transformer):
-    """A ``table`` option: one of this server's tables by name, autocompleted."""
-
-    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> GameTable:
-        here = await Here.of(interaction)
-        found = here.storage.tables.find(here.server_id, str(value))
-        if found is None and name_key(str(value)) in {
-            name_key(text(language, "table.main_name")) for language in Language
-        }:
-            found = here.storage.tables.main(here.server_id)
-        if found is None:
-            raise UserFacingError("error.table.unknown", name=escape(str(value)[:MAX_TABLE_NAME]))
-        return found
-
-    async def autocomplete(  # type: ignore[override]
-        self, interaction: discord.Interaction[Any], value: str, /
-    ) -> list[app_commands.Choice[str]]:
-        here = await Here.of(interaction)
-        language = here.private_language
-        typed = name_key(value)
-        choices = []
-        for table in here.storage.tables.tables(here.server_id):
-            shown = table.name or text(language, "table.main_name")
-            if typed in name_key(shown):
-                choices.append(app_commands.Choice(name=shown[:100], value=shown[:100]))
-        return choices[:25]
-
-
-TableArg = app_commands.Transform[GameTable, TableOption]
+__all__ = ["TablesCog"]
 
 
 def _checked_name(here: Here, tables: TableDirectory, name: str, *, renaming: int | None) -> str:
@@ -149,13 +72,13 @@ class TablesCog(
     )
     @app_commands.describe(
         name=_("The table's name", key="cmd.table.create.name"),
-        place=_("Where it is played (optional: this channel)", key="cmd.table.create.place"),
+        place=_("Where it is played; this channel when omitted", key="cmd.table.create.place"),
         gm_role=_("Members of this role are GMs at this table", key="cmd.table.create.gm_role"),
     )
     async def create(
         self,
         interaction: discord.Interaction[SaludBot],
-        name: app_commands.Range[str, 1, 100],
+        name: app_commands.Range[str, 1, MAX_TABLE_NAME],
         place: Place | None = None,
         gm_role: discord.Role | None = None,
     ) -> None:
@@ -175,8 +98,8 @@ class TablesCog(
         )
         previous = tables.table_of_place(here.server_id, place_id)
         async with here.settings_change() as tx:
-            insert_table(tx, table, tx.now())
-            bind_place(tx, table, place_id, tx.now())
+            tx.insert_table(table)
+            tx.bind_place(table, place_id)
         tables.put(table)
         tables.bind(here.server_id, place_id, table.id)
         language = here.private_language
@@ -210,9 +133,9 @@ class TablesCog(
         previous = tables.table_of_place(here.server_id, place_id)
         async with here.settings_change() as tx:
             if table.is_main:
-                unbind_place(tx, place_id)
+                tx.unbind_place(place_id)
             else:
-                bind_place(tx, table, place_id, tx.now())
+                tx.bind_place(table, place_id)
         if table.is_main:
             tables.unbind(place_id)
         else:
@@ -242,7 +165,7 @@ class TablesCog(
         if not here.is_gm_at(bound):
             raise UserFacingError("error.not_gm", action=text(language, "table.action.bind"))
         async with here.settings_change() as tx:
-            unbind_place(tx, place_id)
+            tx.unbind_place(place_id)
         tables.unbind(place_id)
         await send_private(
             interaction,
@@ -294,7 +217,7 @@ class TablesCog(
         self,
         interaction: discord.Interaction[SaludBot],
         table: TableArg,
-        name: app_commands.Range[str, 1, 100],
+        name: app_commands.Range[str, 1, MAX_TABLE_NAME],
     ) -> None:
         here = await Here.of(interaction)
         if not here.is_gm_at(table):
@@ -307,7 +230,7 @@ class TablesCog(
         old = table_name(language, table)
         renamed = GameTable(table.id, table.guild_id, cleaned, table.gm_role_id, table.channel_id)
         async with here.settings_change() as tx:
-            update_table(tx, renamed, tx.now())
+            tx.update_table(renamed)
         tables.put(renamed)
         await send_private(
             interaction,
@@ -333,7 +256,7 @@ class TablesCog(
                 count=count,
             )
         async with here.settings_change() as tx:
-            delete_table(tx, table)
+            tx.delete_table(table)
         here.storage.tables.remove(table)
         await send_private(
             interaction, text(language, "table.deleted", table=table_name(language, table))
@@ -370,7 +293,7 @@ class TablesCog(
             table.channel_id,
         )
         async with here.settings_change() as tx:
-            update_table(tx, changed, tx.now())
+            tx.update_table(changed)
         here.storage.tables.put(changed)
         name = table_name(language, table)
         if role is None:
@@ -405,7 +328,7 @@ class TablesCog(
         channel_id = None if channel is None else int(cast(Any, channel).id)
         changed = GameTable(table.id, table.guild_id, table.name, table.gm_role_id, channel_id)
         async with here.settings_change() as tx:
-            update_table(tx, changed, tx.now())
+            tx.update_table(changed)
         here.storage.tables.put(changed)
         name = table_name(language, table)
         if channel_id is None:

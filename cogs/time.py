@@ -27,7 +27,7 @@ from bot.interaction.transformers import InRange
 from bot.render import duration_text, safe
 from bot.render.change_reply import Touched, announce_touched
 from bot.render.several import Line, several_embeds
-from bot.storage import Among, StoredCharacter, Transaction
+from bot.storage import Among, StorageChange, StoredCharacter
 from bot.storage.details import RefreshDetails, TimeDetails
 from bot.storage.roll_messages import number_due_rolls
 from rules.abilities import refresh_ability
@@ -144,7 +144,7 @@ class TimeCog(commands.Cog):
 
 
 async def _refresh_one(
-    tx: Transaction, character: StoredCharacter, language: Language
+    tx: StorageChange, character: StoredCharacter, language: Language
 ) -> Line | None:
     """P1 for one character: First Aid and every ability pool back to its rating, and
     Stability (M11); its line says which pools moved. None when every pool was full."""

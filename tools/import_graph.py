@@ -59,7 +59,7 @@ def module_graph(root: Path = ROOT, package: str = "bot") -> Graph:
 
 
 def entry_of(module: str) -> str:
-    """The top entry of ``bot/`` a module belongs to: ``bot.storage.reader`` → ``storage``."""
+    """The top entry of ``bot/`` a module belongs to: ``bot.storage.names`` → ``storage``."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else "__init__"
 

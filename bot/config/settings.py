@@ -15,6 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.storage import DEFAULT_DATABASE_PATH
+
 __all__ = [
     "DEFAULT_DATABASE_PATH",
     "DEFAULT_LOG_LEVEL",
@@ -24,7 +26,6 @@ __all__ = [
     "load_settings",
 ]
 
-DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
 DEFAULT_LOG_LEVEL = "INFO"
 _LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: Unicode categories of control and invisible format characters (ESC, DEL, zero-width …).

@@ -10,7 +10,7 @@ import logging
 import discord
 
 from bot.i18n import Language, public_language, text
-from bot.storage import Storage
+from bot.storage import StorageEngine
 
 __all__ = ["greet", "greeting_channel", "welcome_text"]
 
@@ -34,7 +34,7 @@ def welcome_text(language: Language) -> str:
     return text(language, "welcome.message")
 
 
-async def greet(guild: discord.Guild, storage: Storage) -> bool:
+async def greet(guild: discord.Guild, storage: StorageEngine) -> bool:
     """Post the welcome message in ``guild``; return whether it was posted."""
     channel = greeting_channel(guild)
     if channel is None:

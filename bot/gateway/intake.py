@@ -38,7 +38,7 @@ from bot.gateway.presses import reaches_a_button
 from bot.i18n import text, user_language
 from bot.interaction.context import Frame, InteractionContext, SaludInteraction
 from bot.interaction.deferral import DEFER_AFTER, acknowledge
-from bot.storage import Storage, Ticket
+from bot.storage import StorageEngine, Ticket
 
 __all__ = ["DISCORD_DEADLINE", "Intake"]
 
@@ -68,7 +68,7 @@ def _where(error: BaseException) -> str:
 class Intake:
     """The guarded parsers of one bot, and its stopping state."""
 
-    def __init__(self, bot: discord.Client, storage: Storage) -> None:
+    def __init__(self, bot: discord.Client, storage: StorageEngine) -> None:
         self._bot = bot
         self._storage = storage
         #: What interactions reach (storage, dice), given once the bot has built its services.

@@ -15,8 +15,7 @@ import asyncio
 import logging
 from typing import Any
 
-from bot.storage import Storage
-from bot.storage.tables import unbind_place
+from bot.storage import StorageEngine
 
 __all__ = ["PlaceFollower"]
 
@@ -30,7 +29,7 @@ def _snowflake(value: Any) -> int | None:
 class PlaceFollower:
     """Follows the channels' parents, and unbinds a bound place that Discord deleted."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: StorageEngine) -> None:
         self._storage = storage
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -69,6 +68,6 @@ class PlaceFollower:
     async def _unbind(self, place: int) -> None:
         try:
             async with self._storage.transaction(require_record=False) as tx:
-                unbind_place(tx, place)
+                tx.unbind_place(place)
         except Exception:
             log.exception("could not unbind the deleted place %s", place)

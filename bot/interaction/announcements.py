@@ -23,7 +23,7 @@ import discord
 
 from bot.i18n import Language, text
 from bot.interaction.pacer import RestPacer
-from bot.storage import Storage, StorageClosed, Transaction
+from bot.storage import StorageChange, StorageClosed, StorageEngine
 from bot.storage.lost_channels import (
     LostChannel,
     channel_lost,
@@ -48,7 +48,7 @@ Copy = tuple[str | None, Sequence[discord.Embed]]
 class Announcements:
     """Posts copies in the servers' announcement channels; see the module's docstring."""
 
-    def __init__(self, storage: Storage, pacer: RestPacer) -> None:
+    def __init__(self, storage: StorageEngine, pacer: RestPacer) -> None:
         self._storage = storage
         self._pacer = pacer
         #: Channel refused, by server: not posted in, whatever settings a command read.
@@ -132,7 +132,7 @@ class Announcements:
         except StorageClosed:  # stopping: told again after the restart, which is harmless
             return
 
-    async def channel_set(self, tx: Transaction, guild_id: int) -> None:
+    async def channel_set(self, tx: StorageChange, guild_id: int) -> None:
         """Inside ``/config channel``'s transaction: a GM chose (or cleared) the channel, so
         the loss is no longer news and the posts may go on."""
         self._untold.pop(guild_id, None)

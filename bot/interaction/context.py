@@ -19,7 +19,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import discord
 
 from bot.interaction.announcements import Announcements
-from bot.storage import CharacterRef, GuildSettings, Storage, Ticket
+from bot.storage import CharacterRef, GuildSettings, StorageEngine, Ticket
 from rules.dice import Roller
 
 __all__ = ["Frame", "InteractionContext", "SaludInteraction", "context_of"]
@@ -31,7 +31,7 @@ class Frame(Protocol):
     """What the frame of an interaction needs of the bot (``bot.services.Services`` has it)."""
 
     @property
-    def storage(self) -> Storage: ...
+    def storage(self) -> StorageEngine: ...
 
     @property
     def dice(self) -> Roller: ...

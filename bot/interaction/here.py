@@ -31,9 +31,16 @@ from bot.interaction import permissions
 from bot.interaction.context import InteractionContext, context_of
 from bot.interaction.errors import UserFacingError
 from bot.render.sanitize import escape
-from bot.storage import CharacterRef, GuildSettings, Reader, ServerNames, Storage, Transaction
+from bot.storage import (
+    CharacterRef,
+    GuildSettings,
+    ServerNames,
+    StorageChange,
+    StorageEngine,
+    StorageReads,
+)
 from bot.storage.details import Details
-from bot.storage.tables import GameTable
+from bot.storage.tables import GameTable, TableDirectory
 from rules.dice import Roller
 
 __all__ = ["Here", "guild_id_of", "private_language", "table_of"]
@@ -54,12 +61,12 @@ def places_of(interaction: discord.Interaction[Any]) -> tuple[int | None, int | 
     return interaction.channel_id, parent if isinstance(parent, int) else None
 
 
-def table_of(interaction: discord.Interaction[Any], storage: Storage) -> GameTable:
+def table_of(interaction: discord.Interaction[Any], storage: StorageEngine) -> GameTable:
     """The table where the interaction plays: the innermost bound place (thread, channel or
     forum, category), else the main table; from memory alone (``TableDirectory``)."""
     guild_id = guild_id_of(interaction)
     channel_id, parent_id = places_of(interaction)
-    tables = storage.tables
+    tables: TableDirectory = storage.tables
     return tables.table_for(guild_id, tables.places_from(channel_id, parent_id))
 
 
@@ -109,10 +116,8 @@ class Here:
         if not self.several_tables:
             return self
         async with self.read() as reader:
-            row = await reader.fetch_one(
-                "SELECT guild_id FROM characters WHERE id = ?", (character_id,)
-            )
-        table = None if row is None else self.storage.tables.get(self.server_id, int(row[0]))
+            table_id = await reader.table_of_character(character_id)
+        table = None if table_id is None else self.storage.tables.get(self.server_id, table_id)
         return self if table is None or table.id == self.table_id else self.at_table(table)
 
     def at_table(self, table: GameTable) -> Here:
@@ -124,19 +129,19 @@ class Here:
         return replace(self, table=table, settings=settings)
 
     @property
-    def storage(self) -> Storage:
+    def storage(self) -> StorageEngine:
         return self.context.services.storage
 
     @property
     def dice(self) -> Roller:
         return self.context.services.dice
 
-    def read(self) -> AbstractAsyncContextManager[Reader]:
+    def read(self) -> AbstractAsyncContextManager[StorageReads]:
         """Reads under the storage's lock, waiting as this interaction may
         (``Storage.read`` with its ticket)."""
         return self.storage.read(self.context.ticket)
 
-    def settings_change(self) -> AbstractAsyncContextManager[Transaction]:
+    def settings_change(self) -> AbstractAsyncContextManager[StorageChange]:
         """A transaction that changes the server's ``/config`` (no character, no history)."""
         return self.storage.transaction(require_record=False, ticket=self.context.ticket)
 
@@ -201,7 +206,7 @@ class Here:
             )
 
     @asynccontextmanager
-    async def change(self) -> AsyncIterator[Transaction]:
+    async def change(self) -> AsyncIterator[StorageChange]:
         """The frame of every change: one transaction (committed when the block ends, rolled
         back when it raises) that refuses an interaction already applied and commits only
         when the reply can still reach Discord (the interaction's ticket acknowledges it

@@ -28,6 +28,7 @@ from bot.storage.details import (
     AbilitySetDetails,
     CharacterCreateDetails,
     CharacterDeleteDetails,
+    CharacterMoveDetails,
     CharacterRenameDetails,
     CharacterSetDetails,
     CheckDetails,
@@ -334,6 +335,19 @@ def _correct(details: CharacterSetDetails, entry: HistoryEntry, language: Langua
 def _rename(details: CharacterRenameDetails, entry: HistoryEntry, language: Language) -> Sentence:
     old, new = safe(details.old), safe(details.new)
     words = text(language, "render.history.what.character_rename", old=old, new=new)
+    return Sentence(words, values=False)
+
+
+@sentence_of.register
+def _move(details: CharacterMoveDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    main = text(language, "table.main_name")
+    words = text(
+        language,
+        "render.history.what.character_move",
+        name=safe(details.name),
+        old=safe(details.from_name) if details.from_name else main,
+        table=safe(details.to_name) if details.to_name else main,
+    )
     return Sentence(words, values=False)
 
 

@@ -1,14 +1,19 @@
-"""Salud's storage: SQLite through one aiosqlite connection (see docs/DESIGN.md, Storage).
+"""Salud's storage: one interface (``bot.storage.interface``), SQLite its embedded engine
+(``bot/storage/sqlite/``; see docs/DESIGN.md, Storage).
 
 Use ``async with storage.transaction() as tx:`` for every change and ``storage.read()`` for
-reads; every method takes the guild id.
+reads; every method takes the guild id. Above ``bot/storage/`` a module types what it holds
+with ``StorageEngine``, ``StorageChange`` and ``StorageReads``, never an engine's classes.
 """
 
 from __future__ import annotations
 
+from bot.storage.engines import open_storage
 from bot.storage.errors import (
     AlreadyApplied,
     CharacterNotFound,
+    DatabaseOpenFailed,
+    DatabaseUnusable,
     DuplicateName,
     MigrationError,
     StorageClosed,
@@ -18,32 +23,45 @@ from bot.storage.errors import (
     TransactionStateError,
 )
 from bot.storage.fair_lock import LockDeadline, Ticket
+from bot.storage.interface import ChangeListener, StorageChange, StorageEngine, StorageReads
 from bot.storage.memory import ServerNames
 from bot.storage.models import (
     BATCH_SIZE,
+    UNSET,
     Among,
     CharacterRef,
+    Clock,
     GuildSettings,
     HistoryCharacter,
     HistoryEntry,
     LightCharacter,
     StoredCharacter,
     UndoResult,
+    Unset,
+    utc_now,
 )
 from bot.storage.names import name_key
-from bot.storage.reader import Reader
-from bot.storage.rows import UNSET, Clock, Unset, utc_now
-from bot.storage.storage import Storage
-from bot.storage.transaction import Transaction
+from bot.storage.sqlite.database import DEFAULT_DATABASE_PATH
+from bot.storage.sqlite.operate import DatabaseReport, OperateError
+from bot.storage.sqlite.operate import backup as backup_database
+from bot.storage.sqlite.operate import check as check_database
+from bot.storage.sqlite.reader import Reader
+from bot.storage.sqlite.storage import Storage
+from bot.storage.sqlite.transaction import Transaction
 
 __all__ = [
     "BATCH_SIZE",
+    "DEFAULT_DATABASE_PATH",
     "UNSET",
     "AlreadyApplied",
     "Among",
+    "ChangeListener",
     "CharacterNotFound",
     "CharacterRef",
     "Clock",
+    "DatabaseOpenFailed",
+    "DatabaseReport",
+    "DatabaseUnusable",
     "DuplicateName",
     "GuildSettings",
     "HistoryCharacter",
@@ -51,12 +69,16 @@ __all__ = [
     "LightCharacter",
     "LockDeadline",
     "MigrationError",
+    "OperateError",
     "Reader",
     "ServerNames",
     "Storage",
+    "StorageChange",
     "StorageClosed",
+    "StorageEngine",
     "StorageError",
     "StorageFull",
+    "StorageReads",
     "StoredCharacter",
     "Ticket",
     "TooManyCharacters",
@@ -64,6 +86,9 @@ __all__ = [
     "TransactionStateError",
     "UndoResult",
     "Unset",
+    "backup_database",
+    "check_database",
     "name_key",
+    "open_storage",
     "utc_now",
 ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 __all__ = [
     "AlreadyApplied",
     "CharacterNotFound",
+    "DatabaseOpenFailed",
+    "DatabaseUnusable",
     "DuplicateName",
     "MigrationError",
     "StorageClosed",
@@ -43,6 +45,15 @@ class AlreadyApplied(StorageError):
     def __init__(self, interaction_id: int) -> None:
         super().__init__(f"interaction {interaction_id} was already applied")
         self.interaction_id = interaction_id
+
+
+class DatabaseUnusable(StorageError):
+    """At start-up: a database the bot must not use, left exactly as it was (not Salud's,
+    damaged, written by a newer Salud); ``str()`` is one line naming it and the fix."""
+
+
+class DatabaseOpenFailed(StorageError):
+    """At start-up: the engine refused to open the database (``str()``: its own words)."""
 
 
 class MigrationError(StorageError):

@@ -2,57 +2,69 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import Enum
-from typing import Protocol
+from typing import Final, Protocol
 
 from bot.storage.details import Details
 from bot.storage.names import name_key
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
 from rules.stability import CharacterStability
-from rules.state import DEATH_THRESHOLD, SERIOUSLY_WOUNDED_AT
 
 __all__ = [
     "BATCH_SIZE",
+    "UNSET",
     "Among",
     "CharacterRef",
+    "Clock",
     "GuildSettings",
     "HistoryCharacter",
     "HistoryEntry",
     "LightCharacter",
+    "LostChannel",
+    "RollKind",
+    "RollMessage",
     "StoredCharacter",
+    "TrackerMessage",
     "UndoResult",
+    "Unset",
+    "utc_now",
 ]
 
+
+#: What a storage reads the time from (tests give their own).
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Unset(Enum):
+    """Marks a keyword argument that was not given (``None`` means "clear it")."""
+
+    UNSET = "unset"
+
+
+UNSET: Final = Unset.UNSET
 
 #: Characters read at a time when work goes over a whole server (``Reader.batch_of_characters``).
 BATCH_SIZE = 500
 
 
 class Among(Enum):
-    """Which of a server's characters a whole-server change concerns, said to SQLite (the
-    characters' table as ``c``) with the index that finds them, so that it reads those only
-    (``tests/storage/test_whole_server.py`` holds each against the rules)."""
+    """Which of a server's characters a whole-server change concerns; each engine says it in
+    its own words, with the index that finds those only (``tests/storage/test_whole_server.py``
+    holds each against the rules)."""
 
-    #: The living (Health above the death threshold, H5): the server's rows, by id.
-    LIVING = (f"c.health > {DEATH_THRESHOLD}", "characters_guild")
+    #: The living (Health above the death threshold, H5).
+    LIVING = "living"
     #: The bleeding (T1, ``CharacterHealth.is_bleeding``): living, Seriously wounded, neither
-    #: stabilized nor in hospital: a range of Health.
-    BLEEDING = (
-        f"c.health > {DEATH_THRESHOLD} AND c.health <= {SERIOUSLY_WOUNDED_AT}"
-        " AND c.stabilized = 0 AND c.hospital_length_days IS NULL",
-        "characters_health",
-    )
-
-    @property
-    def where(self) -> str:
-        return str(self.value[0])
-
-    @property
-    def index(self) -> str:
-        return str(self.value[1])
+    #: stabilized nor in hospital.
+    BLEEDING = "bleeding"
 
 
 @dataclass(frozen=True)
@@ -217,3 +229,45 @@ class UndoResult:
     undo_entry: HistoryEntry
     restored: tuple[StoredCharacter, ...]
     removed: tuple[int, ...]
+
+
+class RollKind(Enum):
+    """What a character's buttons roll: its Consciousness roll (C) or its Stability test (M5).
+
+    Each kind numbers its rolls apart (the buttons carry the number of the roll they were
+    posted for); the messages of both are kept in one table, told apart by kind."""
+
+    CONSCIOUSNESS = "consciousness"
+    STABILITY_TEST = "stability"
+
+
+@dataclass(frozen=True)
+class RollMessage:
+    """A public message carrying the buttons of one character's roll number ``roll_seq``
+    (of ``kind``)."""
+
+    guild_id: int
+    character_id: int
+    roll_seq: int
+    channel_id: int
+    message_id: int
+    kind: RollKind = RollKind.CONSCIOUSNESS
+
+
+@dataclass(frozen=True)
+class TrackerMessage:
+    """Where a server's live tracker is."""
+
+    guild_id: int
+    channel_id: int
+    message_id: int
+
+
+@dataclass(frozen=True)
+class LostChannel:
+    """A server's announcement channel where Discord refused the bot's posts (``status``
+    403: no permission; 404: the channel is gone)."""
+
+    guild_id: int
+    channel_id: int
+    status: int

@@ -1,40 +1,27 @@
 """Tables: several games in one server (issue 27), kept in memory so that finding the table of
 an interaction costs no trip to the database.
 
-Every server has its main table, whose id is the server's id (migration 0012): whatever a
+Every server has its main table, whose id is the server's id (migration 0013): whatever a
 server stored before tables existed is its main table's. Another table's id is the
 snowflake of the ``/table create`` that made it. The characters, history, trackers and roll
 messages of a table are stored under its id where they were stored under the server's.
 
 ``TableDirectory`` holds every table and bound place of the file (a few rows a server),
-read once when the storage opens and kept current by the ``/table`` commands after they
-commit; ``table_for`` walks a command's places, innermost first.
+read once when the storage opens (the engine's ``load_directory``) and kept current by
+the ``/table`` commands after they commit; ``table_for`` walks a command's places, innermost first.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
-
-import aiosqlite
+from dataclasses import dataclass
 
 from bot.storage.names import name_key
-
-if TYPE_CHECKING:
-    from bot.storage.transaction import Transaction
 
 __all__ = [
     "MAX_TABLES",
     "GameTable",
     "TableDirectory",
-    "bind_place",
-    "delete_table",
-    "insert_table",
-    "load_directory",
-    "move_character_rows",
-    "unbind_place",
-    "update_table",
 ]
 
 #: At most this many tables a server, the main one included.
@@ -161,97 +148,3 @@ class TableDirectory:
             if typed.strip() == str(table.id):
                 return table
         return None
-
-
-async def load_directory(conn: aiosqlite.Connection) -> TableDirectory:
-    """Every table and place of the file, read once at start-up."""
-    directory = TableDirectory()
-    async with conn.execute(
-        "SELECT id, guild_id, name, gm_role_id, channel_id FROM game_tables"
-    ) as cursor:
-        for row in await cursor.fetchall():
-            directory.put(GameTable(row[0], row[1], row[2], row[3], row[4]))
-    async with conn.execute("SELECT place_id, guild_id, table_id FROM table_places") as cursor:
-        for row in await cursor.fetchall():
-            directory.bind(row[1], row[0], row[2])
-    return directory
-
-
-def _main_row(tx: Transaction, table: GameTable, now: str) -> None:
-    tx.queue(
-        "INSERT INTO game_tables (id, guild_id, created_at) VALUES (?, ?, ?)"
-        " ON CONFLICT (id) DO NOTHING",
-        (table.guild_id, table.guild_id, now),
-    )
-
-
-def insert_table(tx: Transaction, table: GameTable, now: str) -> None:
-    """A new table (and its server's main row, if the server had none yet)."""
-    _main_row(tx, GameTable(table.guild_id, table.guild_id), now)
-    tx.queue(
-        "INSERT INTO game_tables (id, guild_id, name, name_key, gm_role_id, channel_id,"
-        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (
-            table.id,
-            table.guild_id,
-            table.name,
-            None if table.name is None else name_key(table.name),
-            table.gm_role_id,
-            table.channel_id,
-            now,
-        ),
-    )
-
-
-def update_table(tx: Transaction, table: GameTable, now: str) -> GameTable:
-    """Store the table's name, GM role and channel as given (the main row made if needed)."""
-    if table.is_main:
-        _main_row(tx, table, now)
-    tx.queue(
-        "UPDATE game_tables SET name = ?, name_key = ?, gm_role_id = ?, channel_id = ?"
-        " WHERE id = ?",
-        (
-            table.name,
-            None if table.name is None else name_key(table.name),
-            table.gm_role_id,
-            table.channel_id,
-            table.id,
-        ),
-    )
-    return table
-
-
-def bind_place(tx: Transaction, table: GameTable, place_id: int, now: str) -> None:
-    """``place_id`` plays at ``table`` from now on (moved from any table it was bound to)."""
-    if table.is_main:
-        _main_row(tx, table, now)
-    tx.queue(
-        "INSERT INTO table_places (place_id, guild_id, table_id) VALUES (?, ?, ?)"
-        " ON CONFLICT (place_id) DO UPDATE SET table_id = excluded.table_id",
-        (place_id, table.guild_id, table.id),
-    )
-
-
-def unbind_place(tx: Transaction, place_id: int) -> None:
-    tx.queue("DELETE FROM table_places WHERE place_id = ?", (place_id,))
-
-
-def delete_table(tx: Transaction, table: GameTable) -> None:
-    """An empty table goes, with its places, tracker and history (it has no characters)."""
-    tx.queue("DELETE FROM table_places WHERE table_id = ?", (table.id,))
-    tx.queue("DELETE FROM trackers WHERE guild_id = ?", (table.id,))
-    tx.queue("DELETE FROM game_tables WHERE id = ?", (table.id,))
-
-
-def move_character_rows(tx: Transaction, character_id: int, to_table: int) -> None:
-    """The character and its due rolls' messages belong to ``to_table`` from now on."""
-    for sql in (
-        "UPDATE characters SET guild_id = ? WHERE id = ?",
-        "UPDATE roll_messages SET guild_id = ? WHERE character_id = ?",
-        "UPDATE stability_messages SET guild_id = ? WHERE character_id = ?",
-    ):
-        tx.queue(sql, (to_table, character_id))
-
-
-def renamed(table: GameTable, name: str | None) -> GameTable:
-    return replace(table, name=name)

@@ -1,48 +1,23 @@
-"""Storage of the live trackers (migration 0005): one message per server."""
+"""Each server's live tracker message, for every engine: functions over the storage
+interface (each engine stores it its own way: ``bot/storage/sqlite/side_tables.py``)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from bot.storage.reader import Reader
-from bot.storage.transaction import Transaction
+from bot.storage.interface import StorageChange, StorageReads
+from bot.storage.models import TrackerMessage
 
 __all__ = ["TrackerMessage", "forget_tracker", "get_tracker", "set_tracker"]
 
 
-@dataclass(frozen=True)
-class TrackerMessage:
-    """Where a server's live tracker is."""
-
-    guild_id: int
-    channel_id: int
-    message_id: int
+async def get_tracker(reader: StorageReads, guild_id: int) -> TrackerMessage | None:
+    return await reader.tracker(guild_id)
 
 
-async def get_tracker(reader: Reader | Transaction, guild_id: int) -> TrackerMessage | None:
-    row = await reader.fetch_one(
-        "SELECT channel_id, message_id FROM trackers WHERE guild_id = ?", (guild_id,)
-    )
-    if row is None:
-        return None
-    return TrackerMessage(guild_id, int(row["channel_id"]), int(row["message_id"]))
-
-
-async def set_tracker(tx: Transaction, tracker: TrackerMessage) -> TrackerMessage | None:
+async def set_tracker(tx: StorageChange, tracker: TrackerMessage) -> TrackerMessage | None:
     """Make ``tracker`` the server's; returns the one it replaces."""
-    old = await get_tracker(tx, tracker.guild_id)
-    tx.queue(
-        "INSERT INTO trackers (guild_id, channel_id, message_id, created_at) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (guild_id) DO UPDATE SET channel_id = excluded.channel_id,"
-        " message_id = excluded.message_id, created_at = excluded.created_at",
-        (tracker.guild_id, tracker.channel_id, tracker.message_id, tx.now()),
-    )
-    return old
+    return await tx.set_tracker(tracker)
 
 
-async def forget_tracker(tx: Transaction, tracker: TrackerMessage) -> None:
+async def forget_tracker(tx: StorageChange, tracker: TrackerMessage) -> None:
     """Stop that tracker for good (only if it is still the server's)."""
-    tx.queue(
-        "DELETE FROM trackers WHERE guild_id = ? AND message_id = ?",
-        (tracker.guild_id, tracker.message_id),
-    )
+    await tx.forget_tracker(tracker)

@@ -1,7 +1,7 @@
 """docs/DESIGN.md cannot drift from the code: every path it names exists, every module of
 bot/ (and every cog) has its row in its tables, and no row names a module that is gone.
 
-A path is an inline code span holding a ``/`` (``bot/storage/reader.py``, ``tests/e2e/``),
+A path is an inline code span holding a ``/`` (``bot/storage/sqlite/reader.py``, ``tests/e2e/``),
 read from the top of the repository; a bare file name (``reader.py``) is refused, because it
 could name a file in any package, unless the file is at the top (``pyproject.toml``)."""
 
@@ -88,4 +88,4 @@ def test_every_row_names_a_module_that_exists() -> None:
 def test_the_checks_see_the_page() -> None:
     """The checks above would pass on an empty page: they must find what they look for."""
     assert len(_rows()) >= len(_modules_of("bot")), "the module tables were not found"
-    assert "bot/storage/transaction.py" in _paths()
+    assert "bot/storage/sqlite/transaction.py" in _paths()

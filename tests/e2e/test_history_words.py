@@ -84,8 +84,28 @@ async def test_each_server_numbers_its_changes_from_one_and_undo_shows_the_same_
 
 def as_version_10(bot: BotProcess) -> None:
     """The database as Salud left it before migration 0011: no number on the history (the
-    bot is stopped). A database of today's main has none already."""
+    bot is stopped), and the messages carrying roll buttons in their two tables of 0010 again
+    (0012 made them one). A database of today's main has none already."""
     with writable(bot) as conn:
+        kept = {str(row[1]) for row in conn.execute("PRAGMA table_info(roll_messages)")}
+        if "kind" in kept:
+            for table, kind in (
+                ("old_roll_messages", "consciousness"),
+                ("stability_messages", "stability"),
+            ):
+                conn.execute(
+                    f"CREATE TABLE {table} (character_id INTEGER NOT NULL, message_id INTEGER"
+                    " NOT NULL, guild_id INTEGER NOT NULL, roll_seq INTEGER NOT NULL,"
+                    " channel_id INTEGER NOT NULL, PRIMARY KEY (character_id, message_id))"
+                    " WITHOUT ROWID"
+                )
+                conn.execute(
+                    f"INSERT INTO {table} SELECT character_id, message_id, guild_id, roll_seq,"
+                    " channel_id FROM roll_messages WHERE kind = ?",
+                    (kind,),
+                )
+            conn.execute("DROP TABLE roll_messages")
+            conn.execute("ALTER TABLE old_roll_messages RENAME TO roll_messages")
         columns = {str(row[1]) for row in conn.execute("PRAGMA table_info(history)")}
         if "number" in columns:
             conn.execute("DROP INDEX history_number")

@@ -16,7 +16,7 @@ import sqlite3
 import statistics
 from pathlib import Path
 
-from bot.storage.rows import NAME_KEY_COLUMNS, name_keys
+from bot.storage.sqlite.rows import NAME_KEY_COLUMNS, name_keys
 from devkit.fake_discord import FakeDiscord, FakeGuild, Reply
 from tests.e2e.kit import create
 from tests.reliability.support import isolated_bot

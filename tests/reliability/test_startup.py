@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Storage
-from bot.storage.database import latest_version
+from bot.storage.sqlite.database import latest_version
 from devkit.fake_discord import FakeDiscord
 from devkit.harness import PROJECT_ROOT, SALUD_COMMAND, TRACEBACK, BotProcess
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Storage
-from bot.storage.checkpoint import Checkpointer
+from bot.storage.sqlite.checkpoint import Checkpointer
 
 from .conftest import ALICE, GM, GUILD_A, Interactions, health
 
@@ -90,7 +90,7 @@ async def test_a_failed_checkpoint_is_logged_and_harmless(
         yield
 
     checkpointer = Checkpointer(tmp_path / "missing" / "folder" / "db.sqlite3", unused, every=1)
-    with caplog.at_level(logging.ERROR, logger="bot.storage.checkpoint"):
+    with caplog.at_level(logging.ERROR, logger="bot.storage.sqlite.checkpoint"):
         checkpointer.committed()
         await checkpointer.wait()
     assert checkpointer.completed == 0

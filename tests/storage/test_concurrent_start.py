@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.database import latest_version
+from bot.storage.sqlite.database import latest_version
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""The read-only check of the database file at start (``bot.storage.file_check``): each kind
+"""The read-only check of the database file at start (``bot.storage.sqlite.file_check``): each kind
 of unusable file is refused with one line naming it and the fix, and stays byte-identical."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Storage
-from bot.storage.database import latest_version
-from bot.storage.file_check import DatabaseFileError, check_database_file
+from bot.storage.sqlite.database import latest_version
+from bot.storage.sqlite.file_check import DatabaseFileError, check_database_file
 
 
 def digest(path: Path) -> str:

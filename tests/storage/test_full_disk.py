@@ -17,11 +17,11 @@ import pytest
 from bot.i18n import Language, text
 from bot.interaction.tree import error_message
 from bot.storage import Storage, StorageError, StorageFull, StoredCharacter
-from bot.storage.full_disk import NOTICE_SECONDS, FullDisk, is_full
+from bot.storage.sqlite.full_disk import NOTICE_SECONDS, FullDisk, is_full
 
 from .conftest import ALICE, GM, GUILD_A, Interactions, general, health
 
-FULL_LOG = "bot.storage.full_disk"
+FULL_LOG = "bot.storage.sqlite.full_disk"
 
 
 async def pages(storage: Storage) -> int:

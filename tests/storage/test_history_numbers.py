@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Storage, StoredCharacter
-from bot.storage.database import apply_migrations, connect, load_migrations
+from bot.storage.sqlite.database import apply_migrations, connect, load_migrations
 
 from .conftest import BOB, GM, GUILD_A, GUILD_B, Interactions, create
 from .test_round_trips import BEGIN, Trips

@@ -16,7 +16,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.storage import Storage, names
-from bot.storage.database import apply_migrations, connect, latest_version, load_migrations
 from bot.storage.key_versions import (
     LATEST,
     SQL_FUNCTIONS,
@@ -27,7 +26,8 @@ from bot.storage.key_versions import (
     reading_key_es_v1,
     typed_look_key_v1,
 )
-from bot.storage.rows import ABILITIES_JSON, LOOKALIKE_WHERE, SELECT_CHARACTER
+from bot.storage.sqlite.database import apply_migrations, connect, latest_version, load_migrations
+from bot.storage.sqlite.rows import ABILITIES_JSON, LOOKALIKE_WHERE, SELECT_CHARACTER
 
 from .conftest import ALICE, GUILD_A
 

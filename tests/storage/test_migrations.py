@@ -11,7 +11,7 @@ import aiosqlite
 import pytest
 
 from bot.storage import MigrationError, Storage
-from bot.storage.database import (
+from bot.storage.sqlite.database import (
     Migration,
     apply_migrations,
     connect,
@@ -20,7 +20,7 @@ from bot.storage.database import (
     schema_version,
     split_statements,
 )
-from bot.storage.file_check import DatabaseFileError
+from bot.storage.sqlite.file_check import DatabaseFileError
 
 EXPECTED_TABLES = {
     "guild_settings",
@@ -29,12 +29,11 @@ EXPECTED_TABLES = {
     "history",
     "history_characters",
     "meta",
-    "roll_messages",  # 0004: the messages carrying roll buttons
+    "roll_messages",  # 0004: the messages carrying roll buttons (of every kind since 0012)
     "trackers",  # 0005: the live trackers
     "announcement_channel_lost",  # 0007: announcement channels the bot may no longer post in
-    "stability_messages",  # 0010: the messages carrying Stability test buttons
-    "game_tables",  # 0012: the tables of a server (issue 27)
-    "table_places",  # 0012: the places bound to them
+    "game_tables",  # 0013: the tables of a server (issue 27)
+    "table_places",  # 0013: the places bound to them
 }
 
 #: The first step of the made-up migrations below.
@@ -68,7 +67,7 @@ def tables(path: Path) -> set[str]:
 
 def test_migrations_are_package_data_numbered_from_one() -> None:
     migrations = load_migrations()
-    assert migrations, "no migration found in bot/storage/migrations"
+    assert migrations, "no migration found in bot/storage/sqlite/migrations"
     assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
     assert migrations[0].name.startswith("0001_")
     assert "CREATE TABLE characters" in migrations[0].sql

@@ -7,9 +7,9 @@ import sqlite3
 from pathlib import Path
 
 from bot.storage import Storage
-from bot.storage.database import apply_migrations, connect, latest_version, load_migrations
 from bot.storage.key_versions import look_key_v1
 from bot.storage.names import look_key, typed_look_key
+from bot.storage.sqlite.database import apply_migrations, connect, latest_version, load_migrations
 from tests.storage.conftest import ALICE, GUILD_A, GUILD_B, health, named
 
 COLLIDING = ["Ana", "ＡＮＡ", "\u0410na", "Ana Bel", "Ana  Bel", "Bruno"]

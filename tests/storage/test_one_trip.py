@@ -14,7 +14,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.storage.one_trip import in_one_trip
+from bot.storage.sqlite.one_trip import in_one_trip
 
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
 

@@ -16,7 +16,7 @@ import pytest
 from bot.config.operate import OperateError, backup, check, database_path, main
 from bot.config.settings import DEFAULT_DATABASE_PATH
 from bot.storage import Storage
-from bot.storage.database import latest_version
+from bot.storage.sqlite.database import latest_version
 
 from .conftest import ALICE, GM, GUILD_A, GUILD_B, Interactions, health
 

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import aiosqlite
 import pytest
 
-from bot.storage.pipeline import Pipeline
+from bot.storage.sqlite.pipeline import Pipeline
 
 
 @pytest.fixture

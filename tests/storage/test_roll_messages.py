@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
+from pathlib import Path
 
 from bot.features.consciousness.keeper import _disabled_components
 from bot.storage import Storage
@@ -17,6 +19,7 @@ from bot.storage.roll_messages import (
     roll_number,
     stale_roll_messages,
 )
+from bot.storage.sqlite.database import apply_migrations, connect, load_migrations
 from rules.stability import CharacterStability, DueTest
 from tests.storage.conftest import ALICE, GUILD_A, GUILD_B, health
 
@@ -157,3 +160,49 @@ async def test_stability_tests_are_numbered_and_kept_apart_from_consciousness_ro
         await forget_roll_messages(tx, stale)
     async with storage.read() as reader:
         assert await stale_roll_messages(reader, GUILD_A, [ana]) == []
+
+
+async def test_the_messages_of_both_kinds_move_into_one_table_and_keep_working(
+    tmp_path: Path,
+) -> None:
+    """Migration 0012 (issue 26): a file of schema 11 with messages in roll_messages and
+    stability_messages reads them all from one table afterwards, each of its kind, their
+    buttons' numbers kept; the twin table is gone."""
+    path = tmp_path / "bot.sqlite3"
+    conn = await connect(path)
+    try:
+        assert await apply_migrations(conn, load_migrations()[:11]) == 11
+        await conn.executescript(
+            "INSERT INTO characters (id, guild_id, name, name_key, owner_id, health, max_health,"
+            " first_aid_pool, first_aid_rating, scene_start_health, conscious, roll_pending,"
+            " stabilized, first_aid_received, bleed_minutes, full_recovery_due, created_at,"
+            " roll_seq, stability_rating, stability_pool, due_loss, due_difficulty,"
+            " stability_seq) VALUES (1, "
+            f"{GUILD_A}, 'Ana', 'ana', {ALICE}, -2, 10, 0, 0, 10, 1, 1, 0, 0, 0, 0,"
+            " '2026-01-01T00:00:00+00:00', 7, 5, 5, 3, 3, 8);"
+            f"INSERT INTO roll_messages VALUES (1, 500, {GUILD_A}, 7, 10);"  # current roll
+            f"INSERT INTO roll_messages VALUES (1, 501, {GUILD_A}, 6, 10);"  # an older one
+            f"INSERT INTO stability_messages VALUES (1, 502, {GUILD_A}, 8, 10);"  # current
+            f"INSERT INTO stability_messages VALUES (1, 501, {GUILD_A}, 5, 10);"  # same message
+        )
+        await conn.commit()
+    finally:
+        await conn.close()
+    async with await Storage.open(path) as storage:
+        async with storage.read() as reader:
+            assert await roll_number(reader, GUILD_A, 1) == 7
+            assert await roll_number(reader, GUILD_A, 1, kind=RollKind.STABILITY_TEST) == 8
+            stale = await stale_roll_messages(reader, GUILD_A, [1])
+        assert sorted((m.message_id, m.kind.value, m.roll_seq) for m in stale) == [
+            (501, "consciousness", 6),
+            (501, "stability", 5),
+        ]
+        async with storage.transaction(require_record=False) as tx:
+            await forget_roll_messages(tx, stale)
+    with sqlite3.connect(path) as raw:
+        kept = raw.execute(
+            "SELECT message_id, kind, roll_seq FROM roll_messages ORDER BY message_id"
+        ).fetchall()
+        tables = {row[0] for row in raw.execute("SELECT name FROM sqlite_master")}
+    assert kept == [(500, "consciousness", 7), (502, "stability", 8)]
+    assert "stability_messages" not in tables

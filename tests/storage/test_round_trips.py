@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from bot.storage import CharacterNotFound, HistoryEntry, Storage, StoredCharacter, name_key
-from bot.storage.pipeline import Batch
 from bot.storage.snapshot import dump_json, load_after, load_snapshot
+from bot.storage.sqlite.pipeline import Batch
 
 from .conftest import ALICE, BOB, GM, GUILD_A, Interactions, create, general, health, investigative
 

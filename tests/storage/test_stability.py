@@ -10,8 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from bot.storage import Storage
-from bot.storage.database import apply_migrations, connect, load_migrations
 from bot.storage.snapshot import character_from_snapshot
+from bot.storage.sqlite.database import apply_migrations, connect, load_migrations
 from rules.stability import CharacterStability, DueTest
 
 from .conftest import ALICE, GM, GUILD_A, Interactions, create, general, health

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from bot.storage import BATCH_SIZE, Among, Storage, TooManyCharacters
-from bot.storage.character_writes import MAX_CHARACTERS
-from bot.storage.rows import NAME_KEY_COLUMNS, name_keys
+from bot.storage.sqlite.character_writes import MAX_CHARACTERS
+from bot.storage.sqlite.rows import NAME_KEY_COLUMNS, name_keys
 from rules.character import CharacterHealth, Hospital
 
 from .conftest import ALICE, GM, GUILD_A, GUILD_B, Interactions, create, health

@@ -17,14 +17,14 @@ RAW = "\n".join(
         # SQLite at work in its thread
         "thread (2): Thread-1 (_connection_worker_thread);Thread.run (threading.py:982);"
         "_connection_worker_thread (aiosqlite/core.py:62);"
-        "Batch.__call__ (bot/storage/pipeline.py:73) 30",
+        "Batch.__call__ (bot/storage/sqlite/pipeline.py:73) 30",
         # the option's read goes to the option, though it runs storage code
         "thread (1): MainThread;"
         "CharacterTransformer.transform (bot/features/characters/option.py:94);"
         "resolve_character (bot/features/characters/option.py:44);"
-        "Reader.fetch_all (bot/storage/reader.py:97) 10",
+        "Reader.fetch_all (bot/storage/sqlite/reader.py:97) 10",
         "thread (1): MainThread;HealthCog.hurt (cogs/health.py:180);"
-        "Transaction.record (bot/storage/history_writes.py:90) 20",
+        "Transaction.record (bot/storage/sqlite/history_writes.py:90) 20",
         "thread (1): MainThread;HealthCog.hurt (cogs/health.py:186);"
         "change_embeds (bot/render/change.py:84) 5",
         "thread (1): MainThread;StreamWriter._writelines (aiohttp/http_writer.py:116) 15",

@@ -15,7 +15,7 @@ from rapidfuzz import fuzz, process
 
 from bot.interaction.errors import UserFacingError
 from bot.render.sanitize import escape
-from bot.storage import LightCharacter, ServerNames, Transaction, name_key
+from bot.storage import LightCharacter, ServerNames, StorageChange, name_key
 from rules.names import fold_name, reading_key, starts_a_word
 
 __all__ = [
@@ -157,7 +157,7 @@ def find_character(names: ServerNames, typed: str) -> tuple[LightCharacter | Non
 
 
 async def refuse_taken_name(
-    tx: Transaction, guild_id: int, name: str, *, renaming: int | None = None
+    tx: StorageChange, guild_id: int, name: str, *, renaming: int | None = None
 ) -> None:
     """Refuse ``name`` when another character of the guild (other than ``renaming``) has the
     same name ignoring case, accents and width, or one that looks like it (UTS #39).

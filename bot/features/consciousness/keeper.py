@@ -33,7 +33,7 @@ from bot.interaction.buttons import CustomId
 from bot.interaction.here import Here
 from bot.interaction.message_edits import edit_message, is_gone, message_payload
 from bot.interaction.pacer import RateLimited, RestPacer
-from bot.storage import Storage
+from bot.storage import StorageEngine
 from bot.storage.memory import Lru
 from bot.storage.roll_messages import (
     RollKind,
@@ -91,7 +91,7 @@ class RollButtonKeeper:
 
     def __init__(
         self,
-        storage: Storage,
+        storage: StorageEngine,
         pacer: RestPacer,
         ids: Mapping[RollKind, CustomId] | None = None,
     ) -> None:

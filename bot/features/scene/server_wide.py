@@ -13,7 +13,7 @@ from bot.interaction.here import Here
 from bot.render.change import Field
 from bot.render.change_reply import Touched
 from bot.render.stability import stability_sentences
-from bot.storage import BATCH_SIZE, Among, StoredCharacter, Transaction
+from bot.storage import BATCH_SIZE, Among, StorageChange, StoredCharacter
 from rules.outcome import Outcome
 from rules.scene import start_stability_scene
 
@@ -21,7 +21,7 @@ __all__ = ["batches", "count_among", "new_stability_scene", "save_all"]
 
 
 async def save_all(
-    tx: Transaction, changed: Sequence[tuple[StoredCharacter, Outcome]]
+    tx: StorageChange, changed: Sequence[tuple[StoredCharacter, Outcome]]
 ) -> list[Touched]:
     """Save every changed character in one statement (one storage round trip for all)."""
     if not changed:
@@ -40,7 +40,7 @@ async def count_among(here: Here, among: Among) -> int:
 
 
 async def batches(
-    tx: Transaction, guild_id: int, among: Among
+    tx: StorageChange, guild_id: int, among: Among
 ) -> AsyncIterator[list[StoredCharacter]]:
     """The server's characters ``among`` some, ``BATCH_SIZE`` at a time, by id (each batch
     one read inside the change's transaction; the loop turns between them)."""
@@ -55,7 +55,7 @@ async def batches(
 
 
 async def new_stability_scene(
-    tx: Transaction,
+    tx: StorageChange,
     started: Sequence[tuple[StoredCharacter, Outcome]],
     touched: Sequence[Touched],
     language: Language,

@@ -21,7 +21,7 @@ from bot.render.change_reply import clip_lines
 from bot.render.common import line_params
 from bot.render.limits import DESCRIPTION_LIMIT, FOOTER_LIMIT, INFO_COLOUR
 from bot.render.stability import stability_brief
-from bot.storage import Reader, StoredCharacter
+from bot.storage import StorageReads, StoredCharacter
 
 __all__ = [
     "FALLEN_READ",
@@ -149,7 +149,7 @@ async def status_message(here: Here, page: int) -> tuple[discord.Embed, discord.
 
 
 async def tracker_embeds(
-    reader: Reader, guild_id: int, language: Language, updated_at: datetime
+    reader: StorageReads, guild_id: int, language: Language, updated_at: datetime
 ) -> list[discord.Embed]:
     """The live tracker: the first 20 living characters as ``/scene status`` shows them and
     how many more, the dead on one closing line, and the time of this update (one embed,

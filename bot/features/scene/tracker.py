@@ -29,7 +29,7 @@ import discord
 from bot.i18n import Language, public_language
 from bot.interaction.message_edits import edit_message, is_gone
 from bot.interaction.pacer import RestPacer
-from bot.storage import Reader, Storage
+from bot.storage import StorageEngine, StorageReads
 from bot.storage.memory import Lru
 from bot.storage.trackers import TrackerMessage, forget_tracker, get_tracker, set_tracker
 
@@ -47,7 +47,7 @@ _CLOCKS = 256
 
 #: ``render(reader, guild_id, language, updated_at)``: the tracker's embeds, read and drawn
 #: (what it shows only: a server's size must not matter).
-Render = Callable[[Reader, int, Language, datetime], Awaitable[list[discord.Embed]]]
+Render = Callable[[StorageReads, int, Language, datetime], Awaitable[list[discord.Embed]]]
 #: ``guild_locale(guild_id)``: the server's Discord locale, when known (its language).
 GuildLocale = Callable[[int], str | None]
 
@@ -57,7 +57,7 @@ class LiveTracker:
 
     def __init__(
         self,
-        storage: Storage,
+        storage: StorageEngine,
         pacer: RestPacer,
         guild_locale: GuildLocale,
         render: Render,

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from bot.storage.rows import NAME_KEY_COLUMNS, name_keys
+from bot.storage.sqlite.rows import NAME_KEY_COLUMNS, name_keys
 from devkit.fake_discord import FakeGuild, FakeMember
 from devkit.harness import BotProcess
 
@@ -150,7 +150,7 @@ def insert_characters(
     bot: BotProcess, guild: FakeGuild, owner: FakeMember, names: list[str]
 ) -> None:
     """Many characters at once, written the way the storage would (seriously wounded, with
-    flags, so that the lines are long; every key of the name, as ``bot.storage.rows``)."""
+    flags, so that the lines are long; every key of the name, as ``bot.storage.sqlite.rows``)."""
     keys = ", ".join(NAME_KEY_COLUMNS)
     marks = ", ".join("?" * len(NAME_KEY_COLUMNS))
     with writable(bot) as connection:

@@ -23,6 +23,8 @@ from enum import Enum
 from pathlib import Path
 from urllib.parse import quote
 
+from bot.storage.errors import DatabaseUnusable
+
 __all__ = [
     "COMPANION_SUFFIXES",
     "DatabaseFileError",
@@ -223,7 +225,7 @@ def _inspect(conn: sqlite3.Connection, target: Path, latest: int, thorough: bool
 # --- the start-up's words ---------------------------------------------------------------------
 
 
-class DatabaseFileError(Exception):
+class DatabaseFileError(DatabaseUnusable):
     """A database file the bot must not use; ``str()`` is one line naming it and the fix."""
 
     def __init__(self, path: Path, problem: str, fix: str) -> None:

@@ -16,6 +16,7 @@ from bot.storage.key_versions import SQL_FUNCTIONS
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
+    "DEFAULT_DATABASE_PATH",
     "Migration",
     "apply_migrations",
     "connect",
@@ -25,6 +26,8 @@ __all__ = [
     "split_statements",
 ]
 
+#: Where the database is without ``DATABASE_PATH`` (the embedded engine needs nothing else).
+DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
 BUSY_TIMEOUT_MS = 5000
 #: Tries of ``journal_mode = WAL`` when another process holds the lock it needs.
 WAL_ATTEMPTS = 10
@@ -42,7 +45,9 @@ class Migration:
     sql: str
 
 
-def load_migrations(package: str = "bot.storage", folder: str = "migrations") -> list[Migration]:
+def load_migrations(
+    package: str = "bot.storage.sqlite", folder: str = "migrations"
+) -> list[Migration]:
     """The migrations shipped as package data, in order; numbering must run 1, 2, 3 … gap-free."""
     root = resources.files(package).joinpath(folder)
     found: list[Migration] = []

@@ -14,18 +14,19 @@ from types import TracebackType
 
 import aiosqlite
 
-from bot.storage.checkpoint import Checkpointer
-from bot.storage.database import apply_migrations, connect, latest_version
 from bot.storage.errors import StorageClosed, TransactionStateError
 from bot.storage.fair_lock import FairLock, Ticket
-from bot.storage.file_check import check_database_file
-from bot.storage.full_disk import FullDisk, is_full
 from bot.storage.memory import NameIndex, RecentInteractions, ServerNames, SettingsCache
 from bot.storage.models import GuildSettings
-from bot.storage.reader import OneTripEach, Reader
-from bot.storage.rows import Clock, utc_now
-from bot.storage.tables import TableDirectory, load_directory
-from bot.storage.transaction import Transaction
+from bot.storage.sqlite.checkpoint import Checkpointer
+from bot.storage.sqlite.database import apply_migrations, connect, latest_version
+from bot.storage.sqlite.file_check import check_database_file
+from bot.storage.sqlite.full_disk import FullDisk, is_full
+from bot.storage.sqlite.reader import OneTripEach, Reader
+from bot.storage.sqlite.rows import Clock, utc_now
+from bot.storage.sqlite.table_rows import load_directory
+from bot.storage.sqlite.transaction import Transaction
+from bot.storage.tables import TableDirectory
 
 __all__ = ["ChangeListener", "Storage"]
 

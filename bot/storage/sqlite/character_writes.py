@@ -15,12 +15,22 @@ from bot.storage.errors import (
     TooManyCharacters,
     TransactionStateError,
 )
-from bot.storage.known import KnownCharacters
 from bot.storage.models import StoredCharacter
 from bot.storage.names import name_key
-from bot.storage.pipeline import Pipeline
-from bot.storage.reader import Reader
-from bot.storage.rows import (
+from bot.storage.snapshot import (
+    HEALTH_COLUMNS,
+    STABILITY_COLUMNS,
+    Snapshot,
+    ability_from_row,
+    ability_to_row,
+    health_to_row,
+    stability_of_snapshot,
+    stability_to_row,
+)
+from bot.storage.sqlite.known import KnownCharacters
+from bot.storage.sqlite.pipeline import Pipeline
+from bot.storage.sqlite.reader import Reader
+from bot.storage.sqlite.rows import (
     DELETE_ABILITY,
     NAME_KEY_COLUMNS,
     UPDATE_HEALTH,
@@ -31,16 +41,6 @@ from bot.storage.rows import (
     character_columns,
     is_unique_violation,
     name_keys,
-)
-from bot.storage.snapshot import (
-    HEALTH_COLUMNS,
-    STABILITY_COLUMNS,
-    Snapshot,
-    ability_from_row,
-    ability_to_row,
-    health_to_row,
-    stability_of_snapshot,
-    stability_to_row,
 )
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
@@ -381,6 +381,29 @@ class CharacterWriter:
             raise
         return self._stored(StoredRow({**current.snapshot, "name": name}, current.keys)).character()
 
+    async def move(self, character: StoredCharacter, to_table: int) -> StoredCharacter:
+        """The character plays at table ``to_table`` from now on (issue 27), with its whole
+        state and its roll messages: written at the table it leaves, whose history records
+        it (the snapshots differ by their ``guild_id``). Raises ``DuplicateName`` when its
+        exact name is taken there."""
+        current = await self._require(character.guild_id, character.id)
+        self.names_written.update({character.guild_id, to_table})
+        try:
+            await self._pipe.execute(
+                "UPDATE characters SET guild_id = ? WHERE id = ? AND guild_id = ?",
+                (to_table, character.id, character.guild_id),
+            )
+        except sqlite3.IntegrityError as error:
+            if is_unique_violation(error, "characters.name_key"):
+                raise DuplicateName(to_table, character.name) from error
+            raise
+        self._pipe.queue(
+            "UPDATE roll_messages SET guild_id = ? WHERE character_id = ?",
+            (to_table, character.id),
+        )
+        moved = StoredRow({**current.snapshot, "guild_id": to_table}, current.keys)
+        return self._stored(moved).character()
+
     async def delete(self, guild_id: int, character_id: int) -> StoredCharacter | None:
         """Delete it with its abilities; returns what was deleted, None if not in this guild."""
         current = await self._touch(guild_id, character_id)
@@ -391,6 +414,27 @@ class CharacterWriter:
         self._known.deleted(character_id)
         return current.character()
 
+    async def _bring_back(self, guild_id: int, character_id: int) -> StoredRow | None:
+        """A character restored at a table it has moved away from (an undone
+        ``/character move``) comes back to it: its row, wherever it plays now, is this
+        table's again; None when there is no such row (a deleted character)."""
+        row = await self._pipe.fetchall(
+            "SELECT guild_id FROM characters WHERE id = ?", (character_id,)
+        )
+        if not row or int(row[0][0]) == guild_id:
+            return None
+        elsewhere = int(row[0][0])
+        self.names_written.add(elsewhere)
+        await self._pipe.execute(
+            "UPDATE characters SET guild_id = ? WHERE id = ?", (guild_id, character_id)
+        )
+        self._pipe.queue(
+            "UPDATE roll_messages SET guild_id = ? WHERE character_id = ?",
+            (guild_id, character_id),
+        )
+        await self._reads.get_character(guild_id, character_id)  # known as stored now
+        return self._known.state(guild_id, character_id)
+
     async def restore(self, guild_id: int, snapshot: Snapshot) -> StoredRow:
         """Write ``snapshot`` back exactly: row (same id), every field and the abilities.
         Raises ``DuplicateName`` when its name was taken meanwhile."""
@@ -400,6 +444,8 @@ class CharacterWriter:
         abilities = abilities_by_key(ability_from_row(item) for item in snapshot["abilities"])
         current = await self._touch(guild_id, character_id, will_create=True)
         self.names_written.add(guild_id)  # the name, owner or gender may come back
+        if current is None:
+            current = await self._bring_back(guild_id, character_id)
         health = snapshot["health"]
         stability = stability_of_snapshot(snapshot)
         fields = {

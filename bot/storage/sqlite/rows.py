@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from enum import Enum
 from typing import Any, Final
 
 from bot.storage.models import (
+    UNSET,
+    Among,
+    Clock,
     GuildSettings,
     StoredCharacter,
+    Unset,
+    utc_now,
 )
 from bot.storage.names import (
     look_key,
@@ -36,9 +39,11 @@ from bot.storage.snapshot import (
     stability_from_row,
 )
 from rules.abilities import Ability
+from rules.state import DEATH_THRESHOLD, SERIOUSLY_WOUNDED_AT
 
 __all__ = [
     "ABILITIES_JSON",
+    "AMONG",
     "CHARACTER_COLUMNS",
     "DELETE_ABILITY",
     "IDS_PER_QUERY",
@@ -65,20 +70,27 @@ __all__ = [
     "utc_now",
 ]
 
-Clock = Callable[[], datetime]
+
+@dataclass(frozen=True)
+class AmongSql:
+    """An ``Among`` said to SQLite: the condition on the characters' table (as ``c``) and the
+    index that finds those rows only."""
+
+    where: str
+    index: str
 
 
-def utc_now() -> datetime:
-    return datetime.now(UTC)
+AMONG: Final[Mapping[Among, AmongSql]] = {
+    # The server's rows, by id.
+    Among.LIVING: AmongSql(f"c.health > {DEATH_THRESHOLD}", "characters_guild"),
+    # A range of Health.
+    Among.BLEEDING: AmongSql(
+        f"c.health > {DEATH_THRESHOLD} AND c.health <= {SERIOUSLY_WOUNDED_AT}"
+        " AND c.stabilized = 0 AND c.hospital_length_days IS NULL",
+        "characters_health",
+    ),
+}
 
-
-class Unset(Enum):
-    """Marks a keyword argument that was not given (``None`` means "clear it")."""
-
-    UNSET = "unset"
-
-
-UNSET: Final = Unset.UNSET
 
 CHARACTER_COLUMNS = (
     "id",

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.storage.full_disk import FullDisk, is_full
+from bot.storage.sqlite.full_disk import FullDisk, is_full
 
 __all__ = ["COMMITS_PER_CHECKPOINT", "QUIET_SECONDS", "WAL_LIMIT_FRAMES", "Checkpointer"]
 

@@ -29,11 +29,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.character_writes import CharacterWriter
 from bot.storage.details import Details
 from bot.storage.errors import AlreadyApplied, CharacterNotFound, TransactionStateError
-from bot.storage.history_writes import HistoryRecorder
-from bot.storage.known import KnownCharacters
 from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
     BATCH_SIZE,
@@ -41,12 +38,19 @@ from bot.storage.models import (
     CharacterRef,
     GuildSettings,
     HistoryEntry,
+    LostChannel,
+    RollKind,
+    RollMessage,
     StoredCharacter,
+    TrackerMessage,
     UndoResult,
 )
-from bot.storage.pipeline import Pipeline
-from bot.storage.reader import Reader
-from bot.storage.rows import (
+from bot.storage.sqlite.character_writes import CharacterWriter
+from bot.storage.sqlite.history_writes import HistoryRecorder
+from bot.storage.sqlite.known import KnownCharacters
+from bot.storage.sqlite.pipeline import Pipeline
+from bot.storage.sqlite.reader import Reader
+from bot.storage.sqlite.rows import (
     NEXT_HISTORY_ID,
     SELECT_NEXT_HISTORY_ID,
     UNSET,
@@ -55,6 +59,9 @@ from bot.storage.rows import (
     is_unique_violation,
     settings_of_row,
 )
+from bot.storage.sqlite.side_writes import SideWriter
+from bot.storage.sqlite.table_rows import TableWriter
+from bot.storage.tables import GameTable
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
 from rules.stability import CharacterStability
@@ -82,8 +89,12 @@ class Transaction:
         self._pipe.probe(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))
         self._reads = Reader(self._pipe, clock, settings, keep=self._known.keep)
         self._characters = CharacterWriter(self._pipe, self._known, self._reads, self.now)
+        self._tables = TableWriter(self._pipe)
         self._history = HistoryRecorder(
             self._pipe, self._known, self._reads, self._characters, self.now, probed_guild=guild_id
+        )
+        self._side = SideWriter(
+            self._pipe, self._reads, self.now, writable=self._characters.check_writable
         )
         #: Guilds whose cached settings end with this transaction (committed or not).
         self.settings_written: set[int] = set()
@@ -155,26 +166,32 @@ class Transaction:
     def check_open(self) -> None:
         self._reads.check_open()
 
-    def queue(self, sql: str, params: Sequence[Any] = (), *, after_record: bool = False) -> None:
-        """A write nobody waits for, sent with the next trip (or with ``COMMIT``). Refused
-        after ``record`` unless ``after_record``: only what the history does not hold (roll
-        numbers) may be written then."""
-        if after_record:
-            self._reads.check_open()
-        else:
-            self._characters.check_writable()
-        self._pipe.queue(sql, params)
+    # --- tables and their places (issue 27; never history, but a move is recorded) ---------
 
-    def queue_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        """``queue`` for many rows of one statement."""
-        self._characters.check_writable()
-        self._pipe.queue_many(sql, rows)
+    def insert_table(self, table: GameTable) -> None:
+        self._reads.check_open()
+        self._tables.insert(table, self.now())
 
-    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        return await self._reads.fetch_one(sql, params)
+    def update_table(self, table: GameTable) -> None:
+        self._reads.check_open()
+        self._tables.update(table, self.now())
 
-    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        return await self._reads.fetch_all(sql, params)
+    def bind_place(self, table: GameTable, place_id: int) -> None:
+        self._reads.check_open()
+        self._tables.bind(table, place_id, self.now())
+
+    def unbind_place(self, place_id: int) -> None:
+        self._reads.check_open()
+        self._tables.unbind(place_id)
+
+    def delete_table(self, table: GameTable) -> None:
+        self._reads.check_open()
+        self._tables.delete(table)
+
+    async def move_character(self, character: StoredCharacter, to_table: int) -> StoredCharacter:
+        """``character`` plays at ``to_table`` from now on, with its state and due rolls;
+        recorded at the table it leaves (``CharacterWriter.move``)."""
+        return await self._characters.move(character, to_table)
 
     # --- settings and meta (never history) ---------------------------------------------------
 
@@ -217,7 +234,7 @@ class Transaction:
         columns = ", ".join(given)
         marks = ", ".join("?" * len(given))
         assignments = ", ".join(f"{key} = excluded.{key}" for key in given)
-        row = await self.fetch_one(
+        row = await self._reads.fetch_one(
             f"INSERT INTO guild_settings (guild_id, updated_at, {columns})"
             f" VALUES (?, ?, {marks}) ON CONFLICT (guild_id) DO UPDATE SET {assignments},"
             " updated_at = excluded.updated_at RETURNING gm_role_id, channel_id, language",
@@ -238,6 +255,9 @@ class Transaction:
         )
 
     # --- characters as stored now (known here, else read) ------------------------------------
+
+    async def table_of_character(self, character_id: int) -> int | None:
+        return await self._reads.table_of_character(character_id)
 
     async def get_character(self, guild_id: int, character_id: int) -> StoredCharacter | None:
         self._reads.check_open()
@@ -294,11 +314,18 @@ class Transaction:
         guild_id: int,
         *,
         living_only: bool = False,
+        dead_only: bool = False,
         limit: int | None = None,
         offset: int = 0,
+        language: str = "en",
     ) -> list[StoredCharacter]:
         return await self._reads.list_characters(
-            guild_id, living_only=living_only, limit=limit, offset=offset
+            guild_id,
+            living_only=living_only,
+            dead_only=dead_only,
+            limit=limit,
+            offset=offset,
+            language=language,
         )
 
     async def batch_of_characters(
@@ -354,9 +381,6 @@ class Transaction:
         gender: Gender | None = None,
         stability: CharacterStability | None = None,
     ) -> StoredCharacter:
-        """A new character (name stored trimmed), with Stability when given. Raises
-        ``DuplicateName``, and ``ValueError`` for two abilities whose names are equal
-        ignoring case."""
         return await self._characters.create(
             guild_id, name, owner_id, health, abilities, gender, stability
         )
@@ -364,61 +388,45 @@ class Transaction:
     async def save_health(
         self, character: StoredCharacter, health: CharacterHealth
     ) -> StoredCharacter:
-        """Write every ``CharacterHealth`` field. Raises ``CharacterNotFound``."""
         (saved,) = await self._characters.save_healths([(character, health)])
         return saved
 
     async def save_healths(
         self, changes: Iterable[tuple[StoredCharacter, CharacterHealth]]
     ) -> list[StoredCharacter]:
-        """``save_health`` for many characters in one statement (``/scene new``, ``/time``);
-        a character missing from its guild raises ``CharacterNotFound`` before anything is
-        written. Returns the saved characters in the order given."""
         return await self._characters.save_healths(changes)
 
     async def save_stability(
         self, character: StoredCharacter, stability: CharacterStability | None
     ) -> StoredCharacter:
-        """Write every Stability value (None: the character has none, RULES.md M13). Raises
-        ``CharacterNotFound``."""
         (saved,) = await self._characters.save_stabilities([(character, stability)])
         return saved
 
     async def save_stabilities(
         self, changes: Iterable[tuple[StoredCharacter, CharacterStability | None]]
     ) -> list[StoredCharacter]:
-        """``save_stability`` for many characters in one statement (``/scene new``,
-        ``/refresh``, a Stability test called for several)."""
         return await self._characters.save_stabilities(changes)
 
     async def set_gender(
         self, character: StoredCharacter, gender: Gender | None
     ) -> StoredCharacter:
-        """Give the character a grammatical gender (None: none). Raises ``CharacterNotFound``."""
         return await self._characters.set_gender(character, gender)
 
     async def set_ability(self, character: StoredCharacter, ability: Ability) -> StoredCharacter:
-        """Add the ability, or replace the one with the same name ignoring case. Raises
-        ``CharacterNotFound``."""
         return await self._characters.set_ability(character, ability)
 
     async def remove_ability(self, character: StoredCharacter, name: str) -> StoredCharacter:
-        """Remove the ability called ``name`` (ignoring case); absent: nothing changes."""
         return await self._characters.remove_ability(character, name)
 
     async def save_abilities(
         self, character: StoredCharacter, abilities: Iterable[Ability]
     ) -> StoredCharacter:
-        """Replace the whole set of abilities (e.g. ``/refresh``)."""
         return await self._characters.save_abilities(character, abilities)
 
     async def rename_character(self, character: StoredCharacter, name: str) -> StoredCharacter:
-        """Give the character a new name (stored as given: clean it first). Raises
-        ``CharacterNotFound``, and ``DuplicateName`` when the exact name is taken."""
         return await self._characters.rename(character, name)
 
     async def delete_character(self, guild_id: int, character_id: int) -> StoredCharacter | None:
-        """Delete it with its abilities; returns what was deleted, None if not in this guild."""
         return await self._characters.delete(guild_id, character_id)
 
     # --- history (``HistoryRecorder``) -------------------------------------------------------
@@ -450,6 +458,65 @@ class Transaction:
     async def undo_latest(
         self, guild_id: int, interaction_id: int, actor_id: int
     ) -> UndoResult | None:
-        """Revert the guild's latest entry that is neither an undo nor undone (see
-        ``HistoryRecorder.undo_latest``); None when there is nothing to undo."""
         return await self._history.undo_latest(guild_id, interaction_id, actor_id)
+
+    # --- beside the history (``SideWriter``; read with ``Reader``) ----------------------------
+
+    async def roll_number(
+        self, guild_id: int, character_id: int, kind: RollKind = RollKind.CONSCIOUSNESS
+    ) -> int | None:
+        return await self._reads.roll_number(guild_id, character_id, kind)
+
+    async def number_rolls(
+        self,
+        guild_id: int,
+        due: Sequence[int],
+        pending: Sequence[int],
+        kind: RollKind = RollKind.CONSCIOUSNESS,
+    ) -> dict[int, int]:
+        return await self._side.number_rolls(guild_id, due, pending, kind)
+
+    async def renumber_rolls(
+        self, guild_id: int, character_ids: Sequence[int], kind: RollKind = RollKind.CONSCIOUSNESS
+    ) -> None:
+        self._side.new_numbers(guild_id, character_ids, kind, after_record=True)
+
+    async def has_roll_messages(self, guild_id: int) -> bool:
+        return await self._reads.has_roll_messages(guild_id)
+
+    async def stale_roll_messages(
+        self, guild_id: int, character_ids: Sequence[int]
+    ) -> list[RollMessage]:
+        return await self._reads.stale_roll_messages(guild_id, character_ids)
+
+    async def remember_roll_messages(self, messages: Iterable[RollMessage]) -> None:
+        self._side.remember_roll_messages(messages)
+
+    async def forget_roll_messages(self, messages: Iterable[RollMessage]) -> None:
+        self._side.forget_roll_messages(messages)
+
+    async def tracker(self, guild_id: int) -> TrackerMessage | None:
+        return await self._reads.tracker(guild_id)
+
+    async def set_tracker(self, tracker: TrackerMessage) -> TrackerMessage | None:
+        return await self._side.set_tracker(tracker)
+
+    async def forget_tracker(self, tracker: TrackerMessage) -> None:
+        self._side.forget_tracker(tracker)
+
+    async def lost_channels(self) -> list[LostChannel]:
+        return await self._reads.lost_channels()
+
+    async def channel_lost(self, lost: LostChannel) -> bool:
+        """The server's announcement channel is cleared and the loss kept for its GMs, unless
+        the server's channel is another one by now (a GM set it meanwhile): returns whether."""
+        settings = await self.get_settings(lost.guild_id)
+        if settings.channel_id != lost.channel_id:
+            return False
+        await self.update_settings(lost.guild_id, channel_id=None)
+        self._side.keep_lost_channel(lost)
+        return True
+
+    async def forget_lost_channel(self, guild_id: int) -> None:
+        """The server's GMs were told, or set a channel again."""
+        self._side.forget_lost_channel(guild_id)

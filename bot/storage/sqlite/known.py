@@ -18,8 +18,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
 from bot.storage.errors import TransactionStateError
-from bot.storage.rows import StoredRow
 from bot.storage.snapshot import Snapshot, dump_json
+from bot.storage.sqlite.rows import StoredRow
 
 __all__ = ["CharacterChange", "FirstState", "KnownCharacters"]
 

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 
-from bot.storage.character_writes import CharacterWriter
 from bot.storage.details import Details, UndoDetails, details_of
 from bot.storage.errors import (
     AlreadyApplied,
@@ -17,21 +16,22 @@ from bot.storage.errors import (
     StorageError,
     TransactionStateError,
 )
-from bot.storage.known import KnownCharacters
 from bot.storage.models import (
     HistoryCharacter,
     HistoryEntry,
     UndoResult,
 )
-from bot.storage.pipeline import Pipeline
-from bot.storage.reader import Reader
-from bot.storage.rows import NEXT_HISTORY_ID, is_unique_violation
 from bot.storage.snapshot import (
     Snapshot,
     character_from_snapshot,
     dump_after,
     dump_json,
 )
+from bot.storage.sqlite.character_writes import CharacterWriter
+from bot.storage.sqlite.known import KnownCharacters
+from bot.storage.sqlite.pipeline import Pipeline
+from bot.storage.sqlite.reader import Reader
+from bot.storage.sqlite.rows import NEXT_HISTORY_ID, is_unique_violation
 
 __all__ = ["HistoryRecorder"]
 

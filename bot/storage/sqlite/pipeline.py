@@ -28,7 +28,7 @@ from typing import Any, Generic, TypeVar
 
 import aiosqlite
 
-from bot.storage.one_trip import in_one_trip
+from bot.storage.sqlite.one_trip import in_one_trip
 
 __all__ = ["Batch", "Pipeline", "Statement"]
 

@@ -31,11 +31,24 @@ from bot.storage.models import (
     HistoryCharacter,
     HistoryEntry,
     LightCharacter,
+    LostChannel,
+    RollKind,
+    RollMessage,
     StoredCharacter,
+    TrackerMessage,
 )
 from bot.storage.names import look_key, typed_look_key
-from bot.storage.rows import (
+from bot.storage.snapshot import (
+    Snapshot,
+    ability_from_row,
+    character_from_snapshot,
+    gender_from_value,
+    load_after,
+    load_snapshot,
+)
+from bot.storage.sqlite.rows import (
     ABILITIES_JSON,
+    AMONG,
     IDS_PER_QUERY,
     LOOKALIKE_WHERE,
     SELECT_CHARACTER,
@@ -46,14 +59,7 @@ from bot.storage.rows import (
     character_of_row,
     settings_of_row,
 )
-from bot.storage.snapshot import (
-    Snapshot,
-    ability_from_row,
-    character_from_snapshot,
-    gender_from_value,
-    load_after,
-    load_snapshot,
-)
+from bot.storage.sqlite.side_tables import SideReads
 from rules.state import DEATH_THRESHOLD
 
 __all__ = ["OneTripEach", "Queries", "Reader"]
@@ -95,6 +101,7 @@ class Reader:
         self._clock = clock
         self._settings_cache = settings
         self._keep = keep
+        self._side = SideReads(self.fetch_one, self.fetch_all)
 
     # --- plumbing ----------------------------------------------------------------------------
 
@@ -183,6 +190,11 @@ class Reader:
         return None if row is None else str(row["value"])
 
     # --- characters --------------------------------------------------------------------------
+
+    async def table_of_character(self, character_id: int) -> int | None:
+        """The table a character plays at (a roll button follows a moved character)."""
+        row = await self.fetch_one("SELECT guild_id FROM characters WHERE id = ?", (character_id,))
+        return None if row is None else int(row[0])
 
     async def get_character(self, guild_id: int, character_id: int) -> StoredCharacter | None:
         found = await self._characters("c.guild_id = ? AND c.id = ?", (guild_id, character_id))
@@ -320,10 +332,10 @@ class Reader:
         work over a whole server (``/time``, ``/scene new``, ``/refresh``) reads it a batch
         at a time, so that no single read builds a whole big server at once."""
         return await self._characters(
-            f"c.guild_id = ? AND c.id > ? AND {among.where}",
+            f"c.guild_id = ? AND c.id > ? AND {AMONG[among].where}",
             (guild_id, after_id, max(1, limit)),
             "ORDER BY c.id LIMIT ?",
-            index=among.index,
+            index=AMONG[among].index,
         )
 
     async def count_among(self, guild_id: int, among: Among) -> int:
@@ -331,7 +343,7 @@ class Reader:
         of every row)."""
         row = await self.fetch_one(
             f"SELECT count(*) FROM characters AS c INDEXED BY characters_health"
-            f" WHERE c.guild_id = ? AND {among.where}",
+            f" WHERE c.guild_id = ? AND {AMONG[among].where}",
             (guild_id,),
         )
         return 0 if row is None else int(row[0])
@@ -447,3 +459,29 @@ class Reader:
         )
         found = await self._entries(rows, befores)
         return found[0] if found else None
+
+    # --- beside the history (``SideReads``) --------------------------------------------------
+
+    async def roll_number(
+        self, guild_id: int, character_id: int, kind: RollKind = RollKind.CONSCIOUSNESS
+    ) -> int | None:
+        return await self._side.roll_number(guild_id, character_id, kind)
+
+    async def roll_numbers(
+        self, guild_id: int, character_ids: Sequence[int], kind: RollKind
+    ) -> dict[int, int]:
+        return await self._side.roll_numbers(guild_id, character_ids, kind)
+
+    async def has_roll_messages(self, guild_id: int) -> bool:
+        return await self._side.has_roll_messages(guild_id)
+
+    async def stale_roll_messages(
+        self, guild_id: int, character_ids: Sequence[int]
+    ) -> list[RollMessage]:
+        return await self._side.stale_roll_messages(guild_id, character_ids)
+
+    async def tracker(self, guild_id: int) -> TrackerMessage | None:
+        return await self._side.tracker(guild_id)
+
+    async def lost_channels(self) -> list[LostChannel]:
+        return await self._side.lost_channels()

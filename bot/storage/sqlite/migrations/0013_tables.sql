@@ -3,8 +3,8 @@
 -- channel and its GMs. Every server has its main table, whose id is the server's own id: the
 -- rows a server held before (characters, history with its numbers, due rolls, trackers, all
 -- keyed by guild_id) are its main table's as they stand, and nothing moves or renumbers.
--- From here on the guild_id of characters, history, trackers, roll_messages and
--- stability_messages is the id of the table they belong to; another table's id is the
+-- From here on the guild_id of characters, history, trackers and roll_messages is the id
+-- of the table they belong to; another table's id is the
 -- snowflake of the /table create that made it (never a server's id). guild_settings keeps
 -- the server's /config (GM role, language, the main table's announcement channel).
 CREATE TABLE game_tables (

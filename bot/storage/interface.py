@@ -1,0 +1,324 @@
+"""The storage seam: what the cogs and features may ask of a database, whichever engine keeps
+it (issue 26; Red-DiscordBot's ``BaseDriver`` is such an interface with two drivers).
+
+``StorageReads`` is what can be read, alone (``storage.read()``) or inside a change;
+``StorageChange`` is one change's transaction, recorded in the history; ``StorageEngine`` is
+the storage a bot is given. Nothing here speaks SQL or names an engine's types: each engine
+(``bot/storage/sqlite/``) has classes that satisfy these protocols, and a module above
+``bot/storage/`` types what it holds with them (``tests/architecture/test_storage_seam.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from types import TracebackType
+from typing import Protocol, Self
+
+from bot.storage.details import Details
+from bot.storage.fair_lock import Ticket
+from bot.storage.memory import ServerNames
+from bot.storage.models import (
+    BATCH_SIZE,
+    UNSET,
+    Among,
+    CharacterRef,
+    GuildSettings,
+    HistoryEntry,
+    LostChannel,
+    RollKind,
+    RollMessage,
+    StoredCharacter,
+    TrackerMessage,
+    UndoResult,
+    Unset,
+)
+from bot.storage.tables import GameTable, TableDirectory
+from rules.abilities import Ability
+from rules.character import CharacterHealth, Gender
+from rules.stability import CharacterStability
+
+__all__ = ["ChangeListener", "StorageChange", "StorageEngine", "StorageReads"]
+
+
+class ChangeListener(Protocol):
+    """``listener(guild_id, ids of the characters the change touched)``, after its commit."""
+
+    def __call__(self, guild_id: int, character_ids: tuple[int, ...], /) -> None: ...
+
+
+class StorageReads(Protocol):
+    """Reads, every one filtered by server; valid only inside the block that gave it."""
+
+    async def table_of_character(self, character_id: int) -> int | None:
+        """The table a character plays at (its server's main table or another), if it exists."""
+
+    async def get_settings(self, guild_id: int) -> GuildSettings: ...
+
+    async def get_meta(self, key: str) -> str | None:
+        """A bot-wide value (the hash of the last command sync)."""
+
+    async def get_character(self, guild_id: int, character_id: int) -> StoredCharacter | None: ...
+
+    async def get_characters(
+        self, guild_id: int, character_ids: Iterable[int]
+    ) -> dict[int, StoredCharacter]:
+        """Those of this guild among ``character_ids``, by id; a missing one is absent."""
+
+    async def character(self, ref: CharacterRef) -> StoredCharacter:
+        """The whole character ``ref`` names; ``CharacterNotFound`` when it is gone."""
+
+    async def server_names(self, guild_id: int) -> ServerNames: ...
+
+    async def find_lookalike(
+        self, guild_id: int, name: str, *, other_than: int | None = None
+    ) -> StoredCharacter | None:
+        """A character whose name is, or looks like, ``name`` (create and rename refuse it)."""
+
+    async def list_characters(
+        self,
+        guild_id: int,
+        *,
+        living_only: bool = False,
+        dead_only: bool = False,
+        limit: int | None = None,
+        offset: int = 0,
+        language: str = "en",
+    ) -> list[StoredCharacter]:
+        """By name, in the order a reader of ``language`` expects; a page reads its rows."""
+
+    async def lookalike_ids(self, guild_id: int) -> set[int]: ...
+
+    async def count_characters(self, guild_id: int, *, living_only: bool = False) -> int: ...
+
+    async def batch_of_characters(
+        self, guild_id: int, among: Among, *, after_id: int = 0, limit: int = BATCH_SIZE
+    ) -> list[StoredCharacter]: ...
+
+    async def count_among(self, guild_id: int, among: Among) -> int: ...
+
+    async def head_count(self, guild_id: int) -> tuple[int, int]: ...
+
+    async def interaction_seen(self, interaction_id: int) -> bool:
+        """Whether this interaction's change is stored (settles a commit whose end was lost)."""
+
+    async def history(
+        self,
+        guild_id: int,
+        character_id: int | None = None,
+        limit: int = 15,
+        *,
+        before_id: int | None = None,
+        offset: int = 0,
+    ) -> list[HistoryEntry]: ...
+
+    async def get_history_entry(self, guild_id: int, entry_id: int) -> HistoryEntry | None: ...
+
+    async def latest_undoable(self, guild_id: int) -> HistoryEntry | None: ...
+
+    # --- what the history does not hold: roll numbers and messages, trackers, lost channels
+
+    async def roll_number(
+        self, guild_id: int, character_id: int, kind: RollKind = RollKind.CONSCIOUSNESS
+    ) -> int | None:
+        """The character's current roll number of ``kind`` (None: not in this guild)."""
+
+    async def has_roll_messages(self, guild_id: int) -> bool:
+        """Whether the guild keeps any roll-button message, of any kind."""
+
+    async def stale_roll_messages(
+        self, guild_id: int, character_ids: Sequence[int]
+    ) -> list[RollMessage]:
+        """The kept messages of these characters whose roll is no longer to make."""
+
+    async def tracker(self, guild_id: int) -> TrackerMessage | None: ...
+
+    async def lost_channels(self) -> list[LostChannel]:
+        """Every lost announcement channel whose server's GMs were not told yet."""
+
+
+class StorageChange(StorageReads, Protocol):
+    def insert_table(self, table: GameTable) -> None:
+        """A new table (``bot.storage.tables``), with its server's main row if it had none."""
+
+    def update_table(self, table: GameTable) -> None:
+        """Store a table's name, GM role and announcement channel as given."""
+
+    def bind_place(self, table: GameTable, place_id: int) -> None:
+        """The place plays at ``table`` from now on (moved from any other)."""
+
+    def unbind_place(self, place_id: int) -> None: ...
+
+    def delete_table(self, table: GameTable) -> None:
+        """An empty table, with its places and tracker."""
+
+    async def move_character(self, character: StoredCharacter, to_table: int) -> StoredCharacter:
+        """The character plays at ``to_table`` from now on; recorded at the table it left."""
+
+    """One change: its reads and writes and its one history entry, applied together or not
+    at all (rolled back when it wrote a character without ``record``)."""
+
+    async def characters(self, *refs: CharacterRef) -> tuple[StoredCharacter, ...]: ...
+
+    async def update_settings(
+        self,
+        guild_id: int,
+        *,
+        gm_role_id: int | Unset | None = UNSET,
+        channel_id: int | Unset | None = UNSET,
+        language: str | Unset | None = UNSET,
+    ) -> GuildSettings: ...
+
+    async def set_meta(self, key: str, value: str) -> None: ...
+
+    async def create_character(
+        self,
+        guild_id: int,
+        name: str,
+        owner_id: int,
+        health: CharacterHealth,
+        abilities: Iterable[Ability] = (),
+        gender: Gender | None = None,
+        stability: CharacterStability | None = None,
+    ) -> StoredCharacter:
+        """A new character (name stored trimmed), with Stability when given. Raises
+        ``DuplicateName``, and ``ValueError`` for two abilities whose names are equal
+        ignoring case."""
+
+    async def save_health(
+        self, character: StoredCharacter, health: CharacterHealth
+    ) -> StoredCharacter:
+        """Write every ``CharacterHealth`` field. Raises ``CharacterNotFound``."""
+
+    async def save_healths(
+        self, changes: Iterable[tuple[StoredCharacter, CharacterHealth]]
+    ) -> list[StoredCharacter]:
+        """``save_health`` for many characters in one statement (``/scene new``, ``/time``);
+        a character missing from its guild raises ``CharacterNotFound`` before anything is
+        written. Returns the saved characters in the order given."""
+
+    async def save_stability(
+        self, character: StoredCharacter, stability: CharacterStability | None
+    ) -> StoredCharacter:
+        """Write every Stability value (None: the character has none, RULES.md M13). Raises
+        ``CharacterNotFound``."""
+
+    async def save_stabilities(
+        self, changes: Iterable[tuple[StoredCharacter, CharacterStability | None]]
+    ) -> list[StoredCharacter]:
+        """``save_stability`` for many characters in one statement (``/scene new``,
+        ``/refresh``, a Stability test called for several)."""
+
+    async def set_gender(
+        self, character: StoredCharacter, gender: Gender | None
+    ) -> StoredCharacter:
+        """Give the character a grammatical gender (None: none). Raises ``CharacterNotFound``."""
+
+    async def set_ability(self, character: StoredCharacter, ability: Ability) -> StoredCharacter:
+        """Add the ability, or replace the one with the same name ignoring case. Raises
+        ``CharacterNotFound``."""
+
+    async def remove_ability(self, character: StoredCharacter, name: str) -> StoredCharacter:
+        """Remove the ability called ``name`` (ignoring case); absent: nothing changes."""
+
+    async def save_abilities(
+        self, character: StoredCharacter, abilities: Iterable[Ability]
+    ) -> StoredCharacter:
+        """Replace the whole set of abilities (e.g. ``/refresh``)."""
+
+    async def rename_character(self, character: StoredCharacter, name: str) -> StoredCharacter:
+        """Give the character a new name (stored as given: clean it first). Raises
+        ``CharacterNotFound``, and ``DuplicateName`` when the exact name is taken."""
+
+    async def delete_character(self, guild_id: int, character_id: int) -> StoredCharacter | None:
+        """Delete it with its abilities; returns what was deleted, None if not in this guild."""
+
+    async def record(
+        self,
+        *,
+        guild_id: int,
+        interaction_id: int,
+        actor_id: int,
+        command: str,
+        details: Details | None = None,
+    ) -> HistoryEntry | None:
+        """The change's one history entry (None when no stored value changed)."""
+
+    async def undo_latest(
+        self, guild_id: int, interaction_id: int, actor_id: int
+    ) -> UndoResult | None:
+        """Revert the guild's latest entry that is neither an undo nor undone (see
+        ``HistoryRecorder.undo_latest``); None when there is nothing to undo."""
+
+    # --- what the history does not hold ----------------------------------------------------
+
+    async def number_rolls(
+        self,
+        guild_id: int,
+        due: Sequence[int],
+        pending: Sequence[int],
+        kind: RollKind = RollKind.CONSCIOUSNESS,
+    ) -> dict[int, int]:
+        """A new number for each of ``due``; the current number of ``due`` and ``pending``."""
+
+    async def renumber_rolls(
+        self, guild_id: int, character_ids: Sequence[int], kind: RollKind = RollKind.CONSCIOUSNESS
+    ) -> None:
+        """New numbers for rolls an undo made due again (allowed after ``record``)."""
+
+    async def remember_roll_messages(self, messages: Iterable[RollMessage]) -> None: ...
+
+    async def forget_roll_messages(self, messages: Iterable[RollMessage]) -> None: ...
+
+    async def set_tracker(self, tracker: TrackerMessage) -> TrackerMessage | None:
+        """Make ``tracker`` the server's; returns the one it replaces."""
+
+    async def forget_tracker(self, tracker: TrackerMessage) -> None:
+        """Stop that tracker for good (only if it is still the server's)."""
+
+    async def channel_lost(self, lost: LostChannel) -> bool:
+        """Clear the server's announcement channel and keep the loss, unless it changed."""
+
+    async def forget_lost_channel(self, guild_id: int) -> None: ...
+
+
+class StorageEngine(Protocol):
+    """The storage a bot is given: changes, reads, what is kept in memory, the listeners."""
+
+    #: Every table and bound place (``bot.storage.tables``), in memory.
+    tables: TableDirectory
+
+    def transaction(
+        self,
+        *,
+        require_record: bool = True,
+        ticket: Ticket | None = None,
+        guild_id: int | None = None,
+    ) -> AbstractAsyncContextManager[StorageChange]: ...
+
+    def read(self, ticket: Ticket | None = None) -> AbstractAsyncContextManager[StorageReads]: ...
+
+    async def settings(self, guild_id: int, ticket: Ticket | None = None) -> GuildSettings: ...
+
+    def settings_in_memory(self, guild_id: int | None) -> GuildSettings | None: ...
+
+    async def names(self, guild_id: int, ticket: Ticket | None = None) -> ServerNames: ...
+
+    def on_change(self, listener: ChangeListener) -> None: ...
+
+    def applied_recently(self, interaction_id: int) -> bool: ...
+
+    @property
+    def commit_estimate(self) -> float: ...
+
+    async def close(self) -> None:
+        """Wait for the running transaction, then close. Closing twice is harmless."""
+
+    async def __aenter__(self) -> Self: ...
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None: ...
