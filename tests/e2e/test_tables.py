@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 
 from devkit.fake_discord import FakeDiscord, FakeGuild
+from devkit.harness import BotProcess
 from tests.e2e.kit import undo as confirmed_undo
 
 
@@ -111,3 +112,72 @@ async def test_a_thread_bound_inside_a_bound_category_plays_at_its_own_table(
     await asyncio.sleep(0.3)
     main = await fake.slash(guild, gm, "character list", {}, channel=hall)
     assert "Ada" not in str(main.embeds), main.embeds
+
+
+async def test_a_character_moved_with_a_roll_due_keeps_its_button_and_undo_brings_it_back(
+    fake: FakeDiscord, bot: BotProcess, make_guild: object
+) -> None:
+    guild = await make_guild(locale="es-ES")  # type: ignore[operator]
+    dj = guild.member("Dj", permissions=["manage_guild"], locale="es-ES")
+    salon = guild.channel_in(None, "salon")
+    await fake.slash(guild, dj, "table create", {"name": "Miskatonic", "place": salon})
+    await fake.slash(guild, dj, "character create", {"name": "Amelia Ríos", "health": 4})
+    hurt = await fake.slash(guild, dj, "hurt", {"character": "Amelia Ríos", "amount": "6"})
+    button = next(i for i in hurt.custom_ids if i.startswith("salud:cons:") and ":0:" in i)
+    moved = await fake.slash(
+        guild, dj, "character move", {"character": "Amelia Ríos", "table": "Miskatonic"}
+    )
+    assert not moved.ephemeral, moved.text
+    print("MOVE (es):", moved.embeds)
+    assert "juega desde ahora en «Miskatonic» (hasta ahora en «Mesa principal»)" in str(
+        moved.embeds
+    )
+    # It plays at Miskatonic now: not found at the main table, found there.
+    refused = await fake.slash(guild, dj, "character show", {"character": "Amelia Ríos"})
+    assert refused.ephemeral and "«Miskatonic»" in refused.text, refused.text
+    there = await fake.slash(
+        guild, dj, "character show", {"character": "Amelia Ríos"}, channel=salon
+    )
+    assert "-2 / 4" in str(there.embeds), there.embeds
+    # The roll button posted at the main table still rolls its roll.
+    await bot.script_dice(5)
+    rolled = await fake.click(guild, dj, hurt, button)
+    assert not rolled.ephemeral, rolled.text
+    # /undo at the table it left brings it back (the roll is the table's own change).
+    await confirmed_undo(fake, guild, dj)
+    back = await fake.slash(guild, dj, "character show", {"character": "Amelia Ríos"})
+    assert not back.ephemeral and "Amelia Ríos" in str(back.embeds), back.text
+    gone = await fake.slash(
+        guild, dj, "character show", {"character": "Amelia Ríos"}, channel=salon
+    )
+    assert gone.ephemeral, gone.text
+
+
+async def test_moving_in_english_and_the_limits_of_tables(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    player = guild.member("Player")
+    room = guild.channel_in(None, "room")
+    refused = await fake.slash(guild, player, "table create", {"name": "Arkham", "place": room})
+    assert refused.ephemeral and refused.text.startswith("Only a GM"), refused.text
+    await fake.slash(guild, gm, "table create", {"name": "Arkham", "place": room})
+    taken = await fake.slash(guild, gm, "table create", {"name": "ARKHAM", "place": room})
+    assert taken.ephemeral and "already called" in taken.text, taken.text
+    main_named = await fake.slash(guild, gm, "table create", {"name": "Main table"})
+    assert main_named.ephemeral, main_named.text
+    await fake.slash(guild, gm, "character create", {"name": "Jack", "health": 9}, channel=room)
+    not_empty = await fake.slash(guild, gm, "table delete", {"table": "Arkham"})
+    assert not_empty.text == (
+        "“Arkham” still has 1 character: move it with /character move before deleting the table."
+    ), not_empty.text
+    moved = await fake.slash(
+        guild, gm, "character move", {"character": "Jack", "table": "Main table"}, channel=room
+    )
+    assert not moved.ephemeral, moved.text
+    print("MOVE (en):", moved.embeds)
+    assert "Jack plays at “Main table” from now on (until now at “Arkham”)." in str(moved.embeds)
+    deleted = await fake.slash(guild, gm, "table delete", {"table": "Arkham"})
+    assert deleted.ephemeral and deleted.text == "Table “Arkham” deleted.", deleted.text
+    main = await fake.slash(guild, gm, "table delete", {"table": "Main table"})
+    assert main.text == "The main table cannot be deleted.", main.text
