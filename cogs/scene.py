@@ -105,6 +105,8 @@ class SceneCog(
         language = here.public_language
         async with here.read() as reader:
             embeds = await tracker_embeds(reader, here.table_id, language, datetime.now(UTC))
+        if embeds:
+            here.titled(embeds[0])
         message_id = await send_public(interaction, embeds=embeds)
         if message_id is None:  # pragma: no cover - Discord always says
             return

@@ -120,6 +120,14 @@ class Here:
         table = None if table_id is None else self.storage.tables.get(self.server_id, table_id)
         return self if table is None or table.id == self.table_id else self.at_table(table)
 
+    def titled(self, embed: discord.Embed) -> discord.Embed:
+        """With more than one table, the title names this one (``Personajes · Miskatonic``);
+        a server with only its main table sees its titles as they were."""
+        if self.several_tables and embed.title:
+            name = self.table.name or text(self.public_language, "table.main_name")
+            embed.title = f"{embed.title} · {escape(name)}"[:256]
+        return embed
+
     def at_table(self, table: GameTable) -> Here:
         """The same interaction at another table of its server (a button whose character
         plays elsewhere now)."""

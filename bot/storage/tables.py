@@ -51,6 +51,7 @@ class TableDirectory:
         self._tables: dict[int, dict[int, GameTable]] = {}
         self._places: dict[int, int] = {}  # place id -> table id
         self._guild_of_place: dict[int, int] = {}
+        self._server_of: dict[int, int] = {}
         #: A channel's category, a thread's channel or forum: what the gateway told of the
         #: places that have a parent (``bot.gateway.places``).
         self._parents: dict[int, int] = {}
@@ -84,6 +85,20 @@ class TableDirectory:
 
     def put(self, table: GameTable) -> None:
         self._tables.setdefault(table.guild_id, {})[table.id] = table
+        self._server_of[table.id] = table.guild_id
+
+    def server_of(self, table_id: int) -> int:
+        """The server of a table (a main table's id is its server's)."""
+        return self._server_of.get(table_id, table_id)
+
+    def title_of(self, table_id: int) -> str | None:
+        """The name a title gives the table when its server has several (``None`` when
+        it has only its main table, or for the main table unnamed: the caller's words)."""
+        server = self.server_of(table_id)
+        if not self.several(server):
+            return None
+        table = self.get(server, table_id)
+        return "" if table is None or table.name is None else table.name
 
     def remove(self, table: GameTable) -> None:
         self._tables.get(table.guild_id, {}).pop(table.id, None)

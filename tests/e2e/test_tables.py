@@ -181,3 +181,42 @@ async def test_moving_in_english_and_the_limits_of_tables(
     assert deleted.ephemeral and deleted.text == "Table “Arkham” deleted.", deleted.text
     main = await fake.slash(guild, gm, "table delete", {"table": "Main table"})
     assert main.text == "The main table cannot be deleted.", main.text
+
+
+async def test_each_table_has_its_tracker_and_titles_name_the_table(
+    fake: FakeDiscord, bot: BotProcess, make_guild: object
+) -> None:
+    guild = await make_guild(locale="es-ES")  # type: ignore[operator]
+    dj = guild.member("Dj", permissions=["manage_guild"], locale="es-ES")
+    salon = guild.channel_in(None, "salon")
+    await fake.slash(guild, dj, "character create", {"name": "Amelia Ríos", "health": 9})
+    # Only the main table: titles are as they were.
+    alone = await fake.slash(guild, dj, "character list", {})
+    assert "·" not in str(alone.embed["title"]), alone.embed
+    await fake.slash(guild, dj, "table create", {"name": "Miskatonic", "place": salon})
+    await fake.slash(
+        guild, dj, "character create", {"name": "Amelia Ríos", "health": 7}, channel=salon
+    )
+    main_tracker = await fake.slash(guild, dj, "scene tracker", {})
+    other_tracker = await fake.slash(guild, dj, "scene tracker", {}, channel=salon)
+    print("TRACKERS (es):", main_tracker.embeds, other_tracker.embeds)
+    assert str(main_tracker.embed["title"]).endswith(" · Mesa principal"), main_tracker.embed
+    assert str(other_tracker.embed["title"]).endswith(" · Miskatonic"), other_tracker.embed
+    await bot.settled(main_tracker, other_tracker)
+    hurt = await fake.slash(
+        guild, dj, "hurt", {"character": "Amelia Ríos", "amount": "3"}, channel=salon
+    )
+    await bot.settled(hurt)
+    other = fake.message(str(other_tracker.message_id))
+    main = fake.message(str(main_tracker.message_id))
+    assert other is not None and "4 / 7" in str(other["embeds"]), other
+    assert str(other["embeds"][0]["title"]).endswith(" · Miskatonic"), other["embeds"]
+    assert (
+        main is not None and "9 / 9" in str(main["embeds"]) and "4 / 7" not in str(main["embeds"])
+    )
+    listed = await fake.slash(guild, dj, "character list", {}, channel=salon)
+    assert str(listed.embed["title"]).endswith(" · Miskatonic"), listed.embed
+    status = await fake.slash(guild, dj, "scene status", {})
+    assert str(status.embed["title"]).endswith(" · Mesa principal"), status.embed
+    history = await fake.slash(guild, dj, "history", {}, channel=salon)
+    assert str(history.embed["title"]).endswith(" · Miskatonic"), history.embed

@@ -93,7 +93,7 @@ async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui
             language=language.value,
         )
         lookalikes = await reader.lookalike_ids(here.table_id)
-    embed = list_embed(characters, language, page, total, lookalikes)
+    embed = here.titled(list_embed(characters, language, page, total, lookalikes))
     return embed, ListPageButton.pager(
         page,
         pages,

@@ -63,7 +63,7 @@ async def history_page(
         )
     more = len(entries) > HISTORY_LIMIT
     language = here.public_language
-    embed = history_embed(entries[:HISTORY_LIMIT], language, character, page)
+    embed = here.titled(history_embed(entries[:HISTORY_LIMIT], language, character, page))
     if page == 1 and not more:
         return embed, None
     subject = 0 if character is None else character.id

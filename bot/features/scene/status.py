@@ -142,7 +142,7 @@ async def status_message(here: Here, page: int) -> tuple[discord.Embed, discord.
                 here.table_id, dead_only=True, limit=FALLEN_READ, language=language.value
             )
     closing = fallen_line(fallen, everyone - living, language)
-    embed = status_page_embed(characters, living, language, page, closing)
+    embed = here.titled(status_page_embed(characters, living, language, page, closing))
     return embed, StatusPageButton.pager(
         page, pages, text(language, "scene.status.previous"), text(language, "scene.status.next")
     )
