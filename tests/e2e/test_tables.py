@@ -102,6 +102,14 @@ async def test_a_thread_bound_inside_a_bound_category_plays_at_its_own_table(
     at_duet = await fake.slash(guild, gm, "character list", {}, channel=duet)
     assert "Ada" in str(at_hall.embeds) and "Bea" not in str(at_hall.embeds), at_hall.embeds
     assert "Bea" in str(at_duet.embeds) and "Ada" not in str(at_duet.embeds), at_duet.embeds
+    # A forum in the category: its posts play at the category's table, or at the forum's.
+    forum = guild.channel_in(oneshot, "clues", forum=True)
+    post = guild.thread(forum, "the letter")
+    in_post = await fake.slash(guild, gm, "character list", {}, channel=post)
+    assert "Ada" in str(in_post.embeds), in_post.embeds
+    await fake.slash(guild, gm, "table bind", {"table": "Duet", "place": forum})
+    in_post = await fake.slash(guild, gm, "character list", {}, channel=post)
+    assert "Bea" in str(in_post.embeds) and "Ada" not in str(in_post.embeds), in_post.embeds
     # Unbinding the thread: it plays at the next table out (the category's).
     await fake.slash(guild, gm, "table unbind", {"place": duet})
     after = await fake.slash(guild, gm, "character list", {}, channel=duet)
@@ -143,6 +151,9 @@ async def test_a_character_moved_with_a_roll_due_keeps_its_button_and_undo_bring
     await bot.script_dice(5)
     rolled = await fake.click(guild, dj, hurt, button)
     assert not rolled.ephemeral, rolled.text
+    preview = await fake.slash(guild, dj, "undo", {})
+    print("UNDO PREVIEW (es):", preview.text)
+    assert "Miskatonic" in preview.text and "Mesa principal" in preview.text, preview.text
     # /undo at the table it left brings it back (the roll is the table's own change).
     await confirmed_undo(fake, guild, dj)
     back = await fake.slash(guild, dj, "character show", {"character": "Amelia Ríos"})
