@@ -380,7 +380,7 @@ class CharacterCog(
         async with here.change() as tx:
             current = await tx.character(character)
             await refuse_taken_name(tx, table.id, current.name, renaming=current.id)
-            moved = await tx.move_character(current, table.id)
+            moved = await tx.tables.move_character(current, table.id)
             await tx.record(
                 **here.history(
                     CharacterMoveDetails(

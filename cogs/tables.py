@@ -98,8 +98,8 @@ class TablesCog(
         )
         previous = tables.table_of_place(here.server_id, place_id)
         async with here.settings_change() as tx:
-            tx.insert_table(table)
-            tx.bind_place(table, place_id)
+            tx.tables.insert(table)
+            tx.tables.bind(table, place_id)
         tables.put(table)
         tables.bind(here.server_id, place_id, table.id)
         language = here.private_language
@@ -133,9 +133,9 @@ class TablesCog(
         previous = tables.table_of_place(here.server_id, place_id)
         async with here.settings_change() as tx:
             if table.is_main:
-                tx.unbind_place(place_id)
+                tx.tables.unbind(place_id)
             else:
-                tx.bind_place(table, place_id)
+                tx.tables.bind(table, place_id)
         if table.is_main:
             tables.unbind(place_id)
         else:
@@ -165,7 +165,7 @@ class TablesCog(
         if not here.is_gm_at(bound):
             raise UserFacingError("error.not_gm", action=text(language, "table.action.bind"))
         async with here.settings_change() as tx:
-            tx.unbind_place(place_id)
+            tx.tables.unbind(place_id)
         tables.unbind(place_id)
         await send_private(
             interaction,
@@ -230,7 +230,7 @@ class TablesCog(
         old = table_name(language, table)
         renamed = GameTable(table.id, table.guild_id, cleaned, table.gm_role_id, table.channel_id)
         async with here.settings_change() as tx:
-            tx.update_table(renamed)
+            tx.tables.update(renamed)
         tables.put(renamed)
         await send_private(
             interaction,
@@ -256,7 +256,7 @@ class TablesCog(
                 count=count,
             )
         async with here.settings_change() as tx:
-            tx.delete_table(table)
+            tx.tables.delete(table)
         here.storage.tables.remove(table)
         await send_private(
             interaction, text(language, "table.deleted", table=table_name(language, table))
@@ -293,7 +293,7 @@ class TablesCog(
             table.channel_id,
         )
         async with here.settings_change() as tx:
-            tx.update_table(changed)
+            tx.tables.update(changed)
         here.storage.tables.put(changed)
         name = table_name(language, table)
         if role is None:
@@ -328,7 +328,7 @@ class TablesCog(
         channel_id = None if channel is None else int(cast(Any, channel).id)
         changed = GameTable(table.id, table.guild_id, table.name, table.gm_role_id, channel_id)
         async with here.settings_change() as tx:
-            tx.update_table(changed)
+            tx.tables.update(changed)
         here.storage.tables.put(changed)
         name = table_name(language, table)
         if channel_id is None:

@@ -68,6 +68,6 @@ class PlaceFollower:
     async def _unbind(self, place: int) -> None:
         try:
             async with self._storage.transaction(require_record=False) as tx:
-                tx.unbind_place(place)
+                tx.tables.unbind(place)
         except Exception:
             log.exception("could not unbind the deleted place %s", place)

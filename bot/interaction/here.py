@@ -30,6 +30,7 @@ from bot.i18n.grammar import gendered
 from bot.interaction import permissions
 from bot.interaction.context import InteractionContext, context_of
 from bot.interaction.errors import UserFacingError
+from bot.render.limits import TITLE_LIMIT
 from bot.render.sanitize import escape
 from bot.storage import (
     CharacterRef,
@@ -116,16 +117,17 @@ class Here:
         if not self.several_tables:
             return self
         async with self.read() as reader:
-            table_id = await reader.table_of_character(character_id)
-        table = None if table_id is None else self.storage.tables.get(self.server_id, table_id)
-        return self if table is None or table.id == self.table_id else self.at_table(table)
+            for table in self.storage.tables.tables(self.server_id):
+                if await reader.get_character(table.id, character_id) is not None:
+                    return self if table.id == self.table_id else self.at_table(table)
+        return self
 
     def titled(self, embed: discord.Embed) -> discord.Embed:
         """With more than one table, the title names this one (``Personajes · Miskatonic``);
         a server with only its main table sees its titles as they were."""
         if self.several_tables and embed.title:
             name = self.table.name or text(self.public_language, "table.main_name")
-            embed.title = f"{embed.title} · {escape(name)}"[:256]
+            embed.title = f"{embed.title} · {escape(name)}"[:TITLE_LIMIT]
         return embed
 
     def at_table(self, table: GameTable) -> Here:

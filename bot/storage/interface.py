@@ -33,7 +33,7 @@ from bot.storage.models import (
     UndoResult,
     Unset,
 )
-from bot.storage.tables import GameTable, TableDirectory
+from bot.storage.tables import TableDirectory, TableWrites
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
 from rules.stability import CharacterStability
@@ -49,9 +49,6 @@ class ChangeListener(Protocol):
 
 class StorageReads(Protocol):
     """Reads, every one filtered by server; valid only inside the block that gave it."""
-
-    async def table_of_character(self, character_id: int) -> int | None:
-        """The table a character plays at (its server's main table or another), if it exists."""
 
     async def get_settings(self, guild_id: int) -> GuildSettings: ...
 
@@ -81,15 +78,20 @@ class StorageReads(Protocol):
         *,
         living_only: bool = False,
         dead_only: bool = False,
+        out_of_play: bool | None = None,
         limit: int | None = None,
         offset: int = 0,
         language: str = "en",
     ) -> list[StoredCharacter]:
-        """By name, in the order a reader of ``language`` expects; a page reads its rows."""
+        """By name, in the order a reader of ``language`` expects; a page reads its rows;
+        ``out_of_play``: True for only the living incurably insane (M4), False for all but
+        them."""
 
     async def lookalike_ids(self, guild_id: int) -> set[int]: ...
 
-    async def count_characters(self, guild_id: int, *, living_only: bool = False) -> int: ...
+    async def count_characters(
+        self, guild_id: int, *, living_only: bool = False, out_of_play: bool | None = None
+    ) -> int: ...
 
     async def batch_of_characters(
         self, guild_id: int, among: Among, *, after_id: int = 0, limit: int = BATCH_SIZE
@@ -97,7 +99,9 @@ class StorageReads(Protocol):
 
     async def count_among(self, guild_id: int, among: Among) -> int: ...
 
-    async def head_count(self, guild_id: int) -> tuple[int, int]: ...
+    async def head_count(self, guild_id: int) -> tuple[int, int, int]:
+        """Characters, the living among them, and the out of play (incurably insane) among
+        those."""
 
     async def interaction_seen(self, interaction_id: int) -> bool:
         """Whether this interaction's change is stored (settles a commit whose end was lost)."""
@@ -126,6 +130,11 @@ class StorageReads(Protocol):
     async def has_roll_messages(self, guild_id: int) -> bool:
         """Whether the guild keeps any roll-button message, of any kind."""
 
+    async def newest_roll_message(
+        self, guild_id: int, character_id: int, kind: RollKind, roll_seq: int
+    ) -> RollMessage | None:
+        """The newest kept message carrying the buttons of that roll, if any."""
+
     async def stale_roll_messages(
         self, guild_id: int, character_ids: Sequence[int]
     ) -> list[RollMessage]:
@@ -138,22 +147,9 @@ class StorageReads(Protocol):
 
 
 class StorageChange(StorageReads, Protocol):
-    def insert_table(self, table: GameTable) -> None:
-        """A new table (``bot.storage.tables``), with its server's main row if it had none."""
-
-    def update_table(self, table: GameTable) -> None:
-        """Store a table's name, GM role and announcement channel as given."""
-
-    def bind_place(self, table: GameTable, place_id: int) -> None:
-        """The place plays at ``table`` from now on (moved from any other)."""
-
-    def unbind_place(self, place_id: int) -> None: ...
-
-    def delete_table(self, table: GameTable) -> None:
-        """An empty table, with its places and tracker."""
-
-    async def move_character(self, character: StoredCharacter, to_table: int) -> StoredCharacter:
-        """The character plays at ``to_table`` from now on; recorded at the table it left."""
+    @property
+    def tables(self) -> TableWrites:
+        """The writes of tables and places (``bot.storage.tables``), a character's move."""
 
     """One change: its reads and writes and its one history entry, applied together or not
     at all (rolled back when it wrote a character without ``record``)."""

@@ -1,7 +1,7 @@
 """Tables: several games in one server (issue 27), kept in memory so that finding the table of
 an interaction costs no trip to the database.
 
-Every server has its main table, whose id is the server's id (migration 0013): whatever a
+Every server has its main table, whose id is the server's id (migration 0014): whatever a
 server stored before tables existed is its main table's. Another table's id is the
 snowflake of the ``/table create`` that made it. The characters, history, trackers and roll
 messages of a table are stored under its id where they were stored under the server's.
@@ -15,13 +15,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from bot.storage.names import name_key
+
+if TYPE_CHECKING:
+    from bot.storage.models import StoredCharacter
 
 __all__ = [
     "MAX_TABLES",
     "GameTable",
     "TableDirectory",
+    "TableWrites",
 ]
 
 #: At most this many tables a server, the main one included.
@@ -163,3 +168,25 @@ class TableDirectory:
             if typed.strip() == str(table.id):
                 return table
         return None
+
+
+class TableWrites(Protocol):
+    """A change's writes of tables and places (``tx.tables``): no history of their own, but
+    a character's move is a change its caller records."""
+
+    def insert(self, table: GameTable) -> None:
+        """A new table, with its server's main row if it had none."""
+
+    def update(self, table: GameTable) -> None:
+        """Store a table's name, GM role and announcement channel as given."""
+
+    def bind(self, table: GameTable, place_id: int) -> None:
+        """The place plays at ``table`` from now on (moved from any other)."""
+
+    def unbind(self, place_id: int) -> None: ...
+
+    def delete(self, table: GameTable) -> None:
+        """An empty table, with its places and tracker."""
+
+    async def move_character(self, character: StoredCharacter, to_table: int) -> StoredCharacter:
+        """The character plays at ``to_table`` from now on; recorded at the table it left."""

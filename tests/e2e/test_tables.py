@@ -153,7 +153,7 @@ async def test_a_character_moved_with_a_roll_due_keeps_its_button_and_undo_bring
     assert not rolled.ephemeral, rolled.text
     preview = await fake.slash(guild, dj, "undo", {})
     print("UNDO PREVIEW (es):", preview.text)
-    assert "Miskatonic" in preview.text and "Mesa principal" in preview.text, preview.text
+    assert "**Amelia Ríos** vuelve a jugar en «Mesa principal»" in preview.text, preview.text
     # /undo at the table it left brings it back (the roll is the table's own change).
     await confirmed_undo(fake, guild, dj)
     back = await fake.slash(guild, dj, "character show", {"character": "Amelia Ríos"})

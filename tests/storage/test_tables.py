@@ -1,4 +1,4 @@
-"""Tables (issue 27, migration 0013): an upgraded file gives every server its main table,
+"""Tables (issue 27, migration 0014): an upgraded file gives every server its main table,
 whose id is the server's, holding all of today's data with its numbers; tables and places
 read back into memory at start; a character moved between tables, its undo, and the
 1,000-character limit counted over the whole server."""
@@ -17,25 +17,25 @@ from .conftest import GM, GUILD_A, GUILD_B, Interactions, create
 OTHER_TABLE = 1_577_000_000_000_000_001
 
 
-async def _version_12_file(path: Path) -> None:
+async def _version_13_file(path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     conn = await connect(path)
     try:
-        assert await apply_migrations(conn, load_migrations()[:12]) == 12
+        assert await apply_migrations(conn, load_migrations()[:13]) == 13
     finally:
         await conn.close()
 
 
 def test_the_migration_is_sql_alone() -> None:
-    (step,) = [m for m in load_migrations() if m.version == 13]
-    assert step.name == "0013_tables.sql"
+    (step,) = [m for m in load_migrations() if m.version == 14]
+    assert step.name == "0014_tables.sql"
     assert "salud_" not in step.sql
 
 
 async def test_an_upgraded_file_gives_every_server_its_main_table_numbers_unchanged(
     db_path: Path,
 ) -> None:
-    await _version_12_file(db_path)
+    await _version_13_file(db_path)
     with sqlite3.connect(db_path) as raw:
         raw.executemany(
             "INSERT INTO history (id, guild_id, interaction_id, actor_id, command, details,"
@@ -69,8 +69,8 @@ async def test_tables_and_places_come_back_at_start_and_resolve_innermost_first(
         await Storage.open(db_path) as storage,
         storage.transaction(require_record=False) as tx,
     ):
-        tx.insert_table(table)
-        tx.bind_place(table, category)
+        tx.tables.insert(table)
+        tx.tables.bind(table, category)
     async with await Storage.open(db_path) as storage:
         tables = storage.tables
         assert tables.tables(GUILD_A) == [GameTable(GUILD_A, GUILD_A), table]
@@ -91,12 +91,12 @@ async def test_a_moved_character_plays_at_its_new_table_and_undo_brings_it_back(
     table = GameTable(OTHER_TABLE, GUILD_A, "Miskatonic")
     async with await Storage.open(db_path) as storage:
         async with storage.transaction(require_record=False) as tx:
-            tx.insert_table(table)
+            tx.tables.insert(table)
         amelia = await create(storage, next_id, "Amelia", guild=GUILD_A)
         async with storage.transaction(guild_id=GUILD_A) as tx:
             current = await tx.get_character(GUILD_A, amelia.id)
             assert current is not None
-            moved = await tx.move_character(current, OTHER_TABLE)
+            moved = await tx.tables.move_character(current, OTHER_TABLE)
             entry = await tx.record(
                 guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="character move"
             )

@@ -2,23 +2,20 @@
 it holds (docs/DESIGN.md, Storage):
 
 - ``Pipeline`` (``pipeline.py``): the statements not sent yet, and the trips that send them —
-  those nobody waits for go with the next statement that is waited for, or with the
-  ``COMMIT``;
+  those nobody waits for go with the next statement that is waited for, or with ``COMMIT``;
 - ``Reader`` (``reader.py``): the read-only queries, sent through that pipeline;
 - ``KnownCharacters`` (``known.py``): every character read or written here as stored now, and
   the first state of each one written;
 - ``CharacterWriter`` (``character_writes.py``): the writes of characters and abilities;
-- ``HistoryRecorder`` (``history_writes.py``): the change's history entry, and ``/undo``.
-
-Each part keeps its own state and uses the others only through their methods. The facade
-adds the writes of settings and meta (never in the history) and ``finish`` / ``abort`` /
-``end`` for ``Storage``.
-
+- ``HistoryRecorder`` (``history_writes.py``): the change's history entry, and ``/undo``;
+- ``TableWriter`` (``table_rows.py``): tables, their places, a character's move (``tables``).
+Each part keeps its own state and uses the others only through their methods. The facade adds
+the writes of settings and meta (never in the history) and ``finish``/``abort``/``end``.
 With ``BEGIN IMMEDIATE`` goes a probe of the next history id and of the next number in the
-transaction's server (SQLite's write lock is held from then on, so no other connection can
-take them): the history entry and its characters' rows are then written with the ``COMMIT``
-instead of in a trip of their own. A /hurt is two trips: ``BEGIN`` with the read of the
-character, the writes with ``COMMIT``.
+transaction's server (SQLite's write lock is held from then on, so no other connection can take
+them): the history entry and its characters' rows are then written with the ``COMMIT`` instead
+of in a trip of their own. A /hurt is two trips: ``BEGIN`` with the read of the character, the
+writes with ``COMMIT``.
 """
 
 from __future__ import annotations
@@ -61,7 +58,6 @@ from bot.storage.sqlite.rows import (
 )
 from bot.storage.sqlite.side_writes import SideWriter
 from bot.storage.sqlite.table_rows import TableWriter
-from bot.storage.tables import GameTable
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
 from rules.stability import CharacterStability
@@ -70,10 +66,8 @@ __all__ = ["Transaction"]
 
 
 class Transaction:
-    """Reads and writes inside ``BEGIN IMMEDIATE`` … ``COMMIT``, recorded in the history.
-
-    Valid only inside the ``async with storage.transaction()`` that produced it.
-    """
+    """Reads and writes inside ``BEGIN IMMEDIATE`` … ``COMMIT``, recorded in the history;
+    valid only inside the ``async with storage.transaction()`` that produced it."""
 
     def __init__(
         self,
@@ -89,7 +83,6 @@ class Transaction:
         self._pipe.probe(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))
         self._reads = Reader(self._pipe, clock, settings, keep=self._known.keep)
         self._characters = CharacterWriter(self._pipe, self._known, self._reads, self.now)
-        self._tables = TableWriter(self._pipe)
         self._history = HistoryRecorder(
             self._pipe, self._known, self._reads, self._characters, self.now, probed_guild=guild_id
         )
@@ -159,39 +152,16 @@ class Transaction:
 
     # --- statements ----------------------------------------------------------------------------
 
+    @property
+    def tables(self) -> TableWriter:
+        return TableWriter(self._pipe, self._characters, self._reads.check_open, self.now)
+
     def now(self) -> str:
         """The clock's time, as stored (ISO 8601, UTC, microseconds)."""
         return self._reads.now()
 
     def check_open(self) -> None:
         self._reads.check_open()
-
-    # --- tables and their places (issue 27; never history, but a move is recorded) ---------
-
-    def insert_table(self, table: GameTable) -> None:
-        self._reads.check_open()
-        self._tables.insert(table, self.now())
-
-    def update_table(self, table: GameTable) -> None:
-        self._reads.check_open()
-        self._tables.update(table, self.now())
-
-    def bind_place(self, table: GameTable, place_id: int) -> None:
-        self._reads.check_open()
-        self._tables.bind(table, place_id, self.now())
-
-    def unbind_place(self, place_id: int) -> None:
-        self._reads.check_open()
-        self._tables.unbind(place_id)
-
-    def delete_table(self, table: GameTable) -> None:
-        self._reads.check_open()
-        self._tables.delete(table)
-
-    async def move_character(self, character: StoredCharacter, to_table: int) -> StoredCharacter:
-        """``character`` plays at ``to_table`` from now on, with its state and due rolls;
-        recorded at the table it leaves (``CharacterWriter.move``)."""
-        return await self._characters.move(character, to_table)
 
     # --- settings and meta (never history) ---------------------------------------------------
 
@@ -256,9 +226,6 @@ class Transaction:
 
     # --- characters as stored now (known here, else read) ------------------------------------
 
-    async def table_of_character(self, character_id: int) -> int | None:
-        return await self._reads.table_of_character(character_id)
-
     async def get_character(self, guild_id: int, character_id: int) -> StoredCharacter | None:
         self._reads.check_open()
         current = await self._characters.current(guild_id, character_id)
@@ -315,6 +282,7 @@ class Transaction:
         *,
         living_only: bool = False,
         dead_only: bool = False,
+        out_of_play: bool | None = None,
         limit: int | None = None,
         offset: int = 0,
         language: str = "en",
@@ -323,6 +291,7 @@ class Transaction:
             guild_id,
             living_only=living_only,
             dead_only=dead_only,
+            out_of_play=out_of_play,
             limit=limit,
             offset=offset,
             language=language,
@@ -338,14 +307,18 @@ class Transaction:
     async def count_among(self, guild_id: int, among: Among) -> int:
         return await self._reads.count_among(guild_id, among)
 
-    async def head_count(self, guild_id: int) -> tuple[int, int]:
+    async def head_count(self, guild_id: int) -> tuple[int, int, int]:
         return await self._reads.head_count(guild_id)
 
     async def lookalike_ids(self, guild_id: int) -> set[int]:
         return await self._reads.lookalike_ids(guild_id)
 
-    async def count_characters(self, guild_id: int, *, living_only: bool = False) -> int:
-        return await self._reads.count_characters(guild_id, living_only=living_only)
+    async def count_characters(
+        self, guild_id: int, *, living_only: bool = False, out_of_play: bool | None = None
+    ) -> int:
+        return await self._reads.count_characters(
+            guild_id, living_only=living_only, out_of_play=out_of_play
+        )
 
     async def history(
         self,
@@ -483,6 +456,11 @@ class Transaction:
 
     async def has_roll_messages(self, guild_id: int) -> bool:
         return await self._reads.has_roll_messages(guild_id)
+
+    async def newest_roll_message(
+        self, guild_id: int, character_id: int, kind: RollKind, roll_seq: int
+    ) -> RollMessage | None:
+        return await self._reads.newest_roll_message(guild_id, character_id, kind, roll_seq)
 
     async def stale_roll_messages(
         self, guild_id: int, character_ids: Sequence[int]
