@@ -197,7 +197,11 @@ class TablesCog(
                 role = table.gm_role_id if not table.is_main else here.settings.gm_role_id
                 if role is not None:
                     parts.append(text(language, "table.list.gm_role", role=f"<@&{role}>"))
-                parts.append(plural(language, "table.list.characters", count))
+                parts.append(
+                    plural(language, "table.list.characters", count)
+                    if count
+                    else text(language, "table.list.no_characters")
+                )
                 lines.append(" · ".join(parts))
         embed = discord.Embed(
             title=text(language, "table.list.title"),

@@ -61,6 +61,11 @@ async def test_two_tables_side_by_side_with_same_named_characters(
     listed = await fake.slash(guild, owner, "table list", {})
     assert not listed.ephemeral
     print("TABLE LIST (en):", listed.embeds)
+    assert listed.embed["title"] == "Tables"
+    assert listed.embed["description"] == (
+        "**Main table** · everywhere else · no characters\n"
+        f"**Miskatonic** · <#{monday.id}> · GMs: <@&{keeper_role.id}> · 1 character"
+    ), listed.embed
 
 
 async def test_a_name_at_the_wrong_table_is_refused_saying_where_it_plays(
@@ -80,6 +85,10 @@ async def test_a_name_at_the_wrong_table_is_refused_saying_where_it_plays(
         refused.text
     )
     print("REFUSAL (es):", refused.text)
+    english = await fake.slash(
+        guild, dj, "hurt", {"character": "Jack Malone", "amount": "2"}, locale="en-US"
+    )
+    assert english.text == "Jack Malone plays at the table “Miskatonic”: use the command there."
     choices = await fake.autocomplete(guild, dj, "hurt", {"character": "Jack"}, focused="character")
     assert choices == [], choices
     listed = await fake.slash(guild, dj, "table list", {})
