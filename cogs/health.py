@@ -199,7 +199,7 @@ class HealthCog(commands.Cog):
                     name = safe(current.name)
                     raise UserFacingError("health.error.target_dead", name=name) from dead
                 hits.append((await tx.save_health(current, outcome.after), outcome, roll))
-            numbers = await number_due_rolls(tx, here.guild_id, [(c, o) for c, o, _ in hits])
+            numbers = await number_due_rolls(tx, here.table_id, [(c, o) for c, o, _ in hits])
             await tx.record(**here.history(hurt_details(amount, shown_reason, hits)))
         language = here.public_language
         embeds = hurt_embeds(hits, expression, shown_reason, language)

@@ -15,11 +15,11 @@ from bot.features.characters.names import entries_of, find_character, rank_choic
 from bot.i18n import text
 from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
-from bot.interaction.here import Here, private_language
+from bot.interaction.here import Here, private_language, table_of
 from bot.interaction.subjects import note_options, note_subject
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from bot.render.sanitize import escape, has_invisible, visible
-from bot.storage import LightCharacter, ServerNames
+from bot.storage import LightCharacter, ServerNames, name_key
 from rules.names import MAX_NAME_LENGTH, fold_name
 
 __all__ = [
@@ -53,7 +53,11 @@ async def resolve_character(here: Here, name: str | None) -> LightCharacter:
         raise UserFacingError("error.invalid_name.control", max_length=MAX_NAME_LENGTH)
     names = await here.names()
     if name is not None:
-        return _find_by_name(here, names, name)
+        try:
+            return _find_by_name(here, names, name)
+        except UserFacingError:
+            await _refuse_if_elsewhere(here, name)
+            raise
     own = names.owned_by(here.user_id)
     if not own:
         raise UserFacingError("error.no_character")
@@ -64,6 +68,24 @@ async def resolve_character(here: Here, name: str | None) -> LightCharacter:
         raise UserFacingError("error.several_characters", names=shown)
     note_subject(here.interaction, "character", own[0])
     return own[0]
+
+
+async def _refuse_if_elsewhere(here: Here, name: str) -> None:
+    """A name that is exactly one of another table's characters is refused saying where it
+    plays (COMMANDS.md "Tables"); read only on the way to a refusal, never otherwise."""
+    if not here.several_tables:
+        return
+    key = name_key(_typed_name(name))
+    for table in here.storage.tables.tables(here.server_id):
+        if table.id == here.table_id:
+            continue
+        other = await here.storage.names(table.id, here.context.ticket)
+        found = other.with_key(key)
+        if found is not None:
+            shown = table.name or text(here.private_language, "table.main_name")
+            raise UserFacingError(
+                "error.character_elsewhere", name=escape(found.name), table=escape(shown)
+            )
 
 
 def _find_by_name(here: Here, names: ServerNames, name: str) -> LightCharacter:
@@ -150,7 +172,8 @@ async def character_choices(
     if interaction.guild_id is None:
         return []
     context = context_of(interaction)
-    names = await context.services.storage.names(interaction.guild_id, context.ticket)
+    table = table_of(interaction, context.services.storage)
+    names = await context.services.storage.names(table.id, context.ticket)
     language = await private_language(interaction)
     entries = entries_of(names)
     if stable_only:

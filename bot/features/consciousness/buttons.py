@@ -119,13 +119,13 @@ async def perform_consciousness_roll(
     the keeper disables (the press's response does it).
     """
     async with here.change() as tx:
-        current = await tx.get_character(here.guild_id, character_id)
+        current = await tx.get_character(here.table_id, character_id)
         if current is None:
-            raise CharacterNotFound(here.guild_id, character_id)
+            raise CharacterNotFound(here.table_id, character_id)
         note_subject(here.interaction, "character", current)
         if require_pending:
             _require_pending(current)
-            if roll is not None and await roll_number(tx, here.guild_id, character_id) != roll:
+            if roll is not None and await roll_number(tx, here.table_id, character_id) != roll:
                 raise UserFacingError("health.error.button_old_roll", name=safe(current.name))
         made = roll_consciousness(current.health, spend, here.dice, stability=current.stability)
         saved = current
@@ -211,12 +211,13 @@ class ConsciousnessButton(SaludButton, custom_id=CONSCIOUSNESS_ID):
         return cls(int(match["character_id"]), int(match["spend"]), label, roll=roll)
 
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+        here = await here.of_character(self.character_id)
         await require_roller(here, self.character_id)
         message, channel_id = interaction.message, interaction.channel_id
         kept = None
         if message is not None and channel_id is not None:
             kept = RollMessage(
-                here.guild_id, self.character_id, self.roll or 0, channel_id, message.id
+                here.table_id, self.character_id, self.roll or 0, channel_id, message.id
             )
         saved, roll = await perform_consciousness_roll(
             here, self.character_id, self.spend, require_pending=True, roll=self.roll, pressed=kept

@@ -126,7 +126,7 @@ class RollButtonKeeper:
     ) -> None:
         """Keep the reply that carries these characters' roll buttons (after it was sent)."""
         await self.remember_message(
-            here.guild_id, here.interaction.channel_id, message_id, rolls, kind
+            here.table_id, here.interaction.channel_id, message_id, rolls, kind
         )
 
     async def remember_message(

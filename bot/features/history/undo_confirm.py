@@ -162,21 +162,21 @@ class UndoButton(SaludButton, custom_id=UNDO_ID):
         await acknowledge(interaction)
         try:
             async with here.change() as tx:
-                latest = await tx.latest_undoable(here.guild_id)
+                latest = await tx.latest_undoable(here.table_id)
                 if latest is None or latest.id != self.entry_id:
-                    previewed = await tx.get_history_entry(here.guild_id, self.entry_id)
+                    previewed = await tx.get_history_entry(here.table_id, self.entry_id)
                     if previewed is not None and previewed.undone:  # pressed twice
                         raise UserFacingError("undo.error.already", entry=previewed.number)
                     raise _Superseded(latest)
-                result = await tx.undo_latest(here.guild_id, here.interaction.id, here.user_id)
+                result = await tx.undo_latest(here.table_id, here.interaction.id, here.user_id)
                 if result is None:  # pragma: no cover - the entry was just read in this tx
                     raise _Superseded(None)
                 pending = [c.id for c in result.restored if c.health.roll_pending]
-                await renumber_rolls(tx, here.guild_id, pending)
+                await renumber_rolls(tx, here.table_id, pending)
                 # A Stability test an undo makes due again (an undone roll) gets a new
                 # number too: the buttons of its call stay refused and disabled (M13).
                 tests = await renumber_rolls(
-                    tx, here.guild_id, tests_due_again(result), kind=RollKind.STABILITY_TEST
+                    tx, here.table_id, tests_due_again(result), kind=RollKind.STABILITY_TEST
                 )
         except _Superseded as moved:
             if moved.latest is None:
@@ -204,7 +204,7 @@ class UndoButton(SaludButton, custom_id=UNDO_ID):
             call=call_testers(due, caller=here.user_id, language=public),
         )
         await here.context.services.roll_buttons.remember_message(
-            here.guild_id, interaction.channel_id, message_id, tests, RollKind.STABILITY_TEST
+            here.table_id, interaction.channel_id, message_id, tests, RollKind.STABILITY_TEST
         )
         number = result.reverted.number
         await _replace_question(interaction, text(language, "undo.confirmed", entry=number))

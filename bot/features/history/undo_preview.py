@@ -21,6 +21,7 @@ from bot.render import mention, safe
 from bot.render.common import duration_text
 from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT
 from bot.storage import HistoryCharacter, HistoryEntry, StoredCharacter
+from bot.storage.details import CharacterMoveDetails
 from rules.abilities import Ability
 from rules.character import CharacterHealth
 from rules.stability import CharacterStability
@@ -225,7 +226,11 @@ def reversal_line(
 
 def reversal_lines(entry: HistoryEntry, language: Language, *, health: bool = True) -> list[str]:
     """Every character the entry touched that has something to say, in the order stored
-    (by id)."""
+    (by id); a move between tables undone says where the character plays again."""
+    details = entry.details
+    if isinstance(details, CharacterMoveDetails):
+        table = details.from_name or text(language, "table.main_name")
+        return [text(language, "undo.line.moved", name=safe(details.name), table=safe(table))]
     lines = (reversal_line(change, language, health=health) for change in entry.characters)
     return [line for line in lines if line is not None]
 

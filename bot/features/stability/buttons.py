@@ -94,9 +94,9 @@ async def perform_stability_roll(
     message whose button was pressed, no longer kept among those the keeper disables.
     """
     async with here.change() as tx:
-        current = await tx.get_character(here.guild_id, character_id)
+        current = await tx.get_character(here.table_id, character_id)
         if current is None:
-            raise CharacterNotFound(here.guild_id, character_id)
+            raise CharacterNotFound(here.table_id, character_id)
         note_subject(here.interaction, "character", current)
         number_now = None
         if test is not None:
@@ -105,7 +105,7 @@ async def perform_stability_roll(
         elif current.stability is not None and current.stability.due_test is not None:
             # Its call's line will say how it rolled (the keeper's sweep of its buttons).
             number_now = await roll_number(
-                tx, here.guild_id, character_id, kind=RollKind.STABILITY_TEST
+                tx, here.table_id, character_id, kind=RollKind.STABILITY_TEST
             )
         made = roll_stability_test(current.health, current.stability, spend, here.dice)
         saved = await tx.save_stability(current, made.outcome.after)
@@ -122,7 +122,7 @@ async def perform_stability_roll(
     if number_now is not None:
         line = rolled_line(saved.name, made, here.public_language)
         here.context.services.roll_buttons.note_rolled(
-            here.guild_id, character_id, number_now, saved.name, line
+            here.table_id, character_id, number_now, saved.name, line
         )
     return saved, made
 
@@ -135,7 +135,7 @@ async def _require_this_test(
     replaced (each with where the test due now is rolled), read only on this refusal's
     path."""
     stability = character.stability
-    number_now = await roll_number(tx, here.guild_id, character.id, kind=RollKind.STABILITY_TEST)
+    number_now = await roll_number(tx, here.table_id, character.id, kind=RollKind.STABILITY_TEST)
     due = stability is not None and stability.due_test is not None
     if due and number_now == test:
         return
@@ -146,7 +146,7 @@ async def _require_this_test(
         raise UserFacingError("stability.error.button_no_test", name=name)
     language = here.private_language
     if number_now == test:
-        rolled = await _roll_entry(tx, here.guild_id, character.id)
+        rolled = await _roll_entry(tx, here.table_id, character.id)
         if rolled is None:
             raise UserFacingError("stability.error.button_no_test", name=name)
         entry, details = rolled
@@ -160,7 +160,7 @@ async def _require_this_test(
             outcome=text(language, f"render.history.outcome.{outcome}"),
             moved=f"; {text(language, 'render.history.stability', value=moved)}" if moved else "",
         )
-    latest = await _latest_entry(tx, here.guild_id, character.id)
+    latest = await _latest_entry(tx, here.table_id, character.id)
     if latest is not None and latest.undone and isinstance(latest.details, StabilityRollDetails):
         # Its roll was undone: the test is due again, numbered anew (new buttons).
         raise UserFacingError(
@@ -186,11 +186,11 @@ async def _where(
     found = None
     if test is not None:
         found = await tx.newest_roll_message(
-            here.guild_id, character_id, RollKind.STABILITY_TEST, test
+            here.table_id, character_id, RollKind.STABILITY_TEST, test
         )
     if found is None:
         return text(language, "stability.error.where_command")
-    link = f"https://discord.com/channels/{here.guild_id}/{found.channel_id}/{found.message_id}"
+    link = f"https://discord.com/channels/{here.server_id}/{found.channel_id}/{found.message_id}"
     return text(language, "stability.error.where_buttons", link=link)
 
 
@@ -259,6 +259,7 @@ class StabilityTestButton(SaludButton, custom_id=STABILITY_TEST_ID):
         return cls(int(match["character_id"]), int(match["spend"]), int(match["test"]), label)
 
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+        here = await here.of_character(self.character_id)
         names = await here.names()  # the owner from the name index: no wait for the storage
         found = next((c for c in names.characters if c.id == self.character_id), None)
         if found is None:
@@ -268,7 +269,7 @@ class StabilityTestButton(SaludButton, custom_id=STABILITY_TEST_ID):
         kept = None
         if message is not None and channel_id is not None:
             kept = RollMessage(
-                here.guild_id,
+                here.table_id,
                 self.character_id,
                 self.test,
                 channel_id,
