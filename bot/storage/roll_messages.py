@@ -1,6 +1,10 @@
 """Storage of the roll numbers and of the messages that carry roll buttons: the
 Consciousness roll's (migration 0004) and the Stability test's (0010), each kind with its
-number column and its table of messages, one shape for both (``RollKind``).
+number column and its table of messages, one shape for both (``RollKind``). Each message
+keeps the components the bot sent with it (0012), so that disabling its old buttons needs
+no read of it; and a change that numbers rolls notes its interaction until its reply is kept
+(``unkept_roll_replies``), so that a process killed in between finds that reply at its next
+start.
 
 Functions over a ``Reader`` or ``Transaction`` rather than methods of theirs, so that those
 keep one job; they use their public statement helpers (``fetch_one``, ``queue``).
@@ -21,14 +25,18 @@ __all__ = [
     "MESSAGES_PER_CHARACTER",
     "RollKind",
     "RollMessage",
+    "UnkeptReply",
     "forget_roll_messages",
+    "forget_unkept_reply",
     "has_roll_messages",
+    "messages_to_sweep",
     "number_due_rolls",
     "number_rolls",
     "remember_roll_messages",
     "renumber_rolls",
     "roll_number",
     "stale_roll_messages",
+    "unkept_replies",
 ]
 
 #: The newest messages kept per character: older ones keep their (refused) buttons.
@@ -61,6 +69,17 @@ class RollMessage:
     channel_id: int
     message_id: int
     kind: RollKind = RollKind.CONSCIOUSNESS
+    #: The message's components as the bot sent them (JSON), when known.
+    components: str | None = None
+
+
+@dataclass(frozen=True)
+class UnkeptReply:
+    """A change that numbered rolls, whose reply's message was not kept (yet)."""
+
+    interaction_id: int
+    guild_id: int
+    channel_id: int
 
 
 def _marks(count: int) -> str:
@@ -106,6 +125,7 @@ async def number_rolls(
     wanted = sorted({*due, *pending})
     if not wanted:
         return {}
+    _note_reply(tx, guild_id)
     if due:
         _queue_new_numbers(tx, guild_id, due, kind)
     rows = await tx.fetch_all(
@@ -150,6 +170,36 @@ async def renumber_rolls(
         _queue_new_numbers(tx, guild_id, character_ids, kind, after_record=True)
 
 
+def _note_reply(tx: Transaction, guild_id: int) -> None:
+    """Note the change's interaction (``Transaction.reply_to``) until its reply is kept."""
+    if tx.reply_to is None:
+        return
+    interaction_id, channel_id = tx.reply_to
+    tx.queue(
+        "INSERT OR IGNORE INTO unkept_roll_replies (interaction_id, guild_id, channel_id, made_at)"
+        " VALUES (?, ?, ?, ?)",
+        (interaction_id, guild_id, channel_id, tx.now()),
+    )
+
+
+async def forget_unkept_reply(tx: Transaction, interaction_id: int) -> None:
+    """The reply of that interaction was kept (or will never be)."""
+    tx.queue("DELETE FROM unkept_roll_replies WHERE interaction_id = ?", (interaction_id,))
+
+
+async def unkept_replies(reader: Reader | Transaction) -> list[UnkeptReply]:
+    """Every change whose reply with roll buttons was not kept: those of a process that
+    stopped between the change and the keeping (read at start-up)."""
+    rows = await reader.fetch_all(
+        "SELECT interaction_id, guild_id, channel_id FROM unkept_roll_replies"
+        " ORDER BY interaction_id"
+    )
+    return [
+        UnkeptReply(int(row["interaction_id"]), int(row["guild_id"]), int(row["channel_id"]))
+        for row in rows
+    ]
+
+
 async def roll_number(
     reader: Reader | Transaction,
     guild_id: int,
@@ -175,10 +225,14 @@ def _by_kind(messages: Iterable[RollMessage]) -> dict[RollKind, list[RollMessage
 async def remember_roll_messages(tx: Transaction, messages: Iterable[RollMessage]) -> None:
     """Keep these messages (the newest ``MESSAGES_PER_CHARACTER`` of each character)."""
     for kind, kept in _by_kind(messages).items():
-        rows = [(m.guild_id, m.character_id, m.roll_seq, m.channel_id, m.message_id) for m in kept]
+        rows = [
+            (m.guild_id, m.character_id, m.roll_seq, m.channel_id, m.message_id, m.components)
+            for m in kept
+        ]
         tx.queue_many(
             f"INSERT OR REPLACE INTO {kind.table}"
-            " (guild_id, character_id, roll_seq, channel_id, message_id) VALUES (?, ?, ?, ?, ?)",
+            " (guild_id, character_id, roll_seq, channel_id, message_id, components)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
             rows,
         )
         tx.queue_many(
@@ -227,6 +281,57 @@ async def stale_roll_messages(
             int(row["channel_id"]),
             int(row["message_id"]),
             RollKind[str(row["kind"])],
+        )
+        for row in rows
+    ]
+
+
+async def messages_to_sweep(
+    reader: Reader | Transaction, guild_id: int, character_ids: Sequence[int]
+) -> list[tuple[RollMessage, bool]]:
+    """Every kept row of the messages that hold a stale roll (as ``stale_roll_messages``)
+    of these characters, each with whether it is stale: a message is edited once, its live
+    buttons left as they are; one query."""
+    if not character_ids:
+        return []
+    marks = _marks(len(character_ids))
+
+    def stale(kind: RollKind) -> str:
+        return f"(c.id IS NULL OR NOT ({kind.due}) OR c.{kind.column} != m.roll_seq)"
+
+    def joined(kind: RollKind) -> str:
+        return (
+            f"FROM {kind.table} AS m LEFT JOIN characters AS c"
+            " ON c.id = m.character_id AND c.guild_id = m.guild_id"
+        )
+
+    touched = " UNION ".join(
+        f"SELECT m.message_id {joined(kind)} WHERE m.guild_id = ?"
+        f" AND m.character_id IN ({marks}) AND {stale(kind)}"
+        for kind in RollKind
+    )
+    selects = [
+        f"SELECT '{kind.name}' AS kind, m.guild_id, m.character_id, m.roll_seq, m.channel_id,"
+        f" m.message_id, m.components, {stale(kind)} AS stale {joined(kind)}"
+        " WHERE m.guild_id = ? AND m.message_id IN touched"
+        for kind in RollKind
+    ]
+    rows = await reader.fetch_all(
+        f"WITH touched AS ({touched}) " + " UNION ALL ".join(selects) + " ORDER BY message_id",
+        (*((guild_id, *character_ids) * len(RollKind)), *((guild_id,) * len(RollKind))),
+    )
+    return [
+        (
+            RollMessage(
+                int(row["guild_id"]),
+                int(row["character_id"]),
+                int(row["roll_seq"]),
+                int(row["channel_id"]),
+                int(row["message_id"]),
+                RollKind[str(row["kind"])],
+                None if row["components"] is None else str(row["components"]),
+            ),
+            bool(row["stale"]),
         )
         for row in rows
     ]

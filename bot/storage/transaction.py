@@ -87,6 +87,10 @@ class Transaction:
         )
         #: Guilds whose cached settings end with this transaction (committed or not).
         self.settings_written: set[int] = set()
+        #: The interaction this change answers and its channel, when a command's: the roll
+        #: buttons its reply carries are noted under it until kept
+        #: (``bot.storage.roll_messages``).
+        self.reply_to: tuple[int, int] | None = None
         self._commit_guards: list[Callable[[], Awaitable[None]]] = []
 
     # --- for ``Storage`` ---------------------------------------------------------------------

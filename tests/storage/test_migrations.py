@@ -33,6 +33,7 @@ EXPECTED_TABLES = {
     "trackers",  # 0005: the live trackers
     "announcement_channel_lost",  # 0007: announcement channels the bot may no longer post in
     "stability_messages",  # 0010: the messages carrying Stability test buttons
+    "unkept_roll_replies",  # 0012: replies with roll buttons not kept yet
 }
 
 #: The first step of the made-up migrations below.

@@ -10,8 +10,9 @@ is gone, or the bot may no longer edit it, the tracker stops quietly, for good.
 The edits go through the bot's pacer (``bot.interaction.pacer``), one piece of work per
 server at most (keyed by the server): a burst of changes waits as one edit, the trackers of
 every server share the bot's budget of background requests, and an edit Discord refused
-with a 429 is made again after its ``retry_after``, showing the state of then. No task or
-lock is kept per server.
+with a 429 is made again after its ``retry_after``, showing the state of then. A tracker's
+work is urgent: it goes before the sweeps of old roll buttons (issue 24.10), so that it is
+current within 5 s whatever they do. No task or lock is kept per server.
 
 The embeds are drawn by the cog (``render``), which knows ``/scene status``'s lines.
 """
@@ -95,7 +96,10 @@ class LiveTracker:
         last = self._last_edit.get(guild_id)
         not_before = 0.0 if last is None else last + EDIT_INTERVAL
         self._pacer.submit(
-            ("tracker", guild_id), partial(self._update, guild_id), not_before=not_before
+            ("tracker", guild_id),
+            partial(self._update, guild_id),
+            not_before=not_before,
+            urgent=True,
         )
 
     def _edited(self, guild_id: int) -> None:
@@ -180,7 +184,7 @@ class LiveTracker:
         if old is not None and old.message_id != tracker.message_id:
             self._moved.setdefault(tracker.guild_id, []).append((old, moved_text))
             self._pacer.submit(
-                ("tracker", tracker.guild_id), partial(self._update, tracker.guild_id)
+                ("tracker", tracker.guild_id), partial(self._update, tracker.guild_id), urgent=True
             )
 
     async def _edit_moved(self, old: TrackerMessage, moved_text: str) -> None:
