@@ -69,9 +69,9 @@ log = logging.getLogger(__name__)
 #: Background requests a second, for the whole bot: under Discord's global 50, leaving room
 #: for the announcements (``charge``) and discord.py's own requests. 200 trackers edited
 #: after one change each are current within 5 s.
-RATE = 45.0
+RATE = 44.0
 #: Requests that may go at once after a quiet moment.
-BURST = 5.0
+BURST = 3.0
 #: After a global 429 the pace is halved (down to ``SLOWEST``); it is back at the full rate
 #: this many seconds after the last one (it grows by ``rate / RECOVERY_SECONDS`` a second).
 RECOVERY_SECONDS = 2.0

@@ -397,6 +397,10 @@ class FakeDiscord:
             Injection(route, status, count, retry_after, retry_after_max, is_global)
         )
 
+    def clear_injections(self) -> None:
+        """Every injected failure not answered yet is dropped (a storm ends)."""
+        self._injections.clear()
+
     @property
     def injected_left(self) -> int:
         """Injected failures not answered yet."""
