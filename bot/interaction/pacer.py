@@ -69,23 +69,24 @@ log = logging.getLogger(__name__)
 #: Background requests a second, for the whole bot: under Discord's global 50, leaving room
 #: for the announcements (``charge``) and discord.py's own requests. 200 trackers edited
 #: after one change each are current within 5 s.
-RATE = 44.0
+RATE = 46.0
 #: Requests that may go at once after a quiet moment.
-BURST = 3.0
+BURST = 2.0
 #: After a global 429 the pace is halved (down to ``SLOWEST``); it is back at the full rate
 #: this many seconds after the last one (it grows by ``rate / RECOVERY_SECONDS`` a second).
 RECOVERY_SECONDS = 2.0
 SLOWEST = 1.0
 #: Urgent work (trackers) taken before the other (sweeps) at most this many times in a row.
-URGENT_TURNS = 3
+URGENT_TURNS = 7
 #: How long a channel that answered 403 gets no background request.
 REFUSAL_MEMORY = 3600.0
 #: Channels remembered as refused, at most (the oldest are forgotten first).
 _REFUSALS = 4096
 #: How long background work waits before asking again whether invalid requests allow it.
 _STOPPED_WAIT = 1.0
-#: Pieces of work running at once (each waits for Discord's answer to its requests).
-WORKERS = 4
+#: Pieces of work running at once (each waits for Discord's answer to its requests, 0.05–0.15 s:
+#: 8 keep the full rate going).
+WORKERS = 8
 #: Tries of a piece of work that failed for a passing reason (5xx, network) before it is
 #: dropped (the next change submits it again).
 PASSING_FAILURES = 3
