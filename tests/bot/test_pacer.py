@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any, cast
 
+import aiohttp
 import discord
 import pytest
 import pytest_asyncio
@@ -375,3 +376,18 @@ def test_invalid_requests_are_counted_over_ten_minutes_as_discord_counts_them(
         invalid.add(403)
     warnings = [r for r in caplog.records if "invalid requests" in r.getMessage()]
     assert len(warnings) == 1  # once per process
+
+
+async def test_discord_py_s_invalid_requests_are_counted_too(fake: FakeDiscord) -> None:
+    """discord.py's session carries the count's trace (``SaludBot``'s ``http_trace``): its
+    refused posts (an announcement channel) count as the pacer's do."""
+    guild = await fake.create_guild()
+    fake.forbidden_channels.add(guild.channel.id)
+    invalid = InvalidRequests()
+    async with aiohttp.ClientSession(trace_configs=[invalid.trace_config()]) as session:
+        url = f"{fake.api_url}/channels/{guild.channel.id}/messages"
+        async with session.post(url, json={"content": "x"}) as response:
+            assert response.status == 403
+        async with session.get(f"{fake.api_url}/users/@me") as response:
+            assert response.status in (200, 401)
+    assert invalid.count == 1 + (response.status == 401)
