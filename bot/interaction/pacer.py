@@ -96,6 +96,9 @@ BAN_PAUSE = 60.0
 #: Channels whose bucket is remembered as empty, at most (older holds are dropped).
 _HOLDS = 1024
 
+#: The lane of the work whose requests run in this context (0: urgent), for ``_take``.
+_LANE: contextvars.ContextVar[int] = contextvars.ContextVar("salud_pacer_lane", default=1)
+
 #: A piece of work: requests made with ``RestPacer.request``.
 Job = Callable[[], Coroutine[Any, Any, None]]
 
@@ -152,6 +155,8 @@ class RestPacer:
         # One heap per lane (urgent first), of (due, seq, key).
         self._heaps: tuple[list[tuple[float, int, Hashable]], ...] = ([], [])
         self._passed = 0  # times in a row the other lane waited while urgent work went
+        self._urgent_waiting = 0  # urgent requests waiting for a token
+        self._urgent_streak = 0  # tokens taken in a row by urgent requests while others waited
         self._running: set[Hashable] = set()
         self._seq = itertools.count()
         self._wakeup = asyncio.Event()
@@ -301,6 +306,7 @@ class RestPacer:
             self._running.add(key)
             try:
                 loop = asyncio.get_running_loop()
+                pending.context.run(_LANE.set, pending.lane)
                 await loop.create_task(pending.job(), context=pending.context)
             except RateLimited as limited:
                 self._again(key, pending, limited.retry_after, failure=False)
@@ -338,7 +344,19 @@ class RestPacer:
 
     async def _take(self) -> None:
         """Wait for a token of the budget (for a global pause to end, and for the invalid
-        requests of the last 10 minutes to allow one)."""
+        requests of the last 10 minutes to allow one). The requests of urgent work waiting
+        take the tokens first, ``URGENT_TURNS`` to one: a sweep of many messages under way
+        does not hold the trackers back."""
+        urgent = _LANE.get() == 0
+        if urgent:
+            self._urgent_waiting += 1
+        try:
+            await self._take_token(urgent)
+        finally:
+            if urgent:
+                self._urgent_waiting -= 1
+
+    async def _take_token(self, urgent: bool) -> None:
         while True:
             now = time.monotonic()
             if now < self._paused_until:
@@ -352,12 +370,14 @@ class RestPacer:
                 await asyncio.sleep(self._slow_next - now)
                 continue
             self._refill(now)
-            if self._tokens >= 1.0:
+            yields = not urgent and self._urgent_waiting and self._urgent_streak < URGENT_TURNS
+            if self._tokens >= 1.0 and not yields:
                 self._tokens -= 1.0
+                self._urgent_streak = self._urgent_streak + 1 if urgent else 0
                 if backoff is Backoff.SLOW:
                     self._slow_next = now + 1.0 / SLOW_PACE
                 return
-            await asyncio.sleep((1.0 - self._tokens) / self._pace)
+            await asyncio.sleep(max(1.0 - self._tokens, 0.5) / self._pace)
 
     async def request(
         self, method: str, path: str, *, channel_id: int, body: dict[str, Any] | None = None

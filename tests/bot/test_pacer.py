@@ -391,3 +391,33 @@ async def test_discord_py_s_invalid_requests_are_counted_too(fake: FakeDiscord) 
         async with session.get(f"{fake.api_url}/users/@me") as response:
             assert response.status in (200, 401)
     assert invalid.count == 1 + (response.status == 401)
+
+
+async def test_a_long_sweep_under_way_does_not_hold_the_trackers_back(fake: FakeDiscord) -> None:
+    """Four sweeps of ten messages each are under way when fourteen trackers come: the
+    trackers' requests take the tokens first, seven to one."""
+    guild = await fake.create_guild()
+    pacer = pacer_for(fake, rate=20.0, burst=1.0)
+    done: list[str] = []
+
+    def sweep(number: int) -> Any:
+        async def job() -> None:
+            for message in range(10):
+                await post_job(pacer, guild, f"s{number}.{message}", done)()
+
+        return job
+
+    try:
+        for number in range(4):
+            pacer.submit(("sweep", number), sweep(number))
+        await until(lambda: len(done) >= 2, 5.0)
+        arrived = len(done)
+        for number in range(14):
+            pacer.submit(
+                ("tracker", number), post_job(pacer, guild, f"t{number}", done), urgent=True
+            )
+        await until(lambda: len(done) == 54, 15.0)
+    finally:
+        await pacer.close()
+    following = done[arrived : arrived + 16]
+    assert sum(1 for name in following if name.startswith("t")) == 14, done
