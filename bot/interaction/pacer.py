@@ -377,7 +377,8 @@ class RestPacer:
                 if backoff is Backoff.SLOW:
                     self._slow_next = now + 1.0 / SLOW_PACE
                 return
-            await asyncio.sleep(max(1.0 - self._tokens, 0.5) / self._pace)
+            short = 1.0 - self._tokens  # a token's worth short, or yielding to urgent work
+            await asyncio.sleep((short if short > 0 else 0.5) / self._pace)
 
     async def request(
         self, method: str, path: str, *, channel_id: int, body: dict[str, Any] | None = None
