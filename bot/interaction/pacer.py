@@ -13,7 +13,9 @@ background work leaves them room: replies come first.
 - **Trackers first**: work is submitted ``urgent`` (a tracker, which the contract wants
   current within 5 s) or not (a sweep of old roll buttons, which only looks); when both
   wait, the urgent goes first, but at most ``URGENT_TURNS`` times in a row, so that the
-  sweeps are never starved and never take more than their share.
+  sweeps are never starved and never take more than their share: when a worker takes its
+  next piece of work, and when requests under way wait for a token (a sweep of many
+  messages holds no tracker back).
 - **Coalescing**: work is submitted under a key (a server's tracker, a server's sweep of
   roll buttons); a key already waiting keeps its place and takes the newer work, and a
   key runs once at a time. However many changes a server makes, at most one piece of its
