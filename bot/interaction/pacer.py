@@ -31,7 +31,7 @@ background work leaves them room: replies come first.
   included (``bot.interaction.invalid_requests``); past a few hundred, background requests
   slow to one a second, past a couple of thousand they stop, far below Discord's ban.
 - **Gone for good** (403, 404): raised to the work, which forgets what it edits. A channel
-  that answered 403 is remembered as refused (``REFUSAL_MEMORY`` seconds): no background
+  that answered 403 is remembered as refused (an hour, ``bot.interaction.channel_holds``): no background
   request goes there meanwhile (each would be one more invalid request), and the keepers
   ask ``refused`` before keeping a message there.
 
@@ -62,6 +62,7 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.interaction.channel_holds import ChannelHolds, RateLimited
 from bot.interaction.invalid_requests import SLOW_PACE, Backoff, InvalidRequests
 
 __all__ = ["BURST", "RATE", "WORKERS", "Job", "RateLimited", "RestPacer"]
@@ -80,10 +81,6 @@ RECOVERY_SECONDS = 2.0
 SLOWEST = 1.0
 #: Urgent work (trackers) taken before the other (sweeps) at most this many times in a row.
 URGENT_TURNS = 7
-#: How long a channel that answered 403 gets no background request.
-REFUSAL_MEMORY = 3600.0
-#: Channels remembered as refused, at most (the oldest are forgotten first).
-_REFUSALS = 4096
 #: How long background work waits before asking again whether invalid requests allow it.
 _STOPPED_WAIT = 1.0
 #: Pieces of work running at once (each waits for Discord's answer to its requests, 0.05–0.15 s:
@@ -95,24 +92,12 @@ PASSING_FAILURES = 3
 #: How long a 429 that is not Discord's JSON (Cloudflare's ban), or a 401 (the token no
 #: longer works), pauses everything: each request would be one more invalid request.
 BAN_PAUSE = 60.0
-#: Channels whose bucket is remembered as empty, at most (older holds are dropped).
-_HOLDS = 1024
 
 #: The lane of the work whose requests run in this context (0: urgent), for ``_take``.
 _LANE: contextvars.ContextVar[int] = contextvars.ContextVar("salud_pacer_lane", default=1)
 
 #: A piece of work: requests made with ``RestPacer.request``.
 Job = Callable[[], Coroutine[Any, Any, None]]
-
-
-class RateLimited(Exception):
-    """Discord answered 429 (or said the channel's bucket is empty): try again after
-    ``retry_after`` seconds."""
-
-    def __init__(self, retry_after: float, *, is_global: bool = False) -> None:
-        super().__init__(f"rate limited for {retry_after:.2f} s{' (global)' if is_global else ''}")
-        self.retry_after = retry_after
-        self.is_global = is_global
 
 
 @dataclass
@@ -151,8 +136,7 @@ class RestPacer:
         self._tokens = burst
         self._refilled = time.monotonic()
         self._paused_until = 0.0
-        self._holds: dict[int, float] = {}  # channel id -> when its bucket is full again
-        self._refused: dict[int, float] = {}  # channel id -> until when it is not asked
+        self._channels = ChannelHolds()  # buckets held after a 429, channels refused (403)
         self._pending: dict[Hashable, _Pending] = {}
         # One heap per lane (urgent first), of (due, seq, key).
         self._heaps: tuple[list[tuple[float, int, Hashable]], ...] = ([], [])
@@ -223,19 +207,7 @@ class RestPacer:
 
     def refused(self, channel_id: int) -> bool:
         """Whether the channel answered 403 lately: no background request goes there."""
-        until = self._refused.get(channel_id)
-        if until is None:
-            return False
-        if until > time.monotonic():
-            return True
-        del self._refused[channel_id]
-        return False
-
-    def _refuse(self, channel_id: int) -> None:
-        if len(self._refused) >= _REFUSALS:
-            self._refused.pop(next(iter(self._refused)))
-        self._refused.pop(channel_id, None)
-        self._refused[channel_id] = time.monotonic() + REFUSAL_MEMORY
+        return self._channels.refused(channel_id)
 
     @property
     def waiting(self) -> int:
@@ -390,9 +362,9 @@ class RestPacer:
         answered 429 less than its ``retry_after`` ago), and discord.py's ``Forbidden`` (also,
         without asking, for a channel refused lately), ``NotFound``, ``DiscordServerError``
         or ``HTTPException`` for the other errors."""
-        self._check_channel(channel_id)
+        self._channels.check(channel_id)
         await self._take()
-        self._check_channel(channel_id)  # a worker refused there while this one waited
+        self._channels.check(channel_id)  # a worker refused there while this one waited
         base = self._base_url or discord.http.Route.BASE
         headers = {"User-Agent": self._http.user_agent}
         if self._http.token is not None:
@@ -419,13 +391,13 @@ class RestPacer:
                 self.limited += 1
                 limited = self._limited(response, data)
                 if not limited.is_global:
-                    self._hold(channel_id, limited.retry_after)
+                    self._channels.hold(channel_id, limited.retry_after)
                 raise limited
             if response.status == 401:  # the token no longer works: every request would fail
                 log.error("Discord refused the bot's token: background requests paused")
                 self._slow_down(BAN_PAUSE)
             if response.status == 403:
-                self._refuse(channel_id)
+                self._channels.refuse(channel_id)
                 raise discord.Forbidden(response, data)
             if response.status == 404:
                 raise discord.NotFound(response, data)
@@ -433,33 +405,11 @@ class RestPacer:
                 raise discord.DiscordServerError(response, data)
             raise discord.HTTPException(response, data)
 
-    def _check_channel(self, channel_id: int) -> None:
-        """Raise, without asking Discord, for a channel held by its bucket or refused."""
-        held = self._holds.get(channel_id)
-        if held is not None:
-            if held > time.monotonic():
-                raise RateLimited(held - time.monotonic())
-            del self._holds[channel_id]
-        if self.refused(channel_id):
-            raise discord.Forbidden(_REMEMBERED_REFUSAL, {"code": 50001, "message": "refused"})
-
     def _note_bucket(self, channel_id: int, headers: Any) -> None:
         """Hold the channel's work while Discord says its bucket is empty."""
         if headers.get("X-RateLimit-Remaining") != "0":
             return
-        self._hold(channel_id, _seconds(headers.get("X-RateLimit-Reset-After")) or 0.0)
-
-    def _hold(self, channel_id: int, seconds: float) -> None:
-        """No request to the channel for ``seconds`` (the longest hold wins)."""
-        if seconds <= 0:
-            return
-        if len(self._holds) >= _HOLDS:
-            now = time.monotonic()
-            self._holds = {key: at for key, at in self._holds.items() if at > now}
-            if len(self._holds) >= _HOLDS:
-                self._holds.pop(next(iter(self._holds)))
-        until = time.monotonic() + seconds
-        self._holds[channel_id] = max(until, self._holds.get(channel_id, 0.0))
+        self._channels.hold(channel_id, _seconds(headers.get("X-RateLimit-Reset-After")) or 0.0)
 
     def _slow_down(self, pause: float) -> None:
         """A global 429: nothing for ``pause`` seconds, then half the pace, no burst."""
@@ -486,17 +436,6 @@ class RestPacer:
             log.warning("Discord's global rate limit: background requests paused %.2f s", after)
             self._slow_down(after)
         return RateLimited(after, is_global=is_global)
-
-
-@dataclass(frozen=True)
-class _Remembered:
-    """What ``discord.Forbidden`` reads of a response, for a refusal remembered."""
-
-    status: int = 403
-    reason: str = "Forbidden (remembered)"
-
-
-_REMEMBERED_REFUSAL: Any = _Remembered()
 
 
 def _seconds(value: Any) -> float | None:

@@ -83,13 +83,18 @@ async def test_each_server_numbers_its_changes_from_one_and_undo_shows_the_same_
 
 
 def as_version_10(bot: BotProcess) -> None:
-    """The database as Salud left it before migration 0011: no number on the history (the
-    bot is stopped). A database of today's main has none already."""
+    """The database as Salud left it before migration 0011: no number on the history, and
+    nothing of 0012 (the bot is stopped). A database of today's main has none already."""
     with writable(bot) as conn:
         columns = {str(row[1]) for row in conn.execute("PRAGMA table_info(history)")}
         if "number" in columns:
             conn.execute("DROP INDEX history_number")
             conn.execute("ALTER TABLE history DROP COLUMN number")
+        for table in ("roll_messages", "stability_messages"):  # and before 0012
+            kept = {str(row[1]) for row in conn.execute(f"PRAGMA table_info({table})")}
+            if "components" in kept:
+                conn.execute(f"ALTER TABLE {table} DROP COLUMN components")
+        conn.execute("DROP TABLE IF EXISTS unkept_roll_replies")
         conn.execute("PRAGMA user_version = 10")
 
 
