@@ -31,9 +31,9 @@ background work leaves them room: replies come first.
   included (``bot.interaction.invalid_requests``); past a few hundred, background requests
   slow to one a second, past a couple of thousand they stop, far below Discord's ban.
 - **Gone for good** (403, 404): raised to the work, which forgets what it edits. A channel
-  that answered 403 is remembered as refused (an hour, ``bot.interaction.channel_holds``): no background
-  request goes there meanwhile (each would be one more invalid request), and the keepers
-  ask ``refused`` before keeping a message there.
+  that answered 403 is remembered as refused for an hour (``bot.interaction.channel_holds``):
+  no background request goes there meanwhile (each would be one more invalid request), and
+  the keepers ask ``refused`` before keeping a message there.
 
 Why not discord.py's ``HTTPClient.request``: on a 429 it sleeps ``retry_after`` and tries
 again, up to five times, outside any budget (200 trackers refused once each made 1,000
