@@ -5,8 +5,9 @@ A command's page is built from the command tree itself: the options, their descr
 ranges and choices come from the command's own metadata (what Discord shows, in the user's
 language); only "who may use it" and "an example" are written by hand, as the catalog entries
 ``help.who.<command>`` and ``help.example.<command>`` (spaces and dashes as underscores:
-``help.who.character_create``). A command added later needs only those two entries, and a
-test fails until it has them.
+``help.who.character_create``), and the words a player may look it up by,
+``help.words.<command>`` (``herida``, ``curar``: command names are English in every language).
+A command added later needs only those three entries, and a test fails until it has them.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from bot.render.limits import (
     FIELD_VALUE_LIMIT,
     INFO_COLOUR,
 )
+from rules.names import fold_name, starts_a_word
 
 __all__ = [
     "HelpButton",
@@ -37,10 +39,20 @@ __all__ = [
     "find_command",
     "leaf_commands",
     "overview",
+    "search_words",
 ]
 
-#: The two pages of ``/help`` without options.
-HelpPage = Literal["commands", "rules"]
+#: The pages of ``/help`` without options: the commands, then the rules of Health and of
+#: Stability, each one phone screen (both rules together are two).
+HelpPage = Literal["commands", "rules", "stability"]
+
+#: The buttons each page carries, to the pages it leads to (the commands' page one button, to
+#: the rules; each rules page to the commands and to the other rules).
+PAGE_BUTTONS: dict[HelpPage, tuple[HelpPage, ...]] = {
+    "commands": ("rules",),
+    "rules": ("commands", "stability"),
+    "stability": ("commands", "rules"),
+}
 
 #: The sections of the commands' page, each an embed field: (name key, value key).
 SECTIONS = (
@@ -90,20 +102,36 @@ def find_command(tree: app_commands.CommandTree[Any], typed: str) -> Command | N
     return None
 
 
+def search_words(command: Command) -> str:
+    """The words ``command`` is looked up by, folded as names are (case and accents ignored):
+    its catalog entry ``help.words.<command>`` in both languages, so that a Spanish player
+    whose Discord speaks English still finds ``/hurt`` by ``herida``."""
+    key = f"help.words.{catalog_key(command)}"
+    words = [text(language, key) for language in Language if key in catalog(language)]
+    return fold_name(" ".join(words))
+
+
 def command_choices(
     commands: Iterable[Command], typed: str, language: Language
 ) -> list[app_commands.Choice[str]]:
-    """Autocomplete: the commands whose name contains ``typed``, with their description."""
+    """Autocomplete: the commands whose name contains ``typed``, then those with a word that
+    ``typed`` begins (``estab``, ``cur``, ``herid``), each with its description."""
     needle = " ".join(typed.strip().lstrip("/").casefold().split())
-    choices = []
+    folded = fold_name(needle)
+    by_name: list[Command] = []
+    by_word: list[Command] = []
     for command in commands:
-        if needle and needle not in command.qualified_name:
-            continue
+        if not needle or needle in command.qualified_name:
+            by_name.append(command)
+        elif all(starts_a_word(search_words(command), word) for word in folded.split()):
+            by_word.append(command)
+    choices = []
+    for command in (by_name + by_word)[:CHOICES_LIMIT]:
         label = f"/{command.qualified_name} — {_description(command, language)}"
         choices.append(
             app_commands.Choice(name=label[:CHOICE_LENGTH_LIMIT], value=command.qualified_name)
         )
-    return choices[:CHOICES_LIMIT]
+    return choices
 
 
 def _choice_labels(parameter: app_commands.Parameter, language: Language) -> str:
@@ -193,16 +221,8 @@ def command_page(command: Command, language: Language) -> discord.Embed:
 
 def overview(page: HelpPage, language: Language) -> tuple[discord.Embed, discord.ui.View]:
     """``/help`` without options: the commands on one phone screen (at most 30 lines), or the
-    rules in one screen; each with the button to the other."""
-    if page == "rules":
-        embed = discord.Embed(
-            title=text(language, "help.rules.name"),
-            description=text(language, "help.rules.value"),
-            colour=INFO_COLOUR,
-        )
-        embed.set_footer(text=text(language, "help.rules.footer"))
-        other: HelpPage = "commands"
-    else:
+    rules of Health or of Stability in one screen each; each with its buttons to the others."""
+    if page == "commands":
         embed = discord.Embed(
             title=text(language, "help.title"),
             description=text(language, "help.description"),
@@ -213,14 +233,23 @@ def overview(page: HelpPage, language: Language) -> tuple[discord.Embed, discord
                 name=text(language, name_key), value=text(language, value_key), inline=False
             )
         embed.set_footer(text=text(language, "help.footer"))
-        other = "rules"
+    else:
+        embed = discord.Embed(
+            title=text(language, f"help.{page}.name"),
+            description=text(language, f"help.{page}.value"),
+            colour=INFO_COLOUR,
+        )
+        embed.set_footer(text=text(language, "help.rules.footer"))
     view = button_view()
-    view.add_item(HelpButton(other, text(language, f"help.button.{other}")))
+    for other in PAGE_BUTTONS[page]:
+        # From Stability's rules, the rules of Health are "Health", not "The rules".
+        label = "health" if page == "stability" and other == "rules" else other
+        view.add_item(HelpButton(other, text(language, f"help.button.{label}")))
     return embed, view
 
 
-#: ``salud:help:<commands|rules>``: the page the button turns to.
-HELP_ID = CustomId("help", choice("page", "commands", "rules"))
+#: ``salud:help:<commands|rules|stability>``: the page the button turns to.
+HELP_ID = CustomId("help", choice("page", "commands", "rules", "stability"))
 
 
 class HelpButton(SaludButton, custom_id=HELP_ID):
@@ -233,7 +262,8 @@ class HelpButton(SaludButton, custom_id=HELP_ID):
 
     @classmethod
     def parse(cls, match: re.Match[str], label: str) -> HelpButton:
-        return cls("rules" if match["page"] == "rules" else "commands", label)
+        pages: dict[str, HelpPage] = {"rules": "rules", "stability": "stability"}
+        return cls(pages.get(match["page"], "commands"), label)
 
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
         embed, view = overview(self.page, here.private_language)

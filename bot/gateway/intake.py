@@ -33,6 +33,8 @@ from typing import Any
 
 import discord
 
+from bot.gateway.odd_interactions import Answer, answer_raw, answerable, odd_interaction
+from bot.gateway.presses import reaches_a_button
 from bot.i18n import text, user_language
 from bot.interaction.context import Frame, InteractionContext, SaludInteraction
 from bot.interaction.deferral import DEFER_AFTER, acknowledge
@@ -76,7 +78,7 @@ class Intake:
         self._opening: Hashable = _NOBODY
         self._counted = False
         #: Interactions to answer without running them: (payload, message key, received at).
-        self._refusals: deque[tuple[Any, str, float]] = deque()
+        self._refusals: deque[tuple[Any, str, float, Answer | None]] = deque()
         self._senders: set[asyncio.Task[None]] = set()
         #: Every task created while an interaction was handed to discord.py (the command or
         #: button callback it runs), so that ``drain`` knows them without reading task names.
@@ -111,6 +113,10 @@ class Intake:
     def _interaction(self, data: Any) -> None:
         received_at = time.monotonic()
         frame = self.frame
+        odd = odd_interaction(data)
+        if odd is not None:  # one Discord never sends: answered before discord.py parses it
+            self._answer_odd(data, odd, received_at)
+            return
         if self.stopping or frame is None:
             self._refuse(data, "lifecycle.restarting", received_at)
             return
@@ -139,6 +145,8 @@ class Intake:
             context.ticket.on_late = functools.partial(acknowledge, interaction)
         if kind in (2, 4) and state._command_tree:  # application command and autocomplete
             state._command_tree._from_interaction(interaction)
+        elif kind == 3 and not reaches_a_button(state, data):  # discord.py would drop it
+            self._answer_stale(data, context.received_at)
         elif kind == 3:  # a component
             inner = data["data"]
             state._view_store.dispatch_view(
@@ -186,11 +194,43 @@ class Intake:
 
     # --- refusals that never reach the commands ------------------------------------------------
 
-    def _refuse(self, data: Any, message_key: str, received_at: float) -> None:
+    def _answer_odd(self, data: Any, odd: Answer, received_at: float) -> None:
+        """An interaction Discord never sends as it is (``bot.gateway.odd_interactions``): its
+        one-sentence answer, sent by its id and token alone, and one line of INFO."""
+        if not answerable(data):
+            log.info("Skipped an interaction with no id or token to answer it by")
+            return
+        log.info(
+            "Answered an interaction Discord would not send as it is (type %s, guild %.30r,"
+            " interaction %.30s) with the sentence for a malformed one",
+            data.get("type"),
+            data.get("guild_id"),
+            data.get("id"),
+        )
+        key = "error.stale_button" if odd == "press" else "error.malformed_interaction"
+        self._refuse(data, key, received_at, odd)
+
+    def _answer_stale(self, data: Any, received_at: float) -> None:
+        """A press no button of Salud's takes (forged, or of an id Salud never posts): the
+        stale button's sentence, and one line of INFO."""
+        inner = data.get("data")
+        custom_id = inner.get("custom_id") if isinstance(inner, dict) else None
+        log.info(
+            "Answered a press of a button Salud does not post (custom id %.100r, guild %s)"
+            " as a stale button",
+            custom_id,
+            data.get("guild_id"),
+        )
+        self._refuse(data, "error.stale_button", received_at)
+
+    def _refuse(
+        self, data: Any, message_key: str, received_at: float, odd: Answer | None = None
+    ) -> None:
         """Answer an interaction that is not run, by a few senders in turn (a flood's
         refusals must not crowd out the commands that do run); past Discord's deadline an
-        answer could not arrive, and is dropped."""
-        self._refusals.append((data, message_key, received_at))
+        answer could not arrive, and is dropped. An ``odd`` one is answered by its id and
+        token alone (discord.py could not parse it)."""
+        self._refusals.append((data, message_key, received_at, odd))
         while len(self._senders) < REFUSAL_SENDERS and len(self._senders) < len(self._refusals):
             task = asyncio.get_running_loop().create_task(
                 self._send_refusals(), name=f"salud-refusals-{len(self._senders)}"
@@ -200,10 +240,13 @@ class Intake:
 
     async def _send_refusals(self) -> None:
         while self._refusals:
-            data, message_key, received_at = self._refusals.popleft()
+            data, message_key, received_at, odd = self._refusals.popleft()
             if time.monotonic() > received_at + DISCORD_DEADLINE:
                 continue
             bot = self._bot
+            if odd is not None:
+                await self._answer_raw(data, message_key, odd)
+                continue
             interaction: discord.Interaction[discord.Client] = discord.Interaction(
                 data=data, state=bot._connection
             )
@@ -231,6 +274,24 @@ class Intake:
                     error,
                     _where(error),
                 )
+
+    async def _answer_raw(self, data: dict[str, Any], message_key: str, odd: Answer) -> None:
+        locale, guild_locale = data.get("locale"), data.get("guild_locale")
+        guild_id = data.get("guild_id")
+        settings = (
+            self._storage.settings_in_memory(int(guild_id))
+            if isinstance(guild_id, str) and guild_id.isdigit()
+            else None
+        )
+        language = user_language(
+            locale if isinstance(locale, str) else None,
+            settings.language if settings is not None else None,
+            guild_locale if isinstance(guild_locale, str) else None,
+        )
+        try:
+            await answer_raw(self._bot, data, odd, text(language, message_key))
+        except discord.HTTPException as error:
+            log.info("could not answer the odd interaction %.30s: %s", data.get("id"), error)
 
     async def drain(self, seconds: float) -> bool:
         """Wait up to ``seconds`` for the interactions in flight, also those that arrive

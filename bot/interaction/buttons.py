@@ -27,10 +27,12 @@ from bot.render.limits import BUTTON_LABEL_LIMIT, CUSTOM_ID_LIMIT
 from bot.storage import StoredCharacter
 
 __all__ = [
+    "LARGEST_NUMBER",
     "CustomId",
     "IdField",
     "PageButton",
     "SaludButton",
+    "at_most",
     "button_view",
     "choice",
     "number",
@@ -48,9 +50,33 @@ class IdField:
     optional: bool = False
 
 
-def number(name: str, digits: int = 20, *, optional: bool = False) -> IdField:
-    """A whole number of 1 to ``digits`` digits (20: any Discord snowflake)."""
-    return IdField(name, f"[0-9]{{1,{digits}}}", optional)
+#: The largest number an id's field may hold: SQLite's largest integer (signed 64 bits), which
+#: every Discord snowflake (63 bits) and every row id fits in. A larger one would reach SQLite
+#: as an ``OverflowError`` (issue 24: forged presses of 20 digits).
+LARGEST_NUMBER = 2**63 - 1
+
+
+def at_most(limit: int) -> str:
+    """A regex (no groups to capture) of the whole numbers from 0 to ``limit``, in plain digits:
+    for 255 ``(?:[0-9]{1,2}|[0-1][0-9]{2}|2[0-4][0-9]{1}|25[0-4]|255)``."""
+    digits = str(limit)
+    width = len(digits)
+    options = [f"[0-9]{{1,{width - 1}}}"] if width > 1 else []
+    for position, digit in enumerate(digits):
+        if digit != "0":
+            below = "0" if digit == "1" else f"[0-{int(digit) - 1}]"
+            rest = width - position - 1
+            options.append(digits[:position] + below + (f"[0-9]{{{rest}}}" if rest else ""))
+    options.append(digits)
+    return "(?:" + "|".join(options) + ")"
+
+
+def number(name: str, digits: int = 19, *, optional: bool = False) -> IdField:
+    """A whole number of 1 to ``digits`` digits, at most ``LARGEST_NUMBER`` (19: any Discord
+    snowflake or row id)."""
+    if 10**digits - 1 <= LARGEST_NUMBER:
+        return IdField(name, f"[0-9]{{1,{digits}}}", optional)
+    return IdField(name, at_most(LARGEST_NUMBER), optional)
 
 
 def choice(name: str, *words: str) -> IdField:

@@ -79,8 +79,8 @@ def check_option_types(tree: app_commands.CommandTree[Any], data: Any) -> None:
     for option in options:
         name = option.get("name")
         parameter = parameters.get(name) if isinstance(name, str) else None
-        if parameter is None:
-            continue  # the tree refuses an unknown option as an outdated command
+        if parameter is None:  # an out-of-date client's option: refused, never applied
+            raise UserFacingError("error.outdated_command")
         value = option.get("value")
         if not _fits(parameter.type, value, data.get("resolved")):
             raise _refuse(value, str(name))

@@ -167,7 +167,10 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         language = Language.EN
     message = error_message(language, error, lambda party: subject_of(interaction, party))
     if message is None:
-        command = interaction.command.qualified_name if interaction.command else None
+        try:
+            command = interaction.command.qualified_name if interaction.command else None
+        except Exception:  # a payload discord.py cannot read a command from
+            command = None
         custom_id = (interaction.data or {}).get("custom_id") if interaction.data else None
         original = getattr(error, "original", error)
         log.error(

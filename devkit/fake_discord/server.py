@@ -856,7 +856,8 @@ class FakeDiscord:
             message["interaction_metadata"] = {
                 "id": record.id,
                 "type": record.payload["type"],
-                "user": member.get("user"),
+                # In a DM Discord sends a user, not a member.
+                "user": member.get("user") or record.payload.get("user"),
                 "authorizing_integration_owners": record.payload.get(
                     "authorizing_integration_owners", {}
                 ),

@@ -12,7 +12,15 @@ import pytest
 from bot.features.consciousness.buttons import CONSCIOUSNESS_ID, ConsciousnessButton
 from bot.features.consciousness.keeper import _disabled_components
 from bot.features.registry import PERSISTENT_BUTTONS
-from bot.interaction.buttons import CustomId, SaludButton, choice, number
+from bot.interaction.buttons import (
+    LARGEST_NUMBER,
+    CustomId,
+    IdField,
+    SaludButton,
+    at_most,
+    choice,
+    number,
+)
 from bot.render.limits import CUSTOM_ID_LIMIT
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +34,7 @@ POSTED = {
     "HistoryPageButton": ("salud:page:history:0:2", "salud:page:history:12:1"),
     "UndoButton": ("salud:undo:5:42:yes", "salud:undo:5:42:no"),
     "StatusPageButton": ("salud:page:status:2",),
-    "HelpButton": ("salud:help:rules", "salud:help:commands"),
+    "HelpButton": ("salud:help:rules", "salud:help:commands", "salud:help:stability"),
 }
 
 
@@ -48,8 +56,9 @@ def test_each_kind_derives_its_template_from_its_one_declaration(
 
 def test_an_id_is_built_from_its_fields_and_refuses_what_its_template_would() -> None:
     undo = CustomId("undo", number("entry_id"), number("gm_id"), choice("answer", "yes", "no"))
+    largest = at_most(LARGEST_NUMBER)
     assert undo.template == (
-        r"salud:undo:(?P<entry_id>[0-9]{1,20}):(?P<gm_id>[0-9]{1,20}):(?P<answer>yes|no)"
+        rf"salud:undo:(?P<entry_id>{largest}):(?P<gm_id>{largest}):(?P<answer>yes|no)"
     )
     assert undo.build(entry_id=5, gm_id=42, answer="yes") == "salud:undo:5:42:yes"
     for wrong in ({"entry_id": 5, "gm_id": 42, "answer": "maybe"}, {"entry_id": 5}):
@@ -57,7 +66,7 @@ def test_an_id_is_built_from_its_fields_and_refuses_what_its_template_would() ->
             undo.build(**wrong)
     with pytest.raises(ValueError):
         undo.build(entry_id=5, gm_id=42, answer="yes", extra=1)
-    long = CustomId("x", number("a", 200))
+    long = CustomId("x", IdField("a", "[0-9]{1,200}"))
     with pytest.raises(ValueError, match=str(CUSTOM_ID_LIMIT)):
         long.build(a="9" * 120)
     with pytest.raises(ValueError):
@@ -115,3 +124,22 @@ def test_discord_limits_are_not_restated() -> None:
                 if restated.search(line.strip()):
                     found.append(f"{where}:{number_}: {line.strip()}")
     assert found == []
+
+
+def test_a_number_field_takes_what_sqlite_stores_and_nothing_more() -> None:
+    """Issue 24: a 20-digit id matched ``[0-9]{1,20}`` and reached SQLite as an
+    ``OverflowError``. A number field now takes 0 to SQLite's largest integer, and a shorter
+    field its digits."""
+    delete = CustomId("del", number("character_id"), choice("answer", "yes", "no"))
+    for fits in (0, 7, 2**53, 9223372036854775799, LARGEST_NUMBER):
+        assert delete.read(f"salud:del:{fits}:yes") is not None, fits
+    for past in (LARGEST_NUMBER + 1, 9223372036854775810, 10**19, 99999999999999999999, 10**30):
+        assert delete.read(f"salud:del:{past}:yes") is None, past
+        with pytest.raises(ValueError):
+            delete.build(character_id=past, answer="yes")
+    for limit in (0, 1, 9, 10, 99, 100, 255, 1000, 4096):
+        pattern = re.compile(at_most(limit))
+        assert [n for n in range(5000) if pattern.fullmatch(str(n))] == list(range(limit + 1))
+    page = CustomId("page:x", number("page", 4))
+    assert page.read("salud:page:x:9999") is not None
+    assert page.read("salud:page:x:10000") is None

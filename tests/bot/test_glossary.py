@@ -48,7 +48,10 @@ def test_no_message_uses_a_synonym_the_glossary_refuses(language: Language) -> N
         for used, refused in glossary(language).items()
         for word in refused
         for key, message in catalog(language).items()
-        if _pattern(word).search(_PLACEHOLDER.sub("", message))
+        # /help's search words are what a player may type, synonyms included (``keeper``,
+        # ``curar``): never shown as a sentence.
+        if not key.startswith("help.words.")
+        and _pattern(word).search(_PLACEHOLDER.sub("", message))
     ]
     assert found == []
 

@@ -167,10 +167,26 @@ async def test_help_is_ephemeral_in_the_users_language(fake: FakeDiscord, guild:
 
 
 @pytest.mark.parametrize(
-    ("locale", "rules", "commands", "rules_title"),
+    ("locale", "rules", "commands", "rules_title", "stability", "health", "stability_title"),
     [
-        ("en-US", "The rules", "The commands", "The rules in one screen"),
-        ("es-ES", "Las reglas", "Los comandos", "Las reglas en una pantalla"),
+        (
+            "en-US",
+            "The rules",
+            "The commands",
+            "The rules: Health",
+            "Stability",
+            "Health",
+            "The rules: Stability",
+        ),
+        (
+            "es-ES",
+            "Las reglas",
+            "Los comandos",
+            "Las reglas: Salud",
+            "Estabilidad",
+            "Salud",
+            "Las reglas: Estabilidad",
+        ),
     ],
 )
 async def test_help_is_one_phone_screen_with_the_rules_a_button_away(
@@ -180,9 +196,14 @@ async def test_help_is_one_phone_screen_with_the_rules_a_button_away(
     rules: str,
     commands: str,
     rules_title: str,
+    stability: str,
+    health: str,
+    stability_title: str,
 ) -> None:
     """COMMANDS.md ``/help``: the commands on one phone screen (at most 30 lines) with a
-    button to the summary of the rules. Issue 20: it was 87 lines, three phone screens."""
+    button to the summary of the rules. Issue 20: it was 87 lines, three phone screens.
+    Issue 24: the rules of Stability, summarised as Health's are, are a screen of their own
+    a button away from Health's (both on one page took 49 lines)."""
     reader = guild.member(f"Reader-{locale}", locale=locale)
     shown = await fake.slash(guild, reader, "help")
     assert shown.ephemeral
@@ -196,9 +217,22 @@ async def test_help_is_one_phone_screen_with_the_rules_a_button_away(
     assert to_rules.type == 7 and to_rules.ephemeral
     assert to_rules.embed["title"] == rules_title
     assert to_rules.message is not None and message_lines(to_rules.message) <= HELP_LINES
-    assert [button["label"] for button in to_rules.buttons] == [commands]
+    assert [button["label"] for button in to_rules.buttons] == [commands, stability]
+    rules_embed = to_rules.embed
     back = await fake.click(guild, reader, to_rules, to_rules.button(commands)["custom_id"])
     assert back.embed == shown.embed
+
+    to_rules = await fake.click(guild, reader, back, back.button(rules)["custom_id"])
+    to_stability = await fake.click(
+        guild, reader, to_rules, to_rules.button(stability)["custom_id"]
+    )
+    assert to_stability.type == 7 and to_stability.ephemeral
+    assert to_stability.embed["title"] == stability_title
+    assert to_stability.message is not None
+    assert message_lines(to_stability.message) <= HELP_LINES
+    assert [button["label"] for button in to_stability.buttons] == [commands, health]
+    again = await fake.click(guild, reader, to_stability, to_stability.button(health)["custom_id"])
+    assert again.embed == rules_embed
 
 
 def _leaf_names(fake: FakeDiscord) -> list[str]:
@@ -288,3 +322,94 @@ async def test_help_command_autocompletes_and_refuses_an_unknown_command(
     assert [choice["value"] for choice in everything] == _leaf_names(fake)[:25]
     unknown = await fake.slash(guild, member, "help", {"command": "fly"})
     assert unknown.ephemeral and "No hay ningún comando «fly»" in unknown.text
+
+
+@pytest.mark.parametrize("locale", ["es-ES", "en-US"])
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("estab", {"stability roll", "stability test", "stability treat", "firstaid"}),
+        ("cur", {"firstaid", "rest", "stability treat"}),
+        ("herid", {"hurt", "firstaid"}),
+        ("Daño", {"hurt"}),
+        ("psicoanalisis", {"stability treat"}),
+        ("deshacer", {"undo"}),
+    ],
+)
+async def test_help_command_autocompletes_spanish_words(
+    fake: FakeDiscord, guild: FakeGuild, locale: str, typed: str, expected: set[str]
+) -> None:
+    """Issue 24 (6): command names are English in every language, so a Spanish player typing
+    ``estab``, ``cur`` or ``herid`` found nothing. The words are matched in both languages
+    (a Spanish player whose Discord speaks English types Spanish too), accents ignored."""
+    member = guild.member(f"Busca-{locale}", locale=locale)
+    choices = await fake.autocomplete(guild, member, "help", {"command": typed}, focused="command")
+    values = [choice["value"] for choice in choices]
+    assert expected <= set(values), values
+    assert len(values) <= len(expected) + 2, values  # the words find, they do not flood
+    description = "Hace daño a un personaje" if locale == "es-ES" else "Damage a character"
+    if typed == "Daño":
+        assert choices[0]["name"].startswith(f"/hurt — {description}"), choices[0]
+
+
+async def test_help_command_names_still_come_first(fake: FakeDiscord, guild: FakeGuild) -> None:
+    """A command's name wins over a word of another command: ``stability`` lists the three
+    Stability commands before ``/character set`` (which corrects Stability)."""
+    member = guild.member("Nombres", locale="es-ES")
+    choices = await fake.autocomplete(
+        guild, member, "help", {"command": "stability"}, focused="command"
+    )
+    values = [choice["value"] for choice in choices]
+    assert values[:3] == ["stability roll", "stability test", "stability treat"], values
+    assert "character set" in values[3:]
+
+
+#: What the rules page says of Stability, in each language: the test and its spend, the
+#: scene's cap, a mental illness at −6, incurable insanity, Psychoanalysis and lucidity.
+RULES_PAGE_STABILITY = {
+    "es-ES": (
+        "**Prueba de Estabilidad**",
+        "Estabilidad gastada, que se pierde pase lo que pase",
+        "nunca quitan más que su peor incidente",
+        "−6 y −11 contrae un **trastorno mental**",
+        "**Locura incurable** −12 o menos",
+        "**Psicoanálisis**: cada punto devuelve 2 de Estabilidad",
+        "escena de lucidez",
+        "prueba de compostura",
+    ),
+    "en-US": (
+        "**Stability test**",
+        "Stability spent, lost whatever the outcome",
+        "never take more than the scene's worst incident",
+        "−6 to −11 brings a **mental illness**",
+        "**Incurably insane** −12 or less",
+        "**Psychoanalysis**: each point restores 2 Stability",
+        "lucid scene",
+        "composure test",
+    ),
+}
+
+
+async def test_the_rules_page_summarises_stability_as_it_does_health_in_both_languages(
+    fake: FakeDiscord, guild: FakeGuild
+) -> None:
+    """Issue 24 (6): the rules page gave Health four paragraphs and Stability only its states
+    (the composure test in English alone). Now Stability's rules have their page, a button
+    away from Health's, summarised as Health's are, alike in both languages."""
+    pages = {}
+    for locale, facts in RULES_PAGE_STABILITY.items():
+        reader = guild.member(f"Reglas-{locale}", locale=locale)
+        shown = await fake.slash(guild, reader, "help")
+        health = await fake.click(guild, reader, shown, shown.buttons[0]["custom_id"])
+        page = await fake.click(guild, reader, health, health.buttons[-1]["custom_id"])
+        description = page.embed["description"]
+        for fact in facts:
+            assert fact in description, (locale, fact, description)
+        assert page.message is not None and message_lines(page.message) <= HELP_LINES
+        pages[locale] = description
+    spanish, english = pages["es-ES"], pages["en-US"]
+    # Alike: the same paragraphs, the same terms in bold, the same numbers.
+    assert spanish.count("\n") == english.count("\n")
+    assert spanish.count("**") == english.count("**")
+    digits = "".join(sorted(char for char in spanish if char.isdigit()))
+    assert digits == "".join(sorted(char for char in english if char.isdigit()))
