@@ -72,7 +72,7 @@ log = logging.getLogger(__name__)
 #: Background requests a second, for the whole bot: under Discord's global 50, leaving room
 #: for the announcements (``charge``) and discord.py's own requests. 200 trackers edited
 #: after one change each are current within 5 s.
-RATE = 46.0
+RATE = 45.0
 #: Requests that may go at once after a quiet moment.
 BURST = 2.0
 #: After a global 429 the pace is halved (down to ``SLOWEST``); it is back at the full rate

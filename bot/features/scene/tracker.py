@@ -73,6 +73,9 @@ class LiveTracker:
         self._moved: dict[int, list[tuple[TrackerMessage, str]]] = {}
         self._last_edit: dict[int, float] = {}
         self._without: Lru[int, bool] = Lru(_NO_TRACKER_MEMORY)
+        #: Trackers posted so far: a read that found none is not remembered as "no tracker"
+        #: when one was posted while it read (it would hide that one for good).
+        self._posted = 0
         self._closed = False
 
     def start(self) -> None:
@@ -137,10 +140,12 @@ class LiveTracker:
 
     async def refresh(self, guild_id: int) -> None:
         """Edit the server's tracker to show its state now (nothing when it has none)."""
+        posted = self._posted
         async with self._storage.read() as reader:
             tracker = await get_tracker(reader, guild_id)
             if tracker is None:
-                self._without.put(guild_id, True)
+                if posted == self._posted:
+                    self._without.put(guild_id, True)
                 return
             settings = await reader.get_settings(guild_id)
             language = public_language(settings.language, self._guild_locale(guild_id))
@@ -177,8 +182,10 @@ class LiveTracker:
     async def replace(self, tracker: TrackerMessage, moved_text: str) -> None:
         """Make ``tracker`` (just posted) the server's; the old one is edited to say it moved
         (``moved_text``) and is no longer followed."""
+        self._posted += 1
         async with self._storage.transaction(require_record=False) as tx:
             old = await set_tracker(tx, tracker)
+        self._posted += 1  # a read begun during that transaction may have missed it too
         self._without.forget(tracker.guild_id)
         self._edited(tracker.guild_id)
         if old is not None and old.message_id != tracker.message_id:
