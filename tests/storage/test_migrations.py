@@ -32,6 +32,7 @@ EXPECTED_TABLES = {
     "roll_messages",  # 0004: the messages carrying roll buttons (of every kind since 0012)
     "trackers",  # 0005: the live trackers
     "announcement_channel_lost",  # 0007: announcement channels the bot may no longer post in
+    "unkept_roll_replies",  # 0014: replies with roll buttons not kept yet
 }
 
 #: The first step of the made-up migrations below.
