@@ -10,12 +10,13 @@ the storage a bot is given. Nothing here speaks SQL or names an engine's types: 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from types import TracebackType
 from typing import Protocol, Self
 
 from bot.storage.details import Details
+from bot.storage.errors import SchemaMovedOn
 from bot.storage.fair_lock import Ticket
 from bot.storage.memory import ServerNames
 from bot.storage.models import (
@@ -310,6 +311,10 @@ class StorageEngine(Protocol):
     async def names(self, guild_id: int, ticket: Ticket | None = None) -> ServerNames: ...
 
     def on_change(self, listener: ChangeListener) -> None: ...
+
+    def on_schema_moved_on(self, listener: Callable[[SchemaMovedOn], None]) -> None:
+        """Call ``listener(error)`` once, when a transaction finds that a newer Salud
+        migrated the database past what this code knows (the process then stops, exit 2)."""
 
     def applied_recently(self, interaction_id: int) -> bool: ...
 

@@ -49,7 +49,7 @@ from bot.storage.models import (
 from bot.storage.sqlite.character_writes import CharacterWriter
 from bot.storage.sqlite.history_writes import HistoryRecorder
 from bot.storage.sqlite.known import KnownCharacters
-from bot.storage.sqlite.pipeline import Pipeline
+from bot.storage.sqlite.pipeline import NO_CHECKS, Pipeline, TripChecks
 from bot.storage.sqlite.reader import Reader
 from bot.storage.sqlite.rows import (
     NEXT_HISTORY_ID,
@@ -79,12 +79,12 @@ class Transaction:
         clock: Clock,
         settings: SettingsCache,
         guild_id: int | None = None,
+        checks: TripChecks = NO_CHECKS,
     ) -> None:
         self._known = KnownCharacters()
         # A trip that fails may have failed a queued write: what is stored is then unknown.
-        self._pipe = Pipeline(conn, on_failure=self._known.forget)
-        self._pipe.queue("BEGIN IMMEDIATE")  # sent with the first statement that is
-        self._pipe.probe(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))
+        self._pipe = Pipeline(conn, on_failure=self._known.forget, checks=checks)
+        self._pipe.begin(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))  # with the first
         self._reads = Reader(self._pipe, clock, settings, keep=self._known.keep)
         self._characters = CharacterWriter(self._pipe, self._known, self._reads, self.now)
         self._history = HistoryRecorder(
@@ -142,7 +142,7 @@ class Transaction:
                 await guard()
         self._reads.check_open()
         try:
-            await self._pipe.execute("COMMIT")
+            await self._pipe.commit()
         except sqlite3.IntegrityError as error:
             recorded = self.recorded_interaction
             if recorded is not None and is_unique_violation(error, "history.interaction_id"):
