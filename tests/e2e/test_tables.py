@@ -240,3 +240,21 @@ async def test_each_table_has_its_tracker_and_titles_name_the_table(
     assert str(status.embed["title"]).endswith(" · Mesa principal"), status.embed
     history = await fake.slash(guild, dj, "history", {}, channel=salon)
     assert str(history.embed["title"]).endswith(" · Miskatonic"), history.embed
+    # A move changes both tables: the tracker of the table it joins shows the newcomer, the
+    # one it left no longer does (each within its own edit).
+    await fake.slash(guild, dj, "character create", {"name": "Jack Malone", "health": 6})
+    moved = await fake.slash(
+        guild, dj, "character move", {"character": "Jack Malone", "table": "Miskatonic"}
+    )
+    assert not moved.ephemeral, moved.text
+    await bot.settled(moved)
+    await fake.wait_until(
+        lambda: "Jack Malone" in str((fake.message(str(other_tracker.message_id)) or {})),
+        10.0,
+        what="the joined table's tracker showing the newcomer",
+    )
+    await fake.wait_until(
+        lambda: "Jack Malone" not in str((fake.message(str(main_tracker.message_id)) or {})),
+        10.0,
+        what="the left table's tracker without him",
+    )

@@ -320,11 +320,15 @@ class Storage:
         if guild_id is None:
             return
         touched = tx.touched_ids
-        for listener in self._change_listeners:
-            try:
-                listener(guild_id, touched)
-            except Exception:
-                log.exception("a change listener failed (guild %s)", guild_id)
+        # A character moved between tables changed the names of both: the table it joined
+        # hears of the change too (its tracker shows the newcomer).
+        tables = [guild_id, *sorted(t for t in tx.names_written if t != guild_id)]
+        for table_id in tables:
+            for listener in self._change_listeners:
+                try:
+                    listener(table_id, touched)
+                except Exception:
+                    log.exception("a change listener failed (guild %s)", table_id)
 
     def applied_recently(self, interaction_id: int) -> bool:
         """Whether a transaction of this process committed a change for this interaction
