@@ -249,12 +249,12 @@ async def test_each_table_has_its_tracker_and_titles_name_the_table(
     assert not moved.ephemeral, moved.text
     await bot.settled(moved)
     await fake.wait_until(
-        lambda: "Jack Malone" in str((fake.message(str(other_tracker.message_id)) or {})),
+        lambda: "Jack Malone" in str(fake.message(str(other_tracker.message_id)) or {}),
         10.0,
         what="the joined table's tracker showing the newcomer",
     )
     await fake.wait_until(
-        lambda: "Jack Malone" not in str((fake.message(str(main_tracker.message_id)) or {})),
+        lambda: "Jack Malone" not in str(fake.message(str(main_tracker.message_id)) or {}),
         10.0,
         what="the left table's tracker without him",
     )
