@@ -6,6 +6,7 @@ __all__ = [
     "AlreadyApplied",
     "CharacterNotFound",
     "DatabaseOpenFailed",
+    "DatabaseUnreachable",
     "DatabaseUnusable",
     "DuplicateName",
     "MigrationError",
@@ -54,6 +55,11 @@ class DatabaseUnusable(StorageError):
 
 class DatabaseOpenFailed(StorageError):
     """At start-up: the engine refused to open the database (``str()``: its own words)."""
+
+
+class DatabaseUnreachable(StorageError):
+    """At start-up: the database server cannot be reached (refused, timed out, DNS): worth
+    trying again later (exit 4), as when Discord cannot be reached."""
 
 
 class MigrationError(StorageError):

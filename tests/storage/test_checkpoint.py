@@ -96,3 +96,9 @@ async def test_a_failed_checkpoint_is_logged_and_harmless(
     assert checkpointer.completed == 0
     assert "WAL checkpoint" in caplog.text
     await checkpointer.close()
+
+
+@pytest.fixture
+def engine() -> str:
+    """SQLite's own behaviour (its file, connection or trips): SQLite only."""
+    return "sqlite"

@@ -43,6 +43,7 @@ def test_storage_imports_only_the_rules_the_standard_library_and_aiosqlite() -> 
                 module == "bot.storage"
                 or module.startswith("bot.storage.")
                 or top in {"rules", "aiosqlite", "__future__"}
+                or (top == "psycopg" and name.startswith("postgres/"))  # its engine's driver
                 or top in sys.stdlib_module_names
             )
             if not allowed:

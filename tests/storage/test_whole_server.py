@@ -17,6 +17,7 @@ from bot.storage import BATCH_SIZE, Among, Storage, TooManyCharacters
 from bot.storage.sqlite.character_writes import MAX_CHARACTERS
 from bot.storage.sqlite.rows import NAME_KEY_COLUMNS, name_keys
 from rules.character import CharacterHealth, Hospital
+from tests.storage.conftest import SQLITE_ONLY
 
 from .conftest import ALICE, GM, GUILD_A, GUILD_B, Interactions, create, health
 
@@ -82,6 +83,7 @@ def plan(path: Path, sql: str, params: tuple[object, ...]) -> str:
     return " / ".join(str(row[-1]) for row in rows)
 
 
+@SQLITE_ONLY
 @pytest.mark.parametrize("language", ["es", "en"])
 async def test_a_page_of_a_list_reads_its_rows_in_order_from_an_index(
     storage: Storage, next_id: Interactions, db_path: Path, language: str
@@ -135,6 +137,7 @@ def fill(path: Path, guild: int, count: int) -> None:
         )
 
 
+@SQLITE_ONLY
 async def test_a_server_holds_at_most_a_thousand_characters(
     storage: Storage, next_id: Interactions, db_path: Path
 ) -> None:

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import TracebackType
+from typing import Self
 
 import aiosqlite
 
@@ -22,7 +23,7 @@ from bot.storage.sqlite.checkpoint import Checkpointer
 from bot.storage.sqlite.database import apply_migrations, connect, latest_version
 from bot.storage.sqlite.file_check import check_database_file
 from bot.storage.sqlite.full_disk import FullDisk, is_full
-from bot.storage.sqlite.reader import OneTripEach, Reader
+from bot.storage.sqlite.reader import OneTripEach, Queries, Reader
 from bot.storage.sqlite.rows import Clock, utc_now
 from bot.storage.sqlite.transaction import Transaction
 
@@ -101,7 +102,7 @@ class Storage:
         finally:
             self._lock.release()
 
-    async def __aenter__(self) -> Storage:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(
@@ -174,7 +175,7 @@ class Storage:
         await self._acquire(ticket)
         try:
             # Queues BEGIN IMMEDIATE and the probe of the history's next id and number.
-            tx = Transaction(self._conn, self._clock, self._settings, guild_id)
+            tx = await self._begin(guild_id)
             if ticket is not None:
                 tx.guard_commit(lambda: self._acknowledge_if_late(ticket, self.commit_estimate))
             try:
@@ -199,6 +200,18 @@ class Storage:
         if tx.recorded_interaction is not None:
             self._applied.add(tx.recorded_interaction)
             self._tell_listeners(tx)
+        self._committed()
+
+    async def _begin(self, guild_id: int | None) -> Transaction:
+        """A new transaction on the connection (under the lock): its ``BEGIN`` is queued."""
+        return Transaction(self._conn, self._clock, self._settings, guild_id)
+
+    async def _queries(self) -> Queries:
+        """Where ``read()``'s statements go (under the lock)."""
+        return OneTripEach(self._conn)
+
+    def _committed(self) -> None:
+        """After each transaction (the WAL's checkpoints follow the commits)."""
         self.checkpointer.committed()
 
     @property
@@ -293,7 +306,7 @@ class Storage:
         """
         await self._acquire(ticket)
         try:
-            reader = Reader(OneTripEach(self._conn), self._clock, self._settings)
+            reader = Reader(await self._queries(), self._clock, self._settings)
             try:
                 yield reader
             except sqlite3.Error as error:

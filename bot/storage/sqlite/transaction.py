@@ -79,10 +79,17 @@ class Transaction:
         clock: Clock,
         settings: SettingsCache,
         guild_id: int | None = None,
+        *,
+        pipeline_of: Callable[[Callable[[], None]], Pipeline] | None = None,
     ) -> None:
+        """``pipeline_of(on_failure)``: another engine's pipeline (PostgreSQL's), else
+        aiosqlite's on ``conn``."""
         self._known = KnownCharacters()
         # A trip that fails may have failed a queued write: what is stored is then unknown.
-        self._pipe = Pipeline(conn, on_failure=self._known.forget)
+        if pipeline_of is None:
+            self._pipe = Pipeline(conn, on_failure=self._known.forget)
+        else:
+            self._pipe = pipeline_of(self._known.forget)
         self._pipe.queue("BEGIN IMMEDIATE")  # sent with the first statement that is
         self._pipe.probe(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))
         self._reads = Reader(self._pipe, clock, settings, keep=self._known.keep)

@@ -1,0 +1,113 @@
+"""``PgStorage``: the PostgreSQL engine, the SQLite engine's ``Storage`` on a PostgreSQL
+connection (``DATABASE_URL``).
+
+Everything above the connection is the SQLite engine's: the ``FairLock`` (one transaction of
+this process at a time, each server's in its own queue), the caches, the commit guards, the
+listeners, and the transaction's parts, whose statements ``PgPipeline`` says in PostgreSQL's
+dialect. Across processes a server's changes are serialised by the lock of its row in
+``servers`` (``SELECT … FOR UPDATE``, taken with the transaction's first trip), and an
+interaction is applied once by the history's unique interaction id.
+
+The connection is a pool of one, bounded: this process's transactions take turns on it under
+the lock anyway; a connection that broke (the server restarted) is replaced by the next
+transaction, so the bot goes on without a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import psycopg
+
+from bot.storage.fair_lock import FairLock
+from bot.storage.memory import NameIndex, RecentInteractions, SettingsCache
+from bot.storage.postgres.pipeline import OneStatementEach, PgPipeline
+from bot.storage.postgres.schema import apply_migrations, connect
+from bot.storage.sqlite.reader import Queries
+from bot.storage.sqlite.rows import Clock, utc_now
+from bot.storage.sqlite.storage import COMMITS_REMEMBERED, Storage
+from bot.storage.sqlite.transaction import Transaction
+
+__all__ = ["PgStorage"]
+
+log = logging.getLogger(__name__)
+
+
+class PgStorage(Storage):
+    """The bot's PostgreSQL database, behind the same ``StorageEngine`` protocol."""
+
+    def __init__(self, conn: psycopg.AsyncConnection[Any], url: str, clock: Clock) -> None:
+        from collections import deque
+
+        self._pg: psycopg.AsyncConnection[Any] | None = conn
+        self._url = url
+        self._clock = clock
+        self._lock = FairLock()
+        self._holder = None
+        self._closed = False
+        self._settings = SettingsCache()
+        self._names = NameIndex()
+        self._applied = RecentInteractions()
+        self._change_listeners = []
+        self._commit_seconds = deque(maxlen=COMMITS_REMEMBERED)
+
+    @classmethod
+    async def open_url(cls, url: str, *, clock: Clock | None = None) -> PgStorage:
+        """Connect, then create or migrate the schema (see ``schema.apply_migrations``)."""
+        conn = await connect(url)
+        try:
+            await apply_migrations(conn)
+        except BaseException:
+            await conn.close()
+            raise
+        return cls(conn, url, clock or utc_now)
+
+    async def _connection(self) -> psycopg.AsyncConnection[Any]:
+        """The connection, a new one when the last one broke."""
+        if self._pg is None or self._pg.closed or self._pg.broken:
+            if self._pg is not None:
+                await self._pg.close()
+            self._pg = None
+            self._pg = await connect(self._url)
+        return self._pg
+
+    async def _begin(self, guild_id: int | None) -> Transaction:
+        conn = await self._connection()
+        return Transaction(
+            None,  # type: ignore[arg-type]
+            self._clock,
+            self._settings,
+            guild_id,
+            pipeline_of=lambda on_failure: PgPipeline(conn, on_failure),
+        )
+
+    async def _queries(self) -> Queries:
+        return OneStatementEach(await self._connection())
+
+    async def _rollback(self) -> None:
+        conn = self._pg
+        if conn is None or conn.closed or conn.broken:
+            return  # the server ended the transaction with the connection
+        try:
+            await conn.execute("ROLLBACK")
+        except psycopg.Error:
+            log.warning("rollback failed: the connection is dropped", exc_info=True)
+            await conn.close()
+
+    def _committed(self) -> None:
+        """No checkpoints: the server keeps its own log."""
+
+    async def close(self) -> None:
+        """Wait for the running transaction, then close. Closing twice is harmless."""
+        if self._closed:
+            return
+        await self._lock.acquire()
+        try:
+            if self._closed:
+                return
+            self._closed = True
+            if self._pg is not None:
+                await self._pg.close()
+        finally:
+            self._lock.release()
