@@ -39,6 +39,7 @@ from bot.storage.errors import (
     DuplicateName,
     StorageClosed,
     StorageFull,
+    StorageUnreachable,
     TooManyCharacters,
 )
 from bot.storage.fair_lock import LockDeadline
@@ -127,6 +128,8 @@ def error_message(
         return text(language, "lifecycle.restarting")
     if isinstance(error, StorageFull):  # the storage logs it, once a minute
         return text(language, "error.storage_full")
+    if isinstance(error, StorageUnreachable):  # nothing stored; the engine reconnects
+        return text(language, "error.storage_unreachable")
     if isinstance(error, TooManyCharacters):
         return text(language, "error.too_many_characters", max=error.limit)
     if isinstance(error, app_commands.NoPrivateMessage):

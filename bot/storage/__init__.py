@@ -19,6 +19,7 @@ from bot.storage.errors import (
     StorageClosed,
     StorageError,
     StorageFull,
+    StorageUnreachable,
     TooManyCharacters,
     TransactionStateError,
 )
@@ -79,6 +80,7 @@ __all__ = [
     "StorageError",
     "StorageFull",
     "StorageReads",
+    "StorageUnreachable",
     "StoredCharacter",
     "Ticket",
     "TooManyCharacters",

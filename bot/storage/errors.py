@@ -13,6 +13,7 @@ __all__ = [
     "StorageClosed",
     "StorageError",
     "StorageFull",
+    "StorageUnreachable",
     "TooManyCharacters",
     "TransactionStateError",
 ]
@@ -73,6 +74,11 @@ class StorageFull(StorageError):
     def __init__(self, database: str) -> None:
         super().__init__(f"the disk of {database} is full: the change was not stored")
         self.database = database
+
+
+class StorageUnreachable(StorageError):
+    """The change was not stored: the database server could not be reached (restarted,
+    failing over, the network). The engine reconnects by itself on a later command."""
 
 
 class TooManyCharacters(StorageError):

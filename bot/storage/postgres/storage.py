@@ -10,21 +10,26 @@ interaction is applied once by the history's unique interaction id.
 
 The connection is a pool of one, bounded: this process's transactions take turns on it under
 the lock anyway; a connection that broke (the server restarted) is replaced by the next
-transaction, so the bot goes on without a restart.
+transaction, so the bot goes on without a restart. Meanwhile a change or a read raises
+``StorageUnreachable`` (the command's ephemeral sentence), nothing stored; a ``COMMIT`` whose
+answer was lost is settled by looking its interaction up once reconnected (``_finish``).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import psycopg
 
-from bot.storage.fair_lock import FairLock
+from bot.storage.errors import DatabaseOpenFailed, DatabaseUnreachable, StorageUnreachable
+from bot.storage.fair_lock import FairLock, Ticket
 from bot.storage.memory import NameIndex, RecentInteractions, SettingsCache
 from bot.storage.postgres.pipeline import OneStatementEach, PgPipeline
 from bot.storage.postgres.schema import apply_migrations, connect
-from bot.storage.sqlite.reader import Queries
+from bot.storage.sqlite.reader import Queries, Reader
 from bot.storage.sqlite.rows import Clock, utc_now
 from bot.storage.sqlite.storage import COMMITS_REMEMBERED, Storage
 from bot.storage.sqlite.transaction import Transaction
@@ -32,6 +37,9 @@ from bot.storage.sqlite.transaction import Transaction
 __all__ = ["PgStorage"]
 
 log = logging.getLogger(__name__)
+
+#: What a server that went away raises: the connection's errors, and a reconnection's.
+_GONE = (psycopg.OperationalError, psycopg.InterfaceError, DatabaseUnreachable, DatabaseOpenFailed)
 
 
 class PgStorage(Storage):
@@ -94,6 +102,64 @@ class PgStorage(Storage):
         except psycopg.Error:
             log.warning("rollback failed: the connection is dropped", exc_info=True)
             await conn.close()
+
+    @asynccontextmanager
+    async def transaction(
+        self,
+        *,
+        require_record: bool = True,
+        ticket: Ticket | None = None,
+        guild_id: int | None = None,
+    ) -> AsyncIterator[Transaction]:
+        """As SQLite's; a server that cannot be reached is ``StorageUnreachable``."""
+        try:
+            async with super().transaction(
+                require_record=require_record, ticket=ticket, guild_id=guild_id
+            ) as tx:
+                yield tx
+        except _GONE as error:
+            raise await self._unreachable(error) from error
+
+    @asynccontextmanager
+    async def read(self, ticket: Ticket | None = None) -> AsyncIterator[Reader]:
+        try:
+            async with super().read(ticket) as reader:
+                yield reader
+        except _GONE as error:
+            raise await self._unreachable(error) from error
+
+    async def _unreachable(self, error: BaseException) -> StorageUnreachable:
+        """The connection is dropped (the next command makes a new one)."""
+        log.warning("the database server cannot be reached: %s", str(error).strip() or error)
+        if self._pg is not None:
+            await self._pg.close()
+        return StorageUnreachable("the database server cannot be reached: nothing was stored")
+
+    async def _finish(self, tx: Transaction, require_record: bool, ticket: Ticket | None) -> None:
+        """SQLite's; when the connection drops during the ``COMMIT`` of a recorded change, its
+        outcome is unknown: reconnected, the interaction's entry says whether it is stored
+        (then the change is answered as done) or not (``StorageUnreachable``)."""
+        try:
+            await super()._finish(tx, require_record, ticket)
+        except psycopg.OperationalError:
+            interaction = tx.recorded_interaction
+            if interaction is None or not await self._stored(interaction):
+                raise
+            log.warning("a COMMIT's answer was lost; interaction %s is stored", interaction)
+            tx.abort()
+
+    async def _stored(self, interaction_id: int) -> bool:
+        """Whether the interaction's entry is stored, asked on a new connection."""
+        if self._pg is not None:
+            await self._pg.close()
+        try:
+            conn = await self._connection()
+            cursor = await conn.execute(
+                "SELECT 1 FROM history WHERE interaction_id = %s", (interaction_id,)
+            )
+            return await cursor.fetchone() is not None
+        except _GONE:
+            return False  # unknown still: refused, as the contract says
 
     def _committed(self) -> None:
         """No checkpoints: the server keeps its own log."""
