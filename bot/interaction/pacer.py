@@ -48,6 +48,8 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.storage.errors import StorageUnreachable
+
 __all__ = ["BURST", "RATE", "WORKERS", "Job", "RateLimited", "RestPacer"]
 
 log = logging.getLogger(__name__)
@@ -235,6 +237,7 @@ class RestPacer:
                 OSError,
                 TimeoutError,
                 discord.DiscordServerError,
+                StorageUnreachable,  # the database server is back in a moment
             ) as error:
                 if pending.failures + 1 < PASSING_FAILURES:
                     self._again(key, pending, 1.0 + 2.0 * pending.failures, failure=True)

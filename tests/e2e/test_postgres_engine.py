@@ -8,6 +8,7 @@ after the other on fakes of their own."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Iterator
@@ -130,3 +131,42 @@ async def test_every_command_answers_the_same_on_sqlite_and_on_postgresql(
     async with await psycopg.AsyncConnection.connect(postgres_server.url) as conn:
         cursor = await conn.execute("SELECT count(*), max(number) FROM history")
         assert await cursor.fetchone() == (STORED_CHANGES, STORED_CHANGES)
+
+
+async def test_a_database_server_gone_is_one_ephemeral_sentence_and_the_bot_goes_on(
+    tmp_path: Path, postgres_server: PostgresServer
+) -> None:
+    url_env = {"DATABASE_PATH": "", "DATABASE_URL": postgres_server.url}
+    async with fake_with_bot(tmp_path, env=url_env) as (fake, bot):
+        english = await fake.create_guild(locale="en-US")
+        spanish = await fake.create_guild(locale="es-ES")
+        for guild in (english, spanish):
+            gm = gm_of(guild, locale="es-ES" if guild is spanish else "en-US")
+            await fake.slash(guild, gm, "character create", {"name": "Ana", "health": 8})
+        await asyncio.to_thread(postgres_server.stop, "immediate")
+        try:
+            refused = {
+                guild.locale: await fake.slash(
+                    guild,
+                    gm_of(guild, locale="es-ES" if guild is spanish else "en-US"),
+                    "hurt",
+                    {"character": "Ana", "amount": "3"},
+                )
+                for guild in (english, spanish)
+            }
+        finally:
+            await asyncio.to_thread(postgres_server.start)
+        assert refused["en-US"].ephemeral and refused["es-ES"].ephemeral
+        assert refused["en-US"].content == (
+            "Salud cannot reach the database right now, so this change was not stored: "
+            "nothing changed. Try again in a minute."
+        )
+        assert refused["es-ES"].content == (
+            "Salud no puede conectar con la base de datos ahora mismo, así que este cambio no "
+            "se ha guardado: no ha cambiado nada. Vuelve a intentarlo dentro de un minuto."
+        )
+        # The same process, reconnected: the next /hurt is stored and answered.
+        again = await fake.slash(
+            english, gm_of(english), "hurt", {"character": "Ana", "amount": "3"}
+        )
+        assert not again.ephemeral and "8 → 5 / 8" in json.dumps(said(again), ensure_ascii=False)
