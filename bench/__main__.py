@@ -31,17 +31,19 @@ import functools
 import os
 import platform
 import re
+import signal
 import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import discord
 
 from bench.breakdown import PARTS, Breakdown, parse_samples, sample, spy_available
+from bench.goal import GOAL_CELLS, GoalCell, goal_lines
 from bench.loadgen import (
     BenchFake,
     CellResult,
@@ -278,9 +280,53 @@ def salud_command(config: Config, servers: int) -> list[str]:
     if config.inline_sqlite:
         command = [sys.executable, "-m", "bench.inline_sqlite"]
     if config.profile is not None:
-        target = config.profile.with_name(f"{config.profile.stem}-{servers}.prof")
-        command = [sys.executable, "-m", "cProfile", "-o", str(target), *command[1:]]
+        command = profiled(config.profile / f"salud-{servers}", command)
     return command
+
+
+def profiled(out: Path, command: Sequence[str]) -> list[str]:
+    """``python -m MODULE`` run under ``bench.profiled``: cProfile switched on for each cell."""
+    assert command[1] == "-m", command
+    return [sys.executable, "-m", "bench.profiled", str(out), *command[2:]]
+
+
+def floor_command(config: Config) -> list[str]:
+    """The floor, plainly or under the same profiler as Salud (``--profile``)."""
+    if config.profile is None:
+        return list(FLOOR_COMMAND)
+    return profiled(config.profile / "floor", FLOOR_COMMAND)
+
+
+@contextlib.asynccontextmanager
+async def profiling(config: Config, bot: BotProcess, name: str) -> AsyncIterator[None]:
+    """With ``--profile``: the bot's profiler records the block (one cell), written as
+    ``DIR/NAME.prof`` (``bench/profiled.py``)."""
+    if config.profile is None or bot.pid is None:
+        yield
+        return
+    written = PROFILES_WRITTEN.get(bot.pid, 0) + 1
+    PROFILES_WRITTEN[bot.pid] = written
+    os.kill(bot.pid, signal.SIGUSR1)
+    try:
+        yield
+    finally:
+        os.kill(bot.pid, signal.SIGUSR2)
+        out = Path(f"{bot.command[3]}-{written}.prof")  # python -m bench.profiled OUT …
+        await asyncio.to_thread(_take_profile, out, config.profile / f"{name}.prof")
+
+
+def _take_profile(written: Path, target: Path) -> None:
+    """Rename the bot's profile once it is written (within 10 s)."""
+    for _ in range(200):
+        if written.exists():
+            break
+        time.sleep(0.05)
+    with contextlib.suppress(OSError):
+        written.rename(target)
+
+
+#: Profiles each bot process wrote so far (``bench/profiled.py`` numbers them 1, 2, …).
+PROFILES_WRITTEN: dict[int, int] = {}
 
 
 async def make_subject(config: Config, run: Run, workdir: Path, servers: int) -> Subject:
@@ -362,7 +408,7 @@ async def bench(config: Config, workdir: Path) -> Run:
     subjects = [await make_subject(config, run, workdir, servers) for servers in config.servers]
     floor = BotProcess(
         floor_fake,
-        command=FLOOR_COMMAND,
+        command=floor_command(config),
         database_path=workdir / "floor.unused",
         log_path=workdir / "floor.log",
         token="floor-token",
@@ -386,7 +432,9 @@ async def bench(config: Config, workdir: Path) -> Run:
         for name in config.commands:
             for in_flight in config.concurrency:
                 requests = requests_for(name, floor_table, config.count)
-                floor_result = await measure(floor_fake, floor, requests, in_flight, None, None)
+                cell_name = f"{name.replace(' ', '-')}-{in_flight}"
+                async with profiling(config, floor, f"floor-{cell_name}"):
+                    floor_result = await measure(floor_fake, floor, requests, in_flight, None, None)
                 if floor_sqlite is not None and name == FLOOR_SQLITE_COMMAND:
                     started = time.perf_counter()
                     sqlite_result = await measure(
@@ -402,14 +450,17 @@ async def bench(config: Config, workdir: Path) -> Run:
                     run.floor_sqlite_seconds += time.perf_counter() - started
                     log(sqlite_progress_line(sqlite_cell))
                 for subject in subjects:
-                    result = await measure(
-                        subject.fake,
-                        subject.bot,
-                        requests_for(name, subject.table, config.count),
-                        in_flight,
-                        functools.partial(subject.reset, name),
-                        budget_for(name, len(subject.table.characters)),
-                    )
+                    async with profiling(
+                        config, subject.bot, f"salud-{subject.servers}-{cell_name}"
+                    ):
+                        result = await measure(
+                            subject.fake,
+                            subject.bot,
+                            requests_for(name, subject.table, config.count),
+                            in_flight,
+                            functools.partial(subject.reset, name),
+                            budget_for(name, len(subject.table.characters)),
+                        )
                     result.stored_unanswered = stored(subject.database, result.unanswered)
                     cell = Cell(name, subject.servers, in_flight, result, floor_result)
                     run.cells.append(cell)
@@ -579,7 +630,7 @@ def progress_line(cell: Cell) -> str:
         f"/{cell.command:<15} {cell.servers:>6} servers {cell.in_flight:>4} in flight:"
         f" salud p50 {ms(s.p(50))} p99 {ms(s.p(99))} ms {s.throughput:.0f}/s"
         f" (bot {ms(s.cpu_per_reply)} ms cpu/reply, {s.bot_cpu / s.wall:.0%};"
-        f" fake {s.fake_cpu / s.wall:.0%})"
+        f" fake {s.fake_cpu / s.wall:.0%}; {s.deferred} deferred)"
         f" | floor p50 {ms(f.p(50))} p99 {ms(f.p(99))} ms {f.throughput:.0f}/s"
         f" (bot {ms(f.cpu_per_reply)} ms cpu/reply, {f.bot_cpu / f.wall:.0%};"
         f" fake {f.fake_cpu / f.wall:.0%}){problems}"
@@ -631,10 +682,40 @@ def against_floor(result: CellResult, floor: CellResult) -> str:
     )
 
 
+def goal_cells(run: Run) -> list[GoalCell]:
+    """Issue 29's four cells from this run (``bench/goal.py``), at the smallest database."""
+    if not run.cells:
+        return []
+    smallest = min(c.servers for c in run.cells)
+    limits = {c.in_flight: c.result.cpu_per_reply for c in run.floor_sqlite if c.result.count}
+    cells = []
+    for command, in_flight, limit in GOAL_CELLS:
+        cell = run.cell(command, smallest, in_flight)
+        salud = cell.salud.cpu_per_reply if cell is not None and cell.salud.count else None
+        if limit == "floor":
+            against = cell.floor.cpu_per_reply if cell is not None else None
+        else:
+            against = limits.get(in_flight)
+        cells.append(
+            GoalCell(
+                command,
+                in_flight,
+                limit,
+                None if salud is None else salud * 1000,
+                None if against is None else against * 1000,
+            )
+        )
+    return cells
+
+
 def report(run: Run, *, detailed: bool = True) -> str:
-    """The report, Markdown (``detailed``: with the CPU share of every cell)."""
+    """The report, Markdown (``detailed``: with the CPU share of every cell); issue 29's
+    four cells and their verdict first."""
     config = run.config
+    goal = goal_lines(goal_cells(run))
     lines = [
+        *goal,
+        *([""] if goal else []),
         f"Command: `{command_line(config)}` — {time.strftime('%Y-%m-%d %H:%M', time.localtime())}"
         f", {run.elapsed:.0f} s.",
         f"Machine: {machine()}; load average before the run {run.load_before}"
@@ -895,7 +976,7 @@ def summary(run: Run) -> list[str]:
         "",
         f"- Salud used {ms(min(salud))}–{ms(max(salud))} ms of CPU per reply, the floor"
         f" {ms(min(floor))}–{ms(max(floor))} ms. Profiled (`python -m bench --py-spy DIR`,"
-        " `--profile`), Salud's extra is its round trips to aiosqlite's worker thread (a"
+        " `--profile DIR`), Salud's extra is its round trips to aiosqlite's worker thread (a"
         " queue put, a thread switch and a wake-up of the event loop each: 3 for a /hurt (the"
         " character option, then BEGIN with the read and the writes with COMMIT), 4 for a"
         " /firstaid (two options), 1 for a /character show, down from 16, 24 and 6 when first"
@@ -962,6 +1043,10 @@ def command_line(config: Config) -> str:
         parts.append("--no-breakdown")
     return " ".join(parts) if len(parts) > 1 else "make bench"
 
+
+#: docs/BENCHMARK.md from this heading on is written by hand (the profile against the floor,
+#: part by part): ``--update-readme`` keeps it.
+BENCHMARK_KEPT = "## Against the floor, part by part"
 
 BENCHMARK_INTRO = (
     "# Benchmark\n\n"
@@ -1036,7 +1121,12 @@ def mark_ok(value: float, reference: float, target: float) -> str:
 def update_readme(run: Run) -> None:
     """Writes docs/BENCHMARK.md (the full tables) and the short summary of README.md's
     "## Benchmark" section."""
-    BENCHMARK.write_text(BENCHMARK_INTRO + report(run, detailed=False), encoding="utf-8")
+    kept = ""
+    if BENCHMARK.exists():
+        written = BENCHMARK.read_text(encoding="utf-8")
+        at = written.find(BENCHMARK_KEPT)
+        kept = "" if at < 0 else "\n" + written[at:]
+    BENCHMARK.write_text(BENCHMARK_INTRO + report(run, detailed=False) + kept, encoding="utf-8")
     readme = README.read_text(encoding="utf-8")
     match = re.search(r"^## Benchmark\n(.*?)(?=^## |\Z)", readme, flags=re.S | re.M)
     if match is None:
@@ -1098,7 +1188,8 @@ def parse(argv: Sequence[str]) -> Config:
     parser.add_argument(
         "--profile",
         type=Path,
-        help="run Salud under cProfile, writing PROFILE-<servers>.prof",
+        help="profile every cell of Salud and the floor alike (cProfile, bench/profiled.py),"
+        " writing DIR/<bot>-<command>-<in flight>.prof; the parts: bench/profile_parts.py",
     )
     parser.add_argument(
         "--py-spy",
@@ -1198,6 +1289,8 @@ def workload() -> Workload:
 
 def main(argv: Sequence[str] | None = None) -> int:
     config = parse(sys.argv[1:] if argv is None else argv)
+    if config.profile is not None:
+        config.profile.mkdir(parents=True, exist_ok=True)
     workdir = Path(tempfile.mkdtemp(prefix="salud-bench-"))
     try:
         with lightweight_validation(not config.validate):
@@ -1226,7 +1319,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         or bool(run.tracebacks)
         or (run.scale is not None and scale_failed(run.scale))
     )
-    return 1 if failed else 0
+    missed = [cell for cell in goal_cells(run) if cell.failed]
+    if missed:
+        log(goal_lines(goal_cells(run))[0].strip("*"))
+    return 1 if failed or missed else 0
 
 
 if __name__ == "__main__":

@@ -60,6 +60,8 @@ class BenchFake(FakeDiscord):
         super().__init__(**kwargs)
         self._waiting: dict[str, tuple[asyncio.Future[float], Reply]] = {}
         self._data_cache: dict[tuple[str, str, tuple[tuple[str, Any], ...]], dict[str, Any]] = {}
+        #: Interactions answered with a deferral first (two requests for the reply, not one).
+        self.deferred = 0
 
     def send(self, request: Request) -> tuple[Reply, asyncio.Future[float]]:
         """Dispatches the interaction; the future gets the loop time at which it completed."""
@@ -94,6 +96,8 @@ class BenchFake(FakeDiscord):
     def _callback(
         self, request: web.Request, iid: str, token: str, body: Any
     ) -> web.StreamResponse:
+        if isinstance(body, dict) and body.get("type") in (5, 6):  # deferred (with a message)
+            self.deferred += 1
         try:
             return super()._callback(request, iid, token, body)
         finally:
@@ -141,6 +145,7 @@ class CellResult:
     stored_unanswered: int = 0  # of those, how many changed something (set by the caller)
     fake_cpu: float = 0.0  # CPU seconds of this process (fake + load generator)
     bot_cpu: float = 0.0  # CPU seconds of the bot process
+    deferred: int = 0  # replies that took a deferral and a followup (two requests, not one)
 
     @property
     def timeouts(self) -> int:
@@ -169,6 +174,7 @@ class CellResult:
         self.unanswered += other.unanswered
         self.fake_cpu += other.fake_cpu
         self.bot_cpu += other.bot_cpu
+        self.deferred += other.deferred
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -234,9 +240,11 @@ async def run_cell(
                 result.refused.append(reply.text)
 
     cpu_before, bot_before = time.process_time(), cpu_seconds(bot_pid)
+    deferred_before = fake.deferred
     start = loop.time()
     await asyncio.gather(*(worker() for _ in range(min(concurrency, len(requests)))))
     result.wall = loop.time() - start
     result.fake_cpu = time.process_time() - cpu_before
     result.bot_cpu = cpu_seconds(bot_pid) - bot_before
+    result.deferred = fake.deferred - deferred_before
     return result

@@ -3,9 +3,10 @@
 ``salud backup PATH`` and ``salud check`` are the database tools of ``bot/config/operate.py``.
 
 Exit codes (COMMANDS.md, Running it), each failure one line on stderr saying what to do:
-0 after a clean stop (SIGINT/SIGTERM); 2 when a setting is wrong (also when Discord refuses
+0 after a clean stop (SIGINT, SIGTERM, SIGHUP); 2 when a setting is wrong (also when Discord refuses
 the shards of SHARD_COUNT/SHARD_IDS) or the database cannot be used (the file is left as it
-was); 3 when Discord refuses the token; 4 when Discord cannot be reached.
+was), also once a newer Salud upgraded the database under this process; 3 when Discord
+refuses the token; 4 when Discord cannot be reached.
 """
 
 from __future__ import annotations
@@ -48,7 +49,13 @@ async def run(settings: Settings) -> int:
     # Imported here so that a settings error is reported before the heavier imports run.
     from bot.app import SaludBot
     from bot.config.dice import production_roller
-    from bot.storage import DatabaseOpenFailed, DatabaseUnusable, MigrationError, open_storage
+    from bot.storage import (
+        DatabaseOpenFailed,
+        DatabaseUnusable,
+        MigrationError,
+        SchemaMovedOn,
+        open_storage,
+    )
     from bot.storage.errors import DatabaseUnreachable
 
     try:
@@ -71,9 +78,19 @@ async def run(settings: Settings) -> int:
     async with storage:
         bot = SaludBot(storage=storage, settings=settings, roller=production_roller())
         stop = asyncio.Event()
+        moved_on: list[SchemaMovedOn] = []
+
+        def on_schema_moved_on(error: SchemaMovedOn) -> None:
+            # A newer Salud migrated the file: stop as for SIGTERM, and exit 2 so that a
+            # supervisor does not start this old code again and again.
+            moved_on.append(error)
+            bot.stop_taking_commands()
+            stop.set()
+
+        storage.on_schema_moved_on(on_schema_moved_on)
 
         loop = asyncio.get_running_loop()
-        stop_signals = (signal.SIGINT, signal.SIGTERM)
+        stop_signals = _STOP_SIGNALS
 
         def on_signal() -> None:
             bot.stop_taking_commands()  # at once: what arrives from now on is refused
@@ -87,7 +104,7 @@ async def run(settings: Settings) -> int:
             runner = asyncio.create_task(bot.start(settings.token), name="salud-bot")
             stopper = asyncio.create_task(stop.wait(), name="salud-stop")
             done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
-            if stopper in done:
+            if stopper in done and not moved_on:
                 log.info("Stop signal received, closing")
             else:
                 stopper.cancel()
@@ -125,7 +142,20 @@ async def run(settings: Settings) -> int:
             except asyncio.CancelledError:
                 pass
     log.info("Stopped")
+    if moved_on:
+        say(
+            f"a newer Salud upgraded the database {settings.database_path} to schema "
+            f"{moved_on[0].found} (this version knows {moved_on[0].known}), so this one "
+            "stopped. Run the newer version here too."
+        )
+        return EXIT_BAD_SETTINGS
     return EXIT_OK
+
+
+#: SIGHUP too: closing the terminal of ``make run`` must not kill commands in flight.
+_STOP_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
 
 
 def _ignore_further(loop: asyncio.AbstractEventLoop, signals: tuple[signal.Signals, ...]) -> None:

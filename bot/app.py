@@ -178,6 +178,18 @@ class SaludBot(LeanClient, commands.AutoShardedBot):
             await self._services.close()
         await super().close()
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        """discord.py's events, but a command's completion is an event (a task of its own)
+        only in a server with a GM still to tell about its lost announcement channel: for
+        every other command the check is this one lookup in memory, not a task per reply."""
+        if event_name == "app_command_completion" and not self._must_tell(args[0]):
+            return
+        super().dispatch(event_name, *args, **kwargs)
+
+    def _must_tell(self, interaction: discord.Interaction[Any]) -> bool:
+        services = self._services
+        return services is not None and services.announcements.untold(interaction.guild_id)
+
     async def on_app_command_completion(
         self, interaction: discord.Interaction[Any], command: object
     ) -> None:

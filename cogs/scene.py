@@ -79,7 +79,11 @@ class SceneCog(
             for item in touched
             if item.after and item.outcome
         ]
-        embeds = several_embeds(text(language, "scene.new.title"), lines, language)
+        # What a new scene resets, said once; Stability's only where a character has it.
+        minds = any(item.after is not None and item.after.stability for item in touched)
+        lead = text(language, "scene.new.resets_stability" if minds else "scene.new.resets")
+        title = text(language, "scene.new.title")
+        embeds = several_embeds(title, lines, language, lead=lead)
         await send_change(interaction, embeds, announce=False, here=here)
 
     @app_commands.command(
@@ -120,6 +124,7 @@ async def setup(bot: SaludBot) -> None:
 
 
 def _said(item: Touched) -> str | None:
-    """What a new scene did to a character beyond its Health (lucidity's end), on its line."""
+    """What a new scene did to a character beyond its Health (the Stability its tests lost
+    this scene, lucidity's end), on its line."""
     said = " ".join(value.replace("\n", " ") for _, value in item.extra_fields)
     return said or None

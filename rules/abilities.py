@@ -231,7 +231,7 @@ def spend_ability(
     """
     check_range("points", points, 1, MAX_POINTS)
     _check_can_act(character)
-    refuse_insane(stability)
+    refuse_insane(stability, "spend")
     if ability.kind is AbilityKind.INVESTIGATIVE and character.state in _WOUNDED:
         raise InvestigativeWhileHurt(ability=ability.name, state=character.state.value)
     _check_pool(ability, points)
@@ -266,7 +266,7 @@ def make_test(
         check_range("difficulty", difficulty, 0, MAX_DIFFICULTY)
     check_range("spend", spend, 0, MAX_POINTS)
     _check_can_act(character)
-    refuse_insane(stability)
+    refuse_insane(stability, "check")
     if ability.kind is AbilityKind.INVESTIGATIVE:
         raise InvestigativeNotTested(ability=ability.name)
     if attack and character.state is HealthState.SERIOUSLY_WOUNDED:

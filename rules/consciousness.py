@@ -87,7 +87,7 @@ def roll_consciousness(
     refuse_dead(character)
     if not character.conscious:
         raise CharacterUnconscious()
-    refuse_insane(stability)
+    refuse_insane(stability, "roll")
     if character.health >= 0:
         raise NotBelowZero(health=character.health)
     if spend > max_legal_spend(character):

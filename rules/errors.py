@@ -77,8 +77,10 @@ class MedicRefusal(RuleError):
 
 class IncurablyInsane(RuleError):
     """M4: an incurably insane character makes no tests, rolls or spends, gives no First Aid
-    or treatment and receives no treatment; only a GM's correction changes its Stability (no
-    params)."""
+    or treatment and receives no treatment; only a GM's correction changes its Stability.
+
+    Params: ``reason``, the action refused (``roll``, ``spend``, ``check``, ``treatment``).
+    """
 
     code: ClassVar[str] = "incurably_insane"
 

@@ -163,7 +163,7 @@ def treat_stability(
     refuse_dead(patient)
     if patient_stability is None:
         raise NoStability()
-    refuse_insane(patient_stability)
+    refuse_insane(patient_stability, "treatment")
     if lucidity:
         return _make_lucid(psychoanalysis, patient_stability, points)
     return _restore(psychoanalysis, patient_stability, points)

@@ -161,11 +161,12 @@ def refuse_madness(stability: CharacterStability, spend: int) -> None:
         raise SpendWouldMadden(spend=spend, max_spend=limit)
 
 
-def refuse_insane(stability: CharacterStability | None) -> None:
-    """M4: the incurably insane make no tests, rolls or spends (a character without
-    Stability never is)."""
+def refuse_insane(stability: CharacterStability | None, action: str) -> None:
+    """M4: the incurably insane make no tests, rolls or spends and receive no treatment (a
+    character without Stability never is); ``action`` is what was asked (``roll``,
+    ``spend``, ``check``, ``treatment``), so that the refusal says that, once."""
     if stability is not None and stability.is_insane:
-        raise IncurablyInsane()
+        raise IncurablyInsane(reason=action)
 
 
 def shaken_penalty(stability: CharacterStability | None) -> int:

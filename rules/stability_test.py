@@ -117,7 +117,7 @@ def _testable(
     refuse_dead(character)
     if not character.conscious:
         raise CharacterUnconscious()
-    refuse_insane(stability)
+    refuse_insane(stability, "roll")
     return stability
 
 

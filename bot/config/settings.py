@@ -191,6 +191,13 @@ def _database_path(raw: str) -> Path:
         f"Set DATABASE_PATH in .env to a file in a folder the bot may write to "
         f"(default: DATABASE_PATH={DEFAULT_DATABASE_PATH})."
     )
+    if raw and os.path.basename(raw) in ("", ".", ".."):
+        # ``data/db/`` names a folder even when none is there yet: Path drops the slash, and
+        # the bot would create a file called ``db`` (issue 24 point 15).
+        raise SettingsError(
+            f"DATABASE_PATH={raw!r} ends in a folder, not a file name. Add the file's name "
+            f"in .env, for example DATABASE_PATH={raw.rstrip('/' + os.sep)}/bot.sqlite3."
+        )
     if path.is_dir():
         raise SettingsError(f"DATABASE_PATH={str(path)!r} is a folder, not a file. {fix}")
     try:

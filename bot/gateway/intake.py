@@ -7,7 +7,9 @@ end the whole connection, and the process with it. ``Intake`` wraps each parser:
 event is logged once, with its type, and skipped.
 
 An ``INTERACTION_CREATE`` is built as a ``SaludInteraction`` (``bot.interaction.context``)
-whose context holds the moment it was received (``time.monotonic()``), the role ids its
+whose context holds the moment Discord created it (``time.monotonic()`` when it was read, less
+how long it waited unread, ``bot.gateway.discord_clock``: a frozen process must not take old
+interactions for fresh ones), the role ids its
 member carried, the services, and its storage ``Ticket``: its storage calls queue with its
 server's, and acknowledge it (``bot.interaction.deferral.acknowledge``) when an answer
 could otherwise no longer reach Discord in time. At most ``MAX_OPEN_PER_SERVER`` of a
@@ -33,6 +35,7 @@ from typing import Any
 
 import discord
 
+from bot.gateway.discord_clock import DiscordClock
 from bot.gateway.odd_interactions import Answer, answer_raw, answerable, odd_interaction
 from bot.gateway.presses import reaches_a_button
 from bot.i18n import text, user_language
@@ -71,6 +74,7 @@ class Intake:
     def __init__(self, bot: discord.Client, storage: StorageEngine) -> None:
         self._bot = bot
         self._storage = storage
+        self._discord_clock = DiscordClock()
         #: What interactions reach (storage, dice), given once the bot has built its services.
         self.frame: Frame | None = None
         self.stopping = False
@@ -111,12 +115,14 @@ class Intake:
         return guarded
 
     def _interaction(self, data: Any) -> None:
-        received_at = time.monotonic()
+        read_at = time.monotonic()
         frame = self.frame
         odd = odd_interaction(data)
         if odd is not None:  # one Discord never sends: answered before discord.py parses it
-            self._answer_odd(data, odd, received_at)
+            self._answer_odd(data, odd, read_at)  # its id teaches the clock nothing
             return
+        # When Discord created it, on the monotonic clock: less what it waited unread.
+        received_at = read_at - self._discord_clock.waited(_id_of(data))
         if self.stopping or frame is None:
             self._refuse(data, "lifecycle.restarting", received_at)
             return
@@ -124,14 +130,18 @@ class Intake:
         if self._open[key] >= MAX_OPEN_PER_SERVER:
             self._refuse(data, "lifecycle.busy", received_at)
             return
-        self._watch_tasks()
         ticket = Ticket(key=key, deadline=received_at + DEFER_AFTER)
         context = InteractionContext(frame, received_at, _role_ids(data), ticket)
+        loop = asyncio.get_running_loop()
+        previous = loop.get_task_factory()
         self._opening = key
         self._counted = False
+        # typeshed leaves out the context keyword that 3.11 passes; the factory takes it.
+        loop.set_task_factory(self._task_factory)  # type: ignore[arg-type]
         try:
             self._dispatch(data, context)
         finally:
+            loop.set_task_factory(previous)
             self._opening = _NOBODY
 
     def _dispatch(self, data: Any, context: InteractionContext) -> None:
@@ -161,13 +171,6 @@ class Intake:
 
     # --- how many interactions of each server are open ----------------------------------------
 
-    def _watch_tasks(self) -> None:
-        """Count the tasks discord.py creates for each interaction (``_task_factory``)."""
-        loop = asyncio.get_running_loop()
-        if loop.get_task_factory() is None:
-            # typeshed leaves out the context keyword that 3.11 passes; the factory takes it.
-            loop.set_task_factory(self._task_factory)  # type: ignore[arg-type]
-
     def _task_factory(
         self,
         loop: asyncio.AbstractEventLoop,
@@ -175,19 +178,23 @@ class Intake:
         *,
         context: contextvars.Context | None = None,
     ) -> asyncio.Task[Any]:
+        """Count the tasks discord.py creates for an interaction (the factory is set only
+        while one is handed to discord.py: no other task of the bot goes through it)."""
         task: asyncio.Task[Any] = asyncio.Task(coro, loop=loop, context=context)
-        if self._opening is _NOBODY:
+        key = self._opening
+        if key is _NOBODY:
             return task
         self._in_flight.add(task)
-        task.add_done_callback(self._in_flight.discard)
-        if not self._counted:
-            key = self._opening
+        if self._counted:
+            task.add_done_callback(self._in_flight.discard)
+        else:
             self._counted = True
             self._open[key] += 1
-            task.add_done_callback(lambda _: self._closed(key))
+            task.add_done_callback(functools.partial(self._closed, key))
         return task
 
-    def _closed(self, key: Hashable) -> None:
+    def _closed(self, key: Hashable, task: asyncio.Task[Any]) -> None:
+        self._in_flight.discard(task)
         self._open[key] -= 1
         if self._open[key] <= 0:
             del self._open[key]
@@ -315,6 +322,10 @@ class Intake:
                 log.info("Waiting for %d interaction(s) in flight before closing", len(running))
                 told = True
             await asyncio.wait(running, timeout=left)
+
+
+def _id_of(data: Any) -> object:
+    return data.get("id") if isinstance(data, dict) else None
 
 
 def _guild_key(data: Any) -> int | None:

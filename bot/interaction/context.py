@@ -1,10 +1,11 @@
 """What Salud keeps of one interaction beside discord.py's object, typed, in one place.
 
 The gateway (``bot.gateway.intake``) builds every interaction as a ``SaludInteraction`` whose
-``salud`` context says when the bot received it (a monotonic clock: neither the wall clock nor the
-snowflake can make it younger or older), the role ids its member carried, its storage
-``Ticket``, the services commands and buttons use, and what the frame of the interaction
-learns on the way (the server's settings, read once; how it was acknowledged; which
+``salud`` context says when Discord created it (on the monotonic clock: when the bot read it,
+less how long it waited unread by the snowflake's time beyond the least lag seen lately, so
+that neither a skewed wall clock nor a frozen process misleads it), the role ids its member
+carried, its storage ``Ticket``, the services commands and buttons use, and what the frame of
+the interaction learns on the way (the server's settings, read once; how it was acknowledged; which
 characters its options named). Nothing is kept in the extras of the interaction or in context
 variables, and nobody casts ``interaction.client``.
 """
@@ -45,7 +46,8 @@ class InteractionContext:
     """One interaction as Salud sees it; see the module's docstring."""
 
     services: Frame
-    #: ``time.monotonic()`` when the gateway handed the interaction to discord.py.
+    #: ``time.monotonic()`` when Discord created the interaction: when the gateway read it,
+    #: less how long it waited unread (``bot.gateway.discord_clock``).
     received_at: float
     #: The role ids the member carried (``Member.get_role`` knows only cached servers).
     role_ids: frozenset[int]
@@ -62,7 +64,7 @@ class InteractionContext:
     acknowledging: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def age(self) -> float:
-        """Seconds since the bot received the interaction."""
+        """Seconds since Discord created the interaction (as the gateway estimated it)."""
         return time.monotonic() - self.received_at
 
 

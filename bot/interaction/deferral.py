@@ -32,8 +32,8 @@ __all__ = [
     "public_placeholder",
 ]
 
-#: Seconds after its receipt by which an interaction not yet answered is acknowledged first:
-#: Discord's 3 s count from before the bot received it, and the reply needs time to arrive.
+#: Seconds after its creation (as the gateway estimates it) by which an interaction not yet
+#: answered is acknowledged first: the reply needs time to arrive within Discord's 3 s.
 DEFER_AFTER = 2.0
 #: A change of more characters than this is acknowledged first (``defer_change_of``).
 DEFER_ABOVE = 30

@@ -12,6 +12,7 @@ error, and nothing runs.
 from __future__ import annotations
 
 import json
+import weakref
 from typing import Any
 
 import discord
@@ -32,6 +33,19 @@ _RESOLVED: dict[_Type, tuple[str, ...]] = {
     _Type.attachment: ("attachments",),
 }
 _NESTING = {_Type.subcommand.value, _Type.subcommand_group.value}
+
+
+#: Each command's declared option types by option name, made once per command: discord.py's
+#: ``Command.parameters`` builds new objects at every call, and this runs for every command.
+_DECLARED: weakref.WeakKeyDictionary[Any, dict[str, _Type]] = weakref.WeakKeyDictionary()
+
+
+def _declared(command: app_commands.Command[Any, Any, Any]) -> dict[str, _Type]:
+    types = _DECLARED.get(command)
+    if types is None:
+        types = {parameter.display_name: parameter.type for parameter in command.parameters}
+        _DECLARED[command] = types
+    return types
 
 
 def _fits(kind: _Type, value: Any, resolved: Any) -> bool:
@@ -75,12 +89,12 @@ def check_option_types(tree: app_commands.CommandTree[Any], data: Any) -> None:
         options = nested.get("options", [])
     if not isinstance(command, app_commands.Command):
         return  # unknown or outdated: the tree answers that itself
-    parameters = {parameter.display_name: parameter for parameter in command.parameters}
+    declared = _declared(command)
     for option in options:
         name = option.get("name")
-        parameter = parameters.get(name) if isinstance(name, str) else None
-        if parameter is None:  # an out-of-date client's option: refused, never applied
+        kind = declared.get(name) if isinstance(name, str) else None
+        if kind is None:  # an out-of-date client's option: refused, never applied
             raise UserFacingError("error.outdated_command")
         value = option.get("value")
-        if not _fits(parameter.type, value, data.get("resolved")):
+        if not _fits(kind, value, data.get("resolved")):
             raise _refuse(value, str(name))

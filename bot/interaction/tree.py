@@ -6,7 +6,8 @@ and ``report_error`` (buttons, which do not pass through the tree) answer:
 - ``UserFacingError(key, **params)``  → the catalog message ``key``;
 - ``rules.errors.RuleError``          → ``error.<code>`` (or ``error.<code>.<reason>``);
 - ``bot.storage.errors``              → duplicate name, character gone, already applied,
-                                        a full disk;
+                                        a full disk, a disk refusing writes, the database
+                                        file gone;
 - failed checks / bad option values   → guild only, not allowed, invalid value;
 - anything else                       → logged with command and server, ``error.unexpected``.
 
@@ -36,10 +37,12 @@ from bot.storage import CharacterRef
 from bot.storage.errors import (
     AlreadyApplied,
     CharacterNotFound,
+    DatabaseGone,
     DuplicateName,
     StorageClosed,
     StorageFull,
     StorageUnreachable,
+    StorageUnwritable,
     TooManyCharacters,
 )
 from bot.storage.fair_lock import LockDeadline
@@ -130,6 +133,10 @@ def error_message(
         return text(language, "error.storage_full")
     if isinstance(error, StorageUnreachable):  # nothing stored; the engine reconnects
         return text(language, "error.storage_unreachable")
+    if isinstance(error, StorageUnwritable):  # the storage logs it, once a minute
+        return text(language, "error.storage_unwritable")
+    if isinstance(error, DatabaseGone):  # the storage logs it, once
+        return text(language, "error.database_gone")
     if isinstance(error, TooManyCharacters):
         return text(language, "error.too_many_characters", max=error.limit)
     if isinstance(error, app_commands.NoPrivateMessage):

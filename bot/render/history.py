@@ -23,6 +23,7 @@ from functools import singledispatch
 
 from bot.i18n import Language, text
 from bot.render.common import count_text, duration_text, join_words, safe
+from bot.render.stability import stability_move
 from bot.storage.details import (
     AbilityRemoveDetails,
     AbilitySetDetails,
@@ -114,20 +115,6 @@ def health_move(change: HistoryCharacter) -> str | None:
     return None
 
 
-def stability_move(change: HistoryCharacter) -> str | None:
-    """``5 → 1``, or ``5/8 → -7/7`` when the rating moved; None when neither moved, and for
-    a character without Stability either side."""
-    before = None if change.before is None else change.before.stability
-    after = None if change.after is None else change.after.stability
-    if before is None or after is None:
-        return None
-    if before.rating != after.rating:
-        return f"{before.pool}/{before.rating} → {after.pool}/{after.rating}"
-    if before.pool != after.pool:
-        return f"{before.pool} → {after.pool}"
-    return None
-
-
 def _subject(entry: HistoryEntry) -> str:
     """The character a one-character entry is about (its first character touched)."""
     return entry.characters[0].name if entry.characters else "?"
@@ -155,7 +142,10 @@ def entry_text(entry: HistoryEntry, language: Language, room: int = MAX_LINE_LEN
     said = sentence_of(entry.details, entry, language)
     if not said.values:
         return said.words
-    move_of = stability_move if said.stability else health_move
+
+    def move_of(change: HistoryCharacter) -> str | None:
+        return stability_move(change, language) if said.stability else health_move(change)
+
     moves = [(change.name, move) for change in entry.characters if (move := move_of(change))]
     if not moves:
         return said.words
@@ -463,7 +453,7 @@ def _undo(details: UndoDetails, entry: HistoryEntry, language: Language) -> Sent
             parts.append(text(language, "render.history.undo.gone", name=name))
         else:
             moved = [health_move(change)]
-            if mind := stability_move(change):
+            if mind := stability_move(change, language):
                 moved.append(text(language, "render.history.stability", value=mind))
             if said := " · ".join(move for move in moved if move):
                 parts.append(f"{name} {said}")

@@ -22,6 +22,7 @@ __all__ = [
     "FIELD_VALUE_LIMIT",
     "FOOTER_LIMIT",
     "INFO_COLOUR",
+    "INSANITY_COLOUR",
     "ROWS_PER_MESSAGE",
     "TITLE_LIMIT",
 ]
@@ -58,3 +59,6 @@ CHOICE_LENGTH_LIMIT = 100
 
 #: Lists, pages, help and history: Discord's own blurple, no character's state colour.
 INFO_COLOUR = discord.Colour(0x5865F2)
+#: Incurable insanity's own embed (COMMANDS.md "Stability"): a mind lost is no wound, so
+#: not a Health colour; a death's is ``STATE_COLOURS`` (``bot/render/common.py``).
+INSANITY_COLOUR = discord.Colour(0x6C3483)

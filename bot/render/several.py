@@ -98,9 +98,12 @@ def rolls_line(characters: Sequence[StoredCharacter], language: Language) -> str
     return text(language, "render.several.rolls", groups=FLAG_SEPARATOR.join(said))
 
 
-def several_embeds(title: str, items: Sequence[Line], language: Language) -> list[discord.Embed]:
+def several_embeds(
+    title: str, items: Sequence[Line], language: Language, *, lead: str | None = None
+) -> list[discord.Embed]:
     """The embeds of a change of several characters: one titled with what they share, with
     a line for each living one, then a death embed for each that died (see the module).
+    ``lead``: what they share that a title would not hold, said once above the lines.
 
     One message holds them (COMMANDS.md "One message per command"): lines that do not fit
     the description are counted at its end ("… and 12 more"), the rolls' line kept; deaths
@@ -127,9 +130,10 @@ def several_embeds(title: str, items: Sequence[Line], language: Language) -> lis
     if unshown:
         names = join_words(language, [safe(item.character.name) for item in unshown])
         closing.append(text(language, "scene.status.fallen", names=names))
-    room = DESCRIPTION_LIMIT - sum(len(line) + 1 for line in closing)
+    opening = [lead] if lead else []
+    room = DESCRIPTION_LIMIT - sum(len(line) + 1 for line in (*opening, *closing))
     lines = clip_lines([character_line(item, language) for item in living], language, room)
-    description = "\n".join(part for part in (lines, *closing) if part)
+    description = "\n".join(part for part in (*opening, lines, *closing) if part)
     states = [item.character.health.state for item in living] or [HealthState.DEAD]
     worst = max(states, key=_SEVERITY.index)
     # The title says what they share even when every target died (the death embeds follow).

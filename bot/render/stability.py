@@ -19,7 +19,12 @@ from bot.i18n import Language, text
 from bot.i18n.grammar import gendered
 from bot.render.common import FLAG_SEPARATOR, safe, state_colour
 from bot.render.events import describe_events
-from bot.render.limits import DESCRIPTION_LIMIT, FIELD_VALUE_LIMIT, TITLE_LIMIT
+from bot.render.limits import (
+    DESCRIPTION_LIMIT,
+    FIELD_VALUE_LIMIT,
+    INSANITY_COLOUR,
+    TITLE_LIMIT,
+)
 from bot.render.rolls import breakdown
 from rules.abilities import difficulty_penalty
 from rules.events import Corrected, Event
@@ -43,6 +48,7 @@ from rules.stability_events import (
 from rules.state import HealthState
 
 if TYPE_CHECKING:
+    from bot.storage.models import HistoryCharacter
     from bot.storage.models import StoredCharacter as CharacterLike
     from rules.character import Gender
     from rules.composure import ComposureTest
@@ -57,6 +63,7 @@ __all__ = [
     "stability_change_embeds",
     "stability_field",
     "stability_flags",
+    "stability_move",
     "stability_roll_field",
     "stability_sentences",
     "stability_state_label",
@@ -108,12 +115,13 @@ def stability_flags(
     *,
     said: Iterable[Event] = (),
 ) -> list[str]:
-    """The marks besides the state: a mental illness, lucid this scene, a test due (with its
-    potential loss and Difficulty). ``said``: events of this reply, whose facts a sentence
-    already says (a mental illness just acquired)."""
+    """The marks besides the state: a mental illness (also one just acquired: the state line
+    is where a reply says it), lucid this scene, a test due (with its potential loss and
+    Difficulty). ``said``: events of this reply, whose facts a sentence already says (a
+    lucidity just given, a test just called)."""
     told = {type(event) for event in said}
     flags: list[str] = []
-    if stability.mental_illness and MentalIllnessAcquired not in told:
+    if stability.mental_illness:
         flags.append(text(language, "render.stability.flag.mental_illness"))
     if stability.lucid and MadeLucid not in told:
         flags.append(gendered(language, "render.stability.flag.lucid", gender))
@@ -164,9 +172,11 @@ def stability_field(
     language: Language,
     said: Sequence[Event] = (),
 ) -> Field:
-    """The ``Estabilidad`` field of a change: ``5 → 1 / 8`` then the state line."""
+    """The ``Estabilidad`` field of a change, on one line where a phone has room: ``5 → 1 /
+    8 · **Alterada**``, then the marks (a mental illness just acquired among them: the
+    rating it cost is the value's ``/ 8 → / 7``, said once)."""
     value = (
-        f"{stability_value(before, after)}\n"
+        f"{stability_value(before, after)}{FLAG_SEPARATOR}"
         f"{_state_line(before, after, language, character.gender, said)}"
     )
     return text(language, "render.stability.name"), value
@@ -233,20 +243,22 @@ def stability_sentences(
     return describe_events(character.name, told, language, character.gender)
 
 
-def _penalties(wound: int, shaken: int, language: Language) -> str | None:
-    """``+1 por las heridas · +1 por estar Alterado``: what raised the Difficulty."""
+def _penalties(wound: int, shaken: int, language: Language) -> list[str]:
+    """``+1 por las heridas``, ``+1 por el estado Alterado``: what raised the Difficulty."""
     parts = []
     if wound:
         parts.append(text(language, "render.roll.test.wounds", penalty=wound))
     if shaken:
         parts.append(text(language, "render.stability.roll.shaken", penalty=shaken))
-    return FLAG_SEPARATOR.join(parts) if parts else None
+    return parts
 
 
 def stability_roll_field(roll: StabilityTestRoll, language: Language) -> Field:
     """(name, value) of a Stability test's field: ``3 + 1 = 4 vs 6 (4 + 1 + 1)``, then the
-    outcome in bold with what it cost (the scene's cap said when it bit), then what raised
-    the Difficulty."""
+    outcome in bold with what raised the Difficulty on the same line, as ``/check`` says it.
+    What a failure took is the Stability field's ``before → after``; the scene's cap, when it
+    held the loss back, is said with what the scene already took (M6: ``ya ha perdido 4 en
+    esta escena, el tope del peor incidente``)."""
     line = (
         f"{roll.die} + {roll.spend} = {roll.total} vs {roll.difficulty}"
         f"{breakdown(roll.base_difficulty, roll.wound_penalty, roll.shaken_penalty)}"
@@ -260,12 +272,12 @@ def stability_roll_field(roll: StabilityTestRoll, language: Language) -> Field:
             key = "render.stability.roll.failure_capped"
         else:
             key = "render.stability.roll.failure"
-        outcome = text(language, key, lost=roll.lost, loss=roll.loss)
-    lines = [line, outcome]
-    penalties = _penalties(roll.wound_penalty, roll.shaken_penalty, language)
-    if penalties:
-        lines.append(penalties)
-    return text(language, "render.stability.roll.name"), "\n".join(lines)
+        after = roll.outcome.after
+        scene = after.scene_lost if after is not None else roll.lost
+        outcome = text(language, key, lost=roll.lost, loss=roll.loss, scene=scene)
+    parts = [outcome, *_penalties(roll.wound_penalty, roll.shaken_penalty, language)]
+    value = f"{line}\n{FLAG_SEPARATOR.join(parts)}"
+    return text(language, "render.stability.roll.name"), value
 
 
 def composure_field(
@@ -288,7 +300,7 @@ def composure_field(
 
 def insanity_embed(character: CharacterLike, language: Language) -> discord.Embed:
     """Incurable insanity, said once, in an embed of its own (M4; like a death's): ``Amelia
-    Ríos ha perdido la razón para siempre``; its colour follows Health."""
+    Ríos ha perdido la razón para siempre``, in the colour of a mind lost."""
     return discord.Embed(
         title=text(language, "render.stability.insane.title", name=character.name)[:TITLE_LIMIT],
         description=gendered(
@@ -297,7 +309,7 @@ def insanity_embed(character: CharacterLike, language: Language) -> discord.Embe
             character.gender,
             name=safe(character.name),
         ),
-        colour=state_colour(character.health.state),
+        colour=INSANITY_COLOUR,
     )
 
 
@@ -313,11 +325,12 @@ def stability_change_embeds(
     extra_fields: Sequence[Field] = (),
     note: str | None = None,
 ) -> list[discord.Embed]:
-    """The reply to a change of one character's Stability (a roll, a treatment): the title
-    is its name, the colour its Health's; the ``Estabilidad`` field first (``5 → 1 / 8``,
-    the state line), then the command's fields with the events no field shows in words
-    under the last one. Incurable insanity replaces the embed by its own, which carries the
-    same fields (as a death's does). ``note``: a sentence under the title."""
+    """The reply to a change of one character's Stability (a roll, a treatment): the title is
+    its name, the colour its Health's; the ``Estabilidad`` field first (``5 → 1 / 8 ·`` the
+    state line, a mental illness just acquired among its marks), then the command's fields
+    with the events no field shows in words under the last one. Incurable insanity replaces
+    the embed by its own, which carries the same fields (as a death's does). ``note``: a
+    sentence under the title."""
     after = outcome.after
     assert after is not None  # a roll or a treatment needs Stability
     if went_insane(outcome):
@@ -332,7 +345,8 @@ def stability_change_embeds(
     name, value = stability_field(character, outcome.before, after, language, outcome.events)
     embed.add_field(name=name, value=value, inline=False)
     fields = list(extra_fields)
-    sentences = "\n".join(stability_sentences(character, outcome.events, language))
+    unsaid = [event for event in outcome.events if not isinstance(event, MentalIllnessAcquired)]
+    sentences = "\n".join(stability_sentences(character, unsaid, language))
     if sentences and fields:
         last_name, last_value = fields[-1]
         fields[-1] = (last_name, f"{last_value}\n{sentences}")
@@ -393,7 +407,13 @@ def test_call_embed(
     lines += [
         _called_line(character, outcome, difficulty, language) for character, outcome in called
     ]
-    lines.append(text(language, "render.stability.call.how"))
+    # For one character, "each player" would make no sense: only what the +1 to +3 do.
+    lines.append(
+        text(
+            language,
+            "render.stability.call.how_one" if len(called) == 1 else "render.stability.call.how",
+        )
+    )
     states = [character.health.state for character, _ in called]
     worst = max(states, key=lambda state: list(HealthState).index(state))
     return discord.Embed(
@@ -401,6 +421,26 @@ def test_call_embed(
         description=_clip("\n".join(lines), DESCRIPTION_LIMIT),
         colour=state_colour(worst),
     )
+
+
+def stability_move(change: HistoryCharacter, language: Language) -> str | None:
+    """``5 → 1``, with a mind's big moments in words (a GM reads them as such): ``-3 → -7,
+    trastorno mental (máxima 8 → 7)``, ``-7 → -13, pierde la razón para siempre``, a rating
+    a correction moved as ``máxima 8 → 6``; None when nothing moved, and for a character
+    without Stability either side."""
+    before = None if change.before is None else change.before.stability
+    after = None if change.after is None else change.after.stability
+    if before is None or after is None:
+        return None
+    parts = [f"{before.pool} → {after.pool}"] if before.pool != after.pool else []
+    ratings = {"before": before.rating, "after": after.rating}
+    if after.is_insane and not before.is_insane:
+        parts.append(text(language, "render.history.insane"))
+    elif after.mental_illness and not before.mental_illness and before.rating != after.rating:
+        parts.append(text(language, "render.history.mental_illness", **ratings))
+    elif before.rating != after.rating:
+        parts.append(text(language, "render.history.max_stability", **ratings))
+    return ", ".join(parts) if parts else None
 
 
 # Its name starts with "test_": keep pytest from collecting it where a test module imports it.

@@ -5,15 +5,18 @@ from __future__ import annotations
 __all__ = [
     "AlreadyApplied",
     "CharacterNotFound",
+    "DatabaseGone",
     "DatabaseOpenFailed",
     "DatabaseUnreachable",
     "DatabaseUnusable",
     "DuplicateName",
     "MigrationError",
+    "SchemaMovedOn",
     "StorageClosed",
     "StorageError",
     "StorageFull",
     "StorageUnreachable",
+    "StorageUnwritable",
     "TooManyCharacters",
     "TransactionStateError",
 ]
@@ -81,6 +84,24 @@ class StorageUnreachable(StorageError):
     failing over, the network). The engine reconnects by itself on a later command."""
 
 
+class StorageUnwritable(StorageError):
+    """The change was not stored: the disk refuses to write the database (mounted read-only,
+    or failing), though it is not full. Nothing was changed; it works again once it writes."""
+
+    def __init__(self, database: str) -> None:
+        super().__init__(f"the disk of {database} refuses writes: the change was not stored")
+        self.database = database
+
+
+class DatabaseGone(StorageError):
+    """The change was not stored: the database path no longer names the file the bot opened
+    (deleted, moved or replaced while it ran), so the next start would not find it."""
+
+    def __init__(self, database: str) -> None:
+        super().__init__(f"the database file {database} is gone: the change was not stored")
+        self.database = database
+
+
 class TooManyCharacters(StorageError):
     """The guild has ``limit`` characters already: no more may be created there (a
     character deleted makes room)."""
@@ -97,3 +118,14 @@ class TransactionStateError(StorageError, RuntimeError):
 
 class StorageClosed(TransactionStateError):
     """The storage was closed (the bot is stopping): nothing was done."""
+
+
+class SchemaMovedOn(StorageClosed):
+    """Another process, a newer Salud, migrated the database past the schema this code
+    knows: nothing was done, and this process must stop rather than write what the newer
+    schema would misread (issue 24 point 12: a history number 0, UNIQUE failures)."""
+
+    def __init__(self, found: int | None, known: int) -> None:
+        super().__init__(f"the database schema is {found}, this code knows {known}")
+        self.found = found
+        self.known = known

@@ -4,8 +4,8 @@ another server's command past Discord's 3 seconds (COMMANDS.md, Busy servers).
 
 An interaction's storage calls carry its ``Ticket`` (``Storage.transaction(ticket=...)``,
 ``Storage.read(ticket=...)``): the ticket's ``key`` is the server, its ``deadline`` the moment
-(``time.monotonic()``, counted from when the bot received the interaction: no clock and no
-snowflake can make it younger or older) after which the answer could no longer reach Discord
+(``time.monotonic()``, counted from when Discord created the interaction, as the gateway
+estimates it) after which the answer could no longer reach Discord
 in time unless the interaction is acknowledged first. A waiter whose turn would come after its
 deadline calls the ticket's ``on_late`` — the bot defers the interaction there, which gives
 it 15 minutes and clears the deadline — and keeps its place; a ticket without ``on_late`` (an

@@ -10,12 +10,13 @@ the storage a bot is given. Nothing here speaks SQL or names an engine's types: 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from types import TracebackType
 from typing import Protocol, Self
 
 from bot.storage.details import Details
+from bot.storage.errors import SchemaMovedOn
 from bot.storage.fair_lock import Ticket
 from bot.storage.memory import ServerNames
 from bot.storage.models import (
@@ -77,15 +78,20 @@ class StorageReads(Protocol):
         *,
         living_only: bool = False,
         dead_only: bool = False,
+        out_of_play: bool | None = None,
         limit: int | None = None,
         offset: int = 0,
         language: str = "en",
     ) -> list[StoredCharacter]:
-        """By name, in the order a reader of ``language`` expects; a page reads its rows."""
+        """By name, in the order a reader of ``language`` expects; a page reads its rows;
+        ``out_of_play``: True for only the living incurably insane (M4), False for all but
+        them."""
 
     async def lookalike_ids(self, guild_id: int) -> set[int]: ...
 
-    async def count_characters(self, guild_id: int, *, living_only: bool = False) -> int: ...
+    async def count_characters(
+        self, guild_id: int, *, living_only: bool = False, out_of_play: bool | None = None
+    ) -> int: ...
 
     async def batch_of_characters(
         self, guild_id: int, among: Among, *, after_id: int = 0, limit: int = BATCH_SIZE
@@ -93,7 +99,9 @@ class StorageReads(Protocol):
 
     async def count_among(self, guild_id: int, among: Among) -> int: ...
 
-    async def head_count(self, guild_id: int) -> tuple[int, int]: ...
+    async def head_count(self, guild_id: int) -> tuple[int, int, int]:
+        """Characters, the living among them, and the out of play (incurably insane) among
+        those."""
 
     async def interaction_seen(self, interaction_id: int) -> bool:
         """Whether this interaction's change is stored (settles a commit whose end was lost)."""
@@ -121,6 +129,11 @@ class StorageReads(Protocol):
 
     async def has_roll_messages(self, guild_id: int) -> bool:
         """Whether the guild keeps any roll-button message, of any kind."""
+
+    async def newest_roll_message(
+        self, guild_id: int, character_id: int, kind: RollKind, roll_seq: int
+    ) -> RollMessage | None:
+        """The newest kept message carrying the buttons of that roll, if any."""
 
     async def stale_roll_messages(
         self, guild_id: int, character_ids: Sequence[int]
@@ -281,6 +294,10 @@ class StorageEngine(Protocol):
     async def names(self, guild_id: int, ticket: Ticket | None = None) -> ServerNames: ...
 
     def on_change(self, listener: ChangeListener) -> None: ...
+
+    def on_schema_moved_on(self, listener: Callable[[SchemaMovedOn], None]) -> None:
+        """Call ``listener(error)`` once, when a transaction finds that a newer Salud
+        migrated the database past what this code knows (the process then stops, exit 2)."""
 
     def applied_recently(self, interaction_id: int) -> bool: ...
 

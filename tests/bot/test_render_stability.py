@@ -94,14 +94,14 @@ def test_a_roll_that_brings_on_a_mental_illness_says_it_once_with_the_rating_los
         saved, made.outcome, ES, extra_fields=[stability_roll_field(made, ES)]
     )
     shown = fields(embed)
-    assert shown["Estabilidad"] == "-3 / 8 → -7 / 7\n**Alterada**"
+    # The rating lost said once (its value's ``/ 8 → / 7``), the illness on the state line.
+    assert shown["Estabilidad"] == "-3 / 8 → -7 / 7 · **Alterada** · Trastorno mental"
+    # The penalties on the outcome line, as /check says them; the loss is the value's.
     assert shown["Prueba de Estabilidad"].split("\n") == [
         "2 + 0 = 2 vs 6 (4 + 1 + 1)",
-        "**Fallo** · pierde 4 de Estabilidad",
-        "+1 por las heridas · +1 por el estado Alterado",
-        "Amelia Ríos sufre un trastorno mental · Estabilidad máxima 8 → 7",
+        "**Fallo** · +1 por las heridas · +1 por el estado Alterado",
     ]
-    assert str(embed.to_dict()).count("trastorno mental") == 1
+    assert str(embed.to_dict()).lower().count("trastorno mental") == 1
     assert embed.colour is not None and embed.colour.value == 0xF1C40F  # Health's: Hurt
 
 
@@ -122,7 +122,8 @@ def test_insanity_has_an_embed_of_its_own_in_both_languages() -> None:
         character(made.outcome.after, gender=Gender.FEMININE), made.outcome, EN
     )[0]
     assert "her Stability" in str(english.description)
-    assert fields(english)["Stability"] == "-9 → -15 / 7\nShaken → **Incurably insane**"
+    assert fields(english)["Stability"] == "-9 → -15 / 7 · Shaken → **Incurably insane**"
+    assert english.colour is not None and english.colour.value == 0x6C3483  # a mind lost
 
 
 def test_a_call_lists_who_rolls_with_the_difficulty_raised_for_them() -> None:
@@ -149,18 +150,27 @@ def test_a_call_lists_who_rolls_with_the_difficulty_raised_for_them() -> None:
     assert "replaces the test due (potential loss 4, Difficulty 4)" in str(again.description)
 
 
-def test_a_capped_failure_says_the_scene_cap() -> None:
+def test_a_capped_failure_says_what_the_scene_took_and_its_cap() -> None:
+    """M6: the cap is the worst incident's, not the current test's loss (issue 24)."""
     rolled_before = CharacterStability(
         pool=10, rating=10, scene_worst_loss=4, scene_lost=4, due_test=DueTest(6, 4)
     )
     made = roll_stability_test(CharacterHealth.new(9, 2), rolled_before, 0, ScriptedRoller([1]))
     assert stability_roll_field(made, EN)[1].split("\n")[1] == (
-        "**Failure** · loses 2 Stability, not 6: the scene's cap"
+        "**Failure** · loses 2, not 6: that makes 6 this scene, the worst incident's cap"
+    )
+    assert stability_roll_field(made, ES)[1].split("\n")[1] == (
+        "**Fallo** · pierde 2, no 6: ya son 6 en esta escena, el tope del peor incidente"
     )
     out = CharacterStability(
-        pool=10, rating=10, scene_worst_loss=6, scene_lost=6, due_test=DueTest(2, 4)
+        pool=10, rating=10, scene_worst_loss=4, scene_lost=4, due_test=DueTest(2, 4)
     )
     nothing = roll_stability_test(CharacterHealth.new(9, 2), out, 0, ScriptedRoller([1]))
-    assert "loses no more Stability" in stability_roll_field(nothing, EN)[1]
+    assert stability_roll_field(nothing, ES)[1].split("\n")[1] == (
+        "**Fallo**, sin pérdida: ya ha perdido 4 en esta escena, el tope del peor incidente"
+    )
+    assert stability_roll_field(nothing, EN)[1].split("\n")[1] == (
+        "**Failure**, no loss: already lost 4 this scene, the worst incident's cap"
+    )
     outcome = StabilityOutcome(before=out, after=nothing.outcome.after, events=())
     assert outcome.changed

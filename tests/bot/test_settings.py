@@ -87,6 +87,18 @@ def test_database_path_that_is_a_folder_is_refused(tmp_path: Path) -> None:
         load_settings({"DISCORD_TOKEN": "abc", "DATABASE_PATH": str(tmp_path)})
 
 
+@pytest.mark.parametrize("ending", ["/", "/.", "/.."])
+def test_database_path_ending_in_a_folder_is_refused_and_nothing_made(
+    tmp_path: Path, ending: str
+) -> None:
+    """``data/db/`` with no ``data/db`` yet: before, a file named ``db`` was created."""
+    raw = f"{tmp_path / 'missing' / 'db'}{ending}"
+    with pytest.raises(SettingsError, match="ends in a folder, not a file name") as raised:
+        load_settings({"DISCORD_TOKEN": "abc", "DATABASE_PATH": raw})
+    assert "\n" not in str(raised.value)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_blank_token_is_missing(tmp_path: Path) -> None:
     with pytest.raises(SettingsError, match="DISCORD_TOKEN is not set"):
         load_settings({"DISCORD_TOKEN": "   ", "DATABASE_PATH": str(tmp_path / "x")})

@@ -90,7 +90,7 @@ async def test_scene_status_pages_twenty_characters_and_the_tracker_shows_twenty
 
     first = await fake.slash(guild, gm, "scene status")
     title = first.embed["title"]
-    assert "36 personajes con vida" in title and "(página 1/2)" in title, title
+    assert "36 personajes en juego" in title and "(página 1/2)" in title, title
     assert bold_names_of(first.embed["description"]) == names[:20]
     turn = next(b["custom_id"] for b in first.buttons if "Siguiente" in b["label"])
     second = await fake.click(guild, guild.member("Mirona"), first, turn)
@@ -99,7 +99,7 @@ async def test_scene_status_pages_twenty_characters_and_the_tracker_shows_twenty
     assert bold_names_of(page["description"]) == names[20:]
 
     tracker = await fake.slash(guild, gm, "scene tracker")
-    assert tracker.embed["title"] == "Seguimiento en vivo — 36 personajes con vida"
+    assert tracker.embed["title"] == "Seguimiento en vivo — 36 personajes en juego"
     description = tracker.embed["description"]
     assert bold_names_of(description) == names[:20]
     assert "… y 16 más" in description

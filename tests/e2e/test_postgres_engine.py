@@ -137,7 +137,7 @@ async def test_a_database_server_gone_is_one_ephemeral_sentence_and_the_bot_goes
     tmp_path: Path, postgres_server: PostgresServer
 ) -> None:
     url_env = {"DATABASE_PATH": "", "DATABASE_URL": postgres_server.url}
-    async with fake_with_bot(tmp_path, env=url_env) as (fake, bot):
+    async with fake_with_bot(tmp_path, env=url_env) as (fake, _):
         english = await fake.create_guild(locale="en-US")
         spanish = await fake.create_guild(locale="es-ES")
         for guild in (english, spanish):

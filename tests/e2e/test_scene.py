@@ -65,7 +65,9 @@ async def test_S1_new_scene_takes_health_now_as_start_for_every_character(
     reply = await fake.slash(guild, gm, "scene new")
 
     assert not reply.ephemeral
-    assert reply.embed["title"].startswith("🎬 New scene: each character starts it")
+    assert reply.embed["title"] == "🎬 New scene"
+    lead = "Each character starts it with their current Health and no First Aid received."
+    assert reply.embed["description"].splitlines()[0] == lead  # said once, above the lines
     lines = several_lines(reply.embed)
     assert lines["Ana"] == "**Ana** · Health 3 / 9 · **Healthy**"
     assert "Carl" not in lines, "a line for each character whose values changed"
@@ -160,9 +162,9 @@ async def test_scene_new_in_spanish(fake: FakeDiscord, bot: BotProcess, make_gui
     await create(fake, guild, gm, "Ana", 9)
     await correct(fake, guild, gm, "Ana", health=5)
     reply = await fake.slash(guild, gm, "scene new")
-    assert reply.embed["title"] == (
-        "🎬 Escena nueva: cada personaje la empieza con su Salud actual"
-        " y sin Primeros Auxilios recibidos"
+    assert reply.embed["title"] == "🎬 Escena nueva"
+    assert reply.embed["description"].splitlines()[0] == (
+        "Cada personaje la empieza con su Salud actual y sin Primeros Auxilios recibidos."
     )
     assert several_lines(reply.embed)["Ana"] == "**Ana** · Salud 5 / 9 · **Ileso**"
     player = guild.member("Bea", locale="es-ES")
@@ -209,7 +211,7 @@ async def test_status_shows_living_characters_with_health_state_and_flags(
     assert "**Carl** — Health -2 / 6 — Hurt" in lines[2] and "Unconscious" in lines[2]
     assert "Dead" not in reply.embed["description"]
     assert reply.embed["footer"]["text"] == "💀 Fallen: Dead", "the dead: one closing line"
-    assert "3 living" in reply.embed["title"]
+    assert "3 characters in play" in reply.embed["title"]
     assert reply.buttons == []
 
 
@@ -219,7 +221,7 @@ async def test_status_in_spanish_and_empty(
     guild = await make_guild(locale="es-419")
     member = guild.member("Ana", locale="es-ES")
     empty = await fake.slash(guild, member, "scene status")
-    assert not empty.ephemeral and "No hay personajes con vida" in empty.text
+    assert not empty.ephemeral and "No hay personajes en juego" in empty.text
     await create(fake, guild, member, "Ana", 9)
     gm = gm_of(guild)
     await correct(fake, guild, gm, "Ana", health=-3)
@@ -237,7 +239,7 @@ async def test_status_of_200_characters_pages_within_discord_limits(
     reply = await fake.slash(guild, guild.member("Player"), "scene status")
     fits_discord(reply)
     title = reply.embed["title"]
-    assert "200 living" in title and "page 1/" in title
+    assert "200 characters in play" in title and "page 1/" in title
     pages = int(title.split("page 1/")[1].split(")")[0])
     assert pages >= 2
     seen = reply.embed["description"].count("\n") + 1

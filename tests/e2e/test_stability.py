@@ -127,7 +127,7 @@ async def test_M5_a_party_of_four_is_tested_for_one_incident_and_rolls_with_its_
     jack = await press(fake, guild, marcos, call, button_id(call, "Jack: Tirar"))
     roll = stability_roll_shown(jack.embed, "es", die=1, base=4)
     assert not roll.success
-    assert "**Fallo** · pierde 4 de Estabilidad" in roll.value
+    assert roll.value.split("\n")[1] == "**Fallo**"  # what it cost: the pool 6 → 2
     assert stability_shown(jack.embed, "es").now == 2
 
     await bot.script_dice(2)  # 2 + 1 = 3 vs 4: fails; 5 - 1 - 4 = 0: Shaken
@@ -150,7 +150,12 @@ async def test_M5_a_party_of_four_is_tested_for_one_incident_and_rolls_with_its_
     for row in ids.values():
         await wait_test_buttons_disabled(fake, call, row["id"])
     again = await fake.click(guild, lucia, call, button_id(call, "Amelia: Tirar"))
-    assert_refused(again, "**Amelia Ríos**", "ya no tiene esa Prueba de Estabilidad pendiente")
+    # Issue 24: what became of that test, with its result, not "rolled, replaced or undone".
+    assert_refused(
+        again,
+        "**Amelia Ríos** ya tiró esta Prueba de Estabilidad",
+        "3 + 2 = 5 vs 4, éxito; Estabilidad 8 → 6",
+    )
     assert history_count(bot, guild) == entries + 4
 
 
@@ -177,7 +182,7 @@ async def test_M5_a_test_called_and_rolled_in_english_and_the_player_rolls_with_
     rolled = await fake.slash(guild, ana, "stability roll", {})  # her only character
     assert not rolled.ephemeral, rolled.text
     roll = stability_roll_shown(rolled.embed, die=4, base=5)
-    assert not roll.success and "**Failure** · loses 3 Stability" in roll.value
+    assert not roll.success and roll.value.split("\n")[1] == "**Failure**"
     shown = stability_shown(rolled.embed)
     assert (shown.before, shown.now, shown.rating) == (7, 4, 7)
     await wait_test_buttons_disabled(fake, call, stored(bot, guild, "Bea Moss")["id"])
@@ -219,14 +224,15 @@ async def test_M6_the_failures_of_a_scene_lose_no_more_than_its_worst_incident(
         assert not roll.success
         return roll.value
 
-    assert "pierde 4 de Estabilidad" in await fail(4)  # worst 4, lost 4: 20 → 16
+    assert await fail(4) == "1 + 0 = 1 vs 4\n**Fallo**"  # worst 4, lost 4: 20 → 16
     # A smaller incident: the scene already lost its worst; nothing more is lost.
     said = await fail(2)
-    assert "no pierde más Estabilidad" in said, said
+    # Issue 24: what the scene took and the worst incident's cap, not this test's 2.
+    assert "**Fallo**, sin pérdida: ya ha perdido 4 en esta escena, el tope del peor" in said
     assert stored(bot, guild, "Rosa")["stability_pool"] == 16
     # A worse one: the cap is 6 now, 4 were lost: 2 more, not 6.
     said = await fail(6)
-    assert "pierde 2 de Estabilidad, no 6: el tope de la escena" in said, said
+    assert "pierde 2, no 6: ya son 6 en esta escena, el tope del peor incidente" in said, said
     row = stored(bot, guild, "Rosa")
     assert (row["stability_pool"], row["scene_worst_loss"], row["scene_lost"]) == (14, 6, 6)
     show = await fake.slash(guild, gm, "character show", {"character": "Rosa"})
@@ -236,7 +242,7 @@ async def test_M6_the_failures_of_a_scene_lose_no_more_than_its_worst_incident(
     assert not new.ephemeral, new.text
     row = stored(bot, guild, "Rosa")
     assert (row["scene_worst_loss"], row["scene_lost"]) == (0, 0)
-    assert "pierde 2 de Estabilidad" in await fail(2)
+    assert await fail(2) == "1 + 0 = 1 vs 4\n**Fallo**"
     assert stored(bot, guild, "Rosa")["stability_pool"] == 12
     show = await fake.slash(guild, gm, "character show", {"character": "Rosa"})
     assert "(tope 2)" in show.embed["footer"]["text"]
@@ -258,10 +264,11 @@ async def test_M3_a_fall_into_mental_illness_costs_a_rating_point_once_and_is_an
     assert "+1 por el estado Alterado" in roll.value
     shown = stability_shown(rolled.embed, "es")
     assert (shown.before, shown.now, shown.rating_before, shown.rating) == (-3, -7, 8, 7)
-    assert shown.state == "**Alterada**"
-    illness = "Amelia Ríos sufre un trastorno mental · Estabilidad máxima 8 → 7"
-    assert rolled.text.count(illness) == 1
-    assert rolled.text.count("trastorno mental") == 1  # said once: not as a mark too
+    # Issue 24: the illness on the state line, the rating it cost said once (8 → 7 above).
+    assert shown.state == "**Alterada** · Trastorno mental"
+    illness = "-3 / 8 → -7 / 7 · **Alterada** · Trastorno mental"
+    assert rolled.text.lower().count("trastorno mental") == 1
+    assert rolled.text.count("8 → 7") == 0 and rolled.text.count("/ 8 →") == 1
     row = stored(bot, guild, "Amelia Ríos")
     assert (row["stability_rating"], row["mental_illness"]) == (7, 1)
     # Announced: the correction (Steady → Shaken), then the illness.
@@ -274,7 +281,7 @@ async def test_M3_a_fall_into_mental_illness_costs_a_rating_point_once_and_is_an
     await bot.script_dice(1)
     deeper = await fake.slash(guild, lucia, "stability roll", {"character": "Amelia Ríos"})
     stability_roll_shown(deeper.embed, "es", die=1, base=4, penalties=[1])
-    assert "trastorno mental ·" not in deeper.text
+    assert "/ 7 → " not in deeper.text  # no new rating point lost
     assert "Trastorno mental" in stability_shown(deeper.embed, "es").state  # the mark
     assert stored(bot, guild, "Amelia Ríos")["stability_rating"] == 7
     assert stability_shown(deeper.embed, "es").now == -9
@@ -361,7 +368,9 @@ async def test_M13_undo_of_a_roll_makes_its_test_due_again_and_its_buttons_stay_
     assert (row["stability_pool"], row["due_loss"], row["scene_lost"]) == (8, 4, 0)
     await wait_test_buttons_disabled(fake, call, amelia)  # still disabled
     old = await fake.click(guild, lucia, call, button_id(call, "Amelia: Tirar"))
-    assert_refused(old, "Prueba de Estabilidad anterior de **Amelia Ríos**")
+    assert_refused(
+        old, "La tirada de esta Prueba de Estabilidad de **Amelia Ríos** se deshizo", "pendiente"
+    )
     await bot.script_dice(6)
     again = await fake.slash(guild, lucia, "stability roll", {})
     assert stability_roll_shown(again.embed, "es", die=6, base=4).success
@@ -392,7 +401,13 @@ async def test_M5_a_new_call_replaces_the_test_due_and_the_buttons_survive_a_res
     await wait_test_buttons_disabled(fake, first, bob_id)  # the replaced test's buttons
     await bot.restart()
     old = await fake.click(guild, bob, first, button_id(first, "Bob: +1"))
-    assert_refused(old, "earlier Stability test of **Bob Ray**")
+    # Issue 24: replaced, and where the new one is (the message carrying its buttons).
+    link = f"https://discord.com/channels/{guild.id}/{second.interaction['channel_id']}/"
+    assert_refused(
+        old,
+        "This Stability test of **Bob Ray** was replaced by a newer one before it was rolled",
+        f"{link}{second.message_id}",
+    )
     await bot.script_dice(2)  # 2 + 1 = 3 vs 3
     made = await press(fake, guild, bob, second, button_id(second, "Bob: +1"))
     roll = stability_roll_shown(made.embed, die=2, base=3)

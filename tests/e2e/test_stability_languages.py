@@ -55,14 +55,16 @@ async def test_M3_a_mental_illness_in_english_and_the_rolls_size_on_a_phone(
     ill = await fake.slash(guild, jack, "stability roll", {"spend": 1})
     roll = stability_roll_shown(ill.embed, die=1, base=4, penalties=[1])
     assert not roll.success and "+1 for being Shaken" in roll.value
-    assert "Jack Malone suffers a mental illness · maximum Stability 8 → 7" in ill.text
     shown = stability_shown(ill.embed)
     assert (shown.before, shown.now, shown.rating_before, shown.rating) == (-4, -9, 8, 7)
+    assert shown.state == "**Shaken** · Mental illness"  # the rating lost said once, above
+    assert message_lines(ill.message) <= ROLL_LINES, message_lines(ill.message)
 
     history = await fake.slash(guild, gm, "history", {"character": "Jack Malone"})
     lines = str(history.embed["description"]).split("\n")
     assert "Jack Malone's Stability test, 1 + 1 = 2 vs 5: failed" in lines[0]
-    assert "Stability -4/8 → -9/7" in lines[0]
+    # Issue 24: a mind's big moment in words, not "-4/8 → -9/7".
+    assert lines[0].endswith("failed; Stability -4 → -9, mental illness (maximum 8 → 7)")
     assert "Stability test for Jack Malone (potential loss 4, Difficulty 4)" in lines[1]
     assert "maximum Stability" not in lines[2] and "Stability -4" in lines[2]  # the correction
 
@@ -84,7 +86,11 @@ async def test_M4_insanity_in_spanish_has_its_own_embed_and_is_announced(
     posted = await fake.wait_channel_messages(guild.announcements.id, 2)
     assert posted[-1]["embeds"][0]["title"] == "Padre Tomás ha perdido la razón para siempre"
     refused = await fake.slash(guild, diego, "stability roll", {})
-    assert refused.ephemeral and "**Padre Tomás** ha perdido la razón para siempre" in refused.text
+    assert refused.ephemeral and refused.text == (
+        "**Padre Tomás** ha perdido la razón para siempre y no hace tiradas: queda fuera de la"
+        " partida."
+    )
+    assert mad.embed["color"] == 0x6C3483  # a colour of its own
     show = await fake.slash(guild, gm, "character show", {"character": "Padre Tomás"})
     assert field(show.embed, STABILITY_FIELD["es"]).split("\n")[1:] == [
         "**Locura incurable**",

@@ -72,7 +72,7 @@ async def test_the_tracker_follows_every_change_within_five_seconds(
     await create(fake, guild, gm, "Amelia Ríos", 9)
     await create(fake, guild, gm, "Bruno", 3)
     tracker = await post_tracker(fake, guild, gm)
-    assert tracker.embed["title"] == "Seguimiento en vivo — 2 personajes con vida"
+    assert tracker.embed["title"] == "Seguimiento en vivo — 2 personajes en juego"
     assert "**Amelia Ríos** — Salud 9 / 9" in tracker.text
     assert "Actualizado a las <t:" in tracker.text
     message_id = str(tracker.message_id)
@@ -86,7 +86,7 @@ async def test_the_tracker_follows_every_change_within_five_seconds(
     assert time.monotonic() - started < 5.0
     await fake.slash(guild, gm, "hurt", {"character": "Bruno", "amount": "20"})
     await shows(fake, message_id, "💀 Han muerto: Bruno")
-    assert "1 personaje con vida" in message_text(fake.message(message_id))
+    assert "1 personaje en juego" in message_text(fake.message(message_id))
     edited = fake.message(message_id)
     assert edited is not None and edited["mentions"] == [] and edited["content"] == ""
     assert fake.violations == []

@@ -111,13 +111,13 @@ def test_M8_shaken_adds_one_to_a_difficulty_steady_and_no_stability_nothing() ->
     assert shaken_penalty(stability(-11)) == 1
 
 
-def test_M4_refuse_insane_refuses_only_the_incurably_insane() -> None:
-    refuse_insane(None)
-    refuse_insane(stability(-11))
+def test_M4_refuse_insane_refuses_only_the_incurably_insane_saying_what_was_asked() -> None:
+    refuse_insane(None, "roll")
+    refuse_insane(stability(-11), "roll")
     with pytest.raises(IncurablyInsane) as refused:
-        refuse_insane(stability(-12))
+        refuse_insane(stability(-12), "treatment")
     assert refused.value.code == "incurably_insane"
-    assert refused.value.params == {}
+    assert refused.value.params == {"reason": "treatment"}
 
 
 # --- M3, M4: what a fall does (the one place: _moves.move_stability) ----------------------------

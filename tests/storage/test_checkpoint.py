@@ -98,6 +98,30 @@ async def test_a_failed_checkpoint_is_logged_and_harmless(
     await checkpointer.close()
 
 
+async def test_a_stretch_of_commits_arms_one_quiet_timer_not_one_each(
+    storage: Storage, db_path: Path, next_id: Interactions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Background work that does not touch the loop per commit (issue 29): the quiet timer
+    is armed once for a stretch of commits and, when it fires, waits out the rest of the
+    quiet after the last one; then the checkpoint runs."""
+    storage.checkpointer = Checkpointer(db_path, storage.exclusive, every=10**9, quiet=0.3)
+    loop = asyncio.get_running_loop()
+    armed: list[float] = []
+    call_later = loop.call_later
+
+    def counted(delay: float, *args: object, **kwargs: object) -> asyncio.TimerHandle:
+        if getattr(args[0], "__name__", "") == "_on_quiet":
+            armed.append(delay)
+        return call_later(delay, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(loop, "call_later", counted)
+    await changes(storage, next_id, 30, pause=0.01)  # 31 commits over ~0.4 s: never quiet
+    assert storage.checkpointer.completed == 0
+    assert 1 <= len(armed) <= 3, armed  # once, then the rest of the quiet after the last
+    await asyncio.sleep(0.6)
+    assert storage.checkpointer.completed == 1
+
+
 @pytest.fixture
 def engine() -> str:
     """SQLite's own behaviour (its file, connection or trips): SQLite only."""

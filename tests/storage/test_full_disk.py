@@ -16,7 +16,7 @@ import pytest
 
 from bot.i18n import Language, text
 from bot.interaction.tree import error_message
-from bot.storage import Storage, StorageError, StorageFull, StoredCharacter
+from bot.storage import Storage, StorageError, StorageFull, StorageUnwritable, StoredCharacter
 from bot.storage.sqlite.full_disk import NOTICE_SECONDS, FullDisk, is_full
 
 from .conftest import ALICE, GM, GUILD_A, Interactions, general, health
@@ -136,3 +136,49 @@ def test_the_player_is_told_in_one_sentence_in_their_language() -> None:
     assert spanish is not None and "sin espacio en disco" in spanish
     assert "no se ha guardado" in spanish and "Avisa a quien administra el bot" in spanish
     assert "/srv" not in english + spanish, "no internals in a reply"
+
+
+def _sqlite_error(code: int) -> sqlite3.OperationalError:
+    made = sqlite3.OperationalError("disk I/O error")
+    made.sqlite_errorcode = code
+    return made
+
+
+@pytest.mark.parametrize(
+    ("code", "read_only", "limited", "expected"),
+    [
+        (13, False, False, StorageFull),  # SQLITE_FULL: ENOSPC
+        (778, False, True, StorageFull),  # SQLITE_IOERR_WRITE under ulimit -f: EFBIG
+        (778, True, False, StorageUnwritable),  # a read-only mount: EROFS
+        (778, False, False, StorageUnwritable),  # a failing disk: EIO
+        (1034, False, True, StorageUnwritable),  # SQLITE_IOERR_FSYNC: EIO on a sync
+        (8, False, False, StorageUnwritable),  # SQLITE_READONLY
+        (1032, False, False, StorageUnwritable),  # SQLITE_READONLY_DBMOVED
+    ],
+)
+def test_a_disk_refusing_writes_is_not_said_to_be_full(
+    code: int, read_only: bool, limited: bool, expected: type[StorageError]
+) -> None:
+    """Issue 24 point 15: EROFS and EIO were told to players as "out of disk space"."""
+    disk = FullDisk(
+        Path("/srv/salud/bot.sqlite3"), read_only=lambda _: read_only, limited=lambda: limited
+    )
+    error = _sqlite_error(code)
+    assert is_full(error)
+    assert type(disk.refused(error)) is expected
+
+
+@pytest.mark.parametrize("language", list(Language))
+def test_the_player_is_told_that_the_bot_cannot_write_its_database(language: Language) -> None:
+    message = error_message(language, StorageUnwritable("/srv/salud/bot.sqlite3"))
+    assert message == text(language, "error.storage_unwritable")
+    assert message is not None and "/srv" not in message
+    assert ("disk space" if language is Language.EN else "espacio") not in message
+
+
+def test_the_log_says_the_disk_refuses_writes(caplog: pytest.LogCaptureFixture) -> None:
+    disk = FullDisk(Path("/srv/salud/bot.sqlite3"), read_only=lambda _: True, limited=lambda: False)
+    with caplog.at_level(logging.ERROR, logger=FULL_LOG):
+        disk.refused(_sqlite_error(778))
+    (record,) = caplog.records
+    assert "refuses to write" in record.getMessage() and "full" not in record.getMessage()

@@ -12,7 +12,7 @@ from dataclasses import replace
 import psycopg
 import pytest
 
-from bot.storage import StorageUnreachable
+from bot.storage import SchemaMovedOn, StorageUnreachable
 from bot.storage.postgres.storage import PgStorage
 from devkit.postgres import PostgresServer
 
@@ -110,3 +110,23 @@ class _LosingAfterCommit:
         if status == psycopg.pq.TransactionStatus.IDLE and exc[0] is None:
             await self._conn.close()  # committed: the answer never arrives
             raise psycopg.OperationalError("the connection dropped during COMMIT")
+
+
+async def test_a_process_of_an_older_schema_stops_at_its_next_change_storing_nothing(
+    postgres_server: PostgresServer,
+) -> None:
+    """A rolling upgrade: a newer Salud migrated the database meanwhile (its version in
+    ``schema_version``); this process's next change is refused before anything is stored."""
+    url = await fresh_postgres_database(postgres_server)
+    storage = await PgStorage.open_url(url, clock=FakeClock())
+    try:
+        ids = Interactions()
+        ana = await create(storage, ids, "Ana")
+        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+            await conn.execute("UPDATE schema_version SET version = version + 1")
+        with pytest.raises(SchemaMovedOn):
+            await _hurt(storage, ana.id, ids())
+        assert storage.moved_on is not None
+        assert await _stored(url) == (ana.health.health, 1)
+    finally:
+        await storage.close()

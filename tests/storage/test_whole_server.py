@@ -17,6 +17,7 @@ from bot.storage import BATCH_SIZE, Among, Storage, TooManyCharacters
 from bot.storage.sqlite.character_writes import MAX_CHARACTERS
 from bot.storage.sqlite.rows import NAME_KEY_COLUMNS, name_keys
 from rules.character import CharacterHealth, Hospital
+from rules.stability import CharacterStability
 from tests.storage.conftest import SQLITE_ONLY
 
 from .conftest import ALICE, GM, GUILD_A, GUILD_B, Interactions, create, health
@@ -58,7 +59,7 @@ async def test_among_says_what_the_rules_say(storage: Storage, next_id: Interact
     by_rules = {name for name, state in STATES if state.is_bleeding}
     assert {c.name for c in bleeding} == by_rules == {"serious", "worst"}
     assert {c.name for c in living} == {name for name, state in STATES if not state.is_dead}
-    assert counts == (2, 6, (7, 6))
+    assert counts == (2, 6, (7, 6, 0))
 
 
 async def test_a_whole_server_is_read_a_batch_at_a_time(
@@ -117,6 +118,7 @@ async def test_a_page_of_a_list_reads_its_rows_in_order_from_an_index(
     page, count, living, bleeding, counted = (plan(db_path, *read) for read in reads)
     assert f"characters_reading_{language}" in page and "TEMP B-TREE" not in page, page
     assert "COVERING INDEX characters_health" in count, count
+    assert "INDEX characters_out_of_play" in count, count  # the out of play: their own index
     assert "characters_guild" in living and "TEMP B-TREE" not in living, living
     assert "characters_health (guild_id=? AND health>? AND health<?)" in bleeding, bleeding
     assert "COVERING INDEX characters_health" in counted, counted
@@ -160,3 +162,36 @@ async def test_a_server_holds_at_most_a_thousand_characters(
     async with storage.transaction() as tx:
         undone = await tx.undo_latest(GUILD_A, next_id(), GM)  # the deletion: it returns
     assert undone is not None and [c.name for c in undone.restored] == ["The thousandth"]
+
+
+@SQLITE_ONLY
+async def test_the_out_of_play_are_counted_and_listed_apart_from_their_own_index(
+    storage: Storage, next_id: Interactions, db_path: Path
+) -> None:
+    """M4, issue 24: the living incurably insane are out of play (a closing line of their
+    own); a character without Stability (its pool NULL) is in play; a dead one is dead."""
+    minds = {
+        "plain": (health(), None),
+        "steady": (health(), CharacterStability.new(8)),
+        "insane": (health(), CharacterStability(pool=-12, rating=8)),
+        "dead and insane": (replace(health(), health=-12), CharacterStability(pool=-13, rating=8)),
+        "dead": (replace(health(), health=-12), None),
+    }
+    async with storage.transaction(guild_id=GUILD_A) as tx:
+        for name, (body, mind) in minds.items():
+            await tx.create_character(GUILD_A, name, ALICE, body, stability=mind)
+        await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
+    async with storage.read() as reader:
+        assert await reader.head_count(GUILD_A) == (5, 3, 1)
+        in_play = await reader.list_characters(GUILD_A, living_only=True, out_of_play=False)
+        out = await reader.list_characters(GUILD_A, out_of_play=True)
+        listed = await reader.list_characters(GUILD_A, out_of_play=False)
+        assert await reader.count_characters(GUILD_A, out_of_play=False) == 4
+    assert [c.name for c in in_play] == ["plain", "steady"]
+    assert [c.name for c in out] == ["insane"]
+    assert [c.name for c in listed] == ["dead", "dead and insane", "plain", "steady"]
+    listing = (
+        "SELECT id FROM characters AS c INDEXED BY characters_out_of_play WHERE c.guild_id = ?"
+        " AND c.stability_pool <= -12 AND c.health > ?"
+    )
+    assert "INDEX characters_out_of_play" in plan(db_path, listing, (GUILD_A, -12))

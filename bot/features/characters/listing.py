@@ -1,5 +1,5 @@
 """``/character list``: a line per character of the server, a page at a time with ◀ ▶
-buttons; the names that look like another's marked."""
+buttons; the names that look like another's marked; the incurably insane on a closing line."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
 from bot.render import mention
 from bot.render.common import line_params
-from bot.render.limits import INFO_COLOUR
+from bot.render.limits import FOOTER_LIMIT, INFO_COLOUR
 from bot.render.stability import stability_brief
 from bot.storage import StoredCharacter
 
@@ -32,6 +32,8 @@ __all__ = [
 #: /character list: characters a page (one embed, far under Discord's 4096 characters even
 #: with 40-character names that are all escaped markdown), in one message with ◀ ▶ buttons.
 LIST_PAGE_LINES = 20
+#: The incurably insane read for the closing line: more names than a footer holds.
+OUT_OF_PLAY_READ = 60
 #: Marks the names that look like another's in /character list (kept from older databases).
 LOOKALIKE_MARK = "⚠️"
 
@@ -62,38 +64,52 @@ def list_embed(
     page: int,
     total: int,
     lookalikes: AbstractSet[int] = frozenset(),
+    out_of_play: Sequence[StoredCharacter] = (),
 ) -> discord.Embed:
     """Page ``page`` of ``/character list``: a line per character (``list_line``), the names
-    that look like another's marked, with a line saying what the mark means."""
-    if not total:
+    that look like another's marked, with a line saying what the mark means; the incurably
+    insane (M4) on a closing line of their own, ``Fuera de la partida: …``, never among the
+    others (``total`` counts the others: the pages are theirs)."""
+    if not total and not out_of_play:
         return discord.Embed(description=text(language, "character.list.empty"), colour=INFO_COLOUR)
     pages = list_pages(total)
-    title = text(language, "character.list.title", count=total)
+    count = total + len(out_of_play)
+    title = text(language, "character.list.title", count=count)
     if pages > 1:
-        title = text(language, "character.list.title_page", count=total, page=page, pages=pages)
+        title = text(language, "character.list.title_page", count=count, page=page, pages=pages)
     lines = [list_line(c, language, lookalike=c.id in lookalikes) for c in characters]
     if any(c.id in lookalikes for c in characters):
         lines.append(text(language, "character.list.lookalikes", mark=LOOKALIKE_MARK))
-    return discord.Embed(title=title, description="\n".join(lines), colour=INFO_COLOUR)
+    embed = discord.Embed(title=title, description="\n".join(lines) or None, colour=INFO_COLOUR)
+    if out_of_play:
+        names = ", ".join(character.name for character in out_of_play)
+        closing = text(language, "character.list.out_of_play", names=names)
+        embed.set_footer(text=closing[:FOOTER_LIMIT])
+    return embed
 
 
 async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
     """Page ``page`` (1-based, clamped) of ``/character list`` and its buttons: one query for
-    the page (in the order a reader of the server's language expects), one for the count and
-    one for the lookalike names, whatever the number of characters."""
+    the page (in the order a reader of the server's language expects), one for the count,
+    one for the lookalike names and one for the out of play, whatever the number of
+    characters."""
     language = here.public_language
     async with here.read() as reader:
-        total = await reader.count_characters(here.guild_id)
+        total = await reader.count_characters(here.guild_id, out_of_play=False)
         pages = list_pages(total)
         page = min(max(page, 1), pages)
         characters = await reader.list_characters(
             here.guild_id,
+            out_of_play=False,
             limit=LIST_PAGE_LINES,
             offset=(page - 1) * LIST_PAGE_LINES,
             language=language.value,
         )
         lookalikes = await reader.lookalike_ids(here.guild_id)
-    embed = list_embed(characters, language, page, total, lookalikes)
+        insane = await reader.list_characters(
+            here.guild_id, out_of_play=True, limit=OUT_OF_PLAY_READ, language=language.value
+        )
+    embed = list_embed(characters, language, page, total, lookalikes, insane)
     return embed, ListPageButton.pager(
         page,
         pages,

@@ -12,10 +12,12 @@ from bot.i18n import Language, text
 from bot.interaction.here import Here
 from bot.render.change import Field
 from bot.render.change_reply import Touched
+from bot.render.common import FLAG_SEPARATOR
 from bot.render.stability import stability_sentences
 from bot.storage import BATCH_SIZE, Among, StorageChange, StoredCharacter
 from rules.outcome import Outcome
 from rules.scene import start_stability_scene
+from rules.stability import StabilityOutcome
 
 __all__ = ["batches", "count_among", "new_stability_scene", "save_all"]
 
@@ -54,6 +56,19 @@ async def batches(
         after = batch[-1].id
 
 
+def _counters_reset(mind: StabilityOutcome, language: Language) -> list[str]:
+    """``Estabilidad perdida en pruebas 6 → 0`` (or the worst incident's, when its tests
+    lost nothing): what the new scene's cap (M6) reset for this character."""
+    before = mind.before
+    if before is None:
+        return []
+    if before.scene_lost:
+        return [text(language, "scene.new.stability_lost", lost=before.scene_lost)]
+    if before.scene_worst_loss:
+        return [text(language, "scene.new.stability_worst", worst=before.scene_worst_loss)]
+    return []
+
+
 async def new_stability_scene(
     tx: StorageChange,
     started: Sequence[tuple[StoredCharacter, Outcome]],
@@ -62,7 +77,8 @@ async def new_stability_scene(
 ) -> list[Touched]:
     """``/scene new`` for Stability (M6, M10): each character's scene counters back to 0 and
     its lucidity over, saved in one statement; ``touched`` (the Health part) with those
-    characters added or brought up to date, lucidity's end said in words. A character
+    characters added or brought up to date, what was reset (the Stability lost to tests,
+    lucidity's end) said in words. A character
     without Stability costs nothing here."""
     minds = [
         (character, outcome, start_stability_scene(character.stability))
@@ -76,7 +92,9 @@ async def new_stability_scene(
     result = list(touched)
     where = {item.after.id: index for index, item in enumerate(result) if item.after is not None}
     for (character, outcome, mind), after in zip(minds, saved, strict=True):
-        said = "\n".join(stability_sentences(after, mind.events, language))
+        said = FLAG_SEPARATOR.join(
+            [*_counters_reset(mind, language), *stability_sentences(after, mind.events, language)]
+        )
         extra: tuple[Field, ...] = ((text(language, "render.change.what"), said),) if said else ()
         index = where.get(character.id)
         if index is None:

@@ -1,8 +1,8 @@
-"""``/scene status`` and the live tracker: every living character on a line (Health, state,
-flags) in the order a reader of the server's language expects, the dead on one closing
-line; ``/scene status`` pages 20 characters at a time with ◀ ▶ buttons, reading only the
-page it shows; the tracker, one message that cannot page, shows the first 20 and how many
-more (COMMANDS.md, One message per command)."""
+"""``/scene status`` and the live tracker: every character in play on a line (Health, state,
+flags) in the order a reader of the server's language expects, the dead and the incurably
+insane (out of play, M4) on one closing line; ``/scene status`` pages 20 characters at a
+time with ◀ ▶ buttons, reading only the page it shows; the tracker, one message that cannot
+page, shows the first 20 and how many more (COMMANDS.md, One message per command)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
 from bot.render import flags_text
 from bot.render.change_reply import clip_lines
-from bot.render.common import line_params
+from bot.render.common import FLAG_SEPARATOR, line_params
 from bot.render.limits import DESCRIPTION_LIMIT, FOOTER_LIMIT, INFO_COLOUR
 from bot.render.stability import stability_brief
 from bot.storage import StorageReads, StoredCharacter
@@ -52,23 +52,45 @@ def status_line(character: StoredCharacter, language: Language) -> str:
     return line
 
 
-def fallen_line(fallen: Sequence[StoredCharacter], dead: int, language: Language) -> str | None:
-    """``💀 Fallen: Jack Malone, Renée Pennington``: the dead, on one closing line (COMMANDS.md
-    "The dead"), within a footer's 2048 characters: ``fallen`` are the first names, ``dead``
-    how many there are in all; None when nobody has died."""
-    if not dead:
-        return None
+def _names_within(
+    characters: Sequence[StoredCharacter], count: int, language: Language, room: int
+) -> str:
+    """The first names of ``characters`` that fit in ``room`` characters, then "… and N
+    more" for the rest of ``count``."""
     shown: list[str] = []
-    for index, character in enumerate(fallen):
-        rest = dead - index
+    for index, character in enumerate(characters):
+        rest = count - index
         candidate = ", ".join([*shown, character.name])
         more = text(language, "scene.more", count=rest - 1) if rest > 1 else ""
-        if len(candidate) + len(more) + 40 > FOOTER_LIMIT:
+        if len(candidate) + len(more) + 40 > room:
             break
         shown.append(character.name)
-    if len(shown) < dead:
-        shown.append(text(language, "scene.more", count=dead - len(shown)))
-    return text(language, "scene.status.fallen", names=", ".join(shown))
+    if len(shown) < count:
+        shown.append(text(language, "scene.more", count=count - len(shown)))
+    return ", ".join(shown)
+
+
+def fallen_line(
+    fallen: Sequence[StoredCharacter],
+    dead: int,
+    language: Language,
+    insane: Sequence[StoredCharacter] = (),
+    out_of_play: int = 0,
+) -> str | None:
+    """``💀 Fallen: Jack Malone · 🌀 Out of play: Amelia Ríos``: the dead and the incurably
+    insane (M4: alive, but out of play), on one closing line (COMMANDS.md "The dead",
+    "Stability"), within a footer's 2048 characters: ``fallen`` and ``insane`` are the first
+    names, ``dead`` and ``out_of_play`` how many there are in all; None when there are
+    none."""
+    parts = []
+    room = FOOTER_LIMIT // 2 if dead and out_of_play else FOOTER_LIMIT
+    if dead:
+        names = _names_within(fallen, dead, language, room)
+        parts.append(text(language, "scene.status.fallen", names=names))
+    if out_of_play:
+        names = _names_within(insane, out_of_play, language, room)
+        parts.append(text(language, "scene.status.out_of_play", names=names))
+    return FLAG_SEPARATOR.join(parts) if parts else None
 
 
 def first_lines(lines: Sequence[str], hidden: int, language: Language, room: int) -> str:
@@ -100,8 +122,9 @@ def status_page_embed(
     page: int,
     closing: str | None = None,
 ) -> discord.Embed:
-    """Page ``page`` of ``/scene status``: ``characters`` are its living characters, ``living``
-    how many there are in all, ``closing`` the dead's line (its footer)."""
+    """Page ``page`` of ``/scene status``: ``characters`` are its characters in play,
+    ``living`` how many there are in all, ``closing`` the line of the dead and the out of
+    play (its footer)."""
     pages = _pages(living)
     if not living:
         embed = discord.Embed(
@@ -121,28 +144,45 @@ def status_page_embed(
     return embed
 
 
+async def _closing(
+    reader: StorageReads, guild_id: int, language: Language, counts: tuple[int, int, int]
+) -> str | None:
+    """The closing line of ``/scene status`` and the tracker: the dead and the out of play,
+    each read only when there are some."""
+    everyone, living, out_of_play = counts
+    fallen: list[StoredCharacter] = []
+    insane: list[StoredCharacter] = []
+    if everyone > living:
+        fallen = await reader.list_characters(
+            guild_id, dead_only=True, limit=FALLEN_READ, language=language.value
+        )
+    if out_of_play:
+        insane = await reader.list_characters(
+            guild_id, out_of_play=True, limit=FALLEN_READ, language=language.value
+        )
+    return fallen_line(fallen, everyone - living, language, insane, out_of_play)
+
+
 async def status_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui.View | None]:
     """Page ``page`` (1-based, clamped) of ``/scene status`` with its page buttons, read
-    afresh: the page's characters, how many live, and the first of the dead."""
+    afresh: the page's characters in play, how many there are, and the first of the dead
+    and of the out of play."""
     language = here.public_language
     async with here.read() as reader:
-        everyone, living = await reader.head_count(here.guild_id)
-        pages = _pages(living)
+        counts = await reader.head_count(here.guild_id)
+        in_play = counts[1] - counts[2]
+        pages = _pages(in_play)
         page = min(max(page, 1), pages)
         characters = await reader.list_characters(
             here.guild_id,
             living_only=True,
+            out_of_play=False,
             limit=STATUS_PAGE_LINES,
             offset=(page - 1) * STATUS_PAGE_LINES,
             language=language.value,
         )
-        fallen: list[StoredCharacter] = []
-        if everyone > living:
-            fallen = await reader.list_characters(
-                here.guild_id, dead_only=True, limit=FALLEN_READ, language=language.value
-            )
-    closing = fallen_line(fallen, everyone - living, language)
-    embed = status_page_embed(characters, living, language, page, closing)
+        closing = await _closing(reader, here.guild_id, language, counts)
+    embed = status_page_embed(characters, in_play, language, page, closing)
     return embed, StatusPageButton.pager(
         page, pages, text(language, "scene.status.previous"), text(language, "scene.status.next")
     )
@@ -151,20 +191,21 @@ async def status_message(here: Here, page: int) -> tuple[discord.Embed, discord.
 async def tracker_embeds(
     reader: StorageReads, guild_id: int, language: Language, updated_at: datetime
 ) -> list[discord.Embed]:
-    """The live tracker: the first 20 living characters as ``/scene status`` shows them and
-    how many more, the dead on one closing line, and the time of this update (one embed,
-    within Discord's limits). Reads only what it shows, whatever the server's size."""
-    everyone, living = await reader.head_count(guild_id)
+    """The live tracker: the first 20 characters in play as ``/scene status`` shows them and
+    how many more, the dead and the out of play on one closing line, and the time of this
+    update (one embed, within Discord's limits). Reads only what it shows, whatever the
+    server's size."""
+    counts = await reader.head_count(guild_id)
+    living = counts[1] - counts[2]  # in play: the out of play are on the closing line
     shown = await reader.list_characters(
-        guild_id, living_only=True, limit=STATUS_PAGE_LINES, language=language.value
+        guild_id,
+        living_only=True,
+        out_of_play=False,
+        limit=STATUS_PAGE_LINES,
+        language=language.value,
     )
-    fallen: list[StoredCharacter] = []
-    if everyone > living:
-        fallen = await reader.list_characters(
-            guild_id, dead_only=True, limit=FALLEN_READ, language=language.value
-        )
     closing = [text(language, "tracker.updated", time=discord.utils.format_dt(updated_at, "T"))]
-    fallen_words = fallen_line(fallen, everyone - living, language)
+    fallen_words = await _closing(reader, guild_id, language, counts)
     if fallen_words is not None:
         closing.insert(0, clip_lines([fallen_words], language, 400))
     room = DESCRIPTION_LIMIT - 2 - sum(len(line) + 1 for line in closing)

@@ -10,7 +10,9 @@ after a restart (``bot.interaction.buttons.SaludButton``, registered once:
 
 A press rolls only the test it was posted for, while it is still due: the check and the roll
 happen in one transaction, so a button of a test rolled, replaced by a later call, cleared
-(insanity) or brought back by an undo gets an ephemeral refusal and never rolls twice. As
+(insanity) or brought back by an undo gets an ephemeral refusal and never rolls twice; the
+refusal says which (a test rolled with its result, a test replaced with a link to the
+buttons of the new one). As
 the Consciousness button does (``bot.features.consciousness.buttons``), the press's response
 edits the pressed message so that that character's buttons show disabled, the roll's public
 reply follows, and the keeper disables the other messages that carried the test.
@@ -33,9 +35,14 @@ from bot.interaction.sending import send_change
 from bot.interaction.subjects import note_subject
 from bot.render import safe
 from bot.render.limits import BUTTON_LABEL_LIMIT
-from bot.render.stability import stability_announce, stability_change_embeds, stability_roll_field
-from bot.storage import CharacterNotFound, StoredCharacter
-from bot.storage.details import StabilityRollDetails
+from bot.render.stability import (
+    stability_announce,
+    stability_change_embeds,
+    stability_move,
+    stability_roll_field,
+)
+from bot.storage import CharacterNotFound, HistoryEntry, StorageChange, StoredCharacter
+from bot.storage.details import StabilityRollDetails, StabilityTestDetails
 from bot.storage.roll_messages import RollKind, RollMessage, forget_roll_messages, roll_number
 from rules.errors import IncurablyInsane
 from rules.stability import legal_stability_spends
@@ -90,12 +97,7 @@ async def perform_stability_roll(
             raise CharacterNotFound(here.guild_id, character_id)
         note_subject(here.interaction, "character", current)
         if test is not None:
-            _require_due(current)
-            number_now = await roll_number(
-                tx, here.guild_id, character_id, kind=RollKind.STABILITY_TEST
-            )
-            if number_now != test:
-                raise UserFacingError("stability.error.button_old_test", name=safe(current.name))
+            await _require_this_test(tx, here, current, test)
         made = roll_stability_test(current.health, current.stability, spend, here.dice)
         saved = await tx.save_stability(current, made.outcome.after)
         if pressed is not None:
@@ -110,14 +112,91 @@ async def perform_stability_roll(
     return saved, made
 
 
-def _require_due(character: StoredCharacter) -> None:
-    """A button rolls only a test that is still due; say why not otherwise."""
+async def _require_this_test(
+    tx: StorageChange, here: Here, character: StoredCharacter, test: int
+) -> None:
+    """A button rolls only the test it was posted for, while it is due; otherwise the
+    refusal says what became of that test: rolled (with its result), its roll undone, or
+    replaced (each with where the test due now is rolled), read only on this refusal's
+    path."""
     stability = character.stability
-    if stability is not None and stability.due_test is not None:
+    number_now = await roll_number(tx, here.guild_id, character.id, kind=RollKind.STABILITY_TEST)
+    due = stability is not None and stability.due_test is not None
+    if due and number_now == test:
         return
     if stability is not None and stability.is_insane:
-        raise IncurablyInsane()  # M4: its test was cleared
-    raise UserFacingError("stability.error.button_no_test", name=safe(character.name))
+        raise IncurablyInsane(reason="roll")  # M4: its test was cleared
+    name = safe(character.name)
+    if stability is None:  # a GM's correction took its Stability away
+        raise UserFacingError("stability.error.button_no_test", name=name)
+    language = here.private_language
+    if number_now == test:
+        rolled = await _roll_entry(tx, here.guild_id, character.id)
+        if rolled is None:
+            raise UserFacingError("stability.error.button_no_test", name=name)
+        entry, details = rolled
+        outcome = "passed" if details.success else "failed"
+        moved = stability_move(entry.characters[0], language) if entry.characters else None
+        raise UserFacingError(
+            "stability.error.button_rolled",
+            name=name,
+            entry=entry.number,
+            roll=details.roll,
+            outcome=text(language, f"render.history.outcome.{outcome}"),
+            moved=f"; {text(language, 'render.history.stability', value=moved)}" if moved else "",
+        )
+    latest = await _latest_entry(tx, here.guild_id, character.id)
+    if latest is not None and latest.undone and isinstance(latest.details, StabilityRollDetails):
+        # Its roll was undone: the test is due again, numbered anew (new buttons).
+        raise UserFacingError(
+            "stability.error.button_undone",
+            name=name,
+            entry=latest.number,
+            where=await _where(tx, here, character.id, number_now, language),
+        )
+    if not due:
+        raise UserFacingError("stability.error.button_replaced_rolled", name=name)
+    raise UserFacingError(
+        "stability.error.button_replaced",
+        name=name,
+        where=await _where(tx, here, character.id, number_now, language),
+    )
+
+
+async def _where(
+    tx: StorageChange, here: Here, character_id: int, test: int | None, language: Language
+) -> str:
+    """Where the test due now is rolled: a link to the newest message carrying its buttons,
+    else ``/stability roll``."""
+    found = None
+    if test is not None:
+        found = await tx.newest_roll_message(
+            here.guild_id, character_id, RollKind.STABILITY_TEST, test
+        )
+    if found is None:
+        return text(language, "stability.error.where_command")
+    link = f"https://discord.com/channels/{here.guild_id}/{found.channel_id}/{found.message_id}"
+    return text(language, "stability.error.where_buttons", link=link)
+
+
+async def _latest_entry(tx: StorageChange, guild_id: int, character_id: int) -> HistoryEntry | None:
+    """The character's latest Stability call or roll in the history (undos and other changes
+    passed over), undone or not."""
+    for entry in await tx.history(guild_id, character_id, limit=10):
+        if isinstance(entry.details, StabilityRollDetails | StabilityTestDetails):
+            return entry
+    return None
+
+
+async def _roll_entry(
+    tx: StorageChange, guild_id: int, character_id: int
+) -> tuple[HistoryEntry, StabilityRollDetails] | None:
+    """The latest roll of the character's Stability test still standing (not undone), from
+    the history: the one a button of its test, pressed late, is refused with."""
+    for entry in await tx.history(guild_id, character_id, limit=10):
+        if isinstance(entry.details, StabilityRollDetails) and not entry.undone:
+            return entry, entry.details
+    return None
 
 
 def roll_embeds(

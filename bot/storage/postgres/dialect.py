@@ -21,7 +21,8 @@ import psycopg
 from psycopg import errors as pg_errors
 
 from bot.storage.sqlite.history_writes import INSERT_ENTRY_NEW_ID
-from bot.storage.sqlite.rows import ABILITIES_JSON, SELECT_NEXT_HISTORY_ID
+from bot.storage.sqlite.rows import ABILITIES_JSON, OUT_OF_PLAY, SELECT_NEXT_HISTORY_ID
+from bot.storage.sqlite.schema_guard import with_schema_version
 
 __all__ = ["PgRow", "as_sqlite_error", "server_locks", "translate", "with_returning_id"]
 
@@ -39,6 +40,8 @@ _FRAGMENTS: tuple[tuple[str, str], ...] = (
         " coalesce((SELECT max(number) FROM history WHERE guild_id = ?), 0) + 1",
     ),
     ("BEGIN IMMEDIATE", "BEGIN"),
+    # The schema's version (``schema_guard``): a table here, not a pragma.
+    ("(SELECT user_version FROM pragma_user_version)", "(SELECT max(version) FROM schema_version)"),
     ("SET value = CAST(CAST(value AS INTEGER)", "SET value = CAST(CAST(meta.value AS BIGINT)"),
     (
         "INSERT OR REPLACE INTO roll_messages"
@@ -51,6 +54,7 @@ _FRAGMENTS: tuple[tuple[str, str], ...] = (
         " channel_id = EXCLUDED.channel_id",
     ),
     ("AS INTEGER)", "AS BIGINT)"),
+    (f"NOT coalesce({OUT_OF_PLAY}, 0)", f"NOT coalesce({OUT_OF_PLAY}, FALSE)"),
     (" ELSE 1 END)", " ELSE TRUE END)"),
     # SQLite's "no limit" is LIMIT -1; PostgreSQL's is LIMIT NULL.
     ("LIMIT ?", "LIMIT nullif(?::bigint, -1)"),
@@ -62,8 +66,12 @@ _UNIQUE_AS_SQLITE = {
     "history_interaction_id_unique": "history.interaction_id",
     "history_number": "history.guild_id, history.number",
 }
-#: Statements after which the server's row must be locked, and the index of its id.
-_LOCKING = {SELECT_NEXT_HISTORY_ID: 0, INSERT_ENTRY_NEW_ID: 0}
+#: Statements before which the server's row must be locked, and the index of its id.
+_LOCKING = {
+    SELECT_NEXT_HISTORY_ID: 0,
+    with_schema_version(SELECT_NEXT_HISTORY_ID): 0,
+    INSERT_ENTRY_NEW_ID: 0,
+}
 _ENSURE_SERVER = "INSERT INTO servers (guild_id) VALUES (%s) ON CONFLICT (guild_id) DO NOTHING"
 _LOCK_SERVER = "SELECT guild_id FROM servers WHERE guild_id = %s FOR UPDATE"
 

@@ -22,8 +22,10 @@ from bot.storage.postgres.dialect import (
     with_returning_id,
 )
 from bot.storage.sqlite.pipeline import (
+    NO_CHECKS,
     Pipeline,
     Statement,
+    TripChecks,
     _fetchall,
     _inserted_row,
     _lastrowid,
@@ -55,14 +57,26 @@ class PgPipeline(Pipeline):
     """The statements of one transaction not sent yet, sent in one trip each time a result is
     needed. ``conn`` is in autocommit mode: ``BEGIN`` and ``COMMIT`` are statements."""
 
-    def __init__(self, conn: Connection, on_failure: Callable[[], None] = lambda: None) -> None:
-        super().__init__(cast(Any, None), on_failure)
+    def __init__(
+        self,
+        conn: Connection,
+        on_failure: Callable[[], None] = lambda: None,
+        checks: TripChecks = NO_CHECKS,
+    ) -> None:
+        super().__init__(cast(Any, None), on_failure, checks)
         self._pg = conn
 
-    async def _send(self, last: Statement, read: Callable[[sqlite3.Cursor], T]) -> T:
+    async def _send(
+        self,
+        last: Statement,
+        read: Callable[[sqlite3.Cursor], T],
+        before_last: Callable[[], None] | None = None,
+    ) -> T:
         queued = list(self._queued)
         self._queued.clear()
         try:
+            if before_last is not None:  # SQLite's file check: PostgreSQL has none
+                before_last()
             return await self._trip(queued, last, read)
         except psycopg.Error as error:
             self._on_failure()
@@ -78,7 +92,7 @@ class PgPipeline(Pipeline):
         self, queued: list[Statement], last: Statement, read: Callable[[sqlite3.Cursor], T]
     ) -> T:
         returning = read is _lastrowid or read is _inserted_row
-        probes: list[tuple[str, psycopg.AsyncCursor[Any]]] = []
+        probes: list[tuple[Statement, psycopg.AsyncCursor[Any]]] = []
         conn = self._pg
         async with conn.pipeline() as pipe:
             for statement in [*queued, last]:
@@ -88,11 +102,14 @@ class PgPipeline(Pipeline):
                     statement = Statement(with_returning_id(statement.sql), statement.params)
                 cursor = await _run(conn, statement)
                 if statement.probe is not None:
-                    probes.append((statement.probe, cursor))
+                    probes.append((statement, cursor))
             await pipe.sync()
-            for name, probe_cursor in probes:
+            for statement, probe_cursor in probes:
                 row = await probe_cursor.fetchone()
-                self.probed[name] = None if row is None else tuple(row)
+                probed = None if row is None else tuple(row)
+                if statement.check is not None:  # the schema's version (``schema_guard``)
+                    statement.check(probed)
+                self.probed[str(statement.probe)] = probed
             if read is _fetchall:
                 return cast(T, rows_of(cursor, await cursor.fetchall()))
             if returning:

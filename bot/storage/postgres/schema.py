@@ -29,6 +29,7 @@ __all__ = [
     "PgMigration",
     "apply_migrations",
     "connect",
+    "hidden",
     "latest_version",
     "load_migrations",
 ]
@@ -68,7 +69,7 @@ def latest_version() -> int:
     return load_migrations()[-1].version
 
 
-def _hidden(url: str) -> str:
+def hidden(url: str) -> str:
     """The URL without its password (it goes to a log line or stderr)."""
     return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
 
@@ -88,8 +89,8 @@ async def connect(url: str) -> psycopg.AsyncConnection[Any]:
         state = getattr(error, "sqlstate", None) or ""
         text = str(error)
         if state[:2] in _REFUSED_BY_SERVER or "authentication" in text or "does not exist" in text:
-            raise DatabaseOpenFailed(f"{_hidden(url)} refused the connection: {said}") from error
-        raise DatabaseUnreachable(f"cannot reach {_hidden(url)}: {said}") from error
+            raise DatabaseOpenFailed(f"{hidden(url)} refused the connection: {said}") from error
+        raise DatabaseUnreachable(f"cannot reach {hidden(url)}: {said}") from error
 
 
 async def _tables(conn: psycopg.AsyncConnection[Any]) -> set[str]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -28,9 +29,11 @@ from bot.storage.errors import DatabaseOpenFailed, DatabaseUnreachable, StorageU
 from bot.storage.fair_lock import FairLock, Ticket
 from bot.storage.memory import NameIndex, RecentInteractions, SettingsCache
 from bot.storage.postgres.pipeline import OneStatementEach, PgPipeline
-from bot.storage.postgres.schema import apply_migrations, connect
+from bot.storage.postgres.schema import apply_migrations, connect, hidden, latest_version
+from bot.storage.sqlite.pipeline import TripChecks
 from bot.storage.sqlite.reader import Queries, Reader
 from bot.storage.sqlite.rows import Clock, utc_now
+from bot.storage.sqlite.schema_guard import schema_check
 from bot.storage.sqlite.storage import COMMITS_REMEMBERED, Storage
 from bot.storage.sqlite.transaction import Transaction
 
@@ -59,6 +62,12 @@ class PgStorage(Storage):
         self._applied = RecentInteractions()
         self._change_listeners = []
         self._commit_seconds = deque(maxlen=COMMITS_REMEMBERED)
+        #: The schema this code knows, checked in every transaction (``schema_guard``): a
+        #: process of an older Salud stops at its next change once a newer one migrated.
+        self._schema = schema_check(latest_version())
+        self.moved_on = None
+        self._moved_on_listeners = []
+        self._path = Path(hidden(url))  # how the log names the database
 
     @classmethod
     async def open_url(cls, url: str, *, clock: Clock | None = None) -> PgStorage:
@@ -87,7 +96,9 @@ class PgStorage(Storage):
             self._clock,
             self._settings,
             guild_id,
-            pipeline_of=lambda on_failure: PgPipeline(conn, on_failure),
+            pipeline_of=lambda on_failure: PgPipeline(
+                conn, on_failure, TripChecks(self._schema, None)
+            ),
         )
 
     async def _queries(self) -> Queries:

@@ -75,6 +75,7 @@ class Checkpointer:
         self._closed = False
         self._quiet = quiet
         self._quiet_timer: asyncio.TimerHandle | None = None
+        self._last_commit = 0.0  # the loop's time of the latest commit
         self._full = full
         self.completed = 0  # rounds run (the tests read them)
         self.exclusive_rounds = 0
@@ -86,20 +87,28 @@ class Checkpointer:
         if self._closed:
             return
         if self._quiet is not None:
-            if self._quiet_timer is not None:
-                self._quiet_timer.cancel()
-            self._quiet_timer = asyncio.get_running_loop().call_later(
-                self._quiet, self._on_quiet, context=contextvars.Context()
-            )
+            # One timer for a stretch of commits, not one per commit: when it fires it looks
+            # at the last commit's time and waits out the rest of the quiet, if any.
+            loop = asyncio.get_running_loop()
+            self._last_commit = loop.time()
+            if self._quiet_timer is None:
+                self._quiet_timer = loop.call_later(
+                    self._quiet, self._on_quiet, context=contextvars.Context()
+                )
         if self._pending >= self._every:
             self._start()
 
     def _on_quiet(self) -> None:
         self._quiet_timer = None
-        # When a round is already running, look again later.
-        if self._pending and not self._closed and not self._start() and self._quiet is not None:
-            self._quiet_timer = asyncio.get_running_loop().call_later(
-                self._quiet, self._on_quiet, context=contextvars.Context()
+        if self._quiet is None or self._closed:
+            return
+        loop = asyncio.get_running_loop()
+        left = self._last_commit + self._quiet - loop.time()
+        # A commit came meanwhile (wait out the rest), or a round is already running (look
+        # again later).
+        if left > 0 or (self._pending and not self._start()):
+            self._quiet_timer = loop.call_later(
+                max(left, 0.0) or self._quiet, self._on_quiet, context=contextvars.Context()
             )
 
     def _start(self) -> bool:
@@ -116,7 +125,9 @@ class Checkpointer:
         """One PASSIVE checkpoint; returns the frames in the WAL (all copied but those
         committed meanwhile: SQLite starts the WAL over only when it was copied whole)."""
         if self._conn is None:
-            self._conn = await aiosqlite.connect(self._path, isolation_level=None)
+            # mode=rw: a file deleted meanwhile is not created anew, empty, at its path.
+            uri = f"{self._path.absolute().as_uri()}?mode=rw"
+            self._conn = await aiosqlite.connect(uri, uri=True, isolation_level=None)
         async with self._conn.execute("PRAGMA wal_checkpoint(PASSIVE)") as cursor:
             row = await cursor.fetchone()
         self.completed += 1

@@ -4,6 +4,7 @@ entry of a change, with each character's whole before and what changed after) an
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Callable
 from dataclasses import replace
@@ -17,6 +18,7 @@ from bot.storage.errors import (
     TransactionStateError,
 )
 from bot.storage.models import (
+    BATCH_SIZE,
     HistoryCharacter,
     HistoryEntry,
     UndoResult,
@@ -149,7 +151,9 @@ class HistoryRecorder:
             entry_id, number = int(inserted[0]["id"]), int(inserted[0]["number"])
         rows = []
         characters = []
-        for change in changes:
+        for count, change in enumerate(changes, start=1):
+            if count % BATCH_SIZE == 0:
+                await asyncio.sleep(0)  # a whole server's change: the loop turns between batches
             before, after = change.before, change.after
             shown = after if after is not None else before
             name = "" if shown is None else str(shown["name"])

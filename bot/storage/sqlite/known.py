@@ -14,10 +14,12 @@ characters are read again when needed.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
 from bot.storage.errors import TransactionStateError
+from bot.storage.models import BATCH_SIZE
 from bot.storage.snapshot import Snapshot, dump_json
 from bot.storage.sqlite.rows import StoredRow
 
@@ -131,7 +133,10 @@ class KnownCharacters:
         """Every written character whose state really changed, by id (one that is no longer
         known after a failed trip is read with ``read``)."""
         changes = []
-        for character_id, first in sorted(self._first.items()):
+        for count, (character_id, first) in enumerate(sorted(self._first.items()), start=1):
+            if count % BATCH_SIZE == 0:
+                # A whole server's change (issue 24): the loop turns between batches.
+                await asyncio.sleep(0)
             if character_id in self._now:
                 stored = self._now[character_id]
                 after = None if stored is None else stored.snapshot

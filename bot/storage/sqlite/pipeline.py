@@ -29,8 +29,9 @@ from typing import Any, Generic, TypeVar
 import aiosqlite
 
 from bot.storage.sqlite.one_trip import in_one_trip
+from bot.storage.sqlite.schema_guard import SchemaCheck, with_schema_version
 
-__all__ = ["Batch", "Pipeline", "Statement"]
+__all__ = ["NO_CHECKS", "Batch", "Pipeline", "Statement", "TripChecks"]
 
 T = TypeVar("T")
 
@@ -38,12 +39,14 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class Statement:
     """One SQL statement with its parameters (``many``: one parameter tuple per row;
-    ``probe``: a query whose first row is kept under that name, as a tuple)."""
+    ``probe``: a query whose first row is kept under that name, as a tuple; ``check``: what
+    that row must pass, else the trip stops there, before the statements after it)."""
 
     sql: str
     params: Sequence[Any] | Sequence[Sequence[Any]] = ()
     many: bool = False
     probe: str | None = None
+    check: Callable[[tuple[Any, ...] | None], None] | None = None
 
     def run(self, conn: sqlite3.Connection) -> sqlite3.Cursor:
         if self.many:
@@ -59,6 +62,8 @@ class Batch(Generic[T]):
     last: Statement
     read: Callable[[sqlite3.Cursor], T]
     probed: dict[str, Any] = field(default_factory=dict)  # filled in aiosqlite's thread
+    #: Run in the thread just before ``last``; what it raises stops the trip there.
+    before_last: Callable[[], None] | None = None
 
     def describe(self) -> list[str]:
         """The first words of each statement (what the round-trip tests compare)."""
@@ -69,7 +74,12 @@ class Batch(Generic[T]):
             cursor = statement.run(conn)
             if statement.probe is not None:
                 row = cursor.fetchone()
-                self.probed[statement.probe] = None if row is None else tuple(row)
+                probed = None if row is None else tuple(row)
+                if statement.check is not None:
+                    statement.check(probed)  # raising: nothing after it runs
+                self.probed[statement.probe] = probed
+        if self.before_last is not None:
+            self.before_last()
         return self.read(self.last.run(conn))
 
 
@@ -89,27 +99,63 @@ def _nothing(cursor: sqlite3.Cursor) -> None:
     return None
 
 
+@dataclass(frozen=True)
+class TripChecks:
+    """What a transaction's trips check: the schema, with ``BEGIN``'s probe
+    (``schema_guard``); the database file, just before ``COMMIT`` (``file_identity``)."""
+
+    schema: SchemaCheck | None = None
+    before_commit: Callable[[], None] | None = None
+
+
+NO_CHECKS = TripChecks()
+
+
 class Pipeline:
     """The statements of one transaction not sent yet, and the calls that send them.
 
     ``on_failure`` is called when a trip fails (a queued write may have failed with it)."""
 
     def __init__(
-        self, conn: aiosqlite.Connection, on_failure: Callable[[], None] = lambda: None
+        self,
+        conn: aiosqlite.Connection,
+        on_failure: Callable[[], None] = lambda: None,
+        checks: TripChecks = NO_CHECKS,
     ) -> None:
         self._conn = conn
         self._on_failure = on_failure
+        self._checks = checks
         self._queued: list[Statement] = []
         self.probed: dict[str, Any] = {}  # the answers of the probes sent so far
+
+    def begin(self, name: str, probe: str, params: Sequence[Any] = ()) -> None:
+        """``BEGIN IMMEDIATE`` and the query ``probe`` (``probe(name, …)``) with the next
+        trip; with a schema check, the probe also reads the schema version, checked there."""
+        self.queue("BEGIN IMMEDIATE")
+        schema = self._checks.schema
+        sql = probe if schema is None else with_schema_version(probe)
+        self.probe(name, sql, params, check=schema)
+
+    async def commit(self) -> None:
+        """The queued statements, then ``COMMIT``, the file check just before it: one trip."""
+        await self.execute("COMMIT", before=self._checks.before_commit)
 
     def queue(self, sql: str, params: Sequence[Any] = ()) -> None:
         """Run ``sql`` with the next trip."""
         self._queued.append(Statement(sql, tuple(params)))
 
-    def probe(self, name: str, sql: str, params: Sequence[Any] = ()) -> None:
+    def probe(
+        self,
+        name: str,
+        sql: str,
+        params: Sequence[Any] = (),
+        *,
+        check: Callable[[tuple[Any, ...] | None], None] | None = None,
+    ) -> None:
         """Run the query ``sql`` with the next trip; its first row is then ``probed[name]``,
-        a tuple (None when it gave no row; not there before that trip, or when it failed)."""
-        self._queued.append(Statement(sql, tuple(params), probe=name))
+        a tuple (None when it gave no row; not there before that trip, or when it failed).
+        ``check(row)`` runs in the trip, and what it raises fails the trip at that point."""
+        self._queued.append(Statement(sql, tuple(params), probe=name, check=check))
 
     def queue_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         """Run ``sql`` once per row with the next trip (nothing when there is no row)."""
@@ -121,8 +167,13 @@ class Pipeline:
         """Forget what was not sent (the transaction is rolled back)."""
         self._queued.clear()
 
-    async def _send(self, last: Statement, read: Callable[[sqlite3.Cursor], T]) -> T:
-        batch = Batch(tuple(self._queued), last, read)
+    async def _send(
+        self,
+        last: Statement,
+        read: Callable[[sqlite3.Cursor], T],
+        before_last: Callable[[], None] | None = None,
+    ) -> T:
+        batch = Batch(tuple(self._queued), last, read, before_last=before_last)
         self._queued.clear()
         try:
             result = await in_one_trip(self._conn, batch)
@@ -145,6 +196,9 @@ class Pipeline:
         WHERE``); its row id, None when it inserted nothing. One trip."""
         return await self._send(Statement(sql, tuple(params)), _inserted_row)
 
-    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None:
-        """The queued statements, then this one, now (its errors are the caller's)."""
-        await self._send(Statement(sql, tuple(params)), _nothing)
+    async def execute(
+        self, sql: str, params: Sequence[Any] = (), *, before: Callable[[], None] | None = None
+    ) -> None:
+        """The queued statements, then this one, now (its errors are the caller's).
+        ``before()`` runs in the same trip just before it (a check that may raise)."""
+        await self._send(Statement(sql, tuple(params)), _nothing, before)

@@ -49,8 +49,10 @@ from bot.storage.snapshot import (
 from bot.storage.sqlite.rows import (
     ABILITIES_JSON,
     AMONG,
+    COUNT_OUT_OF_PLAY,
     IDS_PER_QUERY,
     LOOKALIKE_WHERE,
+    OUT_OF_PLAY,
     SELECT_CHARACTER,
     SELECT_HISTORY,
     Clock,
@@ -270,6 +272,7 @@ class Reader:
         *,
         living_only: bool = False,
         dead_only: bool = False,
+        out_of_play: bool | None = None,
         limit: int | None = None,
         offset: int = 0,
         language: str = "en",
@@ -277,7 +280,8 @@ class Reader:
         """The guild's characters by name, in the order a reader of ``language`` expects
         (``rules.names.reading_key``: case and accents ignored), so that a page reads only its
         own rows; ``living_only``: Health above the death threshold, ``dead_only``: at or
-        below it."""
+        below it; ``out_of_play``: True for only the living insane (M4), False for all but
+        them (a NULL pool, no Stability, is in play)."""
         where = "c.guild_id = ?"
         params: list[Any] = [guild_id]
         if living_only:
@@ -286,12 +290,13 @@ class Reader:
         if dead_only:
             where += " AND c.health <= ?"
             params.append(DEATH_THRESHOLD)
-        spanish = language == "es"
-        key, index = (
-            ("reading_key_es", "characters_reading_es")
-            if spanish
-            else ("reading_key_en", "characters_reading_en")
-        )
+        if out_of_play is not None:
+            where += f" AND {OUT_OF_PLAY if out_of_play else f'NOT coalesce({OUT_OF_PLAY}, 0)'}"
+            params.append(DEATH_THRESHOLD)
+        key, index = ("reading_key_es", "characters_reading_es")
+        if language != "es":
+            key, index = ("reading_key_en", "characters_reading_en")
+        index = "characters_out_of_play" if out_of_play else index  # the few, sorted
         tail = f"ORDER BY c.{key}, c.id LIMIT ? OFFSET ?"
         params += [-1 if limit is None else limit, offset]
         return await self._characters(where, params, tail, index=index)
@@ -311,12 +316,18 @@ class Reader:
         )
         return {int(row["id"]) for row in rows}
 
-    async def count_characters(self, guild_id: int, *, living_only: bool = False) -> int:
+    async def count_characters(
+        self, guild_id: int, *, living_only: bool = False, out_of_play: bool | None = None
+    ) -> int:
+        """How many characters (``out_of_play`` False: but the insane, on their own index)."""
         sql = "SELECT count(*) FROM characters WHERE guild_id = ?"
         params: list[Any] = [guild_id]
         if living_only:
             sql += " AND health > ?"
             params.append(DEATH_THRESHOLD)
+        if out_of_play is False:
+            sql = f"SELECT ({sql}) - {COUNT_OUT_OF_PLAY}"
+            params += [guild_id, DEATH_THRESHOLD]
         row = await self.fetch_one(sql, params)
         return 0 if row is None else int(row[0])
 
@@ -343,15 +354,15 @@ class Reader:
         )
         return 0 if row is None else int(row[0])
 
-    async def head_count(self, guild_id: int) -> tuple[int, int]:
-        """How many characters the guild has, and how many of them are alive: one query on
-        the ``(guild_id, health)`` index, whatever their number."""
+    async def head_count(self, guild_id: int) -> tuple[int, int, int]:
+        """Characters, the living, the out of play (insane, M4) among those: one query on the
+        ``(guild_id, health)`` index and the out of play's own, whatever their number."""
         row = await self.fetch_one(
-            "SELECT count(*), count(*) FILTER (WHERE health > ?)"
+            f"SELECT count(*), count(*) FILTER (WHERE health > ?), {COUNT_OUT_OF_PLAY}"
             " FROM characters INDEXED BY characters_health WHERE guild_id = ?",
-            (DEATH_THRESHOLD, guild_id),
+            (DEATH_THRESHOLD, guild_id, DEATH_THRESHOLD, guild_id),
         )
-        return (0, 0) if row is None else (int(row[0]), int(row[1]))
+        return (0, 0, 0) if row is None else (int(row[0]), int(row[1]), int(row[2]))
 
     async def interaction_seen(self, interaction_id: int) -> bool:
         """Whether this interaction already produced a history entry (applied once)."""
@@ -469,6 +480,11 @@ class Reader:
 
     async def has_roll_messages(self, guild_id: int) -> bool:
         return await self._side.has_roll_messages(guild_id)
+
+    async def newest_roll_message(
+        self, guild_id: int, character_id: int, kind: RollKind, seq: int
+    ) -> RollMessage | None:
+        return await self._side.newest_roll_message(guild_id, character_id, kind, seq)
 
     async def stale_roll_messages(
         self, guild_id: int, character_ids: Sequence[int]

@@ -39,17 +39,20 @@ from bot.storage.snapshot import (
     stability_from_row,
 )
 from rules.abilities import Ability
+from rules.stability import INSANITY_THRESHOLD
 from rules.state import DEATH_THRESHOLD, SERIOUSLY_WOUNDED_AT
 
 __all__ = [
     "ABILITIES_JSON",
     "AMONG",
     "CHARACTER_COLUMNS",
+    "COUNT_OUT_OF_PLAY",
     "DELETE_ABILITY",
     "IDS_PER_QUERY",
     "LOOKALIKE_WHERE",
     "NAME_KEY_COLUMNS",
     "NEXT_HISTORY_ID",
+    "OUT_OF_PLAY",
     "SELECT_CHARACTER",
     "SELECT_HISTORY",
     "SELECT_NEXT_HISTORY_ID",
@@ -298,3 +301,15 @@ def character_columns(
         *(health[c] for c in HEALTH_COLUMNS),
         *(stability[c] for c in STABILITY_COLUMNS),
     ]
+
+
+#: The living who are incurably insane (M4): out of play, listed apart from the others
+#: (``characters`` as ``c``; its parameter the death threshold). The insanity threshold is
+#: written out, as the partial index ``characters_out_of_play`` (migration 0013) says it.
+OUT_OF_PLAY = f"(c.stability_pool <= {int(INSANITY_THRESHOLD)} AND c.health > ?)"
+#: How many of a guild (its one parameter, then the death threshold) are out of play: read
+#: from that index alone.
+COUNT_OUT_OF_PLAY = (
+    "(SELECT count(*) FROM characters AS c INDEXED BY characters_out_of_play"
+    f" WHERE c.guild_id = ? AND {OUT_OF_PLAY})"
+)

@@ -123,6 +123,22 @@ class SideReads:
         row = await self._fetch_one(HAS_ROLL_MESSAGES, (guild_id,))
         return row is not None and bool(row["kept"])
 
+    async def newest_roll_message(
+        self, guild_id: int, character_id: int, kind: RollKind, roll_seq: int
+    ) -> RollMessage | None:
+        """The newest kept message carrying the buttons of that roll (a late press of an
+        older one's button is told where it is)."""
+        row = await self._fetch_one(
+            "SELECT channel_id, message_id FROM roll_messages WHERE guild_id = ?"
+            " AND character_id = ? AND kind = ? AND roll_seq = ? ORDER BY message_id DESC LIMIT 1",
+            (guild_id, character_id, kind.value, roll_seq),
+        )
+        if row is None:
+            return None
+        return RollMessage(
+            guild_id, character_id, roll_seq, int(row["channel_id"]), int(row["message_id"]), kind
+        )
+
     async def stale_roll_messages(
         self, guild_id: int, character_ids: Sequence[int]
     ) -> list[RollMessage]:

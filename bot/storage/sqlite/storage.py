@@ -15,16 +15,19 @@ from typing import Self
 
 import aiosqlite
 
-from bot.storage.errors import StorageClosed, TransactionStateError
+from bot.storage.errors import SchemaMovedOn, StorageClosed, TransactionStateError
 from bot.storage.fair_lock import FairLock, Ticket
 from bot.storage.memory import NameIndex, RecentInteractions, ServerNames, SettingsCache
 from bot.storage.models import GuildSettings
 from bot.storage.sqlite.checkpoint import Checkpointer
 from bot.storage.sqlite.database import apply_migrations, connect, latest_version
 from bot.storage.sqlite.file_check import check_database_file
+from bot.storage.sqlite.file_identity import DatabaseFile
 from bot.storage.sqlite.full_disk import FullDisk, is_full
+from bot.storage.sqlite.pipeline import TripChecks
 from bot.storage.sqlite.reader import OneTripEach, Queries, Reader
 from bot.storage.sqlite.rows import Clock, utc_now
+from bot.storage.sqlite.schema_guard import schema_check
 from bot.storage.sqlite.transaction import Transaction
 
 __all__ = ["ChangeListener", "Storage"]
@@ -48,7 +51,9 @@ class Storage:
     that no change is committed whose reply could no longer reach Discord.
     """
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path, clock: Clock) -> None:
+    def __init__(
+        self, conn: aiosqlite.Connection, path: Path, clock: Clock, schema: int | None = None
+    ) -> None:
         self._conn = conn
         self._path = path
         self._clock = clock
@@ -56,6 +61,7 @@ class Storage:
         self._holder: asyncio.Task[object] | None = None
         self._closed = False
         self._full = FullDisk(path)
+        self._file = DatabaseFile(path)  # the path still names the file opened (each COMMIT)
         self.checkpointer = Checkpointer(path, self.exclusive, full=self._full)
         self._settings = SettingsCache()
         self._names = NameIndex()
@@ -63,13 +69,19 @@ class Storage:
         self._change_listeners: list[ChangeListener] = []
         #: The durations (seconds) of the latest commits' last trip (``commit_estimate``).
         self._commit_seconds: deque[float] = deque(maxlen=COMMITS_REMEMBERED)
+        #: The schema this code knows, checked in every transaction (``schema_guard``).
+        self._schema = None if schema is None else schema_check(schema)
+        #: Set once a transaction found the schema moved past it: nothing is stored after.
+        self.moved_on: SchemaMovedOn | None = None
+        self._moved_on_listeners: list[Callable[[SchemaMovedOn], None]] = []
 
     @classmethod
     async def open(cls, path: str | Path, *, clock: Clock | None = None) -> Storage:
         """Check the file read-only (``DatabaseFileError`` for one that cannot be used, left
         untouched), open (or create) it, set the pragmas and apply pending migrations."""
         target = Path(path)
-        await asyncio.to_thread(check_database_file, target, latest_version())
+        known = latest_version()
+        await asyncio.to_thread(check_database_file, target, known)
         conn = await connect(target)
         try:
             await apply_migrations(conn)
@@ -80,7 +92,7 @@ class Storage:
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, target, clock or utc_now)
+        return cls(conn, target, clock or utc_now, known)
 
     async def close(self) -> None:
         """Wait for the running transaction, then close. Closing twice is harmless."""
@@ -172,6 +184,7 @@ class Storage:
         deadline: before a ``COMMIT`` that the latest commits say may take that long, and
         while one that takes longer than they said is still running.
         """
+        self._refuse_if_moved_on()
         await self._acquire(ticket)
         try:
             # Queues BEGIN IMMEDIATE and the probe of the history's next id and number.
@@ -188,6 +201,8 @@ class Storage:
                 await self._rollback()
                 if is_full(error):
                     raise self._full.refused(error) from error
+                if isinstance(error, SchemaMovedOn):
+                    self._moved_past(error)
                 raise
             finally:
                 tx.end()
@@ -204,7 +219,13 @@ class Storage:
 
     async def _begin(self, guild_id: int | None) -> Transaction:
         """A new transaction on the connection (under the lock): its ``BEGIN`` is queued."""
-        return Transaction(self._conn, self._clock, self._settings, guild_id)
+        return Transaction(
+            self._conn,
+            self._clock,
+            self._settings,
+            guild_id,
+            TripChecks(self._schema, self._file.check),
+        )
 
     async def _queries(self) -> Queries:
         """Where ``read()``'s statements go (under the lock)."""
@@ -213,6 +234,33 @@ class Storage:
     def _committed(self) -> None:
         """After each transaction (the WAL's checkpoints follow the commits)."""
         self.checkpointer.committed()
+
+    def on_schema_moved_on(self, listener: Callable[[SchemaMovedOn], None]) -> None:
+        """Call ``listener(error)`` once, when a transaction finds that a newer Salud
+        migrated the database: the process must stop (``bot/__main__.py`` exits 2)."""
+        self._moved_on_listeners.append(listener)
+
+    def _moved_past(self, error: SchemaMovedOn) -> None:
+        if self.moved_on is not None:
+            return
+        self.moved_on = error
+        log.error(
+            "A newer Salud upgraded the database %s to schema %s (this code knows %s): "
+            "nothing more is stored here; this process stops.",
+            self._path,
+            error.found,
+            error.known,
+        )
+        for listener in self._moved_on_listeners:
+            try:
+                listener(error)
+            except Exception:
+                log.exception("a schema listener failed")
+
+    def _refuse_if_moved_on(self) -> None:
+        """After a newer schema was found, every transaction and read is refused at once."""
+        if self.moved_on is not None:
+            raise SchemaMovedOn(self.moved_on.found, self.moved_on.known)
 
     @property
     def commit_estimate(self) -> float:
@@ -230,21 +278,38 @@ class Storage:
     async def _finish(self, tx: Transaction, require_record: bool, ticket: Ticket | None) -> None:
         """``tx.finish``; when the interaction is still unacknowledged at its deadline while
         the ``COMMIT`` runs (a disk slower than the latest commits said), acknowledge it
-        meanwhile, so that the reply can follow up once the commit is done."""
+        meanwhile, so that the reply can follow up once the commit is done.
+
+        The deadline is a timer, not a task that races the commit: a commit on time (nearly
+        all) costs no task and no turn of the event loop more than the commit itself."""
         deadline = None if ticket is None or ticket.on_late is None else ticket.deadline
-        if deadline is None:
+        if ticket is None or deadline is None:
             await tx.finish(require_record=require_record)
             return
-        finishing = asyncio.ensure_future(tx.finish(require_record=require_record))
-        done, _ = await asyncio.wait({finishing}, timeout=max(0.0, deadline - time.monotonic()))
-        if not done and ticket is not None and ticket.on_late is not None:
-            try:
-                await ticket.on_late()
-            except Exception as error:
-                # The commit goes on in aiosqlite's thread whatever happens here: its outcome
-                # decides. Committed, the reply will fail and say so; this says why.
-                log.warning("could not acknowledge an interaction while it committed: %r", error)
-        await finishing
+        loop = asyncio.get_running_loop()
+        late: list[asyncio.Task[None]] = []
+        timer = loop.call_later(
+            max(0.0, deadline - time.monotonic()),
+            lambda: late.append(loop.create_task(self._acknowledge_meanwhile(ticket))),
+        )
+        try:
+            await tx.finish(require_record=require_record)
+        finally:
+            timer.cancel()
+            for acknowledging in late:  # the reply follows up once the deferral is sent
+                await acknowledging
+
+    @staticmethod
+    async def _acknowledge_meanwhile(ticket: Ticket) -> None:
+        """The ticket's ``on_late`` while its ``COMMIT`` still runs in aiosqlite's thread."""
+        if ticket.on_late is None:
+            return
+        try:
+            await ticket.on_late()
+        except Exception as error:
+            # The commit goes on in aiosqlite's thread whatever happens here: its outcome
+            # decides. Committed, the reply will fail and say so; this says why.
+            log.warning("could not acknowledge an interaction while it committed: %r", error)
 
     def on_change(self, listener: ChangeListener) -> None:
         """Call ``listener(guild_id, character_ids)`` after each committed change (a recorded
@@ -304,6 +369,7 @@ class Storage:
         tests) could commit between them, but each statement sees a committed state.
         ``ticket``: the interaction's, as for ``transaction``.
         """
+        self._refuse_if_moved_on()
         await self._acquire(ticket)
         try:
             reader = Reader(await self._queries(), self._clock, self._settings)

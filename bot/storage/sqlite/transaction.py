@@ -48,7 +48,7 @@ from bot.storage.models import (
 from bot.storage.sqlite.character_writes import CharacterWriter
 from bot.storage.sqlite.history_writes import HistoryRecorder
 from bot.storage.sqlite.known import KnownCharacters
-from bot.storage.sqlite.pipeline import Pipeline
+from bot.storage.sqlite.pipeline import NO_CHECKS, Pipeline, TripChecks
 from bot.storage.sqlite.reader import Reader
 from bot.storage.sqlite.rows import (
     NEXT_HISTORY_ID,
@@ -79,6 +79,7 @@ class Transaction:
         clock: Clock,
         settings: SettingsCache,
         guild_id: int | None = None,
+        checks: TripChecks = NO_CHECKS,
         *,
         pipeline_of: Callable[[Callable[[], None]], Pipeline] | None = None,
     ) -> None:
@@ -87,11 +88,10 @@ class Transaction:
         self._known = KnownCharacters()
         # A trip that fails may have failed a queued write: what is stored is then unknown.
         if pipeline_of is None:
-            self._pipe = Pipeline(conn, on_failure=self._known.forget)
+            self._pipe = Pipeline(conn, on_failure=self._known.forget, checks=checks)
         else:
             self._pipe = pipeline_of(self._known.forget)
-        self._pipe.queue("BEGIN IMMEDIATE")  # sent with the first statement that is
-        self._pipe.probe(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))
+        self._pipe.begin(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))  # with the first
         self._reads = Reader(self._pipe, clock, settings, keep=self._known.keep)
         self._characters = CharacterWriter(self._pipe, self._known, self._reads, self.now)
         self._history = HistoryRecorder(
@@ -146,7 +146,7 @@ class Transaction:
                 await guard()
         self._reads.check_open()
         try:
-            await self._pipe.execute("COMMIT")
+            await self._pipe.commit()
         except sqlite3.IntegrityError as error:
             recorded = self.recorded_interaction
             if recorded is not None and is_unique_violation(error, "history.interaction_id"):
@@ -289,6 +289,7 @@ class Transaction:
         *,
         living_only: bool = False,
         dead_only: bool = False,
+        out_of_play: bool | None = None,
         limit: int | None = None,
         offset: int = 0,
         language: str = "en",
@@ -297,6 +298,7 @@ class Transaction:
             guild_id,
             living_only=living_only,
             dead_only=dead_only,
+            out_of_play=out_of_play,
             limit=limit,
             offset=offset,
             language=language,
@@ -312,14 +314,18 @@ class Transaction:
     async def count_among(self, guild_id: int, among: Among) -> int:
         return await self._reads.count_among(guild_id, among)
 
-    async def head_count(self, guild_id: int) -> tuple[int, int]:
+    async def head_count(self, guild_id: int) -> tuple[int, int, int]:
         return await self._reads.head_count(guild_id)
 
     async def lookalike_ids(self, guild_id: int) -> set[int]:
         return await self._reads.lookalike_ids(guild_id)
 
-    async def count_characters(self, guild_id: int, *, living_only: bool = False) -> int:
-        return await self._reads.count_characters(guild_id, living_only=living_only)
+    async def count_characters(
+        self, guild_id: int, *, living_only: bool = False, out_of_play: bool | None = None
+    ) -> int:
+        return await self._reads.count_characters(
+            guild_id, living_only=living_only, out_of_play=out_of_play
+        )
 
     async def history(
         self,
@@ -457,6 +463,11 @@ class Transaction:
 
     async def has_roll_messages(self, guild_id: int) -> bool:
         return await self._reads.has_roll_messages(guild_id)
+
+    async def newest_roll_message(
+        self, guild_id: int, character_id: int, kind: RollKind, roll_seq: int
+    ) -> RollMessage | None:
+        return await self._reads.newest_roll_message(guild_id, character_id, kind, roll_seq)
 
     async def stale_roll_messages(
         self, guild_id: int, character_ids: Sequence[int]

@@ -19,9 +19,11 @@ STABILITY_FIELD = {"en": "Stability", "es": "Estabilidad"}
 TEST_FIELD = {"en": "Stability test", "es": "Prueba de Estabilidad"}
 COMPOSURE_FIELD = {"en": "Composure test", "es": "Prueba de compostura"}
 
-#: The first line of a Stability field: ``8 / 8``, ``5 → 1 / 8`` or ``-5 / 8 → -7 / 7``.
+#: The first line of a Stability field: ``8 / 8``, ``5 → 1 / 8`` or ``-5 / 8 → -7 / 7``, then
+#: `` · `` and the state line where the field says both on one line (a change's reply).
 STABILITY_LINE = re.compile(
-    r"(?:(?P<before>-?\d+)(?: / (?P<rating_before>\d+))? → )?(?P<now>-?\d+) / (?P<rating>\d+)$"
+    r"(?:(?P<before>-?\d+)(?: / (?P<rating_before>\d+))? → )?(?P<now>-?\d+) / (?P<rating>\d+)"
+    r"(?: · (?P<state>.+))?$"
 )
 #: A Stability test's roll: ``3 + 1 = 4 vs 6 (4 + 1 + 1)``, the breakdown when raised.
 TEST_ROLL = re.compile(
@@ -89,6 +91,8 @@ def stability_shown(embed: Mapping[str, Any], lang: str = "en") -> StabilityShow
     first, _, state = value.partition("\n")
     found = STABILITY_LINE.match(first)
     assert found, value
+    if found["state"] is not None:
+        state = found["state"]
     now, rating = int(found["now"]), int(found["rating"])
     before = now if found["before"] is None else int(found["before"])
     rating_before = rating if found["rating_before"] is None else int(found["rating_before"])
@@ -136,8 +140,8 @@ def stability_roll_shown(
     success = total >= difficulty
     outcome = value.split("\n")[1]
     said = Language(lang)
-    if success:
-        assert outcome == f"**{text(said, 'render.stability.roll.success')}**", value
+    if success:  # then what raised the Difficulty, on the same line (as /check says it)
+        assert outcome.split(" · ")[0] == f"**{text(said, 'render.stability.roll.success')}**"
     else:
         assert outcome.startswith(f"**{'Failure' if lang == 'en' else 'Fallo'}**"), value
     return StabilityRollShown(shown, spend, total, difficulty, (base, *terms), success, value)

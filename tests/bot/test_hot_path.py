@@ -1,0 +1,170 @@
+"""The hot path does no work per interaction that the floor of ``make bench`` does not, unless
+it buys a guarantee (issue 29; docs/BENCHMARK.md, "Against the floor, part by part"):
+
+- a commit that ends before its interaction's deadline starts no task to race it (the
+  deadline is a timer; a slow commit still acknowledges the interaction meanwhile);
+- a command's completion is an event of discord.py's (a task) only in a server with a GM
+  still to tell about a lost announcement channel;
+- the task factory that counts an interaction's tasks is on the loop only while that
+  interaction is handed to discord.py, so that no other task of the bot goes through it;
+- the option types a command declares are read once per command.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import time
+from collections.abc import AsyncIterator, Coroutine, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+import pytest_asyncio
+from discord import app_commands
+
+from bot.app import SaludBot
+from bot.config.dice import production_roller
+from bot.config.settings import load_settings
+from bot.interaction.errors import UserFacingError
+from bot.interaction.option_types import check_option_types
+from bot.storage import Storage, Ticket
+from bot.storage.sqlite.transaction import Transaction
+
+
+@pytest_asyncio.fixture
+async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
+    async with await Storage.open(tmp_path / "bot.sqlite3") as opened:
+        yield opened
+
+
+@contextmanager
+def tasks_created() -> Iterator[list[str]]:
+    """The names of the coroutines of every task created on the running loop meanwhile."""
+    loop = asyncio.get_running_loop()
+    made: list[str] = []
+    previous = loop.get_task_factory()
+
+    def factory(
+        loop: asyncio.AbstractEventLoop,
+        coro: Coroutine[Any, Any, Any],
+        *,
+        context: contextvars.Context | None = None,
+    ) -> asyncio.Task[Any]:
+        made.append(getattr(coro, "__qualname__", repr(coro)))
+        return asyncio.Task(coro, loop=loop, context=context)
+
+    loop.set_task_factory(factory)  # type: ignore[arg-type]
+    try:
+        yield made
+    finally:
+        loop.set_task_factory(previous)
+
+
+async def test_a_commit_on_time_starts_no_task(storage: Storage) -> None:
+    acknowledged: list[bool] = []
+
+    async def on_late() -> None:
+        acknowledged.append(True)
+
+    ticket = Ticket(key=1, deadline=time.monotonic() + 30, on_late=on_late)
+    with tasks_created() as made:
+        async with storage.transaction(require_record=False, ticket=ticket) as tx:
+            await tx.set_meta("hot-path", "1")
+    assert made == [] and acknowledged == []
+
+
+async def test_a_commit_past_the_deadline_still_acknowledges_meanwhile(
+    storage: Storage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The guarantee the timer keeps: the interaction is acknowledged while its slow COMMIT
+    runs, and before the transaction returns (its reply then follows up)."""
+    finish = Transaction.finish
+    events: list[str] = []
+
+    async def slow_finish(self: Transaction, *, require_record: bool = True) -> None:
+        await asyncio.sleep(0.3)
+        await finish(self, require_record=require_record)
+        events.append("committed")
+
+    async def on_late() -> None:
+        await asyncio.sleep(0.05)
+        events.append("acknowledged")
+
+    monkeypatch.setattr(Transaction, "finish", slow_finish)
+    ticket = Ticket(key=1, deadline=time.monotonic() + 0.1, on_late=on_late)
+    async with storage.transaction(require_record=False, ticket=ticket) as tx:
+        await tx.set_meta("hot-path", "2")
+    assert events == ["acknowledged", "committed"]
+
+
+def _bot(storage: Storage, tmp_path: Path, untold: bool) -> SaludBot:
+    environ = {"DISCORD_TOKEN": "abc", "DATABASE_PATH": str(tmp_path / "unused.sqlite3")}
+    bot = SaludBot(storage=storage, settings=load_settings(environ), roller=production_roller())
+    announcements = SimpleNamespace(untold=lambda guild_id: untold)
+    bot._services = SimpleNamespace(announcements=announcements)  # type: ignore[assignment]
+    bot.loop = asyncio.get_running_loop()  # what logging in sets
+    return bot
+
+
+async def test_a_command_completion_is_no_task_when_no_gm_must_be_told(
+    storage: Storage, tmp_path: Path
+) -> None:
+    bot = _bot(storage, tmp_path, untold=False)
+    with tasks_created() as made:
+        bot.dispatch("app_command_completion", SimpleNamespace(guild_id=1), object())
+    assert made == []
+
+
+async def test_a_command_completion_is_dispatched_when_a_gm_must_be_told(
+    storage: Storage, tmp_path: Path
+) -> None:
+    bot = _bot(storage, tmp_path, untold=True)
+    with tasks_created() as made:
+        bot.dispatch("app_command_completion", SimpleNamespace(guild_id=1), object())
+    assert len(made) == 1, made
+    await asyncio.sleep(0.05)  # it runs: the stub interaction is refused and logged
+
+
+async def test_the_task_factory_is_on_the_loop_only_while_an_interaction_is_handed(
+    storage: Storage, tmp_path: Path
+) -> None:
+    bot = _bot(storage, tmp_path, untold=False)
+    bot.intake.frame = bot._services  # type: ignore[assignment]
+    loop = asyncio.get_running_loop()
+    assert loop.get_task_factory() is None
+    ping = {"id": "10", "application_id": "20", "type": 1, "token": "t", "version": 1}
+    ping["attachment_size_limit"] = 8_000_000
+    bot._connection.parsers["INTERACTION_CREATE"](ping)
+    assert loop.get_task_factory() is None
+
+
+def test_option_types_are_read_once_per_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``check_option_types`` runs for every slash command: the declared types are read
+    from discord.py once per command, not built again each time; a wrong type is still
+    refused."""
+    client = discord.Client(intents=discord.Intents.none())
+    tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(client)
+
+    @tree.command(name="hot", description="d")
+    async def hot(interaction: discord.Interaction, amount: str, times: int = 1) -> None:
+        """A command of two options."""
+
+    reads: list[str] = []
+    parameters = app_commands.Command.parameters
+
+    def counted(self: app_commands.Command[Any, Any, Any]) -> Any:
+        reads.append(self.name)
+        return parameters.fget(self)  # type: ignore[attr-defined]
+
+    monkeypatch.setattr(app_commands.Command, "parameters", property(counted))
+    good = {"name": "hot", "options": [{"name": "amount", "type": 3, "value": "1d6"}]}
+    for _ in range(3):
+        check_option_types(tree, good)
+    assert reads == ["hot"]
+    bad = {"name": "hot", "options": [{"name": "times", "type": 4, "value": True}]}
+    with pytest.raises(UserFacingError):
+        check_option_types(tree, bad)
