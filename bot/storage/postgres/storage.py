@@ -21,7 +21,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 
@@ -92,13 +92,12 @@ class PgStorage(Storage):
     async def _begin(self, guild_id: int | None) -> Transaction:
         conn = await self._connection()
         return Transaction(
-            None,  # type: ignore[arg-type]
+            cast(Any, conn),  # given to ``PgPipeline``, which speaks psycopg
             self._clock,
             self._settings,
             guild_id,
-            pipeline_of=lambda on_failure: PgPipeline(
-                conn, on_failure, TripChecks(self._schema, None)
-            ),
+            TripChecks(self._schema, None),  # no file to check: a server
+            PgPipeline,
         )
 
     async def _queries(self) -> Queries:

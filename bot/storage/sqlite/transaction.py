@@ -12,13 +12,12 @@ it holds (docs/DESIGN.md, Storage):
 
 Each part keeps its own state and uses the others only through their methods. The facade
 adds the writes of settings and meta (never in the history) and ``finish`` / ``abort`` /
-``end`` for ``Storage``.
+``end`` for ``Storage``. (PostgreSQL's engine uses it whole, on its own pipeline.)
 
-With ``BEGIN IMMEDIATE`` goes a probe of the next history id and of the next number in the
-transaction's server (SQLite's write lock is held from then on, so no other connection can
-take them): the history entry and its characters' rows are then written with the ``COMMIT``
-instead of in a trip of their own. A /hurt is two trips: ``BEGIN`` with the read of the
-character, the writes with ``COMMIT``.
+With ``BEGIN IMMEDIATE`` goes a probe of the next history id and of the server's next number
+(the write lock is held from then on: no other connection can take them), so the history
+entry and its rows go with the ``COMMIT``, not in a trip of their own. A /hurt is two trips:
+``BEGIN`` with the read of the character, the writes with ``COMMIT``.
 """
 
 from __future__ import annotations
@@ -80,17 +79,11 @@ class Transaction:
         settings: SettingsCache,
         guild_id: int | None = None,
         checks: TripChecks = NO_CHECKS,
-        *,
-        pipeline_of: Callable[[Callable[[], None]], Pipeline] | None = None,
+        pipeline_of: Callable[..., Pipeline] = Pipeline,
     ) -> None:
-        """``pipeline_of(on_failure)``: another engine's pipeline (PostgreSQL's), else
-        aiosqlite's on ``conn``."""
         self._known = KnownCharacters()
         # A trip that fails may have failed a queued write: what is stored is then unknown.
-        if pipeline_of is None:
-            self._pipe = Pipeline(conn, on_failure=self._known.forget, checks=checks)
-        else:
-            self._pipe = pipeline_of(self._known.forget)
+        self._pipe = pipeline_of(conn, on_failure=self._known.forget, checks=checks)
         self._pipe.begin(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))  # with the first
         self._reads = Reader(self._pipe, clock, settings, keep=self._known.keep)
         self._characters = CharacterWriter(self._pipe, self._known, self._reads, self.now)
