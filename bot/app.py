@@ -15,6 +15,7 @@ from bot.config.settings import Settings
 from bot.features.registry import register_buttons
 from bot.gateway.intake import Intake
 from bot.gateway.lean_state import LeanClient
+from bot.gateway.places import PlaceFollower
 from bot.gateway.sync import SYNC_HASH_KEY, command_hash
 from bot.i18n import SaludTranslator
 from bot.interaction.here import Here
@@ -37,6 +38,7 @@ log = logging.getLogger(__name__)
 EXTENSIONS: tuple[str, ...] = (
     "cogs.character",
     "cogs.config",
+    "cogs.tables",
     "cogs.help",
     "cogs.health",
     "cogs.scene",
@@ -123,6 +125,7 @@ class SaludBot(LeanClient, commands.AutoShardedBot):
         self._services: Services | None = None
         self._extensions = tuple(extensions)
         self.intake = Intake(self, storage)
+        self.follow_places(PlaceFollower(storage))
 
     @property
     def services(self) -> Services:

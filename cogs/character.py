@@ -14,6 +14,7 @@ from bot.features.characters.listing import list_message
 from bot.features.characters.names import refuse_taken_name
 from bot.features.characters.option import Character, resolve_character
 from bot.features.consciousness.buttons import consciousness_view
+from bot.features.tables import TableArg, table_name
 from bot.i18n import text
 from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
@@ -31,6 +32,7 @@ from bot.render.change import Field, announce_worthy, change_embeds, correction_
 from bot.render.stability import stability_announce
 from bot.storage.details import (
     CharacterCreateDetails,
+    CharacterMoveDetails,
     CharacterRenameDetails,
     CharacterSetDetails,
     GenderChoice,
@@ -152,9 +154,9 @@ class CharacterCog(
             stability=stability,
         )
         async with here.change() as tx:
-            await refuse_taken_name(tx, here.guild_id, clean)
+            await refuse_taken_name(tx, here.table_id, clean)
             created = await tx.create_character(
-                here.guild_id,
+                here.table_id,
                 clean,
                 owner_id,
                 CharacterHealth.new(health, first_aid),
@@ -271,7 +273,7 @@ class CharacterCog(
             if outcome.changed:
                 saved = await tx.save_health(current, outcome.after)
                 if outcome.roll_fell_due:
-                    rolls = await number_due_rolls(tx, here.guild_id, [(saved, outcome)])
+                    rolls = await number_due_rolls(tx, here.table_id, [(saved, outcome)])
             if mind is not None and mind_changed:
                 saved = await tx.save_stability(saved, mind.after)
             if gender_changed:
@@ -343,12 +345,61 @@ class CharacterCog(
             current = await tx.character(character)
             if current.name == clean:
                 raise UserFacingError("error.rename_same", name=safe(current.name))
-            await refuse_taken_name(tx, here.guild_id, clean, renaming=current.id)
+            await refuse_taken_name(tx, here.table_id, clean, renaming=current.id)
             renamed = await tx.rename_character(current, clean)
             await tx.record(**here.history(CharacterRenameDetails(old=current.name, new=clean)))
         language = here.public_language
         said = text(language, "character.renamed", old=safe(current.name), name=safe(renamed.name))
         await send_brief(interaction, here, brief_embed(renamed, description=said))
+
+    @app_commands.command(
+        name="move",
+        description=_(
+            "GM: the character plays at another table from now on", key="cmd.character.move"
+        ),
+    )
+    @app_commands.describe(
+        character=_("The character", key="cmd.character.move.character"),
+        table=_("The table it plays at from now on", key="cmd.character.move.table"),
+    )
+    async def move(
+        self, interaction: discord.Interaction[SaludBot], character: Character, table: TableArg
+    ) -> None:
+        here = await Here.of(interaction)
+        if not (here.is_server_gm or (here.is_gm and here.is_gm_at(table))):
+            raise UserFacingError(
+                "error.not_gm", action=text(here.private_language, "table.action.move")
+            )
+        language = here.public_language
+        if table.id == here.table_id:
+            raise UserFacingError(
+                "error.table.same",
+                name=safe(character.name),
+                table=table_name(here.private_language, table),
+            )
+        async with here.change() as tx:
+            current = await tx.character(character)
+            await refuse_taken_name(tx, table.id, current.name, renaming=current.id)
+            moved = await tx.tables.move_character(current, table.id)
+            await tx.record(
+                **here.history(
+                    CharacterMoveDetails(
+                        name=current.name,
+                        from_table=here.table_id,
+                        to_table=table.id,
+                        from_name=here.table.name,
+                        to_name=table.name,
+                    )
+                )
+            )
+        said = text(
+            language,
+            "table.moved",
+            name=safe(moved.name),
+            table=table_name(language, table),
+            old=table_name(language, here.table),
+        )
+        await send_brief(interaction, here, brief_embed(moved, description=said))
 
     @private_reply
     @app_commands.command(

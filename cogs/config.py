@@ -51,10 +51,10 @@ class ConfigCog(
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("action.config")
-        if role is not None and role.id == here.guild_id:  # @everyone's id is the server's
+        if role is not None and role.id == here.server_id:  # @everyone's id is the server's
             raise UserFacingError("error.gm_role_everyone")
         async with here.settings_change() as tx:
-            await tx.update_settings(here.guild_id, gm_role_id=None if role is None else role.id)
+            await tx.update_settings(here.server_id, gm_role_id=None if role is None else role.id)
         language = here.private_language
         if role is None:
             reply = text(language, "config.gm_role.cleared")
@@ -81,9 +81,9 @@ class ConfigCog(
         here.require_gm("action.config")
         channel_id = None if channel is None else int(channel.id)
         async with here.settings_change() as tx:
-            await tx.update_settings(here.guild_id, channel_id=channel_id)
+            await tx.update_settings(here.server_id, channel_id=channel_id)
             # A channel the bot lost is no longer news: the posts go on where the GM says.
-            await self.bot.services.announcements.channel_set(tx, here.guild_id)
+            await self.bot.services.announcements.channel_set(tx, here.server_id)
         language = here.private_language
         if channel_id is None:
             reply = text(language, "config.channel.cleared")
@@ -107,7 +107,7 @@ class ConfigCog(
                 "error.bad_option", value=escape(visible(str(language.value)[:20]))
             )
         async with here.settings_change() as tx:
-            await tx.update_settings(here.guild_id, language=language.value)
+            await tx.update_settings(here.server_id, language=language.value)
         chosen = Language(language.value)
         reply = text(
             here.private_language,

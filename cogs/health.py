@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.features.characters.option import Character, resolve_character
+from bot.features.characters.option import Character, Patient, resolve_character
 from bot.features.consciousness.buttons import (
     consciousness_view,
     perform_consciousness_roll,
@@ -199,7 +199,7 @@ class HealthCog(commands.Cog):
                     name = safe(current.name)
                     raise UserFacingError("health.error.target_dead", name=name) from dead
                 hits.append((await tx.save_health(current, outcome.after), outcome, roll))
-            numbers = await number_due_rolls(tx, here.guild_id, [(c, o) for c, o, _ in hits])
+            numbers = await number_due_rolls(tx, here.table_id, [(c, o) for c, o, _ in hits])
             await tx.record(**here.history(hurt_details(amount, shown_reason, hits)))
         language = here.public_language
         embeds = hurt_embeds(hits, expression, shown_reason, language)
@@ -265,7 +265,7 @@ class HealthCog(commands.Cog):
         self,
         interaction: discord.Interaction[SaludBot],
         medic: Character,
-        patient: Character,
+        patient: Patient,
         points: app_commands.Transform[int, InRange("points", 1, MAX_FIRST_AID_POINTS)],
     ) -> None:
         here = await Here.of(interaction)

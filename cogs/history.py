@@ -63,7 +63,7 @@ class HistoryCog(commands.Cog):
         here = await Here.of(interaction)
         here.require_gm("history.action.undo")
         async with here.read() as reader:
-            latest = await reader.latest_undoable(here.guild_id)
+            latest = await reader.latest_undoable(here.table_id)
         if latest is None:
             raise UserFacingError("history.undo.nothing")
         language = here.private_language

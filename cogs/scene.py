@@ -59,7 +59,7 @@ class SceneCog(
         async with here.change() as tx:
             # The dead are left out: a scene no longer concerns them (COMMANDS.md "The dead").
             touched = []
-            async for batch in batches(tx, here.guild_id, Among.LIVING):
+            async for batch in batches(tx, here.table_id, Among.LIVING):
                 living += len(batch)
                 changed = [(c, start_scene(c.health)) for c in batch]
                 saved = await save_all(tx, [(c, o) for c, o in changed if o.changed])
@@ -108,13 +108,17 @@ class SceneCog(
             raise UserFacingError("tracker.error.no_channel")
         language = here.public_language
         async with here.read() as reader:
-            embeds = await tracker_embeds(reader, here.guild_id, language, datetime.now(UTC))
+            embeds = await tracker_embeds(reader, here.table_id, language, datetime.now(UTC))
+        if embeds:
+            here.titled(embeds[0])
         message_id = await send_public(interaction, embeds=embeds)
         if message_id is None:  # pragma: no cover - Discord always says
             return
-        link = f"https://discord.com/channels/{here.guild_id}/{interaction.channel_id}/{message_id}"
+        link = (
+            f"https://discord.com/channels/{here.server_id}/{interaction.channel_id}/{message_id}"
+        )
         await self.bot.services.tracker.replace(
-            TrackerMessage(here.guild_id, interaction.channel_id, message_id),
+            TrackerMessage(here.table_id, interaction.channel_id, message_id),
             text(language, "tracker.moved", channel=f"<#{interaction.channel_id}>", link=link),
         )
 

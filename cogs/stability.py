@@ -18,7 +18,12 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.features.characters.option import Character, StableCharacter, resolve_character
+from bot.features.characters.option import (
+    Character,
+    StableCharacter,
+    StablePatient,
+    resolve_character,
+)
 from bot.features.stability.buttons import perform_stability_roll, send_stability_roll
 from bot.features.stability.call import call_tests, send_call
 from bot.features.stability.incidents import IncidentLoss
@@ -216,7 +221,7 @@ class StabilityCog(
         self,
         interaction: discord.Interaction[SaludBot],
         medic: Character,
-        patient: StableCharacter,
+        patient: StablePatient,
         points: app_commands.Transform[int, InRange("points", 1, MAX_PSYCHOANALYSIS_POINTS)],
         lucidity: bool = False,
     ) -> None:

@@ -63,11 +63,11 @@ class TimeCog(commands.Cog):
         await defer_change_of(interaction, await count_among(here, Among.BLEEDING))
         async with here.change() as tx:
             touched: list[Touched] = []
-            async for batch in batches(tx, here.guild_id, Among.BLEEDING):
+            async for batch in batches(tx, here.table_id, Among.BLEEDING):
                 changed = [(c, pass_time(c.health, minutes)) for c in batch]
                 touched += await save_all(tx, [(c, o) for c, o in changed if o.changed])
             rolls = await number_due_rolls(
-                tx, here.guild_id, [(item.after, item.outcome) for item in touched]
+                tx, here.table_id, [(item.after, item.outcome) for item in touched]
             )
             await tx.record(**here.history(TimeDetails(minutes=minutes)))
         language = here.public_language
@@ -119,7 +119,7 @@ class TimeCog(commands.Cog):
         lines: list[Line] = []
         async with here.change() as tx:
             if character is None:  # every character that can still use a pool: not the dead
-                async for batch in batches(tx, here.guild_id, Among.LIVING):
+                async for batch in batches(tx, here.table_id, Among.LIVING):
                     lines += [
                         line
                         for target in batch
@@ -177,7 +177,8 @@ async def _refresh_one(
         refreshed.append(
             f"{stability} {mind.before.pool} → {mind.after.pool} / {mind.after.rating}"
         )
-    return Line(saved, outcome, detail=" · ".join(refreshed))
+    # Only the pools moved: the Health, state and pending roll it kept are not said again.
+    return Line(saved, outcome, detail=" · ".join(refreshed), detail_only=True)
 
 
 def _bleeding_line(item: Touched, language: Language) -> Line:

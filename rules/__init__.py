@@ -193,11 +193,13 @@ from rules.stability_events import (
 from rules.stability_test import (
     DuplicateTestTarget,
     NoStabilityTestDue,
+    StabilityDifficulty,
     StabilityTestRoll,
     UntestableCharacter,
     call_stability_test,
     check_stability_test_call,
     roll_stability_test,
+    stability_test_difficulty,
 )
 from rules.state import DEATH_THRESHOLD, HealthState, state_of
 from rules.time import MAX_MINUTES, pass_time
@@ -312,6 +314,7 @@ __all__ = [
     "SpendWouldKill",
     "SpendWouldMadden",
     "StabilityAdded",
+    "StabilityDifficulty",
     "StabilityFull",
     "StabilityOutcome",
     "StabilityRefreshed",
@@ -377,6 +380,7 @@ __all__ = [
     "spend_with_composure",
     "stability_inconsistencies",
     "stability_state_of",
+    "stability_test_difficulty",
     "start_scene",
     "start_stability_scene",
     "starts_a_word",

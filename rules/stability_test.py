@@ -46,11 +46,13 @@ if TYPE_CHECKING:
 __all__ = [
     "DuplicateTestTarget",
     "NoStabilityTestDue",
+    "StabilityDifficulty",
     "StabilityTestRoll",
     "UntestableCharacter",
     "call_stability_test",
     "check_stability_test_call",
     "roll_stability_test",
+    "stability_test_difficulty",
 ]
 
 
@@ -150,6 +152,29 @@ def check_stability_test_call(
             ) from refusal
 
 
+@dataclass(frozen=True)
+class StabilityDifficulty:
+    """The Difficulty a character rolls a Stability test against (M5): the GM's ``base``,
+    ``+ wound`` when Hurt or Seriously wounded (H3), ``+ shaken`` when Shaken (M8)."""
+
+    base: int
+    wound: int
+    shaken: int
+
+    @property
+    def total(self) -> int:
+        return self.base + self.wound + self.shaken
+
+
+def stability_test_difficulty(
+    character: CharacterHealth, stability: CharacterStability | None, base: int
+) -> StabilityDifficulty:
+    """M5: the Difficulty of a test at the GM's ``base``, as the character would roll it now
+    (Hurt and Shaken judged on the pools before any spend); the roll, the call's line and
+    the call of the player all take it from here, so that no reply gives another number."""
+    return StabilityDifficulty(base, difficulty_penalty(character), shaken_penalty(stability))
+
+
 def call_stability_test(
     character: CharacterHealth,
     stability: CharacterStability | None,
@@ -194,9 +219,9 @@ def roll_stability_test(
         raise NoStabilityTestDue()
     refuse_madness(current, spend)
 
-    wound = difficulty_penalty(character)
-    shaken = shaken_penalty(current)
-    roll = throw(roller, spend, due.difficulty + wound + shaken)
+    raised = stability_test_difficulty(character, current, due.difficulty)
+    wound, shaken = raised.wound, raised.shaken
+    roll = throw(roller, spend, raised.total)
     worst = max(current.scene_worst_loss, due.loss)
     lost = 0 if roll.success else max(0, min(due.loss, worst - current.scene_lost))
 

@@ -18,6 +18,7 @@ from bot.features.characters.names import find_character
 from bot.i18n import Language, text, user_language
 from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
+from bot.interaction.here import table_of
 from bot.render import safe, test_roll_field
 from bot.render.brief import brief_embed
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
@@ -225,15 +226,16 @@ async def complete_ability(
     context = context_of(interaction)
     storage = context.services.storage
     named = None
+    table = table_of(interaction, storage)
     if isinstance(typed_character, str) and typed_character.strip():
         # In memory after the first time.
-        index = await storage.names(interaction.guild_id, context.ticket)
+        index = await storage.names(table.id, context.ticket)
         named, _ = find_character(index, typed_character.strip()[:CHOICE_LENGTH])
     async with storage.read(context.ticket) as reader:
         settings = await reader.get_settings(interaction.guild_id)
         character = None
         if named is not None:  # its abilities: the whole character
-            character = await reader.get_character(interaction.guild_id, named.id)
+            character = await reader.get_character(table.id, named.id)
     language = user_language(interaction.locale, settings.language, interaction.guild_locale)
     return ability_choices(
         character, typed[:CHOICE_LENGTH], language, testable_only=testable_only, own_only=own_only

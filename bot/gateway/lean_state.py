@@ -23,6 +23,8 @@ from typing import Any
 import discord
 from discord.state import AutoShardedConnectionState
 
+from bot.gateway.places import PlaceFollower
+
 __all__ = ["LeanClient", "LeanConnectionState"]
 
 #: Lists of a GUILD_CREATE that Salud never reads, emptied for every server.
@@ -32,9 +34,17 @@ DROPPED_AT_START = ("channels", "threads")
 
 
 class LeanConnectionState(AutoShardedConnectionState[Any]):
-    """discord.py's sharded state, building each server from a slimmer ``GUILD_CREATE``."""
+    """discord.py's sharded state, building each server from a slimmer ``GUILD_CREATE``.
+
+    The channels' parents it drops are told first to ``places`` (``bot.gateway.places``),
+    which also hears every channel and thread event, whether discord.py knows the channel
+    or not."""
+
+    places: PlaceFollower | None = None
 
     def _get_create_guild(self, data: Any) -> discord.Guild:
+        if self.places is not None:
+            self.places.guild(data)
         slim = dict(data)
         for key in ALWAYS_DROPPED:
             if key in slim:
@@ -46,9 +56,45 @@ class LeanConnectionState(AutoShardedConnectionState[Any]):
                     slim[key] = []
         return super()._get_create_guild(slim)
 
+    def parse_channel_create(self, data: Any) -> None:
+        if self.places is not None:
+            self.places.channel(data)
+        super().parse_channel_create(data)
+
+    def parse_channel_update(self, data: Any) -> None:
+        if self.places is not None:
+            self.places.channel(data)
+        super().parse_channel_update(data)
+
+    def parse_channel_delete(self, data: Any) -> None:
+        if self.places is not None:
+            self.places.deleted(data)
+        super().parse_channel_delete(data)
+
+    def parse_thread_create(self, data: Any) -> None:
+        if self.places is not None:
+            self.places.channel(data)
+        super().parse_thread_create(data)
+
+    def parse_thread_update(self, data: Any) -> None:
+        if self.places is not None:
+            self.places.channel(data)
+        super().parse_thread_update(data)
+
+    def parse_thread_delete(self, data: Any) -> None:
+        if self.places is not None:
+            self.places.deleted(data)
+        super().parse_thread_delete(data)
+
 
 class LeanClient(discord.Client):
     """A client whose state is a ``LeanConnectionState`` (``SaludBot`` inherits it first)."""
+
+    def follow_places(self, follower: PlaceFollower) -> None:
+        """Tell ``follower`` every channel's parent (``bot.gateway.places``)."""
+        state = self._connection
+        if isinstance(state, LeanConnectionState):
+            state.places = follower
 
     def _get_state(self, **options: Any) -> LeanConnectionState:
         """discord.py's sharded state, keeping less of each server."""

@@ -245,8 +245,9 @@ class PageButton(SaludButton, template=r"(?!)"):
 async def owned_character(here: Here, character_id: int, action_key: str) -> StoredCharacter:
     """The character a button is about, if the one who pressed is its owner or a GM; refuses
     when it is gone (deleted since the button was posted) or someone else's."""
+    here = await here.of_character(character_id)
     async with here.read() as reader:
-        current = await reader.get_character(here.guild_id, character_id)
+        current = await reader.get_character(here.table_id, character_id)
     if current is None:
         raise UserFacingError("error.character_gone")
     here.require_owner_or_gm(current, action_key)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -21,15 +22,41 @@ import discord
 
 from bot.interaction.announcements import Announcements
 from bot.storage import CharacterRef, GuildSettings, StorageEngine, Ticket
+from bot.storage.roll_messages import RollKind
 from rules.dice import Roller
 
-__all__ = ["Frame", "InteractionContext", "SaludInteraction", "context_of"]
+__all__ = ["Frame", "InteractionContext", "RollMessageKeeper", "SaludInteraction", "context_of"]
 
 ClientT = TypeVar("ClientT", bound=discord.Client, covariant=True)
 
 
+class RollMessageKeeper(Protocol):
+    """What a button or a roll needs of the keeper of roll-button messages
+    (``bot.features.consciousness.keeper.RollButtonKeeper``): a reply it posted with fresh
+    roll buttons (an ``/undo`` that makes a test due again) kept, to be disabled in time; a
+    test rolled, said on its call's line when the call's buttons are disabled."""
+
+    async def remember_message(
+        self,
+        guild_id: int,
+        channel_id: int | None,
+        message_id: int | None,
+        rolls: Mapping[int, int],
+        kind: RollKind,
+    ) -> None: ...
+
+    def note_rolled(
+        self, guild_id: int, character_id: int, test: int, name: str, line: str
+    ) -> None:
+        """A Stability test rolled (by ``/stability roll``): the call's line that says so,
+        for the sweep that disables the call's buttons to edit in with them."""
+
+
 class Frame(Protocol):
     """What the frame of an interaction needs of the bot (``bot.services.Services`` has it)."""
+
+    @property
+    def roll_buttons(self) -> RollMessageKeeper: ...
 
     @property
     def storage(self) -> StorageEngine: ...

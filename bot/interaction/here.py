@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
@@ -30,6 +30,7 @@ from bot.i18n.grammar import gendered
 from bot.interaction import permissions
 from bot.interaction.context import InteractionContext, context_of
 from bot.interaction.errors import UserFacingError
+from bot.render.limits import TITLE_LIMIT
 from bot.render.sanitize import escape
 from bot.storage import (
     CharacterRef,
@@ -40,9 +41,10 @@ from bot.storage import (
     StorageReads,
 )
 from bot.storage.details import Details
+from bot.storage.tables import GameTable, TableDirectory
 from rules.dice import Roller
 
-__all__ = ["Here", "guild_id_of", "private_language"]
+__all__ = ["Here", "guild_id_of", "private_language", "table_of"]
 
 
 def guild_id_of(interaction: discord.Interaction[Any]) -> int:
@@ -52,25 +54,89 @@ def guild_id_of(interaction: discord.Interaction[Any]) -> int:
     return interaction.guild_id
 
 
+def places_of(interaction: discord.Interaction[Any]) -> tuple[int | None, int | None]:
+    """The channel an interaction was used in and that channel's parent as the interaction
+    says it (a thread's channel or forum, a channel's category)."""
+    channel = interaction.channel
+    parent = getattr(channel, "parent_id", None) or getattr(channel, "category_id", None)
+    return interaction.channel_id, parent if isinstance(parent, int) else None
+
+
+def table_of(interaction: discord.Interaction[Any], storage: StorageEngine) -> GameTable:
+    """The table where the interaction plays: the innermost bound place (thread, channel or
+    forum, category), else the main table; from memory alone (``TableDirectory``)."""
+    guild_id = guild_id_of(interaction)
+    channel_id, parent_id = places_of(interaction)
+    tables: TableDirectory = storage.tables
+    return tables.table_for(guild_id, tables.places_from(channel_id, parent_id))
+
+
 @dataclass(frozen=True)
 class Here:
-    """One interaction in one server: settings read once, languages and permissions derived."""
+    """One interaction in one server, at one of its tables: settings read once, languages
+    and permissions derived.
+
+    ``server_id`` is the server's; ``table_id`` is the table's (the main table's is the
+    server's id), under which the table's characters, history and tracker are stored.
+    ``settings`` are the server's, with the table's announcement channel."""
 
     interaction: discord.Interaction[Any]
     context: InteractionContext
-    guild_id: int
+    server_id: int
     settings: GuildSettings
+    table: GameTable
 
     @classmethod
     async def of(cls, interaction: discord.Interaction[Any]) -> Here:
         """The server's settings for this interaction (refuses DMs), read once per
         interaction (kept in its context): the option transformers and the command itself
-        all ask, and a read may be a storage round trip."""
+        all ask, and a read may be a storage round trip. The table costs none."""
         guild_id = guild_id_of(interaction)
         context = context_of(interaction)
         if context.settings is None or context.settings.guild_id != guild_id:
             context.settings = await context.services.storage.settings(guild_id, context.ticket)
-        return cls(interaction, context, guild_id, context.settings)
+        table = table_of(interaction, context.services.storage)
+        settings = context.settings
+        if not table.is_main:
+            settings = replace(settings, channel_id=table.channel_id)
+        return cls(interaction, context, guild_id, settings, table)
+
+    @property
+    def table_id(self) -> int:
+        return self.table.id
+
+    @property
+    def several_tables(self) -> bool:
+        """Whether the server has more than its main table (only then do replies name it)."""
+        return self.storage.tables.several(self.server_id)
+
+    async def of_character(self, character_id: int) -> Here:
+        """This interaction at the table where ``character_id`` plays now, when that is one
+        of this server's tables (a roll button rolls its character's roll wherever it has
+        moved); else as it is. One read: buttons only, never a command's hot path."""
+        if not self.several_tables:
+            return self
+        async with self.read() as reader:
+            for table in self.storage.tables.tables(self.server_id):
+                if await reader.get_character(table.id, character_id) is not None:
+                    return self if table.id == self.table_id else self.at_table(table)
+        return self
+
+    def titled(self, embed: discord.Embed) -> discord.Embed:
+        """With more than one table, the title names this one (``Personajes · Miskatonic``);
+        a server with only its main table sees its titles as they were."""
+        if self.several_tables and embed.title:
+            name = self.table.name or text(self.public_language, "table.main_name")
+            embed.title = f"{embed.title} · {escape(name)}"[:TITLE_LIMIT]
+        return embed
+
+    def at_table(self, table: GameTable) -> Here:
+        """The same interaction at another table of its server (a button whose character
+        plays elsewhere now)."""
+        settings = self.context.settings or self.settings
+        if not table.is_main:
+            settings = replace(settings, channel_id=table.channel_id)
+        return replace(self, table=table, settings=settings)
 
     @property
     def storage(self) -> StorageEngine:
@@ -91,7 +157,7 @@ class Here:
 
     async def names(self) -> ServerNames:
         """The server's characters as the options resolve them (``Storage.names``)."""
-        return await self.storage.names(self.guild_id, self.context.ticket)
+        return await self.storage.names(self.table_id, self.context.ticket)
 
     @property
     def user_id(self) -> int:
@@ -110,8 +176,27 @@ class Here:
         return public_language(self.settings.language, self.interaction.guild_locale)
 
     @property
-    def is_gm(self) -> bool:
+    def is_server_gm(self) -> bool:
+        """A GM of the server (Manage Server or ``/config gm-role``): a GM at every table."""
         return permissions.is_gm(self.interaction, self.settings.gm_role_id)
+
+    def is_gm_at(self, table: GameTable) -> bool:
+        """A GM at ``table``: of the server, or of the table's own GM role."""
+        if self.is_server_gm:
+            return True
+        return table.gm_role_id is not None and permissions.has_role(
+            self.interaction, table.gm_role_id
+        )
+
+    @property
+    def is_gm(self) -> bool:
+        """A GM at the table where the command plays."""
+        return self.is_gm_at(self.table)
+
+    def require_server_gm(self, action_key: str) -> None:
+        """Refuse unless a GM of the server (a table's GM role is not enough)."""
+        if not self.is_server_gm:
+            raise UserFacingError("error.not_gm", action=text(self.private_language, action_key))
 
     def require_gm(self, action_key: str) -> None:
         """Refuse unless a GM: "Only a GM (Manage Server or the GM role) can <action>."."""
@@ -119,9 +204,7 @@ class Here:
             raise UserFacingError("error.not_gm", action=text(self.private_language, action_key))
 
     def is_owner_or_gm(self, character: CharacterRef) -> bool:
-        return permissions.is_owner_or_gm(
-            self.interaction, character.owner_id, self.settings.gm_role_id
-        )
+        return self.interaction.user.id == character.owner_id or self.is_gm
 
     def require_owner_or_gm(self, character: CharacterRef, action_key: str) -> None:
         """Refuse unless owner or GM: "Only <name>'s owner or a GM can <action>."."""
@@ -144,7 +227,7 @@ class Here:
         is recorded (the history's unique index, ``AlreadyApplied``), which rolls it back.
         """
         async with self.storage.transaction(
-            ticket=self.context.ticket, guild_id=self.guild_id
+            ticket=self.context.ticket, guild_id=self.table_id
         ) as tx:
             if self.storage.applied_recently(self.interaction.id):
                 raise UserFacingError("error.already_applied")
@@ -154,7 +237,7 @@ class Here:
         """Keyword arguments for ``tx.record``: this guild, interaction and actor, and the
         command's details (``bot.storage.details``: one class per command, which names it)."""
         return {
-            "guild_id": self.guild_id,
+            "guild_id": self.table_id,
             "interaction_id": self.interaction.id,
             "actor_id": self.user_id,
             "command": details.command,

@@ -17,6 +17,7 @@ from bot.i18n import Language
 from bot.render.calls import RollCall, call_text
 from bot.storage import StoredCharacter
 from rules.outcome import Outcome
+from rules.stability_test import stability_test_difficulty
 
 __all__ = ["PlayerCall", "call_players", "call_testers"]
 
@@ -68,17 +69,21 @@ def call_players(
 
 
 def call_testers(
-    characters: Iterable[StoredCharacter], *, difficulty: int, caller: int, language: Language
+    characters: Iterable[StoredCharacter], *, caller: int, language: Language
 ) -> PlayerCall | None:
-    """The call of the owners of the characters a GM called a Stability test for
-    (COMMANDS.md "Stability": ``@Lucía: Amelia Ríos debe hacer una Prueba de Estabilidad
-    (Dificultad 4)``), in the order of the call, leaving out the member who called it; None
-    when there is nobody to call."""
-    calls = [
-        RollCall(character.owner_id, character.name, difficulty)
-        for character in characters
-        if character.owner_id != caller
-    ]
+    """The call of the owners of the characters whose Stability test is due (a GM's call, a
+    roll undone: COMMANDS.md "Stability": ``@Lucía: Amelia Ríos debe hacer una Prueba de
+    Estabilidad (Dificultad 6)``), each with the Difficulty its player will roll against,
+    wounds and being Shaken included; in the order given, leaving out the member who used
+    the command; None when there is nobody to call."""
+    calls = []
+    for character in characters:
+        stability = character.stability
+        due = None if stability is None else stability.due_test
+        if due is None or character.owner_id == caller:
+            continue
+        raised = stability_test_difficulty(character.health, stability, due.difficulty)
+        calls.append(RollCall(character.owner_id, character.name, raised.total))
     said = call_text(calls, language, "render.call.stability")
     if said is None:
         return None

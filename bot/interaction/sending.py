@@ -142,7 +142,7 @@ async def send_change(
         return message_id
     copies = [(content, embeds), *((None, extra) for extra in more)]
     await here.context.services.announcements.post(
-        interaction.client, here.guild_id, channel_id, copies
+        interaction.client, here.server_id, channel_id, copies
     )
     return message_id
 

@@ -10,6 +10,7 @@ correction), ``several`` (a line each), ``brief`` (what moves no state), ``rest`
 
 from __future__ import annotations
 
+import bot.render.table_history  # noqa: F401  (registers the sentence of a move)
 from bot.render.common import (
     STATE_COLOURS,
     count_text,

@@ -4,8 +4,9 @@ the one a phone's notification shows.
 
 One player called for one character: the sentence in full (``@Lucía: Amelia Ríos debe hacer
 una Tirada de Consciencia (Dificultad 3)``). More: one line naming each player with their
-characters (``Tirada de Consciencia: @Lucía (Amelia Ríos) y @Marcos (Jack Malone)``), the
-Difficulties being on the reply's own lines.
+characters as their buttons do (``Tirada de Consciencia: @Lucía (Amelia) y @Marcos
+(Jack)``: four players fit three lines of a phone), the Difficulties being on the reply's
+own lines.
 """
 
 from __future__ import annotations
@@ -19,7 +20,31 @@ from bot.i18n import Language, text
 from bot.render.common import join_words, safe
 from bot.render.history import mention
 
-__all__ = ["RollCall", "call_text"]
+__all__ = ["RollCall", "call_text", "short_names"]
+
+#: First words that are a title, not a name, in the two languages: ``Padre: Tirar`` would
+#: not say who rolls, so such a character's buttons carry the whole name.
+_TITLE_WORDS = """
+    padre madre hermano hermana fray sor don doña señor señora señorita doctor doctora
+    profesor profesora sargento capitán capitana teniente inspector inspectora agente
+    detective father mother brother sister mister miss lady lord sir dame professor
+    sergeant captain lieutenant agent reverend
+"""
+_TITLES = frozenset(_TITLE_WORDS.split())
+
+
+def short_names(names: Sequence[str]) -> list[str]:
+    """What one message calls each of several characters (their buttons, ``Amelia: Roll``,
+    and the call of their players): its first word when that word is nobody else's here and
+    is no abbreviation (``Sgt.``) or title (``Padre``), else its whole name."""
+    firsts = [name.split(" ", 1)[0] for name in names]
+    short = []
+    for name, first in zip(names, firsts, strict=True):
+        unique = firsts.count(first) == 1
+        is_title = first.endswith(".") or first.casefold() in _TITLES
+        usable = unique and not is_title and len(first) >= 3
+        short.append(first if usable else name)
+    return short
 
 
 def _name(name: str) -> str:
@@ -46,8 +71,9 @@ def call_text(
     if not calls:
         return None
     owners: dict[int, list[str]] = {}
-    for call in calls:
-        owners.setdefault(call.owner_id, []).append(_name(call.name))
+    shown = short_names([call.name for call in calls])
+    for call, name in zip(calls, shown, strict=True):
+        owners.setdefault(call.owner_id, []).append(_name(name))
     if len(calls) == 1:
         (call,) = calls
         return text(

@@ -13,8 +13,10 @@ from bot.i18n import Language, text
 from bot.render import death_embed, flags_text, safe, state_emoji, state_label
 from bot.render.change import Field, change_embeds, died, should_announce
 from bot.render.limits import CONTENT_LIMIT, EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, INFO_COLOUR
+from bot.render.stability import stability_change_embeds
 from bot.storage import StoredCharacter
 from rules.outcome import Outcome
+from rules.stability import StabilityOutcome
 
 __all__ = [
     "FULL_REPLY_CHARACTERS",
@@ -47,6 +49,8 @@ class Touched:
     outcome: Outcome | None
     extra_fields: tuple[Field, ...] = ()
     note: str | None = None
+    #: Its Stability as it was → as it is now, when that moved (an ``/undo`` of a test).
+    stability: StabilityOutcome | None = None
 
 
 def clip_lines(lines: Sequence[str], language: Language, limit: int) -> str:
@@ -131,12 +135,34 @@ def _character_embeds(item: Touched, language: Language, count: int) -> list[dis
     budget = EMBED_TOTAL_LIMIT // min(max(count, 1), EMBEDS_PER_MESSAGE // 2)
     if count > EMBEDS_PER_MESSAGE // 2:
         budget = EMBED_TOTAL_LIMIT // EMBEDS_PER_MESSAGE
-    part = change_embeds(
-        item.after, item.outcome, language, extra_fields=item.extra_fields, budget=budget
-    )
+    outcome, stability = item.outcome, item.stability
+    moved = stability is not None and stability.changed and stability.after is not None
+    if stability is not None and moved and not _health_moved(outcome):
+        # Only the mind moved (a Stability roll undone): its pool, not an unchanged Health.
+        part = stability_change_embeds(
+            item.after, stability, language, extra_fields=item.extra_fields
+        )
+    else:
+        part = change_embeds(
+            item.after,
+            outcome,
+            language,
+            extra_fields=item.extra_fields,
+            budget=budget,
+            stability=stability if moved else None,
+        )
     if item.note and not part[0].description:
         part[0].description = item.note[: max(1, budget - len(part[0]) - 1)]
     return part
+
+
+def _health_moved(outcome: Outcome) -> bool:
+    before, after = outcome.before, outcome.after
+    return (before.health, before.max_health, before.state) != (
+        after.health,
+        after.max_health,
+        after.state,
+    ) or (before.conscious, before.roll_pending) != (after.conscious, after.roll_pending)
 
 
 def _pack(parts: Sequence[list[discord.Embed]]) -> list[list[discord.Embed]]:

@@ -53,6 +53,9 @@ def _hit_line(
     saved: StoredCharacter, outcome: Outcome, roll: DamageRoll, language: Language
 ) -> Line:
     """One target's line: its own dice, when the amount was rolled (a fixed amount is said
-    once, in the title)."""
+    once, in the title). A fresh wound leaves no Seriously wounded character stabilized
+    (D4): its state says that it bleeds."""
     detail = damage_roll_text(roll, language) if roll.dice else None
-    return Line(saved, outcome, detail, text(language, "health.hurt.damage_field"))
+    return Line(
+        saved, outcome, detail, text(language, "health.hurt.damage_field"), bleeding_implied=True
+    )

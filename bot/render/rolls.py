@@ -41,6 +41,18 @@ def breakdown(base: int, *penalties: int) -> str:
     return " (" + " + ".join(str(value) for value in (base, *raised)) + ")"
 
 
+def said_breakdown(base: int, wound: int, shaken: int, language: Language) -> str:
+    """`` (4 + 1 por las heridas)`` after a raised Difficulty: the breakdown with what each
+    penalty is for, said once (``(4 + 1 for wounds + 1 for being Shaken)``); ``""`` when
+    nothing raised it."""
+    terms = [str(base)]
+    if wound:
+        terms.append(text(language, "render.roll.breakdown.wounds", penalty=wound))
+    if shaken:
+        terms.append(text(language, "render.roll.breakdown.shaken", penalty=shaken))
+    return "" if len(terms) == 1 else " (" + " + ".join(terms) + ")"
+
+
 def _signed(modifier: int) -> str:
     return f"+{modifier}" if modifier > 0 else (str(modifier) if modifier < 0 else "")
 
@@ -99,21 +111,15 @@ def test_roll_field(roll: TestRoll, ability_name: str, language: Language) -> tu
     """(name, value) of the field for an ability test or attack (P3).
 
     Name: "Athletics test" / "Prueba de Atletismo"; "Scuffling attack" / "Ataque (Pelea)".
-    Value lines, each fact once: ``4 + 1 = 5 vs 4 (3 + 1)`` (the breakdown only when wounds,
-    or being Shaken, add a penalty: ``(4 + 1 + 1)``); the outcome in bold, with what each
-    penalty is for ("**Success** · +1 for wounds · +1 for being Shaken"); the pool,
-    ``BEFORE → POOL / RATING`` when the test spent from it.
+    Value lines, each fact once: ``4 + 1 = 5 vs 4 (3 + 1 for wounds)`` (the breakdown, with
+    what each penalty is for, only when wounds or being Shaken add one: ``(4 + 1 for wounds
+    + 1 for being Shaken)``); the outcome in bold; the pool, ``BEFORE → POOL / RATING`` when
+    the test spent from it.
     """
     line = arithmetic(roll.die, roll.spend, roll.total, roll.difficulty)
-    line += breakdown(roll.base_difficulty, roll.penalty, roll.shaken_penalty)
+    line += said_breakdown(roll.base_difficulty, roll.penalty, roll.shaken_penalty, language)
     outcome_key = ("attack_" if roll.attack else "") + ("success" if roll.success else "failure")
     outcome = f"**{text(language, f'render.roll.test.{outcome_key}')}**"
-    if roll.penalty:
-        wounds = text(language, "render.roll.test.wounds", penalty=roll.penalty)
-        outcome = f"{outcome} · {wounds}"
-    if roll.shaken_penalty:
-        shaken = text(language, "render.stability.roll.shaken", penalty=roll.shaken_penalty)
-        outcome = f"{outcome} · {shaken}"
     after = roll.ability_after
     if roll.spend:
         pool = text(

@@ -2,14 +2,16 @@
 "Changes", "Several characters"), made for a phone:
 
 - the title says what they share, once (``Daño 1d6+1 · explosión de dinamita``);
-- a line per character: ``**Name** · Health BEFORE → AFTER / MAX · the change of state ·
+- a line per character: ``**Name** · Health BEFORE → AFTER / MAX · the state it is in now ·
   the damage with its arithmetic`` (the state as a label unless the gender is known; the
-  flags in brief, the pending roll left for the closing line);
-- one closing line for the Consciousness rolls pending, grouped by Difficulty
-  (``Tirada de Consciencia pendiente: Amelia Ríos y Jack Malone (Dificultad 3)``).
+  flags in brief, the pending roll left for the closing line), within two lines of a phone;
+- one closing line for the Consciousness rolls pending, grouped by Difficulty, the word
+  said once (``Tirada de Consciencia: Dificultad 3 para Amelia Ríos y Jack Malone
+  y 1 para Olga``).
 
 A death keeps its own embed (``bot.render.change.change_embeds``: the death embed, its Health
-and what killed it) and has no line.
+and what killed it) and has no line; when all of them died, what they shared heads the first
+death embed instead of an embed of its own with nothing under its title.
 """
 
 from __future__ import annotations
@@ -56,16 +58,27 @@ class Line:
     detail: str | None = None
     #: The name of ``detail`` in the death embed (``Damage``), when the character died.
     detail_name: str | None = None
+    #: Only ``detail`` is news (a ``/refresh``: its pools): the Health and state it kept, and
+    #: the rolls it already had pending, are not said again.
+    detail_only: bool = False
+    #: Its state says that it bleeds (a fresh wound: it undoes a stabilization, D4), so the
+    #: flag is not said again on a line that must fit two lines of a phone.
+    bleeding_implied: bool = False
 
 
 def character_line(item: Line, language: Language) -> str:
-    """``**Amelia Ríos** · Salud 8 → -3 / 8 · Ilesa → **Dañada** · [5, 5] + 1 = 11``."""
+    """``**Amelia Ríos** · Salud 8 → -3 / 8 · **Dañada** · [5, 5] + 1 = 11``: the state it is
+    in now (the Health before → after says where it came from: a line among four must fit
+    two lines of a phone)."""
     character, before = item.character, item.outcome.before
+    if item.detail_only and item.detail:
+        return f"**{safe(character.name)}**{FLAG_SEPARATOR}{item.detail}"
     after, gender = character.health, character.gender
     state = f"**{state_label(after.state, language, gender)}**"
-    if before.state is not after.state:
-        state = f"{state_label(before.state, language, gender)} → {state}"
     flags = flag_list(after, language, gender, roll=False, brief=True)
+    if item.bleeding_implied:
+        bleeding = text(language, "render.flag.bleeding.brief")
+        flags = [flag for flag in flags if flag != bleeding]
     parts = [
         f"**{safe(character.name)}**",
         text(language, "render.several.health", value=health_value(before, after)),
@@ -77,8 +90,9 @@ def character_line(item: Line, language: Language) -> str:
 
 
 def rolls_line(characters: Sequence[StoredCharacter], language: Language) -> str | None:
-    """The Consciousness rolls pending among ``characters``, grouped by Difficulty; None
-    when there is none."""
+    """The Consciousness rolls pending among ``characters``, grouped by Difficulty, the word
+    said once (``Tirada de Consciencia: Dificultad 3 para Amelia Ríos y 1 para
+    Jack Malone``); None when there is none."""
     groups: dict[int, list[str]] = {}
     for character in characters:
         health = character.health
@@ -95,7 +109,7 @@ def rolls_line(characters: Sequence[StoredCharacter], language: Language) -> str
         )
         for difficulty, names in groups.items()
     ]
-    return text(language, "render.several.rolls", groups=FLAG_SEPARATOR.join(said))
+    return text(language, "render.several.rolls", groups=join_words(language, said))
 
 
 def several_embeds(
@@ -110,7 +124,7 @@ def several_embeds(
     beyond the message's ten embeds are named on a line of their own."""
     living = [item for item in items if not died(item.outcome)]
     dead = [item for item in items if died(item.outcome)]
-    rolls = rolls_line([item.character for item in living], language)
+    rolls = rolls_line([item.character for item in living if not item.detail_only], language)
     share = EMBED_TOTAL_LIMIT // EMBEDS_PER_MESSAGE
     deaths = [
         change_embeds(
@@ -133,10 +147,19 @@ def several_embeds(
     opening = [lead] if lead else []
     room = DESCRIPTION_LIMIT - sum(len(line) + 1 for line in (*opening, *closing))
     lines = clip_lines([character_line(item, language) for item in living], language, room)
+    if not lines and not closing and shown_deaths:
+        # Every one of them died: no embed with nothing but a title; what they shared heads
+        # the first death embed (``⏳ Tiempo de juego: +10 min`` above ``Bea ha muerto``),
+        # the lead above its description.
+        first = shown_deaths[0]
+        first.set_author(name=title[:TITLE_LIMIT])
+        if lead:
+            said = "\n".join(part for part in (lead, first.description) if part)
+            first.description = said[:DESCRIPTION_LIMIT]
+        return fit_embeds(shown_deaths)
     description = "\n".join(part for part in (*opening, lines, *closing) if part)
     states = [item.character.health.state for item in living] or [HealthState.DEAD]
     worst = max(states, key=_SEVERITY.index)
-    # The title says what they share even when every target died (the death embeds follow).
     main = discord.Embed(
         title=title[:TITLE_LIMIT],
         description=description[:DESCRIPTION_LIMIT] or None,

@@ -26,9 +26,8 @@ from bot.render.limits import (
     TITLE_LIMIT,
 )
 from bot.render.rolls import breakdown
-from rules.abilities import difficulty_penalty
 from rules.events import Corrected, Event
-from rules.stability import CharacterStability, StabilityOutcome, StabilityState, shaken_penalty
+from rules.stability import CharacterStability, StabilityOutcome, StabilityState
 from rules.stability_events import (
     Faltered,
     KeptComposure,
@@ -45,12 +44,13 @@ from rules.stability_events import (
     Strained,
     WentInsane,
 )
+from rules.stability_test import stability_test_difficulty
 from rules.state import HealthState
 
 if TYPE_CHECKING:
     from bot.storage.models import HistoryCharacter
     from bot.storage.models import StoredCharacter as CharacterLike
-    from rules.character import Gender
+    from rules.character import CharacterHealth, Gender
     from rules.composure import ComposureTest
     from rules.stability_test import StabilityTestRoll
 
@@ -58,6 +58,9 @@ __all__ = [
     "SHOWN_STABILITY_EVENTS",
     "composure_field",
     "insanity_embed",
+    "mark_rolled",
+    "replace_call_line",
+    "rolled_line",
     "stability_announce",
     "stability_brief",
     "stability_change_embeds",
@@ -114,11 +117,13 @@ def stability_flags(
     gender: Gender | None = None,
     *,
     said: Iterable[Event] = (),
+    health: CharacterHealth | None = None,
 ) -> list[str]:
     """The marks besides the state: a mental illness (also one just acquired: the state line
     is where a reply says it), lucid this scene, a test due (with its potential loss and
-    Difficulty). ``said``: events of this reply, whose facts a sentence already says (a
-    lucidity just given, a test just called)."""
+    Difficulty: the one the player will roll against when ``health`` is known, wounds and
+    being Shaken included). ``said``: events of this reply, whose facts a sentence already
+    says (a lucidity just given, a test just called)."""
     told = {type(event) for event in said}
     flags: list[str] = []
     if stability.mental_illness:
@@ -127,13 +132,11 @@ def stability_flags(
         flags.append(gendered(language, "render.stability.flag.lucid", gender))
     due = stability.due_test
     if due is not None and StabilityTestDue not in told:
+        difficulty = due.difficulty
+        if health is not None:
+            difficulty = stability_test_difficulty(health, stability, difficulty).total
         flags.append(
-            text(
-                language,
-                "render.stability.flag.test_due",
-                loss=due.loss,
-                difficulty=due.difficulty,
-            )
+            text(language, "render.stability.flag.test_due", loss=due.loss, difficulty=difficulty)
         )
     return flags
 
@@ -156,13 +159,15 @@ def _state_line(
     language: Language,
     gender: Gender | None,
     said: Sequence[Event] = (),
+    health: CharacterHealth | None = None,
 ) -> str:
     """``Sereno → **Alterado** · trastorno mental``: the state (the one before it when it
     changed) and the marks."""
     label = f"**{stability_state_label(after.state, language, gender)}**"
     if before is not None and before.state is not after.state:
         label = f"{stability_state_label(before.state, language, gender)} → {label}"
-    return FLAG_SEPARATOR.join([label, *stability_flags(after, language, gender, said=said)])
+    flags = stability_flags(after, language, gender, said=said, health=health)
+    return FLAG_SEPARATOR.join([label, *flags])
 
 
 def stability_field(
@@ -177,22 +182,24 @@ def stability_field(
     rating it cost is the value's ``/ 8 → / 7``, said once)."""
     value = (
         f"{stability_value(before, after)}{FLAG_SEPARATOR}"
-        f"{_state_line(before, after, language, character.gender, said)}"
+        f"{_state_line(before, after, language, character.gender, said, character.health)}"
     )
     return text(language, "render.stability.name"), value
 
 
 def stability_status_value(
-    stability: CharacterStability, language: Language, gender: Gender | None = None
+    stability: CharacterStability,
+    language: Language,
+    gender: Gender | None = None,
+    health: CharacterHealth | None = None,
 ) -> str:
     """The ``Estabilidad`` field of ``/character show``: ``POOL / RATING``, then the state
-    with its marks, then what the state means at the table."""
+    with its marks (a test due at the Difficulty ``health`` and the state make it), then
+    what the state means at the table."""
     state = stability.state
     effects = text(language, f"render.stability.effects.{state.value}")
-    return (
-        f"{stability.pool} / {stability.rating}\n"
-        f"{_state_line(None, stability, language, gender)}\n*{effects}*"
-    )
+    line = _state_line(None, stability, language, gender, health=health)
+    return f"{stability.pool} / {stability.rating}\n{line}\n*{effects}*"
 
 
 def stability_brief(
@@ -362,29 +369,30 @@ def _called_line(
 ) -> str:
     """``**Amelia Ríos** · Estabilidad 8 / 8 · Serena``: one character called, with the
     Difficulty it would roll against now when wounds or being Shaken raise it (judged again
-    when it rolls, M5), and the test this call replaced."""
+    when it rolls, M5), and the test this call replaced (at the Difficulty it would have
+    rolled it against)."""
     after = outcome.after
     assert after is not None  # a character called has Stability
     parts = [f"**{safe(character.name)}**", stability_brief(after, language, character.gender)]
-    wound = difficulty_penalty(character.health)
-    shaken = shaken_penalty(after)
-    if wound or shaken:
+    raised = stability_test_difficulty(character.health, after, difficulty)
+    if raised.total != difficulty:
         parts.append(
             text(
                 language,
                 "render.stability.call.raised",
-                difficulty=difficulty + wound + shaken,
-                breakdown=breakdown(difficulty, wound, shaken).strip(),
+                difficulty=raised.total,
+                breakdown=breakdown(difficulty, raised.wound, raised.shaken).strip(),
             )
         )
     replaced = [event for event in outcome.events if isinstance(event, StabilityTestReplaced)]
     for event in replaced:
+        was = stability_test_difficulty(character.health, after, event.difficulty)
         parts.append(
             text(
                 language,
                 "render.stability.call.replaced",
                 loss=event.loss,
-                difficulty=event.difficulty,
+                difficulty=was.total,
             )
         )
     return FLAG_SEPARATOR.join(parts)
@@ -441,6 +449,38 @@ def stability_move(change: HistoryCharacter, language: Language) -> str | None:
     elif before.rating != after.rating:
         parts.append(text(language, "render.history.max_stability", **ratings))
     return ", ".join(parts) if parts else None
+
+
+def rolled_line(name: str, roll: StabilityTestRoll, language: Language) -> str:
+    """A call's line for a character once it rolled (COMMANDS.md "Stability"): ``**Amelia
+    Ríos** · ✓ 2 + 0 = 2 vs 4: fallo, 8 → 4`` (the pool left out when it did not move)."""
+    before, after = roll.outcome.before, roll.outcome.after
+    assert before is not None and after is not None  # a test rolled needs Stability
+    said = f"{roll.die} + {roll.spend} = {roll.total} vs {roll.difficulty}"
+    key = "passed" if roll.success else "failed"
+    rolled = text(language, f"render.stability.call.rolled.{key}", roll=said)
+    if before.pool != after.pool:
+        rolled = f"{rolled}, {before.pool} → {after.pool}"
+    return f"**{safe(name)}**{FLAG_SEPARATOR}{rolled}"
+
+
+def mark_rolled(description: str, name: str, roll: StabilityTestRoll, language: Language) -> str:
+    """A call's description with ``name``'s line saying that it rolled, and how; the others
+    as they were (who still must roll). Unchanged when no line is that character's (renamed
+    since the call)."""
+    return replace_call_line(description, name, rolled_line(name, roll, language))
+
+
+def replace_call_line(description: str, name: str, line: str) -> str:
+    """A call's description with the line of the character ``name`` (any line but the
+    incident's, the first) replaced by ``line``; unchanged when none is that character's."""
+    start = f"**{safe(name)}**{FLAG_SEPARATOR}"
+    lines = description.split("\n")
+    for index, old in enumerate(lines):
+        if index and old.startswith(start):
+            lines[index] = line
+            return _clip("\n".join(lines), DESCRIPTION_LIMIT)
+    return description
 
 
 # Its name starts with "test_": keep pytest from collecting it where a test module imports it.

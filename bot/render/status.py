@@ -183,7 +183,7 @@ def status_embed(character: CharacterLike, language: Language) -> discord.Embed:
     if stability is not None:  # M1: a character without Stability shows nothing of it
         embed.add_field(
             name=text(language, "render.stability.name"),
-            value=stability_status_value(stability, language, gender),
+            value=stability_status_value(stability, language, gender, health),
             inline=False,
         )
     footer = []

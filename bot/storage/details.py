@@ -37,6 +37,7 @@ __all__ = [
     "AbilitySetDetails",
     "CharacterCreateDetails",
     "CharacterDeleteDetails",
+    "CharacterMoveDetails",
     "CharacterRenameDetails",
     "CharacterSetDetails",
     "CheckDetails",
@@ -289,6 +290,18 @@ class CharacterRenameDetails(Details, command="character rename"):
         if "from" not in stored and "new_name" in stored:
             stored = {"from": stored.get("name"), "to": stored["new_name"]}
         return read_fields(cls, stored)
+
+
+@dataclass(frozen=True)
+class CharacterMoveDetails(Details, command="character move"):
+    """``/character move``: the character and the tables it left and joined, by id and by
+    the name each table had then (the main table's ``None`` until renamed)."""
+
+    name: str
+    from_table: int
+    to_table: int
+    from_name: str | None = None
+    to_name: str | None = None
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ from bot.storage.models import (
     UndoResult,
     Unset,
 )
+from bot.storage.tables import TableDirectory, TableWrites
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
 from rules.stability import CharacterStability
@@ -147,6 +148,10 @@ class StorageReads(Protocol):
 
 
 class StorageChange(StorageReads, Protocol):
+    @property
+    def tables(self) -> TableWrites:
+        """The writes of tables and places (``bot.storage.tables``), a character's move."""
+
     """One change: its reads and writes and its one history entry, applied together or not
     at all (rolled back when it wrote a character without ``record``)."""
 
@@ -276,6 +281,9 @@ class StorageChange(StorageReads, Protocol):
 
 class StorageEngine(Protocol):
     """The storage a bot is given: changes, reads, what is kept in memory, the listeners."""
+
+    #: Every table and bound place (``bot.storage.tables``), in memory.
+    tables: TableDirectory
 
     def transaction(
         self,

@@ -72,11 +72,15 @@ async def renumber_rolls(
     character_ids: Sequence[int],
     *,
     kind: RollKind = RollKind.CONSCIOUSNESS,
-) -> None:
+) -> dict[int, int]:
     """New numbers for rolls that an undo made pending again: no button posted before
-    answers them (a later roll's button would otherwise roll the earlier one). Allowed after
-    ``record``: roll numbers are not in the history."""
+    answers them (a later roll's button would otherwise roll the earlier one); returned by
+    character, for the fresh buttons of the undo's reply (one trip, only when there are
+    any). Allowed after ``record``: roll numbers are not in the history."""
+    if not character_ids:
+        return {}
     await tx.renumber_rolls(guild_id, character_ids, kind)
+    return await tx.number_rolls(guild_id, [], character_ids, kind)
 
 
 async def roll_number(

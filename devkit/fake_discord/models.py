@@ -159,6 +159,8 @@ class FakeChannel:
     name: str
     position: int = 0
     type: int = 0
+    #: The category of a channel or forum, the channel or forum of a thread.
+    parent_id: str | None = None
     #: Discord's permission overwrites: ``{"id", "type" (0 role, 1 member), "allow", "deny"}``.
     overwrites: list[dict[str, Any]] = field(default_factory=list)
 
@@ -172,7 +174,7 @@ class FakeChannel:
             "position": self.position,
             "permission_overwrites": [dict(overwrite) for overwrite in self.overwrites],
             "nsfw": False,
-            "parent_id": None,
+            "parent_id": self.parent_id,
             "topic": None,
             "last_message_id": None,
             "rate_limit_per_user": 0,
@@ -290,6 +292,68 @@ class FakeGuild:
         self.fake._dispatch("CHANNEL_CREATE", channel.payload())
         return channel
 
+    def category(self, name: str) -> FakeChannel:
+        """Adds a category (CHANNEL_CREATE, type 4)."""
+        return self._new_channel(name, 4, None)
+
+    def channel_in(
+        self, category: FakeChannel | None, name: str, *, forum: bool = False
+    ) -> FakeChannel:
+        """Adds a text channel (or a forum, type 15) in ``category`` (CHANNEL_CREATE)."""
+        return self._new_channel(name, 15 if forum else 0, category)
+
+    def thread(self, parent: FakeChannel, name: str) -> FakeChannel:
+        """Adds a public thread (or a forum post, in a forum) of ``parent`` (THREAD_CREATE)."""
+        thread = FakeChannel(snowflake(), self.id, name, type=11, parent_id=parent.id)
+        self.channels[thread.id] = thread
+        payload = thread.payload()
+        payload["thread_metadata"] = {
+            "archived": False,
+            "auto_archive_duration": 1440,
+            "archive_timestamp": "2026-01-01T00:00:00+00:00",
+            "locked": False,
+        }
+        payload["owner_id"] = self.owner_id
+        payload["member_count"] = 1
+        payload["message_count"] = 0
+        payload["newly_created"] = True
+        self.fake._dispatch("THREAD_CREATE", payload)
+        return thread
+
+    def move_channel(self, channel: FakeChannel, category: FakeChannel | None) -> None:
+        """Moves a channel to another category (CHANNEL_UPDATE)."""
+        channel.parent_id = None if category is None else category.id
+        self.fake._dispatch("CHANNEL_UPDATE", channel.payload())
+
+    def delete_channel(self, channel: FakeChannel) -> None:
+        """Deletes a channel, category or thread (CHANNEL_DELETE or THREAD_DELETE)."""
+        self.channels.pop(channel.id, None)
+        if channel.type in (10, 11, 12):
+            self.fake._dispatch(
+                "THREAD_DELETE",
+                {
+                    "id": channel.id,
+                    "guild_id": self.id,
+                    "parent_id": channel.parent_id,
+                    "type": channel.type,
+                },
+            )
+        else:
+            self.fake._dispatch("CHANNEL_DELETE", channel.payload())
+
+    def _new_channel(self, name: str, kind: int, category: FakeChannel | None) -> FakeChannel:
+        channel = FakeChannel(
+            snowflake(),
+            self.id,
+            name,
+            position=len(self.channels),
+            type=kind,
+            parent_id=None if category is None else category.id,
+        )
+        self.channels[channel.id] = channel
+        self.fake._dispatch("CHANNEL_CREATE", channel.payload())
+        return channel
+
     def role(self, name: str, *, permissions: PermissionSpec = 0) -> FakeRole:
         """Adds a role (GUILD_ROLE_CREATE); `permissions`: int, Permissions or flag names."""
         role = FakeRole(snowflake(), name, permission_value(permissions), position=len(self.roles))
@@ -367,8 +431,8 @@ class FakeGuild:
             "member_count": len(self.members),
             "voice_states": [],
             "members": [m.payload() for m in listed],
-            "channels": [c.payload() for c in self.channels.values()],
-            "threads": [],
+            "channels": [c.payload() for c in self.channels.values() if c.type not in (10, 11, 12)],
+            "threads": [c.payload() for c in self.channels.values() if c.type in (10, 11, 12)],
             "presences": [],
             "stage_instances": [],
             "guild_scheduled_events": [],

@@ -1592,9 +1592,21 @@ def _option_value(
                 "name": value.name,
                 "type": value.type,
                 "permissions": str(guild.bot_member.permissions),
-                "parent_id": None,
+                "parent_id": value.parent_id,
                 "guild_id": guild.id,
             }
+            if value.type in (10, 11, 12):  # a thread: as Discord resolves one
+                resolved["channels"][value.id].update(
+                    owner_id=guild.owner_id,
+                    member_count=1,
+                    message_count=0,
+                    thread_metadata={
+                        "archived": False,
+                        "auto_archive_duration": 1440,
+                        "archive_timestamp": "2026-01-01T00:00:00+00:00",
+                        "locked": False,
+                    },
+                )
             return value.id
         raise AssertionError(f"{OPTION_TYPES[option_type]} option given {value!r}")
     raise AssertionError(f"option type {option_type} is not supported by the fake")

@@ -384,15 +384,15 @@ def test_test_roll_field_with_penalty_breakdown() -> None:
     name, value = rolls.test_roll_field(_test_roll(4, 1, 3, 1, attack=True), "Scuffling", EN)
     assert name == "Scuffling attack"
     assert value.split("\n") == [
-        "4 + 1 = 5 vs 4 (3 + 1)",
-        "**Success — hit** · +1 for wounds",
+        "4 + 1 = 5 vs 4 (3 + 1 for wounds)",
+        "**Success — hit**",
         "Pool 4 → 3 / 6",
     ]
     name, value = rolls.test_roll_field(_test_roll(4, 1, 3, 1, attack=True), "Pelea", ES)
     assert name == "Ataque (Pelea)"
     assert value.split("\n") == [
-        "4 + 1 = 5 vs 4 (3 + 1)",
-        "**Éxito — impacta** · +1 por las heridas",
+        "4 + 1 = 5 vs 4 (3 + 1 por las heridas)",
+        "**Éxito — impacta**",
         "Reserva 4 → 3 / 6",
     ]
 
@@ -447,10 +447,9 @@ def test_the_call_names_each_player_with_their_characters() -> None:
     )
     assert call_text(one, EN) == "<@1>: Amelia Ríos must make a Consciousness roll (Difficulty 3)"
     several = [RollCall(1, "Amelia Ríos", 3), RollCall(2, "Jack", 5), RollCall(2, "Irene", 4)]
-    assert (
-        call_text(several, ES) == "Tirada de Consciencia: <@1> (Amelia Ríos) y <@2> (Jack e Irene)"
-    )
-    assert (
-        call_text(several, EN) == "Consciousness roll: <@1> (Amelia Ríos) and <@2> (Jack and Irene)"
-    )
+    # Several: each character as its buttons call it (four players fit three phone lines).
+    assert call_text(several, ES) == "Tirada de Consciencia: <@1> (Amelia) y <@2> (Jack e Irene)"
+    assert call_text(several, EN) == "Consciousness roll: <@1> (Amelia) and <@2> (Jack and Irene)"
+    titled = [RollCall(1, "Padre Tomás", 3), RollCall(2, "Jack Malone", 5)]
+    assert call_text(titled, ES) == "Tirada de Consciencia: <@1> (Padre Tomás) y <@2> (Jack)"
     assert call_text([], EN) is None

@@ -63,10 +63,11 @@ def test_the_status_embed_shows_pool_rating_state_and_marks() -> None:
         pool=-7, rating=7, mental_illness=True, lucid=True, due_test=DueTest(4, 3)
     )
     spanish = fields(status_embed(character(stability, gender=Gender.FEMININE), ES))["Estabilidad"]
+    # The GM's Difficulty 3, +1 for being Shaken: the number the player will roll against.
     assert spanish.split("\n")[:2] == [
         "-7 / 7",
         "**Alterada** · Trastorno mental · Lúcida esta escena · Prueba de Estabilidad pendiente"
-        " (pérdida posible 4, Dificultad 3)",
+        " (pérdida posible 4, Dificultad 4)",
     ]
     english = fields(status_embed(character(stability), EN))["Stability"]
     assert english.split("\n")[1].startswith("**Shaken** · Mental illness · Lucid this scene")

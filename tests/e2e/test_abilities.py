@@ -333,8 +333,8 @@ async def test_P2_hurt_and_seriously_wounded_raise_the_difficulty_with_its_break
         table.ana, "check", {"character": "Ana", "ability": "Athletics", "spend": 1}
     )
     check_roll(reply, die=4, success=True, spend=1, difficulty=4, pool_after=5, rating=6, penalty=1)
-    assert "4 + 1 = 5 vs 5 (4 + 1)" in reply.text
-    assert reply.text.count("+1 for wounds") == 1 and reply.text.count("(4 + 1)") == 1
+    assert "4 + 1 = 5 vs 5 (4 + 1 for wounds)" in reply.text
+    assert reply.text.count("for wounds") == 1 and reply.text.count("(4 + 1") == 1
     # Hurt may still attack: the Hit Threshold rises too (a 3 no longer hits).
     reply = await table.ok(
         table.ana, "check", {"character": "Ana", "ability": "Scuffling", "attack": True}
@@ -350,7 +350,7 @@ async def test_P2_hurt_and_seriously_wounded_raise_the_difficulty_with_its_break
         attack=True,
         penalty=1,
     )
-    assert "3 + 0 = 3 vs 4 (3 + 1)" in reply.text
+    assert "3 + 0 = 3 vs 4 (3 + 1 for wounds)" in reply.text
     await table.ok(
         table.gm, "character set", {"character": "Ana", "health": -7}
     )  # Seriously wounded
@@ -360,7 +360,7 @@ async def test_P2_hurt_and_seriously_wounded_raise_the_difficulty_with_its_break
     check_roll(
         reply, die=3, success=False, spend=0, difficulty=3, pool_after=5, rating=6, penalty=1
     )
-    assert "3 + 0 = 3 vs 4 (3 + 1)" in reply.text
+    assert "3 + 0 = 3 vs 4 (3 + 1 for wounds)" in reply.text
 
 
 async def test_H4_a_seriously_wounded_character_cannot_attack(table: Table) -> None:
@@ -628,7 +628,7 @@ async def test_spanish_server_and_players(
         penalty=1,
         language="es",
     )
-    assert "5 + 0 = 5 vs 5 (4 + 1)" in reply.text and "+1 por las heridas" in reply.text
+    assert "5 + 0 = 5 vs 5 (4 + 1 por las heridas)" in reply.text
     await table.refused(
         table.ana,
         "spend",

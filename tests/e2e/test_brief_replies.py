@@ -25,7 +25,8 @@ WORDS: dict[str, dict[str, Any]] = {
         "fields": {"Salud": "9 / 9", "Primeros Auxilios": "2 / 2"},
         "added": "Nueva habilidad: **Escaramuza** (general), reserva 4 / 4.",
         "test": "Prueba de Escaramuza",
-        "outcome": ["**Éxito** · +1 por las heridas", "Reserva 4 → 3 / 4"],
+        "roll": "1 + 1 = 2 vs 2 (1 + 1 por las heridas)",
+        "outcome": ["**Éxito**", "Reserva 4 → 3 / 4"],
         "spent": "Gasta 2 puntos de **Atletismo**: reserva 4 → 2 / 4.",
         "renamed": "**Jack Malone** pasa a llamarse **Jack Malone Jr.**.",
         "removed": "Se quita **Atletismo** (reserva 2 / 4). Un DJ puede deshacerlo con /undo.",
@@ -38,7 +39,8 @@ WORDS: dict[str, dict[str, Any]] = {
         "fields": {"Health": "9 / 9", "First Aid": "2 / 2"},
         "added": "New ability: **Scuffling** (general), pool 4 / 4.",
         "test": "Scuffling test",
-        "outcome": ["**Success** · +1 for wounds", "Pool 4 → 3 / 4"],
+        "roll": "1 + 1 = 2 vs 2 (1 + 1 for wounds)",
+        "outcome": ["**Success**", "Pool 4 → 3 / 4"],
         "spent": "Spends 2 points of **Athletics**: pool 4 → 2 / 4.",
         "renamed": "**Jack Malone** is renamed **Jack Malone Jr.**.",
         "removed": "**Athletics** (pool 2 / 4) is removed. A GM can bring it back with /undo.",
@@ -91,7 +93,7 @@ async def test_what_moves_no_state_is_said_in_at_most_six_lines(
     check = brief(await fake.slash(guild, marcos, "check", {**options, "spend": 1}), sheet)
     assert check["title"] == "Jack Malone"
     roll, *rest = field(check, words["test"]).split("\n")
-    assert roll == "1 + 1 = 2 vs 2 (1 + 1)", roll
+    assert roll == words["roll"], roll
     assert rest == words["outcome"]
 
     options = {"character": "Jack Malone", "ability": words["athletics"], "points": 2}

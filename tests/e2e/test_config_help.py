@@ -312,6 +312,7 @@ async def test_help_command_autocompletes_and_refuses_an_unknown_command(
         "character create",
         "character delete",
         "character list",
+        "character move",
         "character rename",
         "character set",
         "character show",

@@ -75,6 +75,25 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
     "config gm-role": [("role", ROLE, False, None, None)],
     "config channel": [("channel", CHANNEL, False, None, None)],
     "config language": [("language", STRING, True, None, None)],
+    "table create": [
+        ("name", STRING, True, None, None),
+        ("place", CHANNEL, False, None, None),
+        ("gm_role", ROLE, False, None, None),
+    ],
+    "table bind": [("table", STRING, True, None, None), ("place", CHANNEL, True, None, None)],
+    "table unbind": [("place", CHANNEL, True, None, None)],
+    "table list": [],
+    "table rename": [("table", STRING, True, None, None), ("name", STRING, True, None, None)],
+    "table delete": [("table", STRING, True, None, None)],
+    "table gm-role": [("table", STRING, True, None, None), ("role", ROLE, False, None, None)],
+    "table channel": [
+        ("table", STRING, True, None, None),
+        ("channel", CHANNEL, False, None, None),
+    ],
+    "character move": [
+        ("character", STRING, True, None, None),
+        ("table", STRING, True, None, None),
+    ],
     "help": [("command", STRING, False, None, None)],
     "ability set": [
         ("character", STRING, True, None, None),
@@ -132,6 +151,7 @@ AUTOCOMPLETED = {
     "loss",
     "ability",
     "command",
+    "table",
 }
 
 

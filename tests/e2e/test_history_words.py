@@ -85,8 +85,8 @@ async def test_each_server_numbers_its_changes_from_one_and_undo_shows_the_same_
 def as_version_10(bot: BotProcess) -> None:
     """The database as Salud left it before migration 0011: no number on the history (the
     bot is stopped), the messages carrying roll buttons in their two tables of 0010 again
-    (0012 made them one), and no index of 0013. A database of today's main has none
-    already."""
+    (0012 made them one), no index of 0013 and no tables of 0014. A database of today's
+    main has none already."""
     with writable(bot) as conn:
         kept = {str(row[1]) for row in conn.execute("PRAGMA table_info(roll_messages)")}
         if "kind" in kept:
@@ -112,6 +112,8 @@ def as_version_10(bot: BotProcess) -> None:
             conn.execute("DROP INDEX history_number")
             conn.execute("ALTER TABLE history DROP COLUMN number")
         conn.execute("DROP INDEX IF EXISTS characters_out_of_play")  # migration 0013's
+        conn.execute("DROP TABLE IF EXISTS table_places")  # 0014's tables (issue 27)
+        conn.execute("DROP TABLE IF EXISTS game_tables")
         conn.execute("PRAGMA user_version = 10")
 
 

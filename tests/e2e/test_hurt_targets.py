@@ -91,9 +91,9 @@ async def test_several_targets_may_fall_and_each_gets_its_buttons(
 ) -> None:
     _, reply = await uno_and_dos_hurt(fake, guild, "4")
     lines = several_lines(reply.embed)
-    assert lines["Uno"] == "**Uno** · Health 2 → -2 / 2 · Healthy → **Hurt**"
-    assert lines["Dos"] == "**Dos** · Health 2 → -2 / 2 · Healthy → **Hurt**"
-    assert lines[""] == "Consciousness roll pending: Uno and Dos (Difficulty 2)"
+    assert lines["Uno"] == "**Uno** · Health 2 → -2 / 2 · **Hurt**"
+    assert lines["Dos"] == "**Dos** · Health 2 → -2 / 2 · **Hurt**"
+    assert lines[""] == "Consciousness roll: Difficulty 2 for Uno and Dos"
     rolls = [c for c in reply.custom_ids if c.startswith("salud:cons:") and c.split(":")[3] == "0"]
     assert len(rolls) == 2
     assert [button["label"] for button in reply.buttons] == [
@@ -199,29 +199,27 @@ FOUR_TARGETS: dict[str, dict[str, Any]] = {
     "es-ES": {
         "title": "Daño 11 · explosión de dinamita",
         "lines": [
-            "**Amelia Ríos** · Salud 8 → -3 / 8 · Ilesa → **Dañada**",
-            "**Jack Malone** · Salud 8 → -3 / 8 · Ileso → **Dañado**",
-            "**Renée Pennington** · Salud 8 → -3 / 8 · Ilesa → **Dañada**",
-            "**Sgt. O'Malley** · Salud 8 → -3 / 8 · Ileso → **Dañado**",
-            "Tirada de Consciencia pendiente: Amelia Ríos, Jack Malone, Renée Pennington y"
-            " Sgt. O'Malley (Dificultad 3)",
+            "**Amelia Ríos** · Salud 8 → -3 / 8 · **Dañada**",
+            "**Jack Malone** · Salud 8 → -3 / 8 · **Dañado**",
+            "**Renée Pennington** · Salud 8 → -3 / 8 · **Dañada**",
+            "**Sgt. O'Malley** · Salud 8 → -3 / 8 · **Dañado**",
+            "Tirada de Consciencia: Dificultad 3 para Amelia Ríos, Jack Malone,"
+            " Renée Pennington y Sgt. O'Malley",
         ],
-        "call": "Tirada de Consciencia: {lucia} (Amelia Ríos), {marcos} (Jack Malone) y"
-        " {pilar} (Renée Pennington)",
+        "call": "Tirada de Consciencia: {lucia} (Amelia), {marcos} (Jack) y {pilar} (Renée)",
         "roll": "Tirar",
     },
     "en-US": {
         "title": "Damage 11 · explosión de dinamita",
         "lines": [
-            "**Amelia Ríos** · Health 8 → -3 / 8 · Healthy → **Hurt**",
-            "**Jack Malone** · Health 8 → -3 / 8 · Healthy → **Hurt**",
-            "**Renée Pennington** · Health 8 → -3 / 8 · Healthy → **Hurt**",
-            "**Sgt. O'Malley** · Health 8 → -3 / 8 · Healthy → **Hurt**",
-            "Consciousness roll pending: Amelia Ríos, Jack Malone, Renée Pennington and"
-            " Sgt. O'Malley (Difficulty 3)",
+            "**Amelia Ríos** · Health 8 → -3 / 8 · **Hurt**",
+            "**Jack Malone** · Health 8 → -3 / 8 · **Hurt**",
+            "**Renée Pennington** · Health 8 → -3 / 8 · **Hurt**",
+            "**Sgt. O'Malley** · Health 8 → -3 / 8 · **Hurt**",
+            "Consciousness roll: Difficulty 3 for Amelia Ríos, Jack Malone,"
+            " Renée Pennington and Sgt. O'Malley",
         ],
-        "call": "Consciousness roll: {lucia} (Amelia Ríos), {marcos} (Jack Malone) and"
-        " {pilar} (Renée Pennington)",
+        "call": "Consciousness roll: {lucia} (Amelia), {marcos} (Jack) and {pilar} (Renée)",
         "roll": "Roll",
     },
 }
@@ -300,12 +298,10 @@ async def test_deaths_keep_their_own_embeds_and_the_title_still_says_the_blow(
         "hurt",
         {"character": "Uno", "amount": "20", "reason": "a blast", "character2": "Dos"},
     )
-    assert [embed["title"] for embed in reply.embeds] == [
-        "Damage 20 · a blast",
-        "Uno has died",
-        "Dos has died",
-    ]
-    assert "description" not in reply.embeds[0], "nobody is left for a line"
+    # Nobody is left for a line: no embed with a bare title, what they shared heads the first
+    # death.
+    assert [embed["title"] for embed in reply.embeds] == ["Uno has died", "Dos has died"]
+    assert reply.embeds[0]["author"]["name"] == "Damage 20 · a blast"
     await create(fake, guild, gm, "Cuatro", 1)
     mixed = await fake.slash(
         guild, gm, "hurt", {"character": "Tres", "amount": "20", "character2": "Cuatro"}

@@ -31,7 +31,7 @@ def clean(reply: Reply, *fragments: str) -> None:
 WORDS = {
     "en-US": {
         "attack": "can no longer fight: no attacks",
-        "spend": "spends no investigative points",
+        "spend": "too much pain to spend investigative points",
         "rest": "use /rest with the hospital option",
         "stabilized": "hospital is next (/rest with the hospital option)",
         "due again": "the Consciousness roll is due again",

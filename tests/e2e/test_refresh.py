@@ -81,8 +81,8 @@ async def test_P1_refresh_one_character_fills_first_aid_and_every_ability(
     assert history_count(bot, guild) == entries + 1
     assert reply.embed["title"] == "🔄 Pools refreshed to their ratings (1 character)"
     line = several_lines(reply.embed)["Ana"]
-    assert line.startswith("**Ana** · Health "), line
-    assert line.endswith(" · First Aid 1 → 3 / 3 · Athletics 2 → 6 / 6 · Library Use 0 → 3 / 3")
+    # Only the pools that moved: the Health it kept is not said again.
+    assert line == "**Ana** · First Aid 1 → 3 / 3 · Athletics 2 → 6 / 6 · Library Use 0 → 3 / 3"
     fits_discord(reply)
 
 
@@ -166,9 +166,7 @@ async def test_refresh_in_spanish(fake: FakeDiscord, bot: BotProcess, make_guild
     await correct(fake, guild, gm, "Ana", first_aid=1)
     reply = await fake.slash(guild, gm, "refresh")
     assert reply.embed["title"] == "🔄 Reservas renovadas hasta su índice (1 personaje)"
-    assert several_lines(reply.embed)["Ana"] == (
-        "**Ana** · Salud 9 / 9 · **Ileso** · Primeros Auxilios 1 → 3 / 3"
-    )
+    assert several_lines(reply.embed)["Ana"] == ("**Ana** · Primeros Auxilios 1 → 3 / 3")
     again = await fake.slash(guild, gm, "refresh", {"character": "Ana"})
     assert "ya están llenas" in again.content
     player = guild.member("Bea", locale="es-ES")

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from devkit.fake_discord import FakeDiscord, FakeGuild
+import pytest
+
+from devkit.fake_discord import FakeDiscord, FakeGuild, Reply
 from devkit.harness import BotProcess
 from tests.e2e.kit import (
     announcing_gm,
@@ -33,12 +35,19 @@ from tests.e2e.kit.stability import (
     called,
     create_stable,
     press,
+    stability_buttons,
     stability_roll_shown,
     stability_shown,
     wait_test_buttons_disabled,
 )
 
 MakeGuild = Callable[..., Awaitable[FakeGuild]]
+
+
+def call_description(fake: FakeDiscord, call: Reply) -> str:
+    message = fake.message(str(call.message_id))
+    assert message is not None
+    return str(message["embeds"][0]["description"])
 
 
 def due_test(bot: BotProcess, guild: FakeGuild, name: str) -> tuple[int, int] | None:
@@ -78,7 +87,7 @@ async def test_M5_a_party_of_four_is_tested_for_one_incident_and_rolls_with_its_
     )
     called(call, lucia, marcos, sofia, diego)
     assert call.content == (
-        f"Prueba de Estabilidad: {lucia.mention} (Amelia Ríos), {marcos.mention} (Jack Malone),"
+        f"Prueba de Estabilidad: {lucia.mention} (Amelia), {marcos.mention} (Jack),"
         f" {sofia.mention} (Olga) y {diego.mention} (Padre Tomás)"
     )
     lines = str(call.embed["description"]).split("\n")
@@ -122,6 +131,9 @@ async def test_M5_a_party_of_four_is_tested_for_one_incident_and_rolls_with_its_
     assert not any(
         b.get("disabled") for b in buttons_of(fake.message(str(call.message_id)), ids["Olga"]["id"])
     )
+    lines = str(call_description(fake, call)).split("\n")
+    assert lines[1] == "**Amelia Ríos** · ✓ 3 + 2 = 5 vs 4: éxito, 8 → 6"
+    assert lines[3] == "**Olga** · Estabilidad 5 / 5 · Sereno"  # still to roll
 
     await bot.script_dice(1)  # 1 + 0 = 1 vs 4: fails, loses 4
     jack = await press(fake, guild, marcos, call, button_id(call, "Jack: Tirar"))
@@ -149,6 +161,15 @@ async def test_M5_a_party_of_four_is_tested_for_one_incident_and_rolls_with_its_
         assert row["scene_worst_loss"] == 4  # passed tests count toward the cap (M6)
     for row in ids.values():
         await wait_test_buttons_disabled(fake, call, row["id"])
+    # The call's message says, on each line, who rolled and how (edited with the buttons).
+    message = fake.message(str(call.message_id))
+    assert message is not None
+    assert str(message["embeds"][0]["description"]).split("\n")[1:5] == [
+        "**Amelia Ríos** · ✓ 3 + 2 = 5 vs 4: éxito, 8 → 6",
+        "**Jack Malone** · ✓ 1 + 0 = 1 vs 4: fallo, 6 → 2",
+        "**Olga** · ✓ 2 + 1 = 3 vs 4: fallo, 5 → 0",
+        "**Padre Tomás** · ✓ 5 + 0 = 5 vs 5: éxito",
+    ]
     again = await fake.click(guild, lucia, call, button_id(call, "Amelia: Tirar"))
     # Issue 24: what became of that test, with its result, not "rolled, replaced or undone".
     assert_refused(
@@ -186,6 +207,10 @@ async def test_M5_a_test_called_and_rolled_in_english_and_the_player_rolls_with_
     shown = stability_shown(rolled.embed)
     assert (shown.before, shown.now, shown.rating) == (7, 4, 7)
     await wait_test_buttons_disabled(fake, call, stored(bot, guild, "Bea Moss")["id"])
+    # Rolled by the command: the sweep that disabled the call's buttons said so on its line.
+    assert call_description(fake, call).split("\n")[1] == (
+        "**Bea Moss** · ✓ 4 + 0 = 4 vs 5: failed, 7 → 4"
+    )
 
     none = await fake.slash(guild, ana, "stability roll", {"character": "Bea Moss"})
     assert_refused(none, "**Bea Moss** has no Stability test due", "/stability test")
@@ -359,11 +384,17 @@ async def test_M13_undo_of_a_roll_makes_its_test_due_again_and_its_buttons_stay_
     assert stability_shown(rolled.embed, "es").now == 3
 
     undone = await confirmed_undo(fake, guild, gm)
-    assert (
-        "vuelve a tener pendiente la Prueba de Estabilidad (pérdida posible 4, Dificultad 4)"
-        in (undone.content)
+    # Due again as a call makes it: the owner called, the pool the roll moved, fresh buttons.
+    assert undone.content.split("\n")[0] == (
+        f"{lucia.mention}: Amelia Ríos debe hacer una Prueba de Estabilidad (Dificultad 4)"
     )
-    assert "Estabilidad 3 / 8 → 8 / 8" in undone.content
+    assert undone.message is not None
+    assert [str(user["id"]) for user in undone.message["mentions"]] == [str(lucia.id)]
+    shown = stability_shown(undone.embed, "es")
+    assert (shown.before, shown.now, shown.rating) == (3, 8, 8)
+    assert "Prueba de Estabilidad pendiente (pérdida posible 4, Dificultad 4)" in shown.state
+    assert "Salud" not in [f["name"] for f in undone.embed["fields"]]  # Health did not move
+    assert "Estabilidad 3 / 8 → 8 / 8" not in undone.content  # said once, in the field
     row = stored(bot, guild, "Amelia Ríos")
     assert (row["stability_pool"], row["due_loss"], row["scene_lost"]) == (8, 4, 0)
     await wait_test_buttons_disabled(fake, call, amelia)  # still disabled
@@ -371,8 +402,13 @@ async def test_M13_undo_of_a_roll_makes_its_test_due_again_and_its_buttons_stay_
     assert_refused(
         old, "La tirada de esta Prueba de Estabilidad de **Amelia Ríos** se deshizo", "pendiente"
     )
+    fresh = [b["custom_id"] for b in stability_buttons(undone.message)]
+    assert fresh == [f"salud:stab:{amelia}:{spend}:{row['stability_seq']}" for spend in range(4)]
     await bot.script_dice(6)
-    again = await fake.slash(guild, lucia, "stability roll", {})
+    pressed = await fake.click(guild, lucia, undone.message, fresh[0])
+    assert pressed.type == 7  # the undo's buttons, disabled by the press
+    assert all(b.get("disabled") for b in buttons_of(pressed.message, amelia))
+    again = await pressed.answer()
     assert stability_roll_shown(again.embed, "es", die=6, base=4).success
 
     # The call itself undone (after its roll undone): nothing is due.
@@ -498,3 +534,72 @@ async def test_M4_M13_a_test_due_waits_for_the_unconscious_and_insanity_clears_i
         guild, gm, "stability treat", {"medic": "Iris", "patient": "Olga", "points": 1}
     )
     assert_refused(treat, "**Iris** ha perdido la razón para siempre y ya no puede tratar")
+
+
+CALL_WORDS = {
+    "es-ES": {
+        "call": "{lucia}: Amelia Ríos debe hacer una Prueba de Estabilidad (Dificultad 6)",
+        "line": "**Amelia Ríos** · Estabilidad 0 / 8 · Alterada · Dificultad 6 (4 + 1 + 1)",
+        "replaced": " · sustituye a la prueba pendiente (pérdida posible 3, Dificultad 6)",
+        "roll": "Amelia: Tirar",
+        "rolled": "**Amelia Ríos** · ✓ 1 + 0 = 1 vs 6: fallo, 0 → -4",
+        "due": "Prueba de Estabilidad pendiente (pérdida posible 4, Dificultad 6)",
+        "again": "vuelve a tener pendiente la Prueba de Estabilidad (pérdida posible 4,"
+        " Dificultad 6)",
+    },
+    "en-US": {
+        "call": "{lucia}: Amelia Ríos must make a Stability test (Difficulty 6)",
+        "line": "**Amelia Ríos** · Stability 0 / 8 · Shaken · Difficulty 6 (4 + 1 + 1)",
+        "replaced": " · replaces the test due (potential loss 3, Difficulty 6)",
+        "roll": "Amelia: Roll",
+        "rolled": "**Amelia Ríos** · ✓ 1 + 0 = 1 vs 6: failed, 0 → -4",
+        "due": "Stability test due (potential loss 4, Difficulty 6)",
+        "again": "has the Stability test due again (potential loss 4, Difficulty 6)",
+    },
+}
+
+
+@pytest.mark.parametrize("locale", ["es-ES", "en-US"])
+async def test_M5_M13_a_hurt_and_shaken_players_call_and_undo_give_the_difficulty_they_roll(
+    fake: FakeDiscord, bot: BotProcess, make_guild: MakeGuild, locale: str
+) -> None:
+    """The call's notification line says the Difficulty the player will roll against (the
+    GM's 4, +1 for wounds, +1 for being Shaken), as its embed does; once rolled, the call's
+    line says how; the roll undone calls the player again, at that Difficulty, with fresh
+    buttons."""
+    words = CALL_WORDS[locale]
+    lang = locale[:2]
+    guild = await make_guild(locale=locale)
+    gm = gm_of(guild, locale=locale)
+    lucia = guild.member("Lucía", locale=locale)
+    await create_stable(fake, guild, gm, "Amelia Ríos", 8, player=lucia, gender="feminine")
+    assert not (
+        await fake.slash(guild, gm, "hurt", {"character": "Amelia Ríos", "amount": "9"})
+    ).ephemeral
+    await gm_set(fake, guild, "Amelia Ríos", stability=0)  # Hurt and Shaken
+
+    first = await call_test(fake, guild, gm, 3, "Amelia Ríos")
+    call = await call_test(fake, guild, gm, 4, "Amelia Ríos")  # replaces the first
+    called(call, lucia)
+    assert call.content == words["call"].format(lucia=lucia.mention)
+    assert str(call.embed["description"]).split("\n")[1] == words["line"] + words["replaced"]
+    assert first.message_id != call.message_id
+
+    await bot.script_dice(1)  # 1 + 0 = 1 vs 6: fails, loses 4
+    rolled = await press(fake, guild, lucia, call, button_id(call, words["roll"]))
+    stability_roll_shown(rolled.embed, lang, die=1, base=4, penalties=[1, 1])
+    message = fake.message(str(call.message_id))
+    assert message is not None
+    assert str(message["embeds"][0]["description"]).split("\n")[1] == words["rolled"]
+
+    preview = await fake.slash(guild, gm, "undo")  # the GM's preview gives that number too
+    assert words["again"] in preview.text
+    undone = await confirmed_undo(fake, guild, gm)
+    assert undone.content.split("\n")[0] == words["call"].format(lucia=lucia.mention)
+    shown = stability_shown(undone.embed, lang)
+    assert (shown.before, shown.now, shown.rating) == (-4, 0, 8)
+    assert words["due"] in shown.state
+    amelia = stored(bot, guild, "Amelia Ríos")
+    assert stability_buttons(undone.message)[0]["custom_id"] == (
+        f"salud:stab:{amelia['id']}:0:{amelia['stability_seq']}"
+    )

@@ -77,7 +77,9 @@ async def test_M9_psychoanalysis_restores_stability_never_above_the_rating(
     assert_refused(full, "**Amelia Ríos**", "ya tiene toda su Estabilidad (8 / 8)")
 
     undone = await confirmed_undo(fake, guild, gm)
-    assert "Estabilidad 8 / 8 → 6 / 8" in undone.content
+    back = next(e for e in undone.embeds if e.get("title") == "Amelia Ríos")
+    shown = stability_shown(back, "es")  # the pool the treatment moved, in its field
+    assert (shown.before, shown.now, shown.rating) == (8, 6, 8)
     assert stored(bot, guild, "Amelia Ríos")["stability_pool"] == 6
 
     self_treat = await fake.slash(
@@ -162,7 +164,7 @@ async def test_M8_a_shaken_investigative_spend_rolls_composure_and_spends_either
     value = field(faltered.embed, COMPOSURE_FIELD["es"])
     assert value.split("\n") == [
         "1 + 1 = 2 vs 3",
-        "**Fallo — flaquea, pero el gasto se hace**",
+        "**Fallo — flaquea, pero gasta igualmente**",
         "Estabilidad -3 → -4 / 6",
     ]
     assert abilities(bot, guild, "Olga")["Ocultismo"][2] == 2
@@ -206,7 +208,8 @@ async def test_M8_a_shaken_investigative_spend_rolls_composure_and_spends_either
     posted = await fake.wait_channel_messages(guild.announcements.id, 2)
     assert "Olga sufre un trastorno mental" in str(posted[-1])
     undone = await confirmed_undo(fake, guild, gm)
-    assert "Estabilidad -6 / 5 → -5 / 6" in undone.content
+    shown = stability_shown(undone.embed, "es")
+    assert (shown.before, shown.rating_before, shown.now, shown.rating) == (-6, 5, -5, 6)
     assert "ya no sufre ningún trastorno mental" in undone.content
     assert abilities(bot, guild, "Olga")["Ocultismo"][2] == 1
 
@@ -235,7 +238,7 @@ async def test_M8_a_hurt_and_shaken_characters_check_shows_both_penalties(
         penalty=1,
         shaken=1,
     )
-    assert "3 + 0 = 3 vs 6 (4 + 1 + 1)" in failed.text
+    assert "3 + 0 = 3 vs 6 (4 + 1 for wounds + 1 for being Shaken)" in failed.text
     await bot.script_dice(5)
     spent = await fake.slash(
         guild, gm, "check", {"character": "Nell", "ability": "Athletics", "spend": 1}
@@ -415,3 +418,30 @@ async def test_ability_refuses_stabilitys_names_but_removes_an_old_one(
         guild, gm, "ability set", {"character": "Jack Malone", "ability": "esta"}, focused="ability"
     )
     assert all("Estabilidad" not in choice["name"] for choice in suggested), suggested
+
+
+async def test_M9_F1_the_patient_autocomplete_leaves_out_the_medic_chosen(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    """Nobody treats themselves (F1, M9): once the medic is chosen, ``patient`` suggests
+    everyone else (with Stability, for ``/stability treat``), not the medic."""
+    gm = gm_of(guild)
+    for name in ("Dr. Freud", "Amelia Ríos", "Jack Malone"):
+        await create_stable(fake, guild, gm, name, 6)
+    await create(fake, guild, gm, "Olga", 9)  # no Stability
+    for command, expected in (
+        ("stability treat", ["Amelia Ríos", "Jack Malone"]),
+        ("firstaid", ["Amelia Ríos", "Jack Malone", "Olga"]),
+    ):
+        choices = await fake.autocomplete(
+            guild, gm, command, {"medic": "Dr. Freud", "patient": ""}, focused="patient"
+        )
+        assert [choice["name"] for choice in choices] == expected, command
+        # Typed as it matches (case and accents ignored), the medic is left out too.
+        choices = await fake.autocomplete(
+            guild, gm, command, {"medic": "dr. freud", "patient": "dr"}, focused="patient"
+        )
+        assert choices == [], command
+        # With no medic yet, everyone it may be is offered.
+        choices = await fake.autocomplete(guild, gm, command, {"patient": "dr"}, focused="patient")
+        assert [choice["name"] for choice in choices] == ["Dr. Freud"], command

@@ -166,7 +166,7 @@ async def test_M8_composure_in_english_and_the_shaken_check_in_spanish(
     )
     assert field(spent.embed, COMPOSURE_FIELD["en"]).split("\n") == [
         "1 + 0 = 1 vs 2",
-        "**Failure — falters, but the spend is made**",
+        "**Failure — falters, but spends all the same**",
     ]
     await gm_set(fake, guild, "Olga", stability=4)
     calm = await fake.slash(

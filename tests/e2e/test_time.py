@@ -42,7 +42,7 @@ async def test_T1_minutes_carry_over_between_calls(
     assert first.embed["title"] == "⏳ Game time: +20 min"
     assert several_lines(first.embed)["Ana"] == (
         "**Ana** · Health -7 / 9 · **Seriously wounded** · Bleeding"
-        " · bleeding: 20 of the 30 min that cost a point"
+        " · 20 of the 30 min that cost 1 Health"
     )
     state = rows(bot, guild)["Ana"]
     assert (state["health"], state["bleed_minutes"]) == (-7, 20)
@@ -166,8 +166,9 @@ async def test_T2_bleeding_kills_at_minus_12_and_stops_there(
     assert state["Ana"]["health"] == -12 and state["Bea"]["health"] == -12
     assert "dies" not in reply.text, "a death is said by its own embed only"
     titles = [embed.get("title") for embed in reply.embeds]
-    assert titles == ["⏳ Game time: +24 h", "Ana has died", "Bea has died"]
-    assert [name for name in several_lines(reply.embed) if name] == [], "the dead have no line"
+    # No embed with nothing but a title: the time passed heads the first death.
+    assert titles == ["Ana has died", "Bea has died"]
+    assert reply.embed["author"]["name"] == "⏳ Game time: +24 h"
     assert reply.buttons == [], "the dead roll nothing"
     fits_discord(reply)
     # Deaths are also posted in the configured channel.
@@ -201,7 +202,7 @@ async def test_T2_bleeding_makes_a_roll_due_with_buttons_that_roll(
     assert reply.content.startswith(owner.mention) and reply.content.count(owner.mention) == 1
     allowed = (reply.body or {})["data"]["allowed_mentions"]
     assert allowed["parse"] == [] and [str(u) for u in allowed["users"]] == [owner.id]
-    assert "Consciousness roll pending: Ana (Difficulty 7)" in reply.text
+    assert "Consciousness roll: Difficulty 7 for Ana" in reply.text
     character_id, roll = state["id"], stored(bot, guild, "Ana")["roll_seq"]
     ids = reply.custom_ids
     assert f"salud:cons:{character_id}:0:{roll}" in ids
@@ -308,7 +309,7 @@ async def test_time_in_spanish(fake: FakeDiscord, bot: BotProcess, make_guild: A
     ]
     nobody = await fake.slash(guild, gm, "time", {"minutes": 1})
     assert nobody.embed["title"] == "⏳ Tiempo de juego: +1 min"
-    assert "se desangra: 1 de los 30 min que cuestan un punto" in nobody.text
+    assert "Se desangra · 1 de los 30 min que le cuestan 1 de Salud" in nobody.text
     player = guild.member("Bea", locale="es-ES")
     assert_refused(await fake.slash(guild, player, "time", {"minutes": 30}), "Solo un DJ")
 

@@ -463,7 +463,9 @@ def _good_value(option: Mapping[str, Any]) -> Any:
         return int(option.get("min_value") or 1)
     if kind == 5:
         return False
-    return None  # users, roles, channels: optional in every command
+    if kind == 7:  # a required place (/table bind): a channel id without its resolved data
+        return Raw("1")
+    return None  # users and roles: optional in every command
 
 
 def wrong_types(definitions: Sequence[Mapping[str, Any]]) -> list[Bad]:

@@ -32,6 +32,8 @@ EXPECTED_TABLES = {
     "roll_messages",  # 0004: the messages carrying roll buttons (of every kind since 0012)
     "trackers",  # 0005: the live trackers
     "announcement_channel_lost",  # 0007: announcement channels the bot may no longer post in
+    "game_tables",  # 0014: the tables of a server (issue 27)
+    "table_places",  # 0014: the places bound to them
 }
 
 #: The first step of the made-up migrations below.

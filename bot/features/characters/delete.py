@@ -60,9 +60,9 @@ class DeleteButton(SaludButton, custom_id=DELETE_ID):
         # question says it is done.
         await acknowledge(interaction)
         async with here.change() as tx:
-            deleted = await tx.delete_character(here.guild_id, self.character_id)
+            deleted = await tx.delete_character(here.table_id, self.character_id)
             if deleted is None:
-                raise CharacterNotFound(here.guild_id, self.character_id)
+                raise CharacterNotFound(here.table_id, self.character_id)
             await tx.record(**here.history(CharacterDeleteDetails(name=deleted.name)))
         await send_public(
             interaction,

@@ -95,21 +95,21 @@ async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui
     characters."""
     language = here.public_language
     async with here.read() as reader:
-        total = await reader.count_characters(here.guild_id, out_of_play=False)
+        total = await reader.count_characters(here.table_id, out_of_play=False)
         pages = list_pages(total)
         page = min(max(page, 1), pages)
         characters = await reader.list_characters(
-            here.guild_id,
+            here.table_id,
             out_of_play=False,
             limit=LIST_PAGE_LINES,
             offset=(page - 1) * LIST_PAGE_LINES,
             language=language.value,
         )
-        lookalikes = await reader.lookalike_ids(here.guild_id)
+        lookalikes = await reader.lookalike_ids(here.table_id)
         insane = await reader.list_characters(
-            here.guild_id, out_of_play=True, limit=OUT_OF_PLAY_READ, language=language.value
+            here.table_id, out_of_play=True, limit=OUT_OF_PLAY_READ, language=language.value
         )
-    embed = list_embed(characters, language, page, total, lookalikes, insane)
+    embed = here.titled(list_embed(characters, language, page, total, lookalikes, insane))
     return embed, ListPageButton.pager(
         page,
         pages,

@@ -15,18 +15,22 @@ from bot.features.characters.names import entries_of, find_character, rank_choic
 from bot.i18n import text
 from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
-from bot.interaction.here import Here, private_language
+from bot.interaction.here import Here, private_language, table_of
 from bot.interaction.subjects import note_options, note_subject
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from bot.render.sanitize import escape, has_invisible, visible
-from bot.storage import LightCharacter, ServerNames
-from rules.names import MAX_NAME_LENGTH
+from bot.storage import LightCharacter, ServerNames, name_key
+from rules.names import MAX_NAME_LENGTH, fold_name
 
 __all__ = [
     "Character",
     "CharacterTransformer",
+    "Patient",
+    "PatientTransformer",
     "StableCharacter",
     "StableCharacterTransformer",
+    "StablePatient",
+    "StablePatientTransformer",
     "character_choices",
     "resolve_character",
 ]
@@ -49,7 +53,11 @@ async def resolve_character(here: Here, name: str | None) -> LightCharacter:
         raise UserFacingError("error.invalid_name.control", max_length=MAX_NAME_LENGTH)
     names = await here.names()
     if name is not None:
-        return _find_by_name(here, names, name)
+        try:
+            return _find_by_name(here, names, name)
+        except UserFacingError:
+            await _refuse_if_elsewhere(here, name)
+            raise
     own = names.owned_by(here.user_id)
     if not own:
         raise UserFacingError("error.no_character")
@@ -60,6 +68,24 @@ async def resolve_character(here: Here, name: str | None) -> LightCharacter:
         raise UserFacingError("error.several_characters", names=shown)
     note_subject(here.interaction, "character", own[0])
     return own[0]
+
+
+async def _refuse_if_elsewhere(here: Here, name: str) -> None:
+    """A name that is exactly one of another table's characters is refused saying where it
+    plays (COMMANDS.md "Tables"); read only on the way to a refusal, never otherwise."""
+    if not here.several_tables:
+        return
+    key = name_key(_typed_name(name))
+    for table in here.storage.tables.tables(here.server_id):
+        if table.id == here.table_id:
+            continue
+        other = await here.storage.names(table.id, here.context.ticket)
+        found = other.with_key(key)
+        if found is not None:
+            shown = table.name or text(here.private_language, "table.main_name")
+            raise UserFacingError(
+                "error.character_elsewhere", name=escape(found.name), table=escape(shown)
+            )
 
 
 def _find_by_name(here: Here, names: ServerNames, name: str) -> LightCharacter:
@@ -132,20 +158,29 @@ class CharacterTransformer(app_commands.Transformer):
 
 
 async def character_choices(
-    interaction: discord.Interaction[Any], typed: str, *, stable_only: bool = False
+    interaction: discord.Interaction[Any],
+    typed: str,
+    *,
+    stable_only: bool = False,
+    besides: str | None = None,
 ) -> list[app_commands.Choice[str]]:
     """Up to 25 of the server's characters matching ``typed`` as a typed name is matched
     (accents ignored: ``bot.features.characters.names.rank_choices``), the user's own first,
     in the order a reader of the user's language expects; ``stable_only``: only those with
-    Stability (COMMANDS.md "Stability")."""
+    Stability (COMMANDS.md "Stability"); ``besides``: a name typed in another option (the
+    medic), whose character is not suggested."""
     if interaction.guild_id is None:
         return []
     context = context_of(interaction)
-    names = await context.services.storage.names(interaction.guild_id, context.ticket)
+    table = table_of(interaction, context.services.storage)
+    names = await context.services.storage.names(table.id, context.ticket)
     language = await private_language(interaction)
     entries = entries_of(names)
     if stable_only:
         entries = tuple(entry for entry in entries if entry.character.has_stability)
+    if besides and besides.strip():
+        left_out = fold_name(besides)
+        entries = tuple(e for e in entries if fold_name(e.character.name) != left_out)
     ranked = rank_choices(
         _typed_name(typed)[:CHOICE_LENGTH_LIMIT],
         entries,
@@ -175,5 +210,39 @@ class StableCharacterTransformer(CharacterTransformer):
         return await character_choices(interaction, str(value), stable_only=True)
 
 
-#: The ``character`` of ``/stability test|roll`` and ``patient`` of ``/stability treat``.
+#: The ``character`` of ``/stability test|roll``.
 StableCharacter = app_commands.Transform[LightCharacter, StableCharacterTransformer]
+
+
+def _medic_typed(interaction: discord.Interaction[Any]) -> str | None:
+    """The ``medic`` option as typed so far (autocomplete sends every option filled)."""
+    medic = getattr(interaction.namespace, "medic", None)
+    return medic if isinstance(medic, str) else None
+
+
+class PatientTransformer(CharacterTransformer):
+    """The ``patient`` of ``/firstaid``: autocomplete leaves out the medic already chosen
+    (nobody treats themselves, RULES.md F1)."""
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction[Any], value: int | float | str, /
+    ) -> list[app_commands.Choice[str]]:
+        return await character_choices(interaction, str(value), besides=_medic_typed(interaction))
+
+
+class StablePatientTransformer(CharacterTransformer):
+    """The ``patient`` of ``/stability treat``: only characters with Stability, and not the
+    psychoanalyst already chosen (M9: not to oneself)."""
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction[Any], value: int | float | str, /
+    ) -> list[app_commands.Choice[str]]:
+        return await character_choices(
+            interaction, str(value), stable_only=True, besides=_medic_typed(interaction)
+        )
+
+
+#: The ``patient`` of ``/firstaid``.
+Patient = app_commands.Transform[LightCharacter, PatientTransformer]
+#: The ``patient`` of ``/stability treat``.
+StablePatient = app_commands.Transform[LightCharacter, StablePatientTransformer]

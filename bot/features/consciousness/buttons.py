@@ -34,6 +34,7 @@ from bot.interaction.here import Here
 from bot.interaction.sending import send_change
 from bot.interaction.subjects import note_subject
 from bot.render import consciousness_roll_field, safe
+from bot.render.calls import short_names as short_call_names
 from bot.render.change import change_embeds, should_announce
 from bot.render.limits import BUTTON_LABEL_LIMIT, BUTTONS_PER_ROW, ROWS_PER_MESSAGE
 from bot.storage import CharacterNotFound, LightCharacter, StoredCharacter
@@ -118,13 +119,13 @@ async def perform_consciousness_roll(
     the keeper disables (the press's response does it).
     """
     async with here.change() as tx:
-        current = await tx.get_character(here.guild_id, character_id)
+        current = await tx.get_character(here.table_id, character_id)
         if current is None:
-            raise CharacterNotFound(here.guild_id, character_id)
+            raise CharacterNotFound(here.table_id, character_id)
         note_subject(here.interaction, "character", current)
         if require_pending:
             _require_pending(current)
-            if roll is not None and await roll_number(tx, here.guild_id, character_id) != roll:
+            if roll is not None and await roll_number(tx, here.table_id, character_id) != roll:
                 raise UserFacingError("health.error.button_old_roll", name=safe(current.name))
         made = roll_consciousness(current.health, spend, here.dice, stability=current.stability)
         saved = current
@@ -210,12 +211,13 @@ class ConsciousnessButton(SaludButton, custom_id=CONSCIOUSNESS_ID):
         return cls(int(match["character_id"]), int(match["spend"]), label, roll=roll)
 
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+        here = await here.of_character(self.character_id)
         await require_roller(here, self.character_id)
         message, channel_id = interaction.message, interaction.channel_id
         kept = None
         if message is not None and channel_id is not None:
             kept = RollMessage(
-                here.guild_id, self.character_id, self.roll or 0, channel_id, message.id
+                here.table_id, self.character_id, self.roll or 0, channel_id, message.id
             )
         saved, roll = await perform_consciousness_roll(
             here, self.character_id, self.spend, require_pending=True, roll=self.roll, pressed=kept
@@ -234,12 +236,14 @@ async def _disable_pressed(
 
 
 async def disable_pressed(
-    interaction: discord.Interaction[Any], of_the_roll: Callable[[str], bool]
+    interaction: discord.Interaction[Any],
+    of_the_roll: Callable[[str], bool],
+    embeds: Sequence[discord.Embed] | None = None,
 ) -> None:
     """The response to a roll button's press: the pressed message, the buttons whose custom
     id ``of_the_roll`` says are of the roll made disabled (read from the message the
-    interaction carries; nothing else of it changes). Not a new message: the roll's reply
-    follows up."""
+    interaction carries), and its ``embeds`` replaced when given (a Stability call saying who
+    rolled); nothing else of it changes. Not a new message: the roll's reply follows up."""
     message = interaction.message
     if message is None:
         return
@@ -257,35 +261,20 @@ async def disable_pressed(
     if not changed:
         return
     view.stop()  # nothing to listen for: the buttons answer as DynamicItems (button_view)
+    edits: dict[str, Any] = {"view": view}
+    if embeds is not None:
+        edits["embeds"] = list(embeds)
     if interaction.response.is_done():  # acknowledged while it waited (deferral.py)
-        await interaction.edit_original_response(view=view)
+        await interaction.edit_original_response(**edits)
     else:
-        await interaction.response.edit_message(view=view)
-
-
-#: First words that are a title, not a name, in the two languages: ``Padre: Tirar`` would
-#: not say who rolls, so such a character's buttons carry the whole name.
-_TITLE_WORDS = """
-    padre madre hermano hermana fray sor don doña señor señora señorita doctor doctora
-    profesor profesora sargento capitán capitana teniente inspector inspectora agente
-    detective father mother brother sister mister miss lady lord sir dame professor
-    sergeant captain lieutenant agent reverend
-"""
-_TITLES = frozenset(_TITLE_WORDS.split())
+        await interaction.response.edit_message(**edits)
 
 
 def short_names(characters: Sequence[StoredCharacter]) -> dict[int, str]:
     """What a button calls each character when one message carries several characters'
-    buttons (COMMANDS.md: ``Amelia: Roll``): its first word when that word is nobody else's
-    here and is no abbreviation (``Sgt.``) or title (``Padre``), else its whole name."""
-    firsts = [character.name.split(" ", 1)[0] for character in characters]
-    short: dict[int, str] = {}
-    for character, first in zip(characters, firsts, strict=True):
-        unique = firsts.count(first) == 1
-        is_title = first.endswith(".") or first.casefold() in _TITLES
-        usable = unique and not is_title and len(first) >= 3
-        short[character.id] = first if usable else character.name
-    return short
+    buttons (COMMANDS.md: ``Amelia: Roll``): ``bot.render.calls.short_names``, by id."""
+    shown = short_call_names([character.name for character in characters])
+    return {character.id: name for character, name in zip(characters, shown, strict=True)}
 
 
 def _label(text_: str) -> str:

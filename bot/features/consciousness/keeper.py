@@ -33,6 +33,7 @@ from bot.interaction.buttons import CustomId
 from bot.interaction.here import Here
 from bot.interaction.message_edits import edit_message, is_gone, message_payload
 from bot.interaction.pacer import RateLimited, RestPacer
+from bot.render.stability import replace_call_line
 from bot.storage import StorageEngine, StorageUnreachable
 from bot.storage.memory import Lru
 from bot.storage.roll_messages import (
@@ -52,6 +53,8 @@ log = logging.getLogger(__name__)
 _NO_MESSAGES_MEMORY = 4096
 #: How many characters' latest changes are remembered (for ``remember``'s second look).
 _CHANGES_MEMORY = 4096
+#: How many rolled Stability tests' lines wait for their call's sweep.
+_ROLLED_MEMORY = 4096
 
 
 def _disabled_components(
@@ -106,6 +109,9 @@ class RollButtonKeeper:
         # The task whose commit last changed each character (server, character): a message
         # kept by that same task needs no second look (``remember``).
         self._changed_by: Lru[tuple[int, int], asyncio.Task[Any] | None] = Lru(_CHANGES_MEMORY)
+        # The call's line of each Stability test rolled by command (server, character, test):
+        # the character's name and the line saying how it rolled.
+        self._rolled: Lru[tuple[int, int, int], tuple[str, str]] = Lru(_ROLLED_MEMORY)
 
     def start(self) -> None:
         """Follow every committed change from now on."""
@@ -119,11 +125,23 @@ class RollButtonKeeper:
         kind: RollKind = RollKind.CONSCIOUSNESS,
     ) -> None:
         """Keep the reply that carries these characters' roll buttons (after it was sent)."""
-        channel_id = here.interaction.channel_id
+        await self.remember_message(
+            here.table_id, here.interaction.channel_id, message_id, rolls, kind
+        )
+
+    async def remember_message(
+        self,
+        guild_id: int,
+        channel_id: int | None,
+        message_id: int | None,
+        rolls: Mapping[int, int],
+        kind: RollKind = RollKind.CONSCIOUSNESS,
+    ) -> None:
+        """``remember`` for the message ``message_id`` of ``channel_id`` in ``guild_id``."""
         if channel_id is None or message_id is None or not rolls:
             return
         messages = [
-            RollMessage(here.guild_id, character_id, roll, channel_id, message_id, kind)
+            RollMessage(guild_id, character_id, roll, channel_id, message_id, kind)
             for character_id, roll in rolls.items()
         ]
         try:
@@ -132,10 +150,10 @@ class RollButtonKeeper:
         except Exception:
             # The reply was sent; only the later disabling of its buttons is lost.
             log.exception(
-                "could not keep the roll-button message %s of guild %s", message_id, here.guild_id
+                "could not keep the roll-button message %s of guild %s", message_id, guild_id
             )
             return
-        self._without.forget(here.guild_id)  # its changes must be swept again
+        self._without.forget(guild_id)  # its changes must be swept again
         # A roll made (or healed away) by another change between this one's commit and now
         # was swept before its message was kept: one more look at those characters (merged
         # with any sweep still waiting). Characters no other change touched need none.
@@ -143,10 +161,37 @@ class RollButtonKeeper:
         moved = tuple(
             character_id
             for character_id in rolls
-            if self._changed_by.get((here.guild_id, character_id)) is not this
+            if self._changed_by.get((guild_id, character_id)) is not this
         )
         if moved:
-            self._changed(here.guild_id, moved)
+            self._changed(guild_id, moved)
+
+    def note_rolled(
+        self, guild_id: int, character_id: int, test: int, name: str, line: str
+    ) -> None:
+        """A Stability test rolled: the call's line that says so (``✓ 2 + 0 = 2 vs 4: fallo,
+        8 → 4``), edited into the messages of that test with their disabled buttons. Noted
+        after its commit and before the sweep that commit started can run."""
+        self._rolled.put((guild_id, character_id, test), (name, line))
+
+    def _said_rolled(
+        self, guild_id: int, embeds: list[dict[str, Any]], items: list[RollMessage]
+    ) -> list[dict[str, Any]] | None:
+        """The message's embeds with the call's line of each test rolled said so; None when
+        none of them changes."""
+        if not embeds:
+            return None
+        description = str(embeds[0].get("description") or "")
+        said = description
+        for item in items:
+            if item.kind is not RollKind.STABILITY_TEST or item.roll_seq is None:
+                continue
+            noted = self._rolled.get((guild_id, item.character_id, item.roll_seq))
+            if noted is not None:
+                said = replace_call_line(said, *noted)
+        if said == description:
+            return None
+        return [{**embeds[0], "description": said}, *embeds[1:]]
 
     def _changed(self, guild_id: int, character_ids: tuple[int, ...]) -> None:
         task = asyncio.current_task()
@@ -213,7 +258,11 @@ class RollButtonKeeper:
                     components, edited = _disabled_components(components, stale, custom_id)
                     changed = changed or edited
             if changed:
-                await edit_message(pacer, channel_id, message_id, {"components": components})
+                edits: dict[str, Any] = {"components": components}
+                said = self._said_rolled(items[0].guild_id, message.get("embeds") or [], items)
+                if said is not None:
+                    edits["embeds"] = said
+                await edit_message(pacer, channel_id, message_id, edits)
         except discord.HTTPException as error:
             if is_gone(error):
                 log.info(

@@ -56,14 +56,14 @@ async def history_page(
     page = min(max(page, 1), MAX_PAGE)
     async with here.read() as reader:
         entries = await reader.history(
-            here.guild_id,
+            here.table_id,
             None if character is None else character.id,
             limit=HISTORY_LIMIT + 1,
             offset=(page - 1) * HISTORY_LIMIT,
         )
     more = len(entries) > HISTORY_LIMIT
     language = here.public_language
-    embed = history_embed(entries[:HISTORY_LIMIT], language, character, page)
+    embed = here.titled(history_embed(entries[:HISTORY_LIMIT], language, character, page))
     if page == 1 and not more:
         return embed, None
     subject = 0 if character is None else character.id
@@ -104,7 +104,7 @@ class HistoryPageButton(SaludButton, custom_id=HISTORY_PAGE_ID):
         character: StoredCharacter | None = None
         if self.character_id:
             async with here.read() as reader:
-                character = await reader.get_character(here.guild_id, self.character_id)
+                character = await reader.get_character(here.table_id, self.character_id)
             if character is None:
                 raise UserFacingError("error.character_gone")
         embed, view = await history_page(here, character, self.page)

@@ -10,11 +10,13 @@ from typing import Any
 import discord
 
 from bot.features.history.undo_preview import preview_embed, reversal_lines
+from bot.features.stability.buttons import stability_test_view
 from bot.i18n import Language, text
 from bot.interaction.buttons import CustomId, SaludButton, button_view, choice, number
 from bot.interaction.deferral import acknowledge
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
+from bot.interaction.mentions import call_testers
 from bot.interaction.sending import NO_MENTIONS, send_change
 from bot.render import mention
 from bot.render.change import should_announce
@@ -23,6 +25,7 @@ from bot.render.limits import CONTENT_LIMIT
 from bot.storage import HistoryEntry, UndoResult
 from bot.storage.roll_messages import RollKind, renumber_rolls
 from rules.outcome import Outcome
+from rules.stability import StabilityOutcome
 
 __all__ = ["UNDO_ID", "UndoButton", "undo_reply", "undo_view"]
 
@@ -37,7 +40,8 @@ def undo_reply(
 ) -> tuple[str, list[discord.Embed], list[list[discord.Embed]], bool]:
     """Content, embeds, further messages' embeds and whether to announce: which change was
     reverted (its number in the server, who made it, when), each character's status embed
-    with its Health now → restored, and the other values that change back in words."""
+    with its Health (or, when only its mind moved, its Stability) now → restored, and the
+    other values that change back in words."""
     reverted = result.reverted
     header = text(
         language,
@@ -62,7 +66,10 @@ def undo_reply(
             touched.append(Touched(None, back, outcome))
         else:
             outcome = Outcome(before=now.health, after=back.health, events=())
-            touched.append(Touched(now, back, outcome))
+            mind = None
+            if now.stability is not None and back.stability is not None:
+                mind = StabilityOutcome(before=now.stability, after=back.stability, events=())
+            touched.append(Touched(now, back, outcome, stability=mind))
     lines = reversal_lines(reverted, language, health=False)
     if lines:
         header += "\n" + clip_lines(lines, language, CONTENT_LIMIT - len(header) - 1)
@@ -155,21 +162,21 @@ class UndoButton(SaludButton, custom_id=UNDO_ID):
         await acknowledge(interaction)
         try:
             async with here.change() as tx:
-                latest = await tx.latest_undoable(here.guild_id)
+                latest = await tx.latest_undoable(here.table_id)
                 if latest is None or latest.id != self.entry_id:
-                    previewed = await tx.get_history_entry(here.guild_id, self.entry_id)
+                    previewed = await tx.get_history_entry(here.table_id, self.entry_id)
                     if previewed is not None and previewed.undone:  # pressed twice
                         raise UserFacingError("undo.error.already", entry=previewed.number)
                     raise _Superseded(latest)
-                result = await tx.undo_latest(here.guild_id, here.interaction.id, here.user_id)
+                result = await tx.undo_latest(here.table_id, here.interaction.id, here.user_id)
                 if result is None:  # pragma: no cover - the entry was just read in this tx
                     raise _Superseded(None)
                 pending = [c.id for c in result.restored if c.health.roll_pending]
-                await renumber_rolls(tx, here.guild_id, pending)
+                await renumber_rolls(tx, here.table_id, pending)
                 # A Stability test an undo makes due again (an undone roll) gets a new
                 # number too: the buttons of its call stay refused and disabled (M13).
-                await renumber_rolls(
-                    tx, here.guild_id, tests_due_again(result), kind=RollKind.STABILITY_TEST
+                tests = await renumber_rolls(
+                    tx, here.table_id, tests_due_again(result), kind=RollKind.STABILITY_TEST
                 )
         except _Superseded as moved:
             if moved.latest is None:
@@ -182,9 +189,22 @@ class UndoButton(SaludButton, custom_id=UNDO_ID):
                 undo_view(moved.latest.id, self.gm_id, language),
             )
             return
-        content, embeds, more, announce = undo_reply(result, here.public_language)
-        await send_change(
-            interaction, embeds, announce=announce, here=here, content=content, more=more
+        public = here.public_language
+        content, embeds, more, announce = undo_reply(result, public)
+        # A test due again is due as a call makes it (M13): its owner called, fresh buttons.
+        due = [c for c in result.restored if c.id in tests]
+        message_id = await send_change(
+            interaction,
+            embeds,
+            announce=announce,
+            here=here,
+            content=content,
+            more=more,
+            view=stability_test_view(due, public, tests),
+            call=call_testers(due, caller=here.user_id, language=public),
+        )
+        await here.context.services.roll_buttons.remember_message(
+            here.table_id, interaction.channel_id, message_id, tests, RollKind.STABILITY_TEST
         )
         number = result.reverted.number
         await _replace_question(interaction, text(language, "undo.confirmed", entry=number))

@@ -21,9 +21,11 @@ from bot.render import mention, safe
 from bot.render.common import duration_text
 from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT
 from bot.storage import HistoryCharacter, HistoryEntry, StoredCharacter
+from bot.storage.details import CharacterMoveDetails
 from rules.abilities import Ability
 from rules.character import CharacterHealth
 from rules.stability import CharacterStability
+from rules.stability_test import stability_test_difficulty
 
 __all__ = ["PREVIEW_COLOUR", "preview_embed", "reversal_line", "reversal_lines"]
 
@@ -88,12 +90,19 @@ def _stability(stability: CharacterStability) -> str:
 
 
 def _stability_changes(
-    now: CharacterStability | None, back: CharacterStability | None, language: Language
+    now: CharacterStability | None,
+    back: CharacterStability | None,
+    language: Language,
+    *,
+    pool: bool = True,
+    health: CharacterHealth | None = None,
 ) -> list[str]:
     """Every Stability value the undo changes back, in words (RULES.md M13: an undone roll
     makes its test due again): ``Estabilidad 1 / 7 → 5 / 8``, the mental illness, lucidity,
     the scene's losses, the test due; Stability that comes back or goes. Nothing for a
-    character without Stability either side."""
+    character without Stability either side. ``pool``: the pool and the test due too (the
+    public reply's Stability field shows them instead). ``health``: as the undo brings it
+    back, for the Difficulty the test due will be rolled against."""
     if now == back:
         return []
     if back is None:
@@ -101,7 +110,7 @@ def _stability_changes(
     if now is None:
         return [text(language, "undo.stability.back", value=_stability(back))]
     parts = []
-    if (now.pool, now.rating) != (back.pool, back.rating):
+    if pool and (now.pool, now.rating) != (back.pool, back.rating):
         parts.append(text(language, "undo.stability", now=_stability(now), back=_stability(back)))
     for key, old, new in (
         ("undo.flag.mental_illness", now.mental_illness, back.mental_illness),
@@ -121,9 +130,12 @@ def _stability_changes(
         due = back.due_test
         if due is None:
             parts.append(text(language, "undo.flag.test_due.off"))
-        else:
+        elif pool:  # else the reply calls the player and its Stability field says it
+            difficulty = due.difficulty
+            if health is not None:
+                difficulty = stability_test_difficulty(health, back, difficulty).total
             parts.append(
-                text(language, "undo.flag.test_due.on", loss=due.loss, difficulty=due.difficulty)
+                text(language, "undo.flag.test_due.on", loss=due.loss, difficulty=difficulty)
             )
     return parts
 
@@ -151,7 +163,8 @@ def _value_changes(
     now: StoredCharacter, back: StoredCharacter, language: Language, *, health: bool = True
 ) -> list[str]:
     """Every value of one character that the undo changes back, each once, in words; none
-    that stays. ``health``: its Health too (the public reply's embeds show it instead)."""
+    that stays. ``health``: its Health, Stability pool and test due too (the public reply's
+    embeds show them instead)."""
     a, b = now.health, back.health
     parts: list[str] = []
     if health and (a.health, a.max_health) != (b.health, b.max_health):
@@ -174,7 +187,7 @@ def _value_changes(
     if a.hospital != b.hospital:
         parts.append(_hospital(language, a, b))
     parts += _scene_values(a, b, language)
-    parts += _stability_changes(now.stability, back.stability, language)
+    parts += _stability_changes(now.stability, back.stability, language, pool=health, health=b)
     parts += _ability_changes(now.abilities, back.abilities, language)
     if now.name != back.name:
         parts.append(text(language, "undo.name", back=safe(back.name)))
@@ -213,7 +226,11 @@ def reversal_line(
 
 def reversal_lines(entry: HistoryEntry, language: Language, *, health: bool = True) -> list[str]:
     """Every character the entry touched that has something to say, in the order stored
-    (by id)."""
+    (by id); a move between tables undone says where the character plays again."""
+    details = entry.details
+    if isinstance(details, CharacterMoveDetails):
+        table = details.from_name or text(language, "table.main_name")
+        return [text(language, "undo.line.moved", name=safe(details.name), table=safe(table))]
     lines = (reversal_line(change, language, health=health) for change in entry.characters)
     return [line for line in lines if line is not None]
 

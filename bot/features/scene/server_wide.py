@@ -38,7 +38,7 @@ async def save_all(
 async def count_among(here: Here, among: Among) -> int:
     """How many of the server's characters a change ``among`` them would touch at most."""
     async with here.read() as reader:
-        return await reader.count_among(here.guild_id, among)
+        return await reader.count_among(here.table_id, among)
 
 
 async def batches(

@@ -169,20 +169,20 @@ async def status_message(here: Here, page: int) -> tuple[discord.Embed, discord.
     and of the out of play."""
     language = here.public_language
     async with here.read() as reader:
-        counts = await reader.head_count(here.guild_id)
+        counts = await reader.head_count(here.table_id)
         in_play = counts[1] - counts[2]
         pages = _pages(in_play)
         page = min(max(page, 1), pages)
         characters = await reader.list_characters(
-            here.guild_id,
+            here.table_id,
             living_only=True,
             out_of_play=False,
             limit=STATUS_PAGE_LINES,
             offset=(page - 1) * STATUS_PAGE_LINES,
             language=language.value,
         )
-        closing = await _closing(reader, here.guild_id, language, counts)
-    embed = status_page_embed(characters, in_play, language, page, closing)
+        closing = await _closing(reader, here.table_id, language, counts)
+    embed = here.titled(status_page_embed(characters, in_play, language, page, closing))
     return embed, StatusPageButton.pager(
         page, pages, text(language, "scene.status.previous"), text(language, "scene.status.next")
     )

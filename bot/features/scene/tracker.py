@@ -26,9 +26,11 @@ from functools import partial
 
 import discord
 
-from bot.i18n import Language, public_language
+from bot.i18n import Language, public_language, text
 from bot.interaction.message_edits import edit_message, is_gone
 from bot.interaction.pacer import RestPacer
+from bot.render.limits import TITLE_LIMIT
+from bot.render.sanitize import escape
 from bot.storage import StorageEngine, StorageReads
 from bot.storage.memory import Lru
 from bot.storage.trackers import TrackerMessage, forget_tracker, get_tracker, set_tracker
@@ -138,9 +140,14 @@ class LiveTracker:
             if tracker is None:
                 self._without.put(guild_id, True)
                 return
-            settings = await reader.get_settings(guild_id)
-            language = public_language(settings.language, self._guild_locale(guild_id))
+            server = self._storage.tables.server_of(guild_id)  # the tracker's table's
+            settings = await reader.get_settings(server)
+            language = public_language(settings.language, self._guild_locale(server))
             embeds = await self._render(reader, guild_id, language, datetime.now(UTC))
+        named = self._storage.tables.title_of(guild_id)
+        if named is not None and embeds and embeds[0].title:
+            shown = named or text(language, "table.main_name")
+            embeds[0].title = f"{embeds[0].title} · {escape(shown)}"[:TITLE_LIMIT]
         if await self._edit(tracker, {"content": None, "embeds": [e.to_dict() for e in embeds]}):
             # From the end of this edit: the next one reaches Discord 2 s later at least.
             self._edited(guild_id)

@@ -36,6 +36,8 @@ from bot.interaction.subjects import note_subject
 from bot.render import safe
 from bot.render.limits import BUTTON_LABEL_LIMIT
 from bot.render.stability import (
+    mark_rolled,
+    rolled_line,
     stability_announce,
     stability_change_embeds,
     stability_move,
@@ -92,12 +94,19 @@ async def perform_stability_roll(
     message whose button was pressed, no longer kept among those the keeper disables.
     """
     async with here.change() as tx:
-        current = await tx.get_character(here.guild_id, character_id)
+        current = await tx.get_character(here.table_id, character_id)
         if current is None:
-            raise CharacterNotFound(here.guild_id, character_id)
+            raise CharacterNotFound(here.table_id, character_id)
         note_subject(here.interaction, "character", current)
+        number_now = None
         if test is not None:
             await _require_this_test(tx, here, current, test)
+            number_now = test  # the test due, as the button's (refused otherwise)
+        elif current.stability is not None and current.stability.due_test is not None:
+            # Its call's line will say how it rolled (the keeper's sweep of its buttons).
+            number_now = await roll_number(
+                tx, here.table_id, character_id, kind=RollKind.STABILITY_TEST
+            )
         made = roll_stability_test(current.health, current.stability, spend, here.dice)
         saved = await tx.save_stability(current, made.outcome.after)
         if pressed is not None:
@@ -109,6 +118,12 @@ async def perform_stability_roll(
             lost=made.lost,
         )
         await tx.record(**here.history(details))
+    # Committed, and no await since: noted before the sweep the commit started can run.
+    if number_now is not None:
+        line = rolled_line(saved.name, made, here.public_language)
+        here.context.services.roll_buttons.note_rolled(
+            here.table_id, character_id, number_now, saved.name, line
+        )
     return saved, made
 
 
@@ -120,7 +135,7 @@ async def _require_this_test(
     replaced (each with where the test due now is rolled), read only on this refusal's
     path."""
     stability = character.stability
-    number_now = await roll_number(tx, here.guild_id, character.id, kind=RollKind.STABILITY_TEST)
+    number_now = await roll_number(tx, here.table_id, character.id, kind=RollKind.STABILITY_TEST)
     due = stability is not None and stability.due_test is not None
     if due and number_now == test:
         return
@@ -131,7 +146,7 @@ async def _require_this_test(
         raise UserFacingError("stability.error.button_no_test", name=name)
     language = here.private_language
     if number_now == test:
-        rolled = await _roll_entry(tx, here.guild_id, character.id)
+        rolled = await _roll_entry(tx, here.table_id, character.id)
         if rolled is None:
             raise UserFacingError("stability.error.button_no_test", name=name)
         entry, details = rolled
@@ -145,7 +160,7 @@ async def _require_this_test(
             outcome=text(language, f"render.history.outcome.{outcome}"),
             moved=f"; {text(language, 'render.history.stability', value=moved)}" if moved else "",
         )
-    latest = await _latest_entry(tx, here.guild_id, character.id)
+    latest = await _latest_entry(tx, here.table_id, character.id)
     if latest is not None and latest.undone and isinstance(latest.details, StabilityRollDetails):
         # Its roll was undone: the test is due again, numbered anew (new buttons).
         raise UserFacingError(
@@ -171,11 +186,11 @@ async def _where(
     found = None
     if test is not None:
         found = await tx.newest_roll_message(
-            here.guild_id, character_id, RollKind.STABILITY_TEST, test
+            here.table_id, character_id, RollKind.STABILITY_TEST, test
         )
     if found is None:
         return text(language, "stability.error.where_command")
-    link = f"https://discord.com/channels/{here.guild_id}/{found.channel_id}/{found.message_id}"
+    link = f"https://discord.com/channels/{here.server_id}/{found.channel_id}/{found.message_id}"
     return text(language, "stability.error.where_buttons", link=link)
 
 
@@ -244,6 +259,7 @@ class StabilityTestButton(SaludButton, custom_id=STABILITY_TEST_ID):
         return cls(int(match["character_id"]), int(match["spend"]), int(match["test"]), label)
 
     async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+        here = await here.of_character(self.character_id)
         names = await here.names()  # the owner from the name index: no wait for the storage
         found = next((c for c in names.characters if c.id == self.character_id), None)
         if found is None:
@@ -253,7 +269,7 @@ class StabilityTestButton(SaludButton, custom_id=STABILITY_TEST_ID):
         kept = None
         if message is not None and channel_id is not None:
             kept = RollMessage(
-                here.guild_id,
+                here.table_id,
                 self.character_id,
                 self.test,
                 channel_id,
@@ -265,9 +281,28 @@ class StabilityTestButton(SaludButton, custom_id=STABILITY_TEST_ID):
         )
         character_id, test = self.character_id, self.test
         await disable_pressed(
-            interaction, lambda custom_id: is_test_button_of(custom_id, character_id, test)
+            interaction,
+            lambda custom_id: is_test_button_of(custom_id, character_id, test),
+            _said_rolled(interaction.message, saved.name, roll, here.public_language),
         )
         await send_stability_roll(interaction, here, saved, roll)
+
+
+def _said_rolled(
+    message: discord.Message | None, name: str, roll: StabilityTestRoll, language: Language
+) -> list[discord.Embed] | None:
+    """The pressed call's embeds with the line of the character who rolled saying so (``✓ 2 +
+    0 = 2 vs 4: fallo, 8 → 4``), edited with its disabled buttons; None to leave them (no
+    call's line of that name: an undo's reply, a character renamed since)."""
+    if message is None or not message.embeds:
+        return None
+    embeds = [discord.Embed.from_dict(embed.to_dict()) for embed in message.embeds]
+    description = embeds[0].description or ""
+    marked = mark_rolled(description, name, roll, language)
+    if marked == description:
+        return None
+    embeds[0].description = marked
+    return embeds
 
 
 def stability_test_view(

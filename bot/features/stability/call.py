@@ -70,7 +70,7 @@ async def call_tests(
             [(c, outcome.after) for c, outcome in zip(currents, outcomes, strict=True)]
         )
         tests = await number_rolls(
-            tx, here.guild_id, [c.id for c in saved], [], kind=RollKind.STABILITY_TEST
+            tx, here.table_id, [c.id for c in saved], [], kind=RollKind.STABILITY_TEST
         )
         details = StabilityTestDetails(
             loss=loss,
@@ -104,7 +104,5 @@ async def send_call(
         announce=False,
         here=here,
         view=stability_test_view(characters, language, called.tests),
-        call=call_testers(
-            characters, difficulty=called.difficulty, caller=here.user_id, language=language
-        ),
+        call=call_testers(characters, caller=here.user_id, language=language),
     )

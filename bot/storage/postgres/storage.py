@@ -36,6 +36,7 @@ from bot.storage.sqlite.rows import Clock, utc_now
 from bot.storage.sqlite.schema_guard import schema_check
 from bot.storage.sqlite.storage import COMMITS_REMEMBERED, Storage
 from bot.storage.sqlite.transaction import Transaction
+from bot.storage.tables import GameTable, TableDirectory
 
 __all__ = ["PgStorage"]
 
@@ -45,13 +46,35 @@ log = logging.getLogger(__name__)
 _GONE = (psycopg.OperationalError, psycopg.InterfaceError, DatabaseUnreachable, DatabaseOpenFailed)
 
 
+async def _load_tables(conn: psycopg.AsyncConnection[Any]) -> TableDirectory:
+    """Every table and place of the database, read once at start-up."""
+    directory = TableDirectory()
+    cursor = await conn.execute(
+        "SELECT id, guild_id, name, gm_role_id, channel_id FROM game_tables"
+    )
+    for row in await cursor.fetchall():
+        directory.put(GameTable(row[0], row[1], row[2], row[3], row[4]))
+    cursor = await conn.execute("SELECT place_id, guild_id, table_id FROM table_places")
+    for row in await cursor.fetchall():
+        directory.bind(row[1], row[0], row[2])
+    return directory
+
+
 class PgStorage(Storage):
     """The bot's PostgreSQL database, behind the same ``StorageEngine`` protocol."""
 
-    def __init__(self, conn: psycopg.AsyncConnection[Any], url: str, clock: Clock) -> None:
+    def __init__(
+        self,
+        conn: psycopg.AsyncConnection[Any],
+        url: str,
+        clock: Clock,
+        tables: TableDirectory | None = None,
+    ) -> None:
         from collections import deque
 
         self._pg: psycopg.AsyncConnection[Any] | None = conn
+        #: Every table and bound place, in memory, as on SQLite (``bot.storage.tables``).
+        self.tables = tables if tables is not None else TableDirectory()
         self._url = url
         self._clock = clock
         self._lock = FairLock()
@@ -75,10 +98,11 @@ class PgStorage(Storage):
         conn = await connect(url)
         try:
             await apply_migrations(conn)
+            tables = await _load_tables(conn)
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, url, clock or utc_now)
+        return cls(conn, url, clock or utc_now, tables)
 
     async def _connection(self) -> psycopg.AsyncConnection[Any]:
         """The connection, a new one when the last one broke."""

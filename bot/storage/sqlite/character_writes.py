@@ -56,6 +56,14 @@ _DELETE = "DELETE FROM characters WHERE id = ? AND guild_id = ?"
 #: plays with is a few dozen; the limit keeps one server from weighing on all the others.
 MAX_CHARACTERS = 1000
 
+#: The characters of the server of the table given twice (every table's: the limit is per server).
+#: The main table's id is its server's; another table's row names its server.
+COUNT_IN_SERVER = (
+    "SELECT count(*) FROM characters WHERE guild_id IN ("
+    " SELECT s.id FROM game_tables AS s WHERE s.guild_id ="
+    " (SELECT t.guild_id FROM game_tables AS t WHERE t.id = ?) UNION SELECT ?)"
+)
+
 
 class CharacterWriter:
     """Creates, changes, renames, deletes and restores characters; reads a character it does
@@ -163,8 +171,8 @@ class CharacterWriter:
             if character_id is None:
                 inserted = await self._pipe.insert_one(
                     f"INSERT INTO characters ({', '.join(columns)}) SELECT {marks}"
-                    " WHERE (SELECT count(*) FROM characters WHERE guild_id = ?) < ?",
-                    [*values, guild_id, MAX_CHARACTERS],
+                    f" WHERE ({COUNT_IN_SERVER}) < ?",
+                    [*values, guild_id, guild_id, MAX_CHARACTERS],
                 )
                 if inserted is None:
                     raise TooManyCharacters(guild_id, MAX_CHARACTERS)
@@ -373,6 +381,29 @@ class CharacterWriter:
             raise
         return self._stored(StoredRow({**current.snapshot, "name": name}, current.keys)).character()
 
+    async def move(self, character: StoredCharacter, to_table: int) -> StoredCharacter:
+        """The character plays at table ``to_table`` from now on (issue 27), with its whole
+        state and its roll messages: written at the table it leaves, whose history records
+        it (the snapshots differ by their ``guild_id``). Raises ``DuplicateName`` when its
+        exact name is taken there."""
+        current = await self._require(character.guild_id, character.id)
+        self.names_written.update({character.guild_id, to_table})
+        try:
+            await self._pipe.execute(
+                "UPDATE characters SET guild_id = ? WHERE id = ? AND guild_id = ?",
+                (to_table, character.id, character.guild_id),
+            )
+        except sqlite3.IntegrityError as error:
+            if is_unique_violation(error, "characters.name_key"):
+                raise DuplicateName(to_table, character.name) from error
+            raise
+        self._pipe.queue(
+            "UPDATE roll_messages SET guild_id = ? WHERE character_id = ?",
+            (to_table, character.id),
+        )
+        moved = StoredRow({**current.snapshot, "guild_id": to_table}, current.keys)
+        return self._stored(moved).character()
+
     async def delete(self, guild_id: int, character_id: int) -> StoredCharacter | None:
         """Delete it with its abilities; returns what was deleted, None if not in this guild."""
         current = await self._touch(guild_id, character_id)
@@ -383,6 +414,27 @@ class CharacterWriter:
         self._known.deleted(character_id)
         return current.character()
 
+    async def _bring_back(self, guild_id: int, character_id: int) -> StoredRow | None:
+        """A character restored at a table it has moved away from (an undone
+        ``/character move``) comes back to it: its row, wherever it plays now, is this
+        table's again; None when there is no such row (a deleted character)."""
+        row = await self._pipe.fetchall(
+            "SELECT guild_id FROM characters WHERE id = ?", (character_id,)
+        )
+        if not row or int(row[0][0]) == guild_id:
+            return None
+        elsewhere = int(row[0][0])
+        self.names_written.add(elsewhere)
+        await self._pipe.execute(
+            "UPDATE characters SET guild_id = ? WHERE id = ?", (guild_id, character_id)
+        )
+        self._pipe.queue(
+            "UPDATE roll_messages SET guild_id = ? WHERE character_id = ?",
+            (guild_id, character_id),
+        )
+        await self._reads.get_character(guild_id, character_id)  # known as stored now
+        return self._known.state(guild_id, character_id)
+
     async def restore(self, guild_id: int, snapshot: Snapshot) -> StoredRow:
         """Write ``snapshot`` back exactly: row (same id), every field and the abilities.
         Raises ``DuplicateName`` when its name was taken meanwhile."""
@@ -392,6 +444,8 @@ class CharacterWriter:
         abilities = abilities_by_key(ability_from_row(item) for item in snapshot["abilities"])
         current = await self._touch(guild_id, character_id, will_create=True)
         self.names_written.add(guild_id)  # the name, owner or gender may come back
+        if current is None:
+            current = await self._bring_back(guild_id, character_id)
         health = snapshot["health"]
         stability = stability_of_snapshot(snapshot)
         fields = {

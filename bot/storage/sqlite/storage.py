@@ -28,7 +28,9 @@ from bot.storage.sqlite.pipeline import TripChecks
 from bot.storage.sqlite.reader import OneTripEach, Queries, Reader
 from bot.storage.sqlite.rows import Clock, utc_now
 from bot.storage.sqlite.schema_guard import schema_check
+from bot.storage.sqlite.table_rows import load_directory
 from bot.storage.sqlite.transaction import Transaction
+from bot.storage.tables import TableDirectory
 
 __all__ = ["ChangeListener", "Storage"]
 
@@ -52,9 +54,17 @@ class Storage:
     """
 
     def __init__(
-        self, conn: aiosqlite.Connection, path: Path, clock: Clock, schema: int | None = None
+        self,
+        conn: aiosqlite.Connection,
+        path: Path,
+        clock: Clock,
+        schema: int | None = None,
+        tables: TableDirectory | None = None,
     ) -> None:
         self._conn = conn
+        #: Every table and bound place, in memory (``bot.storage.tables``): finding the
+        #: table of a command costs no trip.
+        self.tables = tables if tables is not None else TableDirectory()
         self._path = path
         self._clock = clock
         self._lock = FairLock()  # per-server queues served in turn (fair_lock.py)
@@ -89,10 +99,11 @@ class Storage:
             await conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
             # Checkpoints run in the background (``Checkpointer``), never inside a COMMIT.
             await conn.execute("PRAGMA wal_autocheckpoint = 0")
+            tables = await load_directory(conn)
         except BaseException:
             await conn.close()
             raise
-        return cls(conn, target, clock or utc_now, known)
+        return cls(conn, target, clock or utc_now, known, tables)
 
     async def close(self) -> None:
         """Wait for the running transaction, then close. Closing twice is harmless."""

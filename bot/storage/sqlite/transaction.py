@@ -2,22 +2,20 @@
 it holds (docs/DESIGN.md, Storage):
 
 - ``Pipeline`` (``pipeline.py``): the statements not sent yet, and the trips that send them —
-  those nobody waits for go with the next statement that is waited for, or with the
-  ``COMMIT``;
+  those nobody waits for go with the next statement that is waited for, or with ``COMMIT``;
 - ``Reader`` (``reader.py``): the read-only queries, sent through that pipeline;
 - ``KnownCharacters`` (``known.py``): every character read or written here as stored now, and
   the first state of each one written;
 - ``CharacterWriter`` (``character_writes.py``): the writes of characters and abilities;
-- ``HistoryRecorder`` (``history_writes.py``): the change's history entry, and ``/undo``.
-
-Each part keeps its own state and uses the others only through their methods. The facade
-adds the writes of settings and meta (never in the history) and ``finish`` / ``abort`` /
-``end`` for ``Storage``. (PostgreSQL's engine uses it whole, on its own pipeline.)
-
-With ``BEGIN IMMEDIATE`` goes a probe of the next history id and of the server's next number
-(the write lock is held from then on: no other connection can take them), so the history
-entry and its rows go with the ``COMMIT``, not in a trip of their own. A /hurt is two trips:
-``BEGIN`` with the read of the character, the writes with ``COMMIT``.
+- ``HistoryRecorder`` (``history_writes.py``): the change's history entry, and ``/undo``;
+- ``TableWriter`` (``table_rows.py``): tables, their places, a character's move (``tables``).
+Each part keeps its own state and uses the others only through their methods. The facade adds
+the writes of settings and meta (never in the history) and ``finish``/``abort``/``end``.
+With ``BEGIN IMMEDIATE`` goes a probe of the next history id and of the next number in the
+transaction's server (SQLite's write lock is held from then on, so no other connection can take
+them): the history entry and its characters' rows are then written with the ``COMMIT`` instead
+of in a trip of their own. A /hurt is two trips: ``BEGIN`` with the read of the character, the
+writes with ``COMMIT``.
 """
 
 from __future__ import annotations
@@ -59,6 +57,7 @@ from bot.storage.sqlite.rows import (
     settings_of_row,
 )
 from bot.storage.sqlite.side_writes import SideWriter
+from bot.storage.sqlite.table_rows import TableWriter
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
 from rules.stability import CharacterStability
@@ -67,10 +66,8 @@ __all__ = ["Transaction"]
 
 
 class Transaction:
-    """Reads and writes inside ``BEGIN IMMEDIATE`` … ``COMMIT``, recorded in the history.
-
-    Valid only inside the ``async with storage.transaction()`` that produced it.
-    """
+    """Reads and writes inside ``BEGIN IMMEDIATE`` … ``COMMIT``, recorded in the history;
+    valid only inside the ``async with storage.transaction()`` that produced it."""
 
     def __init__(
         self,
@@ -82,7 +79,6 @@ class Transaction:
         pipeline_of: Callable[..., Pipeline] = Pipeline,
     ) -> None:
         self._known = KnownCharacters()
-        # A trip that fails may have failed a queued write: what is stored is then unknown.
         self._pipe = pipeline_of(conn, on_failure=self._known.forget, checks=checks)
         self._pipe.begin(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))  # with the first
         self._reads = Reader(self._pipe, clock, settings, keep=self._known.keep)
@@ -155,6 +151,10 @@ class Transaction:
         self._reads.end()
 
     # --- statements ----------------------------------------------------------------------------
+
+    @property
+    def tables(self) -> TableWriter:
+        return TableWriter(self._pipe, self._characters, self._reads.check_open, self.now)
 
     def now(self) -> str:
         """The clock's time, as stored (ISO 8601, UTC, microseconds)."""

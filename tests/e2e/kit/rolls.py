@@ -18,9 +18,12 @@ from bot.i18n import Language, text
 from devkit.fake_discord import Reply
 from tests.e2e.kit.replies import FAILURE, ROLL_FIELD, SUCCESS, field
 
-#: ``DIE + SPEND = TOTAL vs DIFFICULTY``, with a test's ``(BASE + PENALTY)`` after it, or
-#: ``(BASE + PENALTY + PENALTY)`` when wounds and being Shaken both raise it (M8).
-ROLL = re.compile(r"(\d+) \+ (\d+) = (\d+) vs (\d+)(?: \((\d+) \+ (\d+)(?: \+ (\d+))?\))?")
+#: ``DIE + SPEND = TOTAL vs DIFFICULTY``, with a test's ``(BASE + PENALTY for wounds)`` after
+#: it, or ``(BASE + PENALTY for wounds + PENALTY for being Shaken)`` when both raise it (M8).
+ROLL = re.compile(
+    r"(\d+) \+ (\d+) = (\d+) vs (\d+)"
+    r"(?: \((\d+) \+ (\d+)[^+)\d]*(?: \+ (\d+)[^+)\d]*)?\))?"
+)
 #: A line that is a roll and nothing else (an ability test's field).
 ROLL_LINE = re.compile(rf"^{ROLL.pattern}$", re.MULTILINE)
 #: ``1d6+1: [4] + 1 = 5``, ``2d6: [3, 5] = 8``, ``1d6-2: [1] - 2 = -1 → 1 (…)``; the
@@ -154,10 +157,13 @@ def check_roll(
     lines = roll.value.split("\n")
     said = Language(language)
     outcome = f"**{text(said, OUTCOME_KEYS[(attack, success)])}**"
+    # Each penalty said once, with what it is for, in the breakdown (not again in words).
     if penalty:
-        outcome += " · " + text(said, "render.roll.test.wounds", penalty=penalty)
+        wounds = text(said, "render.roll.breakdown.wounds", penalty=penalty)
+        assert wounds in lines[0] and roll.value.count(wounds) == 1, roll.value
     if shaken:
-        outcome += " · " + text(said, "render.stability.roll.shaken", penalty=shaken)
+        being = text(said, "render.roll.breakdown.shaken", penalty=shaken)
+        assert being in lines[0] and roll.value.count(being) == 1, roll.value
     assert outcome in lines, roll.value
     if spend:
         pool = text(

@@ -1,0 +1,109 @@
+"""What the table commands share (issue 27): the ``table`` and ``place`` options and a
+table's name as shown. ``/table`` itself is ``cogs/tables.py``; ``/character move`` uses the
+``table`` option too."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.i18n import Language, text
+from bot.interaction.errors import UserFacingError
+from bot.interaction.here import Here
+from bot.interaction.transformers import TextChannelTransformer
+from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
+from bot.render.sanitize import escape
+from bot.storage.names import name_key
+from bot.storage.tables import GameTable
+
+__all__ = [
+    "MAX_TABLE_NAME",
+    "AnnouncementChannel",
+    "Place",
+    "PlaceTransformer",
+    "TableArg",
+    "TableOption",
+    "place_shown",
+    "table_name",
+]
+
+MAX_TABLE_NAME = 40
+
+PLACE_TYPES = (
+    discord.ChannelType.text,
+    discord.ChannelType.news,
+    discord.ChannelType.category,
+    discord.ChannelType.forum,
+    discord.ChannelType.public_thread,
+    discord.ChannelType.private_thread,
+    discord.ChannelType.news_thread,
+)
+
+
+class PlaceTransformer(app_commands.Transformer):
+    """A channel, forum, thread or category of this server, cached or not."""
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.channel
+
+    @property
+    def channel_types(self) -> list[discord.ChannelType]:
+        return list(PLACE_TYPES)
+
+    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> Any:
+        if getattr(value, "type", None) not in PLACE_TYPES:
+            raise UserFacingError("error.table.not_a_place")
+        return value
+
+
+Place = app_commands.Transform[Any, PlaceTransformer]
+AnnouncementChannel = app_commands.Transform[Any, TextChannelTransformer]
+
+
+def table_name(language: Language, table: GameTable) -> str:
+    """The table's name as shown (the main table's, until renamed, in ``language``)."""
+    if table.name is None:
+        return text(language, "table.main_name")
+    return escape(table.name)
+
+
+def place_shown(place_id: int) -> str:
+    return f"<#{place_id}>"
+
+
+class TableOption(app_commands.Transformer):
+    """A ``table`` option: one of this server's tables by name, autocompleted."""
+
+    async def transform(self, interaction: discord.Interaction[Any], value: Any, /) -> GameTable:
+        here = await Here.of(interaction)
+        found = here.storage.tables.find(here.server_id, str(value))
+        if found is None and name_key(str(value)) in {
+            name_key(text(language, "table.main_name")) for language in Language
+        }:
+            found = here.storage.tables.main(here.server_id)
+        if found is None:
+            raise UserFacingError("error.table.unknown", name=escape(str(value)[:MAX_TABLE_NAME]))
+        return found
+
+    async def autocomplete(  # type: ignore[override]
+        self, interaction: discord.Interaction[Any], value: str, /
+    ) -> list[app_commands.Choice[str]]:
+        here = await Here.of(interaction)
+        language = here.private_language
+        typed = name_key(value)
+        choices = []
+        for table in here.storage.tables.tables(here.server_id):
+            shown = table.name or text(language, "table.main_name")
+            if typed in name_key(shown):
+                choices.append(
+                    app_commands.Choice(
+                        name=shown[:CHOICE_LENGTH_LIMIT], value=shown[:CHOICE_LENGTH_LIMIT]
+                    )
+                )
+        return choices[:CHOICES_LIMIT]
+
+
+TableArg = app_commands.Transform[GameTable, TableOption]
