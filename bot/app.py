@@ -19,6 +19,7 @@ from bot.gateway.places import PlaceFollower
 from bot.gateway.sync import SYNC_HASH_KEY, command_hash
 from bot.i18n import SaludTranslator
 from bot.interaction.here import Here
+from bot.interaction.invalid_requests import InvalidRequests
 from bot.interaction.tree import SaludTree
 from bot.services import Services
 from bot.storage import StorageEngine
@@ -109,6 +110,13 @@ class SaludBot(LeanClient, commands.AutoShardedBot):
         shards: dict[str, Any] = {"shard_count": settings.shard_count}
         if settings.shard_ids is not None:
             shards["shard_ids"] = list(settings.shard_ids)
+        # Every invalid request the bot makes, counted before Discord does (issue 24.10).
+        self._invalid = InvalidRequests()
+        self._share = (
+            1.0
+            if settings.shard_ids is None or not settings.shard_count
+            else len(settings.shard_ids) / settings.shard_count
+        )
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=gateway_intents(),
@@ -119,6 +127,7 @@ class SaludBot(LeanClient, commands.AutoShardedBot):
             tree_cls=SaludTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            http_trace=self._invalid.trace_config(),
         )
         self.storage = storage
         self._dice = roller
@@ -139,7 +148,14 @@ class SaludBot(LeanClient, commands.AutoShardedBot):
         return None if guild is None else guild.preferred_locale.value
 
     async def setup_hook(self) -> None:
-        self._services = Services.start(self.storage, self._dice, self.http, self._guild_locale)
+        self._services = Services.start(
+            self.storage,
+            self._dice,
+            self.http,
+            self._guild_locale,
+            invalid=self._invalid,
+            share=self._share,
+        )
         await self._services.announcements.load()
         self.intake.frame = self._services
         register_buttons(self)

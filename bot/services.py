@@ -17,7 +17,8 @@ from bot.features.scene.status import tracker_embeds
 from bot.features.scene.tracker import LiveTracker
 from bot.features.stability.buttons import STABILITY_TEST_ID
 from bot.interaction.announcements import Announcements
-from bot.interaction.pacer import RestPacer
+from bot.interaction.invalid_requests import InvalidRequests
+from bot.interaction.pacer import RATE, RestPacer
 from bot.storage import StorageEngine
 from bot.storage.roll_messages import RollKind
 from rules.dice import Roller
@@ -47,9 +48,14 @@ class Services:
         dice: Roller,
         http: discord.http.HTTPClient,
         guild_locale: Callable[[int], str | None],
+        *,
+        invalid: InvalidRequests | None = None,
+        share: float = 1.0,
     ) -> Services:
-        """Build the services and let the keepers follow the storage's changes."""
-        pacer = RestPacer(http)
+        """Build the services and let the keepers follow the storage's changes. ``invalid``:
+        the count of the bot's invalid requests (discord.py's included); ``share``: the part
+        of the bot's shards this process runs, hence of Discord's global limit it may use."""
+        pacer = RestPacer(http, rate=RATE * min(1.0, max(share, 0.05)), invalid=invalid)
         services = cls(
             storage=storage,
             dice=dice,

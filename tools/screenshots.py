@@ -2,7 +2,7 @@
 
 Runs a short scripted session of a Spanish table — three investigators, a wound, a
 Consciousness roll falling due, First Aid, a death, ``/scene status``, ``/history``, a
-Stability test called for two — with
+Stability test called for two; then, in a second server, two tables' live trackers — with
 the real bot (``python -m bot``) against the fake Discord of ``devkit/fake_discord`` on
 127.0.0.1, keeps the payloads the bot really sent, draws each as HTML in the style of
 Discord's dark theme at a phone's width, and photographs it with headless Chromium (Debian's
@@ -12,6 +12,7 @@ Discord's dark theme at a phone's width, and photographs it with headless Chromi
 from __future__ import annotations
 
 import asyncio
+import copy
 import html
 import os
 import re
@@ -44,12 +45,16 @@ CHROMIUM_FLAGS = (
 
 
 # --- Chromium ---------------------------------------------------------------------------------
+EMOJI_FONT = Path("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf")
+
+
 def chromium() -> str:
-    """The Chromium binary, installed from Debian's packages when missing."""
+    """The Chromium binary (and the emoji font), installed from Debian's packages when
+    missing."""
     found = shutil.which("chromium")
-    if found:
+    if found and EMOJI_FONT.exists():
         return found
-    print("chromium is missing: installing Debian's package with apt-get", file=sys.stderr)
+    print("chromium or its emoji font is missing: installing with apt-get", file=sys.stderr)
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
     subprocess.run(
@@ -141,6 +146,8 @@ code { background: #1e1f22; border-radius: 3px; padding: 0 3px; font-size: 13px;
 .button.primary { background: #5865f2; }
 .button.danger { background: #da373c; }
 .button.disabled { opacity: .5; }
+.channel { color: #f2f3f5; font-weight: 600; font-size: 14px; padding: 10px 12px 6px 12px;
+  background: #2b2d31; border-bottom: 1px solid #1e1f22; }
 """
 
 
@@ -153,6 +160,7 @@ def markdown(text: str, names: Mapping[str, str]) -> str:
         lambda m: f'<span class="mention">@{html.escape(names.get(m[1], "Jugador"))}</span>',
         shown,
     )
+    shown = re.sub(r"&lt;t:\d+:[tT]&gt;", "21:34", shown)
     shown = re.sub(r"&lt;t:\d+(?::[a-zA-Z])?&gt;", "hace un momento", shown)
     shown = re.sub(r"`([^`]+)`", r"<code>\1</code>", shown)
     shown = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", shown)
@@ -200,8 +208,8 @@ def _buttons(components: Sequence[Mapping[str, Any]]) -> str:
     return "".join(rows)
 
 
-def message_html(message: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    """One message of the bot, as Discord's dark theme draws it on a phone."""
+def message_div(message: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """One message of the bot, as Discord's dark theme draws it: the ``.msg`` block."""
     content = message.get("content") or ""
     body = [
         '<div class="head"><span class="name">Salud</span><span class="tag">APP</span>'
@@ -212,13 +220,36 @@ def message_html(message: Mapping[str, Any], names: Mapping[str, str]) -> str:
     body += [_embed(embed, names) for embed in message.get("embeds") or []]
     body.append(_buttons(message.get("components") or []))
     return (
+        f'<div class="msg"><div class="avatar">S</div><div class="body">{"".join(body)}</div></div>'
+    )
+
+
+def page_html(blocks: str) -> str:
+    """A page of Discord's dark theme at a phone's width around ``blocks``; it tells its
+    height in ``data-height`` for the photograph."""
+    return (
         '<!doctype html><html><head><meta charset="utf-8">'
-        f"<style>{CSS}</style></head><body>"
-        f'<div class="msg"><div class="avatar">S</div><div class="body">{"".join(body)}'
-        "</div></div>"
+        f"<style>{CSS}</style></head><body>{blocks}"
         "<script>document.body.setAttribute('data-height',"
         " Math.ceil(document.body.getBoundingClientRect().height));</script>"
         "</body></html>"
+    )
+
+
+def message_html(message: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """One message of the bot, as Discord's dark theme draws it on a phone."""
+    return page_html(message_div(message, names))
+
+
+def channels_html(
+    messages: Sequence[tuple[str, Mapping[str, Any]]], names: Mapping[str, str]
+) -> str:
+    """Messages of several channels one above the other, each under its channel's name."""
+    return page_html(
+        "".join(
+            f'<div class="channel"># {html.escape(channel)}</div>{message_div(message, names)}'
+            for channel, message in messages
+        )
     )
 
 
@@ -228,8 +259,22 @@ async def _ok(reply: Reply) -> Reply:
     return reply
 
 
-async def session(fake: FakeDiscord, guild: FakeGuild) -> dict[str, Reply]:
-    """The scripted session; the replies to photograph, by picture name."""
+class _Kept(dict[str, Reply]):
+    """The replies to photograph, by picture name, and in ``sent`` each one's message as the
+    bot sent it (a later command of the session may edit it: disable its buttons)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: dict[str, dict[str, Any]] = {}
+
+    def __setitem__(self, name: str, reply: Reply) -> None:
+        super().__setitem__(name, reply)
+        assert reply.message is not None, name
+        self.sent[name] = copy.deepcopy(reply.message)
+
+
+async def session(fake: FakeDiscord, guild: FakeGuild) -> dict[str, dict[str, Any]]:
+    """The scripted session; the messages to photograph as they were sent, by picture name."""
     gm = guild.member("Directora", permissions=["manage_guild"], locale="es-ES")
     lucia = guild.member("Lucía", locale="es-ES")
     for name, health, first_aid, gender, player in (
@@ -242,7 +287,7 @@ async def session(fake: FakeDiscord, guild: FakeGuild) -> dict[str, Reply]:
         if player is not gm:
             options["player"] = player
         await _ok(await fake.slash(guild, gm, "character create", options))
-    shots: dict[str, Reply] = {}
+    shots = _Kept()
     shots["change"] = await _ok(
         await fake.slash(
             guild,
@@ -317,7 +362,66 @@ async def session(fake: FakeDiscord, guild: FakeGuild) -> dict[str, Reply]:
             },
         )
     )
-    return shots
+    return shots.sent
+
+
+async def tables_session(fake: FakeDiscord, guild: FakeGuild) -> list[tuple[str, dict[str, Any]]]:
+    """Two tables in one server, each with its live tracker and a change at each: the
+    trackers as they stand after it, with their channels' names."""
+    gm = guild.member("Directora", permissions=["manage_guild"], locale="es-ES")
+    lucia = guild.member("Lucía", locale="es-ES")
+    monday = guild.category("Campaña del lunes")
+    monday_game = guild.channel_in(monday, "partida-lunes")
+    for name, health, gender, player in (
+        ("Amelia Ríos", 9, "feminine", lucia),
+        ("Jack Malone", 6, "masculine", gm),
+    ):
+        options: dict[str, Any] = {"name": name, "health": health, "gender": gender}
+        if player is not gm:
+            options["player"] = player
+        await _ok(await fake.slash(guild, gm, "character create", options))
+    created = await fake.slash(guild, gm, "table create", {"name": "Miskatonic", "place": monday})
+    assert "Miskatonic" in created.text, created.text  # the GM's own (ephemeral) answer
+    for name, health, gender in (("Amelia Ríos", 7, "feminine"), ("Padre Tomás", 8, "masculine")):
+        await _ok(
+            await fake.slash(
+                guild,
+                gm,
+                "character create",
+                {"name": name, "health": health, "gender": gender},
+                channel=monday_game,
+            )
+        )
+    main_tracker = await _ok(await fake.slash(guild, gm, "scene tracker", {}))
+    other_tracker = await _ok(await fake.slash(guild, gm, "scene tracker", {}, channel=monday_game))
+    changes = (
+        await _ok(await fake.slash(guild, gm, "hurt", {"character": "Jack Malone", "amount": "2"})),
+        await _ok(
+            await fake.slash(
+                guild, gm, "hurt", {"character": "Amelia Ríos", "amount": "3"}, channel=monday_game
+            )
+        ),
+    )
+    assert all(change.embeds for change in changes)
+    shown = []
+    for channel, tracker, now in (
+        ("general", main_tracker, "4 / 6"),
+        ("partida-lunes", other_tracker, "4 / 7"),
+    ):
+        shown.append((channel, await _tracker_showing(fake, tracker, now)))
+    return shown
+
+
+async def _tracker_showing(fake: FakeDiscord, tracker: Reply, text: str) -> dict[str, Any]:
+    """The tracker's message once the bot's edit after the change shows ``text``."""
+    for _ in range(100):
+        message = fake.message(str(tracker.message_id))
+        if message is not None and text in str(message.get("embeds")):
+            return message
+        await asyncio.sleep(0.1)
+    raise AssertionError(
+        f"the tracker never showed {text!r}: {fake.message(str(tracker.message_id))}"
+    )
 
 
 async def main() -> None:
@@ -333,12 +437,19 @@ async def main() -> None:
             guild = await fake.create_guild(locale="es-ES", name="El Rastro de Cthulhu")
             shots = await session(fake, guild)
             names = {member.id: member.name for member in guild.members.values()}
-            for name, reply in shots.items():
-                assert reply.message is not None, name
+            for name, message in shots.items():
                 page = work / f"{name}.html"
-                page.write_text(message_html(reply.message, names), encoding="utf-8")
+                page.write_text(message_html(message, names), encoding="utf-8")
                 photograph(binary, page, IMAGES / f"{name}.png")
                 print(f"wrote {IMAGES / f'{name}.png'}")
+            # Two tables in one server, in a server of their own: their trackers together.
+            other = await fake.create_guild(locale="es-ES", name="Noches de Arkham")
+            trackers = await tables_session(fake, other)
+            names = {member.id: member.name for member in other.members.values()}
+            page = work / "tables.html"
+            page.write_text(channels_html(trackers, names), encoding="utf-8")
+            photograph(binary, page, IMAGES / "tables.png")
+            print(f"wrote {IMAGES / 'tables.png'}")
         finally:
             await bot.stop()
             await fake.stop()

@@ -89,6 +89,9 @@ class InteractionContext:
     subjects: dict[str, CharacterRef] = field(default_factory=dict)
     #: Held while the interaction is being acknowledged: never twice at once.
     acknowledging: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: The components of the public messages it sent with buttons, by message id: the
+    #: roll-button keeper keeps them, so that it never reads a message back to edit it.
+    sent_components: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
 
     def age(self) -> float:
         """Seconds since Discord created the interaction (as the gateway estimated it)."""

@@ -231,6 +231,9 @@ class Here:
         ) as tx:
             if self.storage.applied_recently(self.interaction.id):
                 raise UserFacingError("error.already_applied")
+            channel_id = self.interaction.channel_id
+            if channel_id is not None:
+                tx.reply_to = (self.interaction.id, channel_id)
             yield tx
 
     def history(self, details: Details) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """One pace for the requests the bot makes to Discord on its own, in the background: the
-live trackers' edits and the edits that disable old roll buttons (issue 19.5).
+live trackers' edits and the edits that disable old roll buttons (issues 19.5, 24.10).
 
 Discord allows a bot 50 requests a second outside interactions (its global limit) and bans
 it, in every server at once, after 10,000 invalid requests (401, 403, 429) in 10 minutes.
@@ -8,18 +8,32 @@ the copies posted in announcement channels are, and are counted here (``charge``
 background work leaves them room: replies come first.
 
 - **A budget for the whole bot**: every attempt takes a token of one bucket, ``RATE`` a
-  second (``BURST`` at once), half of Discord's limit.
+  second (``BURST`` at once), under Discord's 50; a process that runs only some of the
+  shards takes their share of it (several processes of one bot share Discord's limit).
+- **Trackers first**: work is submitted ``urgent`` (a tracker, which the contract wants
+  current within 5 s) or not (a sweep of old roll buttons, which only looks); when both
+  wait, the urgent goes first, but at most ``URGENT_TURNS`` times in a row, so that the
+  sweeps are never starved and never take more than their share: when a worker takes its
+  next piece of work, and when requests under way wait for a token (a sweep of many
+  messages holds no tracker back).
 - **Coalescing**: work is submitted under a key (a server's tracker, a server's sweep of
   roll buttons); a key already waiting keeps its place and takes the newer work, and a
   key runs once at a time. However many changes a server makes, at most one piece of its
   work waits, and the work reads the state when it runs, so it shows the latest.
-- **429**: the work goes back to wait ``retry_after`` (a newer submission replaces it) and
-  runs again, until it goes through; a global 429 pauses every background request for
-  ``retry_after`` and halves the pace, which then comes back by ``RECOVERY`` a second
+- **429**: the channel (the route's bucket) is not asked again before the ``retry_after``
+  (nor a bucket Discord says is empty, ``X-RateLimit-Remaining: 0``, before it resets): its
+  work goes back to wait (a newer submission replaces it) and runs again, until it goes
+  through. A global 429 pauses every background request for ``retry_after`` and halves the
+  pace, which comes back to the full rate within ``RECOVERY_SECONDS`` of the last one
   (something else spends the bot's global budget: several processes of one bot, each with
-  its pacer, share it). A bucket Discord says is empty (``X-RateLimit-Remaining: 0``) holds that
-  channel's work until it resets, instead of drawing a 429.
-- **Gone for good** (403, 404): raised to the work, which forgets what it edits.
+  its pacer, share it).
+- **Invalid requests**: every 401, 403 and 429 is counted over 10 minutes, discord.py's own
+  included (``bot.interaction.invalid_requests``); past a few hundred, background requests
+  slow to one a second, past a couple of thousand they stop, far below Discord's ban.
+- **Gone for good** (403, 404): raised to the work, which forgets what it edits. A channel
+  that answered 403 is remembered as refused for an hour (``bot.interaction.channel_holds``):
+  no background request goes there meanwhile (each would be one more invalid request), and
+  the keepers ask ``refused`` before keeping a message there.
 
 Why not discord.py's ``HTTPClient.request``: on a 429 it sleeps ``retry_after`` and tries
 again, up to five times, outside any budget (200 trackers refused once each made 1,000
@@ -48,43 +62,43 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.interaction.channel_holds import ChannelHolds, RateLimited
+from bot.interaction.invalid_requests import SLOW_PACE, Backoff, InvalidRequests
 from bot.storage.errors import StorageUnreachable
 
 __all__ = ["BURST", "RATE", "WORKERS", "Job", "RateLimited", "RestPacer"]
 
 log = logging.getLogger(__name__)
 
-#: Background requests a second, for the whole bot: half of Discord's global 50.
-RATE = 25.0
+#: Background requests a second, for the whole bot: under Discord's global 50, leaving room
+#: for the announcements (``charge``) and discord.py's own requests. 200 trackers edited
+#: after one change each are current within 5 s.
+RATE = 45.0
 #: Requests that may go at once after a quiet moment.
-BURST = 5.0
-#: After a global 429 the pace is halved (down to ``SLOWEST``), then grows back by this many
-#: requests a second, each second.
-RECOVERY = 1.0
+BURST = 2.0
+#: After a global 429 the pace is halved (down to ``SLOWEST``); it is back at the full rate
+#: this many seconds after the last one (it grows by ``rate / RECOVERY_SECONDS`` a second).
+RECOVERY_SECONDS = 2.0
 SLOWEST = 1.0
-#: Pieces of work running at once (each waits for Discord's answer to its requests).
-WORKERS = 4
+#: Urgent work (trackers) taken before the other (sweeps) at most this many times in a row.
+URGENT_TURNS = 7
+#: How long background work waits before asking again whether invalid requests allow it.
+_STOPPED_WAIT = 1.0
+#: Pieces of work running at once (each waits for Discord's answer to its requests, 0.05–0.15 s:
+#: 8 keep the full rate going).
+WORKERS = 8
 #: Tries of a piece of work that failed for a passing reason (5xx, network) before it is
 #: dropped (the next change submits it again).
 PASSING_FAILURES = 3
 #: How long a 429 that is not Discord's JSON (Cloudflare's ban), or a 401 (the token no
 #: longer works), pauses everything: each request would be one more invalid request.
 BAN_PAUSE = 60.0
-#: Channels whose bucket is remembered as empty, at most (older holds are dropped).
-_HOLDS = 1024
+
+#: The lane of the work whose requests run in this context (0: urgent), for ``_take``.
+_LANE: contextvars.ContextVar[int] = contextvars.ContextVar("salud_pacer_lane", default=1)
 
 #: A piece of work: requests made with ``RestPacer.request``.
 Job = Callable[[], Coroutine[Any, Any, None]]
-
-
-class RateLimited(Exception):
-    """Discord answered 429 (or said the channel's bucket is empty): try again after
-    ``retry_after`` seconds."""
-
-    def __init__(self, retry_after: float, *, is_global: bool = False) -> None:
-        super().__init__(f"rate limited for {retry_after:.2f} s{' (global)' if is_global else ''}")
-        self.retry_after = retry_after
-        self.is_global = is_global
 
 
 @dataclass
@@ -93,6 +107,7 @@ class _Pending:
     due: float
     seq: int
     failures: int = 0
+    lane: int = 1  # 0: urgent (trackers), 1: the rest (sweeps)
     #: The context of whoever submitted it: the work runs in it, as a task it had started
     #: would (``contextvars``), whichever worker takes it.
     context: contextvars.Context = field(default_factory=contextvars.copy_context)
@@ -109,19 +124,26 @@ class RestPacer:
         burst: float = BURST,
         workers: int = WORKERS,
         base_url: str | None = None,
+        invalid: InvalidRequests | None = None,
     ) -> None:
         self._http = http
         self._rate = rate
         self._pace = rate  # the rate now: lower for a while after a global 429
+        self.invalid = invalid or InvalidRequests()
+        self._slow_next = 0.0  # when the next request may go while invalid requests are many
         self._burst = burst
         self._workers = workers
         self._base_url = base_url
         self._tokens = burst
         self._refilled = time.monotonic()
         self._paused_until = 0.0
-        self._holds: dict[int, float] = {}  # channel id -> when its bucket is full again
+        self._channels = ChannelHolds()  # buckets held after a 429, channels refused (403)
         self._pending: dict[Hashable, _Pending] = {}
-        self._heap: list[tuple[float, int, Hashable]] = []
+        # One heap per lane (urgent first), of (due, seq, key).
+        self._heaps: tuple[list[tuple[float, int, Hashable]], ...] = ([], [])
+        self._passed = 0  # times in a row the other lane waited while urgent work went
+        self._urgent_waiting = 0  # urgent requests waiting for a token
+        self._urgent_streak = 0  # tokens taken in a row by urgent requests while others waited
         self._running: set[Hashable] = set()
         self._seq = itertools.count()
         self._wakeup = asyncio.Event()
@@ -144,7 +166,8 @@ class RestPacer:
         """Take no more work; let the work under way finish (at most 1 s), drop what waits."""
         self._closed = True
         self._pending.clear()
-        self._heap.clear()
+        for heap in self._heaps:
+            heap.clear()
         self._wakeup.set()
         if self._tasks:
             await asyncio.wait(self._tasks, timeout=1.0)
@@ -157,10 +180,12 @@ class RestPacer:
 
     # --- work ---------------------------------------------------------------------------------
 
-    def submit(self, key: Hashable, job: Job, *, not_before: float = 0.0) -> None:
+    def submit(
+        self, key: Hashable, job: Job, *, not_before: float = 0.0, urgent: bool = False
+    ) -> None:
         """Run ``job`` under ``key``, not before ``not_before`` (``time.monotonic()``): it
         replaces the work of that key still waiting, which keeps its place unless this one
-        may go sooner."""
+        may go sooner. ``urgent`` work goes before the rest (module docstring)."""
         if self._closed:
             return
         pending = self._pending.get(key)
@@ -172,11 +197,18 @@ class RestPacer:
             pending.due = not_before
             pending.seq = next(self._seq)
         else:
-            pending = _Pending(job, not_before, next(self._seq))
+            pending = _Pending(job, not_before, next(self._seq), lane=0 if urgent else 1)
             self._pending[key] = pending
         if key not in self._running:  # a running key is queued again when it ends
-            heapq.heappush(self._heap, (pending.due, pending.seq, key))
-            self._wakeup.set()
+            self._push(key, pending)
+
+    def _push(self, key: Hashable, pending: _Pending) -> None:
+        heapq.heappush(self._heaps[pending.lane], (pending.due, pending.seq, key))
+        self._wakeup.set()
+
+    def refused(self, channel_id: int) -> bool:
+        """Whether the channel answered 403 lately: no background request goes there."""
+        return self._channels.refused(channel_id)
 
     @property
     def waiting(self) -> int:
@@ -198,30 +230,50 @@ class RestPacer:
             newer.seq = next(self._seq)
             return
         failures = failed.failures + 1 if failure else 0
-        self._pending[key] = _Pending(failed.job, due, next(self._seq), failures, failed.context)
+        self._pending[key] = _Pending(
+            failed.job, due, next(self._seq), failures, failed.lane, failed.context
+        )
 
     async def _next(self) -> tuple[Hashable, _Pending] | None:
         """The next work that is due and whose key is not running, waiting for it (None once
         the pacer is closed)."""
         while not self._closed:
             wait: float | None = None
-            while self._heap:
-                due, seq, key = self._heap[0]
-                pending = self._pending.get(key)
-                if pending is None or pending.seq != seq or key in self._running:
-                    heapq.heappop(self._heap)  # replaced, or taken: its newer entry counts
-                    continue
-                now = time.monotonic()
-                if due > now:
-                    wait = due - now
+            now = time.monotonic()
+            ready: list[int] = []
+            for lane, heap in enumerate(self._heaps):
+                while heap:
+                    due, seq, key = heap[0]
+                    pending = self._pending.get(key)
+                    if pending is None or pending.seq != seq or key in self._running:
+                        heapq.heappop(heap)  # replaced, or taken: its newer entry counts
+                        continue
+                    if due > now:
+                        wait = due - now if wait is None else min(wait, due - now)
+                    else:
+                        ready.append(lane)
                     break
-                heapq.heappop(self._heap)
-                del self._pending[key]
-                return key, pending
+            if ready:
+                lane = self._lane_of(ready)
+                _, _, key = heapq.heappop(self._heaps[lane])
+                return key, self._pending.pop(key)
             self._wakeup.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wakeup.wait(), wait)
         return None
+
+    def _lane_of(self, ready: list[int]) -> int:
+        """The lane to take from, of those with work due: urgent first, but the other lane
+        after ``URGENT_TURNS`` urgent pieces in a row."""
+        if len(ready) == 1:
+            if ready[0] != 0:
+                self._passed = 0
+            return ready[0]
+        if self._passed >= URGENT_TURNS:
+            self._passed = 0
+            return 1
+        self._passed += 1
+        return 0
 
     async def _work(self) -> None:
         while (due := await self._next()) is not None:
@@ -229,6 +281,7 @@ class RestPacer:
             self._running.add(key)
             try:
                 loop = asyncio.get_running_loop()
+                pending.context.run(_LANE.set, pending.lane)
                 await loop.create_task(pending.job(), context=pending.context)
             except RateLimited as limited:
                 self._again(key, pending, limited.retry_after, failure=False)
@@ -249,8 +302,7 @@ class RestPacer:
                 self._running.discard(key)
                 waiting = self._pending.get(key)
                 if waiting is not None:
-                    heapq.heappush(self._heap, (waiting.due, waiting.seq, key))
-                    self._wakeup.set()
+                    self._push(key, waiting)
 
     # --- requests -----------------------------------------------------------------------------
 
@@ -263,35 +315,58 @@ class RestPacer:
     def _refill(self, now: float) -> None:
         elapsed = now - self._refilled
         self._tokens = min(self._burst, self._tokens + elapsed * self._pace)
-        self._pace = min(self._rate, self._pace + elapsed * RECOVERY)
+        self._pace = min(self._rate, self._pace + elapsed * self._rate / RECOVERY_SECONDS)
         self._refilled = now
 
     async def _take(self) -> None:
-        """Wait for a token of the budget (and for a global pause to end)."""
+        """Wait for a token of the budget (for a global pause to end, and for the invalid
+        requests of the last 10 minutes to allow one). The requests of urgent work waiting
+        take the tokens first, ``URGENT_TURNS`` to one: a sweep of many messages under way
+        does not hold the trackers back."""
+        urgent = _LANE.get() == 0
+        if urgent:
+            self._urgent_waiting += 1
+        try:
+            await self._take_token(urgent)
+        finally:
+            if urgent:
+                self._urgent_waiting -= 1
+
+    async def _take_token(self, urgent: bool) -> None:
         while True:
             now = time.monotonic()
             if now < self._paused_until:
                 await asyncio.sleep(self._paused_until - now)
                 continue
+            backoff = self.invalid.level
+            if backoff is Backoff.STOP:
+                await asyncio.sleep(_STOPPED_WAIT)
+                continue
+            if backoff is Backoff.SLOW and now < self._slow_next:
+                await asyncio.sleep(self._slow_next - now)
+                continue
             self._refill(now)
-            if self._tokens >= 1.0:
+            yields = not urgent and self._urgent_waiting and self._urgent_streak < URGENT_TURNS
+            if self._tokens >= 1.0 and not yields:
                 self._tokens -= 1.0
+                self._urgent_streak = self._urgent_streak + 1 if urgent else 0
+                if backoff is Backoff.SLOW:
+                    self._slow_next = now + 1.0 / SLOW_PACE
                 return
-            await asyncio.sleep((1.0 - self._tokens) / self._pace)
+            short = 1.0 - self._tokens  # a token's worth short, or yielding to urgent work
+            await asyncio.sleep((short if short > 0 else 0.5) / self._pace)
 
     async def request(
         self, method: str, path: str, *, channel_id: int, body: dict[str, Any] | None = None
     ) -> Any:
         """One request (inside a piece of work), once the budget allows: its JSON answer.
-        Raises ``RateLimited`` on a 429 (and for a channel whose bucket is empty), and
-        discord.py's ``Forbidden``, ``NotFound``, ``DiscordServerError`` or
-        ``HTTPException`` for the other errors."""
-        held = self._holds.get(channel_id)
-        if held is not None:
-            if held > time.monotonic():
-                raise RateLimited(held - time.monotonic())
-            del self._holds[channel_id]
+        Raises ``RateLimited`` on a 429 (and for a channel whose bucket is empty, or that
+        answered 429 less than its ``retry_after`` ago), and discord.py's ``Forbidden`` (also,
+        without asking, for a channel refused lately), ``NotFound``, ``DiscordServerError``
+        or ``HTTPException`` for the other errors."""
+        self._channels.check(channel_id)
         await self._take()
+        self._channels.check(channel_id)  # a worker refused there while this one waited
         base = self._base_url or discord.http.Route.BASE
         headers = {"User-Agent": self._http.user_agent}
         if self._http.token is not None:
@@ -310,16 +385,21 @@ class RestPacer:
             proxy_auth=self._http.proxy_auth,
         ) as response:
             data = await _json_or_text(response)
+            self.invalid.add(response.status, response.headers.get("X-RateLimit-Scope"))
             self._note_bucket(channel_id, response.headers)
             if 200 <= response.status < 300:
                 return data
             if response.status == 429:
                 self.limited += 1
-                raise self._limited(response, data)
+                limited = self._limited(response, data)
+                if not limited.is_global:
+                    self._channels.hold(channel_id, limited.retry_after)
+                raise limited
             if response.status == 401:  # the token no longer works: every request would fail
                 log.error("Discord refused the bot's token: background requests paused")
                 self._slow_down(BAN_PAUSE)
             if response.status == 403:
+                self._channels.refuse(channel_id)
                 raise discord.Forbidden(response, data)
             if response.status == 404:
                 raise discord.NotFound(response, data)
@@ -331,18 +411,7 @@ class RestPacer:
         """Hold the channel's work while Discord says its bucket is empty."""
         if headers.get("X-RateLimit-Remaining") != "0":
             return
-        try:
-            reset_after = float(headers.get("X-RateLimit-Reset-After") or 0.0)
-        except ValueError:
-            return
-        if reset_after <= 0:
-            return
-        if len(self._holds) >= _HOLDS:
-            now = time.monotonic()
-            self._holds = {key: at for key, at in self._holds.items() if at > now}
-            if len(self._holds) >= _HOLDS:
-                self._holds.pop(next(iter(self._holds)))
-        self._holds[channel_id] = time.monotonic() + reset_after
+        self._channels.hold(channel_id, _seconds(headers.get("X-RateLimit-Reset-After")) or 0.0)
 
     def _slow_down(self, pause: float) -> None:
         """A global 429: nothing for ``pause`` seconds, then half the pace, no burst."""

@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 
+from bot.interaction.context import SaludInteraction
 from bot.interaction.deferral import mark_filled
 from bot.interaction.here import Here
 from bot.interaction.mentions import PlayerCall
@@ -50,9 +51,21 @@ async def _send(
     if interaction.response.is_done():
         sent = await interaction.followup.send(wait=True, **kwargs)
         mark_filled(interaction)
-        return sent.id
-    response = await interaction.response.send_message(**kwargs)
-    return response.message_id
+        message_id: int | None = sent.id
+    else:
+        response = await interaction.response.send_message(**kwargs)
+        message_id = response.message_id
+    if view is not None and not ephemeral and message_id is not None:
+        _note_components(interaction, message_id, view)
+    return message_id
+
+
+def _note_components(
+    interaction: discord.Interaction[Any], message_id: int, view: discord.ui.View
+) -> None:
+    """Keep what a public message with buttons carried, for its later edits."""
+    if isinstance(interaction, SaludInteraction):
+        interaction.salud.sent_components[message_id] = view.to_components()
 
 
 async def send_private(

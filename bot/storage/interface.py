@@ -32,6 +32,7 @@ from bot.storage.models import (
     StoredCharacter,
     TrackerMessage,
     UndoResult,
+    UnkeptReply,
     Unset,
 )
 from bot.storage.tables import TableDirectory, TableWrites
@@ -141,6 +142,15 @@ class StorageReads(Protocol):
     ) -> list[RollMessage]:
         """The kept messages of these characters whose roll is no longer to make."""
 
+    async def messages_to_sweep(
+        self, guild_id: int, character_ids: Sequence[int]
+    ) -> list[tuple[RollMessage, bool]]:
+        """Every kept row of the messages holding a stale roll of these characters, each with
+        whether it is stale (a message is edited once, its live buttons kept)."""
+
+    async def unkept_replies(self) -> list[UnkeptReply]:
+        """The changes whose reply with roll buttons was not kept (a process stopped)."""
+
     async def tracker(self, guild_id: int) -> TrackerMessage | None: ...
 
     async def lost_channels(self) -> list[LostChannel]:
@@ -154,6 +164,10 @@ class StorageChange(StorageReads, Protocol):
 
     """One change: its reads and writes and its one history entry, applied together or not
     at all (rolled back when it wrote a character without ``record``)."""
+
+    #: The interaction this change answers and its channel, when a command's (set by
+    #: ``Here.change``): a change that numbers rolls notes it until its reply is kept.
+    reply_to: tuple[int, int] | None
 
     async def characters(self, *refs: CharacterRef) -> tuple[StoredCharacter, ...]: ...
 
@@ -266,6 +280,9 @@ class StorageChange(StorageReads, Protocol):
     async def remember_roll_messages(self, messages: Iterable[RollMessage]) -> None: ...
 
     async def forget_roll_messages(self, messages: Iterable[RollMessage]) -> None: ...
+
+    async def forget_unkept_reply(self, interaction_id: int) -> None:
+        """The reply of that interaction was kept (or will never be)."""
 
     async def set_tracker(self, tracker: TrackerMessage) -> TrackerMessage | None:
         """Make ``tracker`` the server's; returns the one it replaces."""

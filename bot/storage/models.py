@@ -30,6 +30,7 @@ __all__ = [
     "StoredCharacter",
     "TrackerMessage",
     "UndoResult",
+    "UnkeptReply",
     "Unset",
     "utc_now",
 ]
@@ -252,6 +253,19 @@ class RollMessage:
     channel_id: int
     message_id: int
     kind: RollKind = RollKind.CONSCIOUSNESS
+    #: The message's components as the bot sent them (JSON), when known: its old buttons
+    #: are disabled with one PATCH, without reading it first.
+    components: str | None = None
+
+
+@dataclass(frozen=True)
+class UnkeptReply:
+    """A change that numbered rolls, whose reply's message was not kept (yet): a process
+    stopped in between looks for that reply at its next start."""
+
+    interaction_id: int
+    guild_id: int
+    channel_id: int
 
 
 @dataclass(frozen=True)

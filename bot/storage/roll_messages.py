@@ -1,5 +1,9 @@
 """The roll numbers and the messages that carry roll buttons, for every engine: the
 Consciousness roll's and the Stability test's (``RollKind``), kept in one table of messages.
+Each message keeps the components the bot sent with it, so that disabling its old buttons
+needs no read of it; and a change that numbers rolls notes its interaction until its reply
+is kept (``unkept_replies``), so that a process killed in between finds that reply at its
+next start (issue 24.10, 24.16a).
 
 Functions over the storage interface (``StorageReads`` / ``StorageChange``): each engine
 stores them its own way (``bot/storage/sqlite/side_tables.py``); what is decided here, which
@@ -11,21 +15,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from bot.storage.interface import StorageChange, StorageReads
-from bot.storage.models import RollKind, RollMessage, StoredCharacter
+from bot.storage.models import RollKind, RollMessage, StoredCharacter, UnkeptReply
 from rules.outcome import Outcome
 
 __all__ = [
     "MESSAGES_PER_CHARACTER",
     "RollKind",
     "RollMessage",
+    "UnkeptReply",
     "forget_roll_messages",
+    "forget_unkept_reply",
     "has_roll_messages",
+    "messages_to_sweep",
     "number_due_rolls",
     "number_rolls",
     "remember_roll_messages",
     "renumber_rolls",
     "roll_number",
     "stale_roll_messages",
+    "unkept_replies",
 ]
 
 #: The newest messages kept per character: older ones keep their (refused) buttons.
@@ -116,3 +124,23 @@ async def stale_roll_messages(
 async def forget_roll_messages(tx: StorageChange, messages: Iterable[RollMessage]) -> None:
     """Forget these messages (edited, or no longer editable)."""
     await tx.forget_roll_messages(messages)
+
+
+async def messages_to_sweep(
+    reader: StorageReads, guild_id: int, character_ids: Sequence[int]
+) -> list[tuple[RollMessage, bool]]:
+    """Every kept row of the messages that hold a stale roll (as ``stale_roll_messages``)
+    of these characters, each with whether it is stale: a message is edited once, its live
+    buttons left as they are; one query."""
+    return await reader.messages_to_sweep(guild_id, character_ids)
+
+
+async def unkept_replies(reader: StorageReads) -> list[UnkeptReply]:
+    """Every change whose reply with roll buttons was not kept: those of a process that
+    stopped between the change and the keeping (read at start-up)."""
+    return await reader.unkept_replies()
+
+
+async def forget_unkept_reply(tx: StorageChange, interaction_id: int) -> None:
+    """The reply of that interaction was kept (or will never be)."""
+    await tx.forget_unkept_reply(interaction_id)

@@ -12,6 +12,7 @@ import copy
 import json
 import logging
 import math
+import random
 import secrets
 import time
 from collections import Counter, deque
@@ -103,6 +104,10 @@ class Injection:
     status: int
     count: int
     retry_after: float
+    #: When set, each 429's ``retry_after`` is drawn between ``retry_after`` and this.
+    retry_after_max: float | None = None
+    #: A 429 of Discord's global limit (``global: true``), not of the route.
+    is_global: bool = False
 
 
 @dataclass
@@ -227,6 +232,12 @@ class FakeDiscord:
             deque()
         )  # when the counted requests of the last second came
         self.global_429s = 0
+        #: Channels whose message routes answered an injected 429, until when (monotonic);
+        #: a request there before that is counted in ``early_requests``, as Discord would
+        #: answer it with one more 429.
+        self._route_limited: dict[str, float] = {}
+        self.early_requests: list[tuple[float, str]] = []
+        self._random = random.Random(24)
         #: Every invalid request (401, 403, 429) the bot made: (when, status, "METHOD path").
         self.invalid_requests: list[tuple[float, int, str]] = []
         self.diagnostics: list[Callable[[], str]] = []  # extra text for timeout errors
@@ -371,14 +382,24 @@ class FakeDiscord:
         status: int = 500,
         count: int = 1,
         retry_after: float = 0.05,
+        retry_after_max: float | None = None,
+        is_global: bool = False,
     ) -> None:
-        """The next `count` requests of `route` answer `status` (500, 429 with retry_after, …).
+        """The next `count` requests of `route` answer `status` (500, 429 with retry_after, …;
+        with `retry_after_max`, each 429's retry_after drawn between the two, seeded; with
+        `is_global`, a 429 of Discord's global limit).
 
         Routes: "callback" (POST interaction callbacks), "webhook" (followups and edits under
         /webhooks), "channel_message" (POST/PATCH /channels/{id}/messages), "commands" (command
         syncs), or "any".
         """
-        self._injections.append(Injection(route, status, count, retry_after))
+        self._injections.append(
+            Injection(route, status, count, retry_after, retry_after_max, is_global)
+        )
+
+    def clear_injections(self) -> None:
+        """Every injected failure not answered yet is dropped (a storm ends)."""
+        self._injections.clear()
 
     @property
     def injected_left(self) -> int:
@@ -394,9 +415,30 @@ class FakeDiscord:
                 return injection
         return None
 
-    def _injected_response(self, injection: Injection) -> web.Response:
+    def _injected_response(
+        self, injection: Injection, channel_id: str | None = None
+    ) -> web.Response:
         if injection.status == 429:
             after = injection.retry_after
+            if injection.retry_after_max is not None:
+                after = round(self._random.uniform(after, injection.retry_after_max), 3)
+            if injection.is_global:
+                return _json(
+                    {
+                        "message": "You are being rate limited.",
+                        "retry_after": after,
+                        "global": True,
+                    },
+                    status=429,
+                    headers={
+                        "Retry-After": str(math.ceil(after)),
+                        "X-RateLimit-Global": "true",
+                        "X-RateLimit-Scope": "global",
+                        "Via": "1.1 google",
+                    },
+                )
+            if channel_id is not None:  # the route's bucket: asked again before, it is early
+                self._route_limited[channel_id] = time.monotonic() + after
             return _json(
                 {"message": "You are being rate limited.", "retry_after": after, "global": False},
                 status=429,
@@ -1008,6 +1050,8 @@ class FakeDiscord:
                 return self._webhook(request, token, rest, body)
             case ("POST", ["channels", cid, "messages"]):
                 return self._post_channel_message(cid, body)
+            case ("GET", ["channels", cid, "messages"]):
+                return self._list_channel_messages(request, cid)
             case ("GET" | "PATCH" | "DELETE", ["channels", cid, "messages", mid]):
                 return self._channel_message(request, cid, mid, body)
             case ("GET", ["channels", cid]):
@@ -1222,10 +1266,17 @@ class FakeDiscord:
         return web.Response(status=204)
 
     # --- channel messages (announcements) -----------------------------------------------------
+    def _note_early(self, channel_id: str, what: str) -> None:
+        """A request to a channel's message routes before the retry_after of its last 429."""
+        until = self._route_limited.get(channel_id)
+        if until is not None and time.monotonic() < until - 0.001:
+            self.early_requests.append((time.monotonic(), what))
+
     def _post_channel_message(self, channel_id: str, body: Any) -> web.Response:
+        self._note_early(channel_id, f"POST /channels/{channel_id}/messages")
         injection = self._take_injection("channel_message")
         if injection is not None:
-            return self._injected_response(injection)
+            return self._injected_response(injection, channel_id)
         if self._channel(channel_id) is None:
             raise FakeError(404, 10003, "Unknown Channel")
         if channel_id in self.forbidden_channels:
@@ -1236,13 +1287,34 @@ class FakeDiscord:
         flags = int(body.get("flags") or 0) & ~EPHEMERAL
         return _json(self._new_message(body, channel_id=channel_id, source="channel", flags=flags))
 
+    def _list_channel_messages(self, request: web.Request, channel_id: str) -> web.Response:
+        """``GET /channels/{id}/messages?after=&limit=``: the channel's messages after a
+        snowflake, oldest first as Discord sends them for ``after`` (ephemeral ones never)."""
+        if self._channel(channel_id) is None:
+            raise FakeError(404, 10003, "Unknown Channel")
+        if channel_id in self.forbidden_channels:
+            raise FakeError(403, 50001, "Missing Access")
+        after = int(request.query.get("after") or 0)
+        limit = max(1, min(100, int(request.query.get("limit") or 50)))
+        found = [
+            message
+            for mid, message in self.messages.items()
+            if message.get("channel_id") == channel_id
+            and int(mid) > after
+            and mid not in self._deleted
+            and not message.get("flags", 0) & EPHEMERAL
+        ]
+        found.sort(key=lambda message: int(message["id"]))
+        return _json(found[:limit])
+
     def _channel_message(
         self, request: web.Request, channel_id: str, mid: str, body: Any
     ) -> web.StreamResponse:
+        self._note_early(channel_id, f"{request.method} /channels/{channel_id}/messages/{mid}")
         if request.method == "PATCH":
             injection = self._take_injection("channel_message")
             if injection is not None:
-                return self._injected_response(injection)
+                return self._injected_response(injection, channel_id)
         if channel_id in self.forbidden_channels:
             raise FakeError(403, 50001, "Missing Access")
         message = self.message(mid)

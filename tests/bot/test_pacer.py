@@ -13,10 +13,12 @@ from collections.abc import AsyncIterator
 from types import SimpleNamespace
 from typing import Any, cast
 
+import aiohttp
 import discord
 import pytest
 import pytest_asyncio
 
+from bot.interaction.invalid_requests import SLOW, SLOW_PACE, STOP, Backoff, InvalidRequests
 from bot.interaction.pacer import BURST, RATE, WORKERS, RateLimited, RestPacer
 from devkit.fake_discord import FakeDiscord, FakeGuild
 
@@ -233,3 +235,189 @@ async def test_a_refused_token_pauses_every_background_request(fake: FakeDiscord
         assert len(fake.invalid_requests) <= WORKERS  # those already on their way, at most
     finally:
         await pacer.close()
+
+
+# --- issue 24.10 ---------------------------------------------------------------------------
+
+
+def refused_job(pacer: RestPacer, channel_id: int, errors: list[discord.HTTPException]) -> Any:
+    async def job() -> None:
+        try:
+            await pacer.request(
+                "POST", f"/channels/{channel_id}/messages", channel_id=channel_id, body={}
+            )
+        except discord.HTTPException as error:
+            errors.append(error)
+
+    return job
+
+
+async def test_a_channel_that_answered_403_is_not_asked_again(fake: FakeDiscord) -> None:
+    guild = await fake.create_guild()
+    fake.forbidden_channels.add(guild.channel.id)
+    channel_id = int(guild.channel.id)
+    pacer = pacer_for(fake)
+    errors: list[discord.HTTPException] = []
+    try:
+        pacer.submit("first", refused_job(pacer, channel_id, errors))
+        await until(lambda: len(errors) == 1, 5.0)
+        for number in range(5):
+            pacer.submit(number, refused_job(pacer, channel_id, errors))
+        await until(lambda: len(errors) == 6, 5.0)
+    finally:
+        await pacer.close()
+    assert pacer.refused(channel_id)
+    assert all(error.status == 403 for error in errors)
+    assert len(fake.invalid_requests) == 1  # the others were refused from memory
+
+
+async def test_a_route_that_answered_429_waits_its_retry_after(fake: FakeDiscord) -> None:
+    """A 429 holds its channel (the route's bucket): other work for that channel waits the
+    retry_after instead of drawing another 429."""
+    guild = await fake.create_guild()
+    channel_id = int(guild.channel.id)
+    fake.inject_failure("channel_message", status=429, count=1, retry_after=0.5)
+    pacer = pacer_for(fake)
+    done: list[str] = []
+    try:
+        pacer.submit("a", post_job(pacer, guild, "a", done))
+        await until(lambda: fake.injected_left == 0, 5.0)
+        refused_at = time.monotonic()
+        pacer.submit("b", post_job(pacer, guild, "b", done))
+        await until(lambda: len(done) == 2, 5.0)
+    finally:
+        await pacer.close()
+    later = [r.at for r in posts(fake, str(channel_id)) if r.at > refused_at]
+    assert later and min(later) >= refused_at + 0.4, later
+    assert fake.early_requests == []
+
+
+async def test_urgent_work_goes_first_but_never_starves_the_rest(fake: FakeDiscord) -> None:
+    guild = await fake.create_guild()
+    pacer = pacer_for(fake, rate=20.0, burst=1.0, workers=1)
+    done: list[str] = []
+    try:
+        for number in range(8):
+            pacer.submit(("sweep", number), post_job(pacer, guild, f"s{number}", done))
+        for number in range(16):
+            pacer.submit(
+                ("tracker", number), post_job(pacer, guild, f"t{number}", done), urgent=True
+            )
+        await until(lambda: len(done) == 24, 10.0)
+    finally:
+        await pacer.close()
+    # After the one already taken, seven trackers for each sweep while both wait.
+    first_sixteen = done[1:17]
+    assert sum(1 for name in first_sixteen if name.startswith("t")) == 14, done
+
+
+async def test_the_pace_is_whole_again_two_seconds_after_a_global_429(fake: FakeDiscord) -> None:
+    guild = await fake.create_guild()
+    fake.inject_failure("channel_message", status=429, count=3, retry_after=0.1, is_global=True)
+    pacer = pacer_for(fake)
+    done: list[str] = []
+    try:
+        for number in range(3):
+            pacer.submit(("storm", number), post_job(pacer, guild, f"s{number}", done))
+        await until(lambda: len(done) == 3, 10.0)
+        await asyncio.sleep(2.1)
+        began = time.monotonic()
+        for number in range(40):
+            pacer.submit(("after", number), post_job(pacer, guild, f"a{number}", done))
+        await until(lambda: len(done) == 43, 10.0)
+        took = time.monotonic() - began
+    finally:
+        await pacer.close()
+    assert took < 40 / RATE + 0.5, took  # at the full rate, not 1 a second growing by 1
+
+
+async def test_past_the_slow_mark_background_requests_go_one_a_second(
+    fake: FakeDiscord,
+) -> None:
+    guild = await fake.create_guild()
+    invalid = InvalidRequests()
+    for _ in range(SLOW):
+        invalid.add(403)
+    pacer = pacer_for(fake, invalid=invalid)
+    done: list[str] = []
+    try:
+        began = time.monotonic()
+        for number in range(3):
+            pacer.submit(number, post_job(pacer, guild, f"m{number}", done))
+        await until(lambda: len(done) == 3, 10.0)
+        took = time.monotonic() - began
+    finally:
+        await pacer.close()
+    assert took >= 2.0 / SLOW_PACE - 0.1, took
+
+
+def test_invalid_requests_are_counted_over_ten_minutes_as_discord_counts_them(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    now = [1000.0]
+    invalid = InvalidRequests(clock=lambda: now[0])
+    invalid.add(200)
+    invalid.add(404)
+    invalid.add(429, "shared")  # a resource's limit: Discord does not count it
+    assert invalid.count == 0 and invalid.level is Backoff.NONE
+    for _ in range(SLOW - 1):
+        invalid.add(429, "user")
+    assert invalid.level is Backoff.NONE
+    invalid.add(401)
+    assert invalid.count == SLOW and invalid.level is Backoff.SLOW
+    for _ in range(STOP - SLOW):
+        invalid.add(403)
+    assert invalid.level is Backoff.STOP
+    now[0] += 599.0
+    assert invalid.count == STOP
+    now[0] += 1.0  # ten minutes after: forgotten
+    assert invalid.count == 0 and invalid.level is Backoff.NONE
+    for _ in range(SLOW):
+        invalid.add(403)
+    warnings = [r for r in caplog.records if "invalid requests" in r.getMessage()]
+    assert len(warnings) == 1  # once per process
+
+
+async def test_discord_py_s_invalid_requests_are_counted_too(fake: FakeDiscord) -> None:
+    """discord.py's session carries the count's trace (``SaludBot``'s ``http_trace``): its
+    refused posts (an announcement channel) count as the pacer's do."""
+    guild = await fake.create_guild()
+    fake.forbidden_channels.add(guild.channel.id)
+    invalid = InvalidRequests()
+    async with aiohttp.ClientSession(trace_configs=[invalid.trace_config()]) as session:
+        url = f"{fake.api_url}/channels/{guild.channel.id}/messages"
+        async with session.post(url, json={"content": "x"}) as response:
+            assert response.status == 403
+        async with session.get(f"{fake.api_url}/users/@me") as response:
+            assert response.status in (200, 401)
+    assert invalid.count == 1 + (response.status == 401)
+
+
+async def test_a_long_sweep_under_way_does_not_hold_the_trackers_back(fake: FakeDiscord) -> None:
+    """Four sweeps of ten messages each are under way when fourteen trackers come: the
+    trackers' requests take the tokens first, seven to one."""
+    guild = await fake.create_guild()
+    pacer = pacer_for(fake, rate=20.0, burst=1.0)
+    done: list[str] = []
+
+    def sweep(number: int) -> Any:
+        async def job() -> None:
+            for message in range(10):
+                await post_job(pacer, guild, f"s{number}.{message}", done)()
+
+        return job
+
+    try:
+        for number in range(4):
+            pacer.submit(("sweep", number), sweep(number))
+        await until(lambda: len(done) >= 2, 5.0)
+        arrived = len(done)
+        for number in range(14):
+            pacer.submit(
+                ("tracker", number), post_job(pacer, guild, f"t{number}", done), urgent=True
+            )
+        await until(lambda: len(done) == 54, 15.0)
+    finally:
+        await pacer.close()
+    following = done[arrived : arrived + 16]
+    assert sum(1 for name in following if name.startswith("t")) == 14, done

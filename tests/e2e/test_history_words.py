@@ -85,9 +85,10 @@ async def test_each_server_numbers_its_changes_from_one_and_undo_shows_the_same_
 def as_version_10(bot: BotProcess) -> None:
     """The database as Salud left it before migration 0011: no number on the history (the
     bot is stopped), the messages carrying roll buttons in their two tables of 0010 again
-    (0012 made them one), no index of 0013 and no tables of 0014. A database of today's
-    main has none already."""
+    (0012 made them one), no index of 0013, no tables of 0014 and nothing of 0015. A
+    database of today's main has none already."""
     with writable(bot) as conn:
+        conn.execute("DROP TABLE IF EXISTS unkept_roll_replies")  # migration 0015's
         kept = {str(row[1]) for row in conn.execute("PRAGMA table_info(roll_messages)")}
         if "kind" in kept:
             for table, kind in (

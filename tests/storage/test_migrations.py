@@ -34,6 +34,7 @@ EXPECTED_TABLES = {
     "announcement_channel_lost",  # 0007: announcement channels the bot may no longer post in
     "game_tables",  # 0014: the tables of a server (issue 27)
     "table_places",  # 0014: the places bound to them
+    "unkept_roll_replies",  # 0015: replies with roll buttons not kept yet
 }
 
 #: The first step of the made-up migrations below.

@@ -13,14 +13,24 @@ too. A message that can no longer be edited (deleted, no access) is forgotten.
 
 The sweeps go through the bot's pacer (``bot.interaction.pacer``): at most one sweep waits
 per server (keyed by the server), gathering the characters of every change made meanwhile,
-and its requests share the bot's budget of background requests; a sweep refused with a 429
-waits again and runs after ``retry_after``. The message whose button was pressed is not
-swept: the press edits it in its own response (``bot.features.consciousness.buttons``).
+and its requests share the bot's budget of background requests, after the trackers; a sweep
+refused with a 429 waits again and runs after ``retry_after``. The message whose button was
+pressed is not swept: the press edits it in its own response
+(``bot.features.consciousness.buttons``).
+
+One PATCH a message, no GET (issue 24.10): the keeper keeps the components the bot sent
+with each message, and a sweep sends them back with every roll button disabled but those of
+rolls the message still holds live. In a channel that refused the bot (403), no message is
+kept and none is edited (the pacer remembers the refusal): each would cost an invalid
+request. A reply that the process had no time to keep (stopped, killed) is found at the next
+start (``recover``): the change noted its interaction in its own transaction, and the reply
+is the bot's message after that interaction in its channel.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections.abc import Mapping
 from functools import partial
@@ -39,10 +49,13 @@ from bot.storage.memory import Lru
 from bot.storage.roll_messages import (
     RollKind,
     RollMessage,
+    UnkeptReply,
     forget_roll_messages,
+    forget_unkept_reply,
     has_roll_messages,
+    messages_to_sweep,
     remember_roll_messages,
-    stale_roll_messages,
+    unkept_replies,
 )
 
 __all__ = ["RollButtonKeeper"]
@@ -55,6 +68,8 @@ _NO_MESSAGES_MEMORY = 4096
 _CHANGES_MEMORY = 4096
 #: How many rolled Stability tests' lines wait for their call's sweep.
 _ROLLED_MEMORY = 4096
+#: Messages read after an unkept reply's interaction, looking for it (at start-up).
+_RECOVERY_LOOK = 50
 
 
 def _disabled_components(
@@ -87,6 +102,71 @@ def _disabled_components(
     return rows, changed
 
 
+def _live_components(
+    components: list[dict[str, Any]],
+    live: set[tuple[RollKind, int, int]],
+    ids: Mapping[RollKind, CustomId],
+) -> tuple[list[dict[str, Any]], bool]:
+    """The components the bot sent (``components``) with every roll button disabled but
+    those of the ``live`` rolls (kind, character, number) the message still holds (an
+    unnumbered button stays live with any live roll of its character); whether any is."""
+    changed = False
+    live_characters = {(kind, character_id) for kind, character_id, _ in live}
+    rows = []
+    for row in components:
+        items = []
+        for item in row.get("components") or []:
+            for kind, custom_id in ids.items():
+                found = custom_id.read(str(item.get("custom_id") or ""))
+                if found is None:
+                    continue
+                character_id = int(str(found["character_id"]))
+                number = found[custom_id.fields[-1].name]
+                alive = (
+                    (kind, character_id) in live_characters
+                    if number is None
+                    else (kind, character_id, int(number)) in live
+                )
+                if not alive and not item.get("disabled"):
+                    item = {**item, "disabled": True}
+                    changed = True
+                break
+            items.append(item)
+        rows.append({**row, "components": items})
+    return rows, changed
+
+
+def _kept_from(
+    message: dict[str, Any], reply: UnkeptReply, ids: Mapping[RollKind, CustomId]
+) -> list[RollMessage]:
+    """The roll buttons of the bot's reply ``message`` to ``reply``'s interaction, as the
+    messages the keeper keeps (none when it is another message)."""
+    metadata = message.get("interaction_metadata") or message.get("interaction") or {}
+    if str(metadata.get("id")) != str(reply.interaction_id):
+        return []
+    components = list(message.get("components") or [])
+    stored = json.dumps(components, separators=(",", ":"))
+    kept: dict[tuple[RollKind, int], RollMessage] = {}
+    for row in components:
+        for item in row.get("components") or []:
+            for kind, custom_id in ids.items():
+                found = custom_id.read(str(item.get("custom_id") or ""))
+                number = None if found is None else found[custom_id.fields[-1].name]
+                if found is None or number is None:
+                    continue
+                character_id = int(str(found["character_id"]))
+                kept[(kind, character_id)] = RollMessage(
+                    reply.guild_id,
+                    character_id,
+                    int(number),
+                    reply.channel_id,
+                    int(message["id"]),
+                    kind,
+                    stored,
+                )
+    return list(kept.values())
+
+
 class RollButtonKeeper:
     """Disables the buttons of rolls that are no longer due, after every change: of each
     kind of roll in ``ids`` (the custom id its buttons carry), the Consciousness roll's and
@@ -114,8 +194,48 @@ class RollButtonKeeper:
         self._rolled: Lru[tuple[int, int, int], tuple[str, str]] = Lru(_ROLLED_MEMORY)
 
     def start(self) -> None:
-        """Follow every committed change from now on."""
+        """Follow every committed change from now on, and look for the replies a stopped
+        process had no time to keep."""
         self._storage.on_change(self._changed)
+        self._pacer.submit(("recover",), self.recover)
+
+    async def recover(self) -> None:
+        """Keep the replies with roll buttons that the last process sent but did not keep
+        (it stopped in between): each is the bot's message after its interaction in its
+        channel; their characters are swept, as after any change."""
+        async with self._storage.read() as reader:
+            replies = await unkept_replies(reader)
+        for reply in replies:
+            found: list[RollMessage] = []
+            if not self._pacer.refused(reply.channel_id):
+                try:
+                    messages = await self._pacer.request(
+                        "GET",
+                        f"/channels/{reply.channel_id}/messages"
+                        f"?after={reply.interaction_id}&limit={_RECOVERY_LOOK}",
+                        channel_id=reply.channel_id,
+                    )
+                except RateLimited:
+                    raise  # the pacer runs the rest again after retry_after
+                except discord.HTTPException as error:
+                    log.info(
+                        "the reply of interaction %s was not found: %s", reply.interaction_id, error
+                    )
+                    messages = []
+                for message in messages if isinstance(messages, list) else []:
+                    if isinstance(message, dict):
+                        found += _kept_from(message, reply, self._ids)
+            async with self._storage.transaction(require_record=False) as tx:
+                if found:
+                    await remember_roll_messages(tx, found)
+                await forget_unkept_reply(tx, reply.interaction_id)
+            if found:
+                log.info(
+                    "kept the roll buttons of interaction %s, unkept when the bot stopped",
+                    reply.interaction_id,
+                )
+                self._without.forget(reply.guild_id)
+                self._changed(reply.guild_id, tuple(sorted({m.character_id for m in found})))
 
     async def remember(
         self,
@@ -124,9 +244,17 @@ class RollButtonKeeper:
         rolls: Mapping[int, int],
         kind: RollKind = RollKind.CONSCIOUSNESS,
     ) -> None:
-        """Keep the reply that carries these characters' roll buttons (after it was sent)."""
+        """Keep the reply that carries these characters' roll buttons (after it was sent),
+        with the components it was sent with; not in a channel that refused the bot."""
+        sent = None if message_id is None else here.context.sent_components.get(message_id)
         await self.remember_message(
-            here.table_id, here.interaction.channel_id, message_id, rolls, kind
+            here.table_id,
+            here.interaction.channel_id,
+            message_id,
+            rolls,
+            kind,
+            components=sent,
+            interaction_id=here.interaction.id,
         )
 
     async def remember_message(
@@ -136,22 +264,34 @@ class RollButtonKeeper:
         message_id: int | None,
         rolls: Mapping[int, int],
         kind: RollKind = RollKind.CONSCIOUSNESS,
+        *,
+        components: Any = None,
+        interaction_id: int | None = None,
     ) -> None:
-        """``remember`` for the message ``message_id`` of ``channel_id`` in ``guild_id``."""
-        if channel_id is None or message_id is None or not rolls:
+        """``remember`` for the message ``message_id`` of ``channel_id`` in ``guild_id`` (a
+        table's id), sent with ``components``; the reply noted as unkept for
+        ``interaction_id`` is kept now."""
+        if channel_id is None or not rolls:
             return
+        stored = None if components is None else json.dumps(components, separators=(",", ":"))
         messages = [
-            RollMessage(guild_id, character_id, roll, channel_id, message_id, kind)
+            RollMessage(guild_id, character_id, roll, channel_id, message_id, kind, stored)
             for character_id, roll in rolls.items()
+            if message_id is not None and not self._pacer.refused(channel_id)
         ]
         try:
             async with self._storage.transaction(require_record=False) as tx:
-                await remember_roll_messages(tx, messages)
+                if interaction_id is not None:
+                    await forget_unkept_reply(tx, interaction_id)
+                if messages:
+                    await remember_roll_messages(tx, messages)
         except Exception:
             # The reply was sent; only the later disabling of its buttons is lost.
             log.exception(
                 "could not keep the roll-button message %s of guild %s", message_id, guild_id
             )
+            return
+        if not messages:
             return
         self._without.forget(guild_id)  # its changes must be swept again
         # A roll made (or healed away) by another change between this one's commit and now
@@ -229,37 +369,50 @@ class RollButtonKeeper:
             if not await has_roll_messages(reader, guild_id):
                 self._without.put(guild_id, True)
                 return
-            stale = await stale_roll_messages(reader, guild_id, character_ids)
-        by_message: dict[tuple[int, int], list[RollMessage]] = {}
-        for item in stale:
-            by_message.setdefault((item.channel_id, item.message_id), []).append(item)
+            rows = await messages_to_sweep(reader, guild_id, character_ids)
+        by_message: dict[tuple[int, int], list[tuple[RollMessage, bool]]] = {}
+        for item, stale in rows:
+            by_message.setdefault((item.channel_id, item.message_id), []).append((item, stale))
         done: list[RollMessage] = []
         try:
             for (channel_id, message_id), items in by_message.items():
-                if await self._disable(channel_id, message_id, items):
-                    done += items
+                stale_items = [item for item, stale in items if stale]
+                if stale_items and await self._disable(channel_id, message_id, items):
+                    done += stale_items
         finally:
             if done:
                 async with storage.transaction(require_record=False) as tx:
                     await forget_roll_messages(tx, done)
 
-    async def _disable(self, channel_id: int, message_id: int, items: list[RollMessage]) -> bool:
-        """Edit one message; True when it is done with (edited, or gone for good)."""
+    async def _disable(
+        self, channel_id: int, message_id: int, items: list[tuple[RollMessage, bool]]
+    ) -> bool:
+        """Edit one message (``items``: its kept rolls, each with whether it is stale); True
+        when it is done with (edited, or gone for good)."""
         pacer = self._pacer
+        if pacer.refused(channel_id):
+            return True  # the bot may not edit there: forgotten without asking again
+        sent = next((item.components for item, _ in items if item.components), None)
+        kept = [item for item, _ in items]
+        guild_id = kept[0].guild_id
+        # A Stability call whose line must say how a test was rolled needs its embeds: only
+        # then (and for a message kept before the bot kept what it sent) is it read first.
+        noted = self._has_rolled_note(guild_id, kept)
         try:
-            message = await message_payload(pacer, channel_id, message_id)
-            components = list(message.get("components") or [])
-            changed = False
-            for kind, custom_id in self._ids.items():
-                stale: set[tuple[int, int | None]] = {
-                    (i.character_id, i.roll_seq) for i in items if i.kind is kind
-                }
-                if stale:
-                    components, edited = _disabled_components(components, stale, custom_id)
-                    changed = changed or edited
-            if changed:
+            embeds: list[dict[str, Any]] = []
+            if sent is not None and not noted:
+                components, changed = self._live(sent, items)
+            else:
+                message = await message_payload(pacer, channel_id, message_id)
+                embeds = list(message.get("embeds") or [])
+                if sent is not None:
+                    components, changed = self._live(sent, items)
+                else:
+                    stale = [item for item, is_stale in items if is_stale]
+                    components, changed = self._disabled_in(message, stale)
+            said = self._said_rolled(guild_id, embeds, kept) if noted else None
+            if changed or said is not None:
                 edits: dict[str, Any] = {"components": components}
-                said = self._said_rolled(items[0].guild_id, message.get("embeds") or [], items)
                 if said is not None:
                     edits["embeds"] = said
                 await edit_message(pacer, channel_id, message_id, edits)
@@ -272,3 +425,35 @@ class RollButtonKeeper:
             log.warning("could not disable the roll buttons of message %s: %s", message_id, error)
             return False
         return True
+
+    def _live(
+        self, sent: str, items: list[tuple[RollMessage, bool]]
+    ) -> tuple[list[dict[str, Any]], bool]:
+        """The components the bot sent, every roll button disabled but the live ones."""
+        live = {(i.kind, i.character_id, i.roll_seq) for i, stale in items if not stale}
+        return _live_components(json.loads(sent), live, self._ids)
+
+    def _disabled_in(
+        self, message: Mapping[str, Any], stale_items: list[RollMessage]
+    ) -> tuple[list[dict[str, Any]], bool]:
+        """The components of a message read from Discord, the ``stale_items``' buttons
+        disabled."""
+        components = list(message.get("components") or [])
+        changed = False
+        for kind, custom_id in self._ids.items():
+            stale: set[tuple[int, int | None]] = {
+                (i.character_id, i.roll_seq) for i in stale_items if i.kind is kind
+            }
+            if stale:
+                components, edited = _disabled_components(components, stale, custom_id)
+                changed = changed or edited
+        return components, changed
+
+    def _has_rolled_note(self, guild_id: int, items: list[RollMessage]) -> bool:
+        """Whether a call's line of one of these tests waits to say how it was rolled."""
+        return any(
+            item.kind is RollKind.STABILITY_TEST
+            and item.roll_seq is not None
+            and self._rolled.get((guild_id, item.character_id, item.roll_seq)) is not None
+            for item in items
+        )

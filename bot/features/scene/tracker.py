@@ -10,8 +10,9 @@ is gone, or the bot may no longer edit it, the tracker stops quietly, for good.
 The edits go through the bot's pacer (``bot.interaction.pacer``), one piece of work per
 server at most (keyed by the server): a burst of changes waits as one edit, the trackers of
 every server share the bot's budget of background requests, and an edit Discord refused
-with a 429 is made again after its ``retry_after``, showing the state of then. No task or
-lock is kept per server.
+with a 429 is made again after its ``retry_after``, showing the state of then. A tracker's
+work is urgent: it goes before the sweeps of old roll buttons (issue 24.10), so that it is
+current within 5 s whatever they do. No task or lock is kept per server.
 
 The embeds are drawn by the cog (``render``), which knows ``/scene status``'s lines.
 """
@@ -74,6 +75,9 @@ class LiveTracker:
         self._moved: dict[int, list[tuple[TrackerMessage, str]]] = {}
         self._last_edit: dict[int, float] = {}
         self._without: Lru[int, bool] = Lru(_NO_TRACKER_MEMORY)
+        #: Trackers posted so far: a read that found none is not remembered as "no tracker"
+        #: when one was posted while it read (it would hide that one for good).
+        self._posted = 0
         self._closed = False
 
     def start(self) -> None:
@@ -97,7 +101,10 @@ class LiveTracker:
         last = self._last_edit.get(guild_id)
         not_before = 0.0 if last is None else last + EDIT_INTERVAL
         self._pacer.submit(
-            ("tracker", guild_id), partial(self._update, guild_id), not_before=not_before
+            ("tracker", guild_id),
+            partial(self._update, guild_id),
+            not_before=not_before,
+            urgent=True,
         )
 
     def _edited(self, guild_id: int) -> None:
@@ -135,10 +142,12 @@ class LiveTracker:
 
     async def refresh(self, guild_id: int) -> None:
         """Edit the server's tracker to show its state now (nothing when it has none)."""
+        posted = self._posted
         async with self._storage.read() as reader:
             tracker = await get_tracker(reader, guild_id)
             if tracker is None:
-                self._without.put(guild_id, True)
+                if posted == self._posted:
+                    self._without.put(guild_id, True)
                 return
             server = self._storage.tables.server_of(guild_id)  # the tracker's table's
             settings = await reader.get_settings(server)
@@ -180,14 +189,16 @@ class LiveTracker:
     async def replace(self, tracker: TrackerMessage, moved_text: str) -> None:
         """Make ``tracker`` (just posted) the server's; the old one is edited to say it moved
         (``moved_text``) and is no longer followed."""
+        self._posted += 1
         async with self._storage.transaction(require_record=False) as tx:
             old = await set_tracker(tx, tracker)
+        self._posted += 1  # a read begun during that transaction may have missed it too
         self._without.forget(tracker.guild_id)
         self._edited(tracker.guild_id)
         if old is not None and old.message_id != tracker.message_id:
             self._moved.setdefault(tracker.guild_id, []).append((old, moved_text))
             self._pacer.submit(
-                ("tracker", tracker.guild_id), partial(self._update, tracker.guild_id)
+                ("tracker", tracker.guild_id), partial(self._update, tracker.guild_id), urgent=True
             )
 
     async def _edit_moved(self, old: TrackerMessage, moved_text: str) -> None:

@@ -45,15 +45,24 @@ _FRAGMENTS: tuple[tuple[str, str], ...] = (
     ("SET value = CAST(CAST(value AS INTEGER)", "SET value = CAST(CAST(meta.value AS BIGINT)"),
     (
         "INSERT OR REPLACE INTO roll_messages"
-        " (guild_id, character_id, kind, roll_seq, channel_id, message_id)"
-        " VALUES (?, ?, ?, ?, ?, ?)",
+        " (guild_id, character_id, kind, roll_seq, channel_id, message_id, components)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
         "INSERT INTO roll_messages"
-        " (guild_id, character_id, kind, roll_seq, channel_id, message_id)"
-        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (character_id, message_id, kind) DO UPDATE"
+        " (guild_id, character_id, kind, roll_seq, channel_id, message_id, components)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (character_id, message_id, kind) DO UPDATE"
         " SET guild_id = EXCLUDED.guild_id, roll_seq = EXCLUDED.roll_seq,"
-        " channel_id = EXCLUDED.channel_id",
+        " channel_id = EXCLUDED.channel_id, components = EXCLUDED.components",
+    ),
+    (
+        "INSERT OR IGNORE INTO unkept_roll_replies"
+        " (interaction_id, guild_id, channel_id, made_at) VALUES (?, ?, ?, ?)",
+        "INSERT INTO unkept_roll_replies"
+        " (interaction_id, guild_id, channel_id, made_at) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (interaction_id) DO NOTHING",
     ),
     ("AS INTEGER)", "AS BIGINT)"),
+    # SQLite's "IN a_table" is "IN (SELECT … FROM a_table)" in PostgreSQL.
+    (" IN touched ", " IN (SELECT message_id FROM touched) "),
     (f"NOT coalesce({OUT_OF_PLAY}, 0)", f"NOT coalesce({OUT_OF_PLAY}, FALSE)"),
     (" ELSE 1 END)", " ELSE TRUE END)"),
     # SQLite's "no limit" is LIMIT -1; PostgreSQL's is LIMIT NULL.

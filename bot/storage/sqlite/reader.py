@@ -36,6 +36,7 @@ from bot.storage.models import (
     RollMessage,
     StoredCharacter,
     TrackerMessage,
+    UnkeptReply,
 )
 from bot.storage.names import look_key, typed_look_key
 from bot.storage.snapshot import (
@@ -51,10 +52,12 @@ from bot.storage.sqlite.rows import (
     AMONG,
     COUNT_OUT_OF_PLAY,
     IDS_PER_QUERY,
+    LOOKALIKE_IDS,
     LOOKALIKE_WHERE,
     OUT_OF_PLAY,
     SELECT_CHARACTER,
     SELECT_HISTORY,
+    SELECT_NAMES,
     Clock,
     StoredRow,
     abilities_of,
@@ -224,11 +227,7 @@ class Reader:
     async def server_names(self, guild_id: int) -> ServerNames:
         """Every character of the guild as the options resolve them (``NameIndex``): one
         query, by stored name key then id."""
-        rows = await self.fetch_all(
-            "SELECT id, name, name_key, owner_id, gender, stability_rating IS NOT NULL AS stable"
-            " FROM characters WHERE guild_id = ? ORDER BY name_key, id",
-            (guild_id,),
-        )
+        rows = await self.fetch_all(SELECT_NAMES, (guild_id,))
         return ServerNames.of(
             guild_id,
             [
@@ -302,18 +301,9 @@ class Reader:
         return await self._characters(where, params, tail, index=index)
 
     async def lookalike_ids(self, guild_id: int) -> set[int]:
-        """The characters whose name is the same as, or looks like, another's of the server
-        (either key shared; possible only in databases older than the rules): one query on
-        the keys' indexes, whatever page of ``/character list`` is shown. An empty key (a row
-        written without it) is no key."""
-        rows = await self.fetch_all(
-            "SELECT id FROM characters WHERE guild_id = ? AND (look_key IN"
-            " (SELECT look_key FROM characters WHERE guild_id = ? AND look_key != ''"
-            " GROUP BY look_key HAVING count(*) > 1) OR typed_look_key IN"
-            " (SELECT typed_look_key FROM characters WHERE guild_id = ? AND typed_look_key != ''"
-            " GROUP BY typed_look_key HAVING count(*) > 1))",
-            (guild_id, guild_id, guild_id),
-        )
+        """The characters whose name looks like another's of the server (possible only in
+        databases older than the rules): one query on the keys' indexes (``LOOKALIKE_IDS``)."""
+        rows = await self.fetch_all(LOOKALIKE_IDS, (guild_id, guild_id, guild_id))
         return {int(row["id"]) for row in rows}
 
     async def count_characters(
@@ -490,6 +480,14 @@ class Reader:
         self, guild_id: int, character_ids: Sequence[int]
     ) -> list[RollMessage]:
         return await self._side.stale_roll_messages(guild_id, character_ids)
+
+    async def messages_to_sweep(
+        self, guild_id: int, character_ids: Sequence[int]
+    ) -> list[tuple[RollMessage, bool]]:
+        return await self._side.messages_to_sweep(guild_id, character_ids)
+
+    async def unkept_replies(self) -> list[UnkeptReply]:
+        return await self._side.unkept_replies()
 
     async def tracker(self, guild_id: int) -> TrackerMessage | None:
         return await self._side.tracker(guild_id)

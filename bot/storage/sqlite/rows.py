@@ -49,12 +49,14 @@ __all__ = [
     "COUNT_OUT_OF_PLAY",
     "DELETE_ABILITY",
     "IDS_PER_QUERY",
+    "LOOKALIKE_IDS",
     "LOOKALIKE_WHERE",
     "NAME_KEY_COLUMNS",
     "NEXT_HISTORY_ID",
     "OUT_OF_PLAY",
     "SELECT_CHARACTER",
     "SELECT_HISTORY",
+    "SELECT_NAMES",
     "SELECT_NEXT_HISTORY_ID",
     "UNSET",
     "UPDATE_HEALTH",
@@ -264,6 +266,22 @@ def abilities_by_key(abilities: Iterable[Ability]) -> dict[str, dict[str, Any]]:
 #: A character (``c``) of a guild, other than one, whose name shares a key with a name's
 #: (parameters: guild, look key, guild, typed look key, the id left out): SQLite answers it
 #: with both keys' indexes (a MULTI-INDEX OR), never a scan.
+#: Every character of a server as the options resolve them (``NameIndex``).
+SELECT_NAMES = (
+    "SELECT id, name, name_key, owner_id, gender, stability_rating IS NOT NULL AS stable"
+    " FROM characters WHERE guild_id = ? ORDER BY name_key, id"
+)
+
+#: The characters whose name is the same as, or looks like, another's of the server (the
+#: guild's id thrice); an empty key (a row written without it) is no key.
+LOOKALIKE_IDS = (
+    "SELECT id FROM characters WHERE guild_id = ? AND (look_key IN"
+    " (SELECT look_key FROM characters WHERE guild_id = ? AND look_key != ''"
+    " GROUP BY look_key HAVING count(*) > 1) OR typed_look_key IN"
+    " (SELECT typed_look_key FROM characters WHERE guild_id = ? AND typed_look_key != ''"
+    " GROUP BY typed_look_key HAVING count(*) > 1))"
+)
+
 LOOKALIKE_WHERE = (
     "((c.guild_id = ? AND c.look_key = ?) OR (c.guild_id = ? AND c.typed_look_key = ?))"
     " AND c.id != ?"

@@ -1,6 +1,7 @@
 """What SQLite keeps beside the history (never in its snapshots): the roll numbers and the
 messages carrying roll buttons of every kind (migrations 0004, 0010, in one table since
-0012), each server's live tracker (0005), the announcement channels the bot lost (0007).
+0012, with the components the bot sent since 0015), the replies with roll buttons not kept
+yet (0015), each server's live tracker (0005), the announcement channels the bot lost (0007).
 
 The read-only statements are the ``Reader``'s (``roll_number``, ``stale_roll_messages`` …);
 the writes are ``SideWriter``'s (``side_writes.py``), a part of the ``Transaction``."""
@@ -12,7 +13,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.storage.models import LostChannel, RollKind, RollMessage, TrackerMessage
+from bot.storage.models import LostChannel, RollKind, RollMessage, TrackerMessage, UnkeptReply
 
 __all__ = [
     "HAS_ROLL_MESSAGES",
@@ -24,6 +25,7 @@ __all__ = [
     "RollSql",
     "SideReads",
     "marks",
+    "messages_to_sweep_sql",
     "stale_roll_messages_sql",
 ]
 
@@ -85,6 +87,39 @@ def stale_roll_messages_sql(count: int) -> str:
         " ON c.id = m.character_id AND c.guild_id = m.guild_id"
         f" WHERE m.guild_id = ? AND m.character_id IN ({marks(count)}) AND {STALE}"
         " ORDER BY m.message_id"
+    )
+
+
+def messages_to_sweep_sql(count: int) -> str:
+    """Every kept row of the messages holding a stale roll of ``count`` characters, each
+    with whether it is stale (the guild's id, theirs, the guild's id again)."""
+    joined = (
+        "FROM roll_messages AS m LEFT JOIN characters AS c"
+        " ON c.id = m.character_id AND c.guild_id = m.guild_id"
+    )
+    return (
+        f"WITH touched AS (SELECT m.message_id {joined} WHERE m.guild_id = ?"
+        f" AND m.character_id IN ({marks(count)}) AND {STALE})"
+        " SELECT m.kind, m.guild_id, m.character_id, m.roll_seq, m.channel_id, m.message_id,"
+        f" m.components, {STALE} AS stale {joined}"
+        " WHERE m.guild_id = ? AND m.message_id IN touched ORDER BY m.message_id"
+    )
+
+
+SELECT_UNKEPT_REPLIES = (
+    "SELECT interaction_id, guild_id, channel_id FROM unkept_roll_replies ORDER BY interaction_id"
+)
+
+
+def _roll_message(row: sqlite3.Row, *, components: bool = False) -> RollMessage:
+    return RollMessage(
+        int(row["guild_id"]),
+        int(row["character_id"]),
+        int(row["roll_seq"]),
+        int(row["channel_id"]),
+        int(row["message_id"]),
+        RollKind(str(row["kind"])),
+        None if not components or row["components"] is None else str(row["components"]),
     )
 
 
@@ -150,15 +185,26 @@ class SideReads:
         rows = await self._fetch_all(
             stale_roll_messages_sql(len(character_ids)), (guild_id, *character_ids)
         )
+        return [_roll_message(row) for row in rows]
+
+    async def messages_to_sweep(
+        self, guild_id: int, character_ids: Sequence[int]
+    ) -> list[tuple[RollMessage, bool]]:
+        """Every kept row of the messages that hold a stale roll of these characters, each
+        with whether it is stale, and what the bot sent with it: a message is edited once,
+        its live buttons left as they are; one query."""
+        if not character_ids:
+            return []
+        rows = await self._fetch_all(
+            messages_to_sweep_sql(len(character_ids)), (guild_id, *character_ids, guild_id)
+        )
+        return [(_roll_message(row, components=True), bool(row["stale"])) for row in rows]
+
+    async def unkept_replies(self) -> list[UnkeptReply]:
+        """Every change whose reply with roll buttons was not kept (read at start-up)."""
+        rows = await self._fetch_all(SELECT_UNKEPT_REPLIES, ())
         return [
-            RollMessage(
-                int(row["guild_id"]),
-                int(row["character_id"]),
-                int(row["roll_seq"]),
-                int(row["channel_id"]),
-                int(row["message_id"]),
-                RollKind(str(row["kind"])),
-            )
+            UnkeptReply(int(row["interaction_id"]), int(row["guild_id"]), int(row["channel_id"]))
             for row in rows
         ]
 

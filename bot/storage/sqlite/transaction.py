@@ -9,8 +9,10 @@ it holds (docs/DESIGN.md, Storage):
 - ``CharacterWriter`` (``character_writes.py``): the writes of characters and abilities;
 - ``HistoryRecorder`` (``history_writes.py``): the change's history entry, and ``/undo``;
 - ``TableWriter`` (``table_rows.py``): tables, their places, a character's move (``tables``).
-Each part keeps its own state and uses the others only through their methods. The facade adds
-the writes of settings and meta (never in the history) and ``finish``/``abort``/``end``.
+
+Each part keeps its own state and uses the others only through their methods. The facade
+adds ``finish`` / ``abort`` / ``end`` for ``Storage``; ``SideWriter`` (``side_writes.py``)
+writes what the history does not hold (settings, meta, roll numbers and messages, trackers).
 With ``BEGIN IMMEDIATE`` goes a probe of the next history id and of the next number in the
 transaction's server (SQLite's write lock is held from then on, so no other connection can take
 them): the history entry and its characters' rows are then written with the ``COMMIT`` instead
@@ -41,6 +43,7 @@ from bot.storage.models import (
     StoredCharacter,
     TrackerMessage,
     UndoResult,
+    UnkeptReply,
 )
 from bot.storage.sqlite.character_writes import CharacterWriter
 from bot.storage.sqlite.history_writes import HistoryRecorder
@@ -54,7 +57,6 @@ from bot.storage.sqlite.rows import (
     Clock,
     Unset,
     is_unique_violation,
-    settings_of_row,
 )
 from bot.storage.sqlite.side_writes import SideWriter
 from bot.storage.sqlite.table_rows import TableWriter
@@ -91,6 +93,9 @@ class Transaction:
         )
         #: Guilds whose cached settings end with this transaction (committed or not).
         self.settings_written: set[int] = set()
+        #: The interaction this change answers and its channel, when a command's (set by
+        #: ``Here.change``): a change that numbers rolls notes it until its reply is kept.
+        self.reply_to: tuple[int, int] | None = None
         self._commit_guards: list[Callable[[], Awaitable[None]]] = []
 
     # --- for ``Storage`` ---------------------------------------------------------------------
@@ -191,38 +196,16 @@ class Transaction:
             )
             if value is not UNSET
         }
-        self._reads.check_open()
         self.settings_written.add(guild_id)
-        now = self.now()
-        if not given:
-            self._pipe.queue(
-                "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?)"
-                " ON CONFLICT (guild_id) DO NOTHING",
-                (guild_id, now),
-            )
-            return await self.get_settings(guild_id)
-        columns = ", ".join(given)
-        marks = ", ".join("?" * len(given))
-        assignments = ", ".join(f"{key} = excluded.{key}" for key in given)
-        row = await self._reads.fetch_one(
-            f"INSERT INTO guild_settings (guild_id, updated_at, {columns})"
-            f" VALUES (?, ?, {marks}) ON CONFLICT (guild_id) DO UPDATE SET {assignments},"
-            " updated_at = excluded.updated_at RETURNING gm_role_id, channel_id, language",
-            (guild_id, now, *given.values()),
-        )
-        return settings_of_row(guild_id, row)
+        stored = await self._side.write_settings(guild_id, given)
+        return stored if stored is not None else await self.get_settings(guild_id)
 
     async def get_meta(self, key: str) -> str | None:
         return await self._reads.get_meta(key)
 
     async def set_meta(self, key: str, value: str) -> None:
         """A bot-wide value (not per guild), e.g. the hash of the last command sync."""
-        self._reads.check_open()
-        self._pipe.queue(
-            "INSERT INTO meta (key, value) VALUES (?, ?)"
-            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            (key, value),
-        )
+        self._side.set_meta(key, value)
 
     # --- characters as stored now (known here, else read) ------------------------------------
 
@@ -447,7 +430,7 @@ class Transaction:
         pending: Sequence[int],
         kind: RollKind = RollKind.CONSCIOUSNESS,
     ) -> dict[int, int]:
-        return await self._side.number_rolls(guild_id, due, pending, kind)
+        return await self._side.number_rolls(guild_id, due, pending, kind, self.reply_to)
 
     async def renumber_rolls(
         self, guild_id: int, character_ids: Sequence[int], kind: RollKind = RollKind.CONSCIOUSNESS
@@ -467,11 +450,22 @@ class Transaction:
     ) -> list[RollMessage]:
         return await self._reads.stale_roll_messages(guild_id, character_ids)
 
+    async def messages_to_sweep(
+        self, guild_id: int, character_ids: Sequence[int]
+    ) -> list[tuple[RollMessage, bool]]:
+        return await self._reads.messages_to_sweep(guild_id, character_ids)
+
+    async def unkept_replies(self) -> list[UnkeptReply]:
+        return await self._reads.unkept_replies()
+
     async def remember_roll_messages(self, messages: Iterable[RollMessage]) -> None:
         self._side.remember_roll_messages(messages)
 
     async def forget_roll_messages(self, messages: Iterable[RollMessage]) -> None:
         self._side.forget_roll_messages(messages)
+
+    async def forget_unkept_reply(self, interaction_id: int) -> None:
+        self._side.forget_unkept_reply(interaction_id)
 
     async def tracker(self, guild_id: int) -> TrackerMessage | None:
         return await self._reads.tracker(guild_id)
