@@ -56,13 +56,20 @@ async def run(settings: Settings) -> int:
         SchemaMovedOn,
         open_storage,
     )
+    from bot.storage.errors import DatabaseUnreachable
 
     try:
-        storage = await open_storage(settings.database_path)
+        storage = await open_storage(settings.database_path, settings.database_url)
     except DatabaseUnusable as error:
         say(f"the database {error}.")
         return EXIT_BAD_SETTINGS
+    except DatabaseUnreachable as error:
+        say(f"{error}. Check DATABASE_URL and that the server runs; try again later.")
+        return EXIT_UNREACHABLE
     except (OSError, DatabaseOpenFailed, MigrationError) as error:
+        if settings.database_url is not None:
+            say(f"cannot use the database: {error}. Check DATABASE_URL.")
+            return EXIT_BAD_SETTINGS
         say(
             f"cannot use the database {settings.database_path} ({error}). "
             "Check DATABASE_PATH and the permissions of its folder."

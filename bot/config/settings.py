@@ -51,12 +51,15 @@ class Settings:
     shard_count: int | None = None
     #: Shards this process runs (None: all of them).
     shard_ids: tuple[int, ...] | None = None
+    #: The PostgreSQL database (``DATABASE_URL``); None: the SQLite file ``database_path``.
+    database_url: str | None = None
 
     def __repr__(self) -> str:
         return (
             f"Settings(token='***', database_path={str(self.database_path)!r}, "
             f"log_level={logging.getLevelName(self.log_level)!r}, "
-            f"shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r})"
+            f"shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r}, "
+            f"database_url={'***' if self.database_url else None!r})"
         )
 
 
@@ -89,9 +92,17 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
             "DISCORD_TOKEN=<your bot token>"
         )
     shard_count = _shard_count(environ.get("SHARD_COUNT", "").strip())
+    database_url = _database_url(
+        environ.get("DATABASE_URL", "").strip(), environ.get("DATABASE_PATH", "").strip()
+    )
     return Settings(
         token=token,
-        database_path=_database_path(environ.get("DATABASE_PATH", "").strip()),
+        database_url=database_url,
+        database_path=(
+            Path(DEFAULT_DATABASE_PATH)
+            if database_url is not None
+            else _database_path(environ.get("DATABASE_PATH", "").strip())
+        ),
         log_level=_log_level(environ.get("LOG_LEVEL", "").strip()),
         shard_count=shard_count,
         shard_ids=_shard_ids(environ.get("SHARD_IDS", "").strip(), shard_count),
@@ -154,6 +165,23 @@ def _log_level(raw: str) -> int:
         )
     level: int = getattr(logging, name)
     return level
+
+
+def _database_url(raw: str, path: str) -> str | None:
+    """``DATABASE_URL``: a PostgreSQL URL, never beside ``DATABASE_PATH`` (which to use?)."""
+    if not raw:
+        return None
+    if path:
+        raise SettingsError(
+            "DATABASE_URL and DATABASE_PATH are both set: keep DATABASE_URL for PostgreSQL "
+            "or DATABASE_PATH for an SQLite file, not both."
+        )
+    if not raw.startswith(("postgresql://", "postgres://")):
+        raise SettingsError(
+            "DATABASE_URL must be a PostgreSQL URL: "
+            "DATABASE_URL=postgresql://USER:PASSWORD@HOST:PORT/DATABASE"
+        )
+    return raw
 
 
 def _database_path(raw: str) -> Path:

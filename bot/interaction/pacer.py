@@ -64,6 +64,7 @@ import discord
 
 from bot.interaction.channel_holds import ChannelHolds, RateLimited
 from bot.interaction.invalid_requests import SLOW_PACE, Backoff, InvalidRequests
+from bot.storage.errors import StorageUnreachable
 
 __all__ = ["BURST", "RATE", "WORKERS", "Job", "RateLimited", "RestPacer"]
 
@@ -289,6 +290,7 @@ class RestPacer:
                 OSError,
                 TimeoutError,
                 discord.DiscordServerError,
+                StorageUnreachable,  # the database server is back in a moment
             ) as error:
                 if pending.failures + 1 < PASSING_FAILURES:
                     self._again(key, pending, 1.0 + 2.0 * pending.failures, failure=True)

@@ -41,6 +41,7 @@ from bot.storage.errors import (
     DuplicateName,
     StorageClosed,
     StorageFull,
+    StorageUnreachable,
     StorageUnwritable,
     TooManyCharacters,
 )
@@ -130,6 +131,8 @@ def error_message(
         return text(language, "lifecycle.restarting")
     if isinstance(error, StorageFull):  # the storage logs it, once a minute
         return text(language, "error.storage_full")
+    if isinstance(error, StorageUnreachable):  # nothing stored; the engine reconnects
+        return text(language, "error.storage_unreachable")
     if isinstance(error, StorageUnwritable):  # the storage logs it, once a minute
         return text(language, "error.storage_unwritable")
     if isinstance(error, DatabaseGone):  # the storage logs it, once

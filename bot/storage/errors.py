@@ -7,6 +7,7 @@ __all__ = [
     "CharacterNotFound",
     "DatabaseGone",
     "DatabaseOpenFailed",
+    "DatabaseUnreachable",
     "DatabaseUnusable",
     "DuplicateName",
     "MigrationError",
@@ -14,6 +15,7 @@ __all__ = [
     "StorageClosed",
     "StorageError",
     "StorageFull",
+    "StorageUnreachable",
     "StorageUnwritable",
     "TooManyCharacters",
     "TransactionStateError",
@@ -59,6 +61,11 @@ class DatabaseOpenFailed(StorageError):
     """At start-up: the engine refused to open the database (``str()``: its own words)."""
 
 
+class DatabaseUnreachable(StorageError):
+    """At start-up: the database server cannot be reached (refused, timed out, DNS): worth
+    trying again later (exit 4), as when Discord cannot be reached."""
+
+
 class MigrationError(StorageError):
     """The migrations are inconsistent, or the database is newer than this code."""
 
@@ -70,6 +77,11 @@ class StorageFull(StorageError):
     def __init__(self, database: str) -> None:
         super().__init__(f"the disk of {database} is full: the change was not stored")
         self.database = database
+
+
+class StorageUnreachable(StorageError):
+    """The change was not stored: the database server could not be reached (restarted,
+    failing over, the network). The engine reconnects by itself on a later command."""
 
 
 class StorageUnwritable(StorageError):

@@ -1,14 +1,20 @@
-"""Fixtures: a real SQLite file per test and a clock the test moves by hand."""
+"""Fixtures: a real database per test, on each engine (an SQLite file; a fresh database on a
+real PostgreSQL server this session started, ``devkit/postgres.py``), and a clock the test
+moves by hand."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import itertools
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import psycopg
 import pytest
 
 from bot.storage import Storage, StoredCharacter, name_key
+from bot.storage.postgres.storage import PgStorage
+from devkit.postgres import PostgresServer, running_postgres
 from rules.abilities import Ability, AbilityKind
 from rules.character import CharacterHealth
 
@@ -91,9 +97,45 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "bot.sqlite3"
 
 
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """One real PostgreSQL server for the session (each test has its own database on it)."""
+    with running_postgres() as server:
+        yield server
+
+
+_DATABASES = itertools.count(1)
+
+
+async def fresh_postgres_database(server: PostgresServer) -> str:
+    """The URL of a new empty database on ``server``."""
+    name = f"test_{next(_DATABASES)}"
+    async with await psycopg.AsyncConnection.connect(server.url, autocommit=True) as conn:
+        await conn.execute(f"CREATE DATABASE {name}")
+    return server.url.rsplit("/", 1)[0] + f"/{name}"
+
+
+#: For a test that looks at SQLite's own file or connection: its storage is SQLite only.
+SQLITE_ONLY = pytest.mark.parametrize("engine", ["sqlite"])
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def engine(request: pytest.FixtureRequest) -> str:
+    """Which engine the test's ``storage`` is: every storage test runs on both."""
+    return str(request.param)
+
+
 @pytest.fixture
-async def storage(db_path: Path, clock: FakeClock) -> AsyncIterator[Storage]:
-    opened = await Storage.open(db_path, clock=clock)
+async def storage(
+    engine: str, db_path: Path, clock: FakeClock, request: pytest.FixtureRequest
+) -> AsyncIterator[Storage]:
+    if engine == "postgres":
+        server = request.getfixturevalue("postgres_server")
+        opened: Storage = await PgStorage.open_url(
+            await fresh_postgres_database(server), clock=clock
+        )
+    else:
+        opened = await Storage.open(db_path, clock=clock)
     try:
         yield opened
     finally:

@@ -120,3 +120,9 @@ async def test_a_stretch_of_commits_arms_one_quiet_timer_not_one_each(
     assert 1 <= len(armed) <= 3, armed  # once, then the rest of the quiet after the last
     await asyncio.sleep(0.6)
     assert storage.checkpointer.completed == 1
+
+
+@pytest.fixture
+def engine() -> str:
+    """SQLite's own behaviour (its file, connection or trips): SQLite only."""
+    return "sqlite"

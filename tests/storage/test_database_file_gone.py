@@ -66,3 +66,9 @@ def test_the_player_reads_that_the_database_is_gone(language: Language) -> None:
     message = error_message(language, DatabaseGone("/srv/salud.sqlite3"))
     assert message == text(language, "error.database_gone")
     assert "/srv" not in (message or "")
+
+
+@pytest.fixture
+def engine() -> str:
+    """SQLite's own behaviour (its file, connection or trips): SQLite only."""
+    return "sqlite"

@@ -11,10 +11,12 @@ import pytest
 from bot.storage import Storage
 from bot.storage.snapshot import character_from_snapshot
 from rules.character import Gender
+from tests.storage.conftest import SQLITE_ONLY
 
 from .conftest import ALICE, GM, GUILD_A, Interactions, health
 
 
+@SQLITE_ONLY
 async def test_gender_is_stored_corrected_recorded_and_undone(
     storage: Storage, next_id: Interactions, db_path: Path
 ) -> None:
@@ -81,6 +83,7 @@ def test_a_snapshot_from_before_the_gender_column_has_none() -> None:
     assert character_from_snapshot(old).gender is None
 
 
+@SQLITE_ONLY
 async def test_the_column_refuses_other_values(storage: Storage, db_path: Path) -> None:
     with sqlite3.connect(db_path) as conn:
         version = conn.execute("PRAGMA user_version").fetchone()[0]

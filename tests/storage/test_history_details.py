@@ -37,6 +37,7 @@ from bot.storage.details import (
 )
 from bot.storage.snapshot import dump_json
 from rules.character import CharacterHealth
+from tests.storage.conftest import SQLITE_ONLY
 
 from .conftest import GM, GUILD_A, Interactions, create
 
@@ -259,6 +260,7 @@ def test_a_command_is_registered_once_and_a_new_one_needs_only_its_class() -> No
         details._REGISTERED.pop("test lucidity")
 
 
+@SQLITE_ONLY
 async def test_entries_stored_by_older_versions_read_back_typed(
     storage: Storage, next_id: Interactions
 ) -> None:

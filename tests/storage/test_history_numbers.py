@@ -12,6 +12,7 @@ import pytest
 
 from bot.storage import Storage, StoredCharacter
 from bot.storage.sqlite.database import apply_migrations, connect, load_migrations
+from tests.storage.conftest import SQLITE_ONLY
 
 from .conftest import BOB, GM, GUILD_A, GUILD_B, Interactions, create
 from .test_round_trips import BEGIN, Trips
@@ -67,6 +68,7 @@ async def test_each_server_counts_from_one_and_the_reads_show_the_same_numbers(
     assert by_id is not None and by_id.number == 4 and by_id.undone
 
 
+@SQLITE_ONLY
 async def test_a_transaction_that_does_not_say_its_server_numbers_right_with_one_more_trip(
     storage: Storage, next_id: Interactions, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -238,3 +238,9 @@ async def test_finding_a_lookalike_is_one_query_on_the_two_keys_indexes(
         "USING INDEX characters_typed_look (guild_id=? AND typed_look_key=?)" in d for d in details
     )
     assert not any(d.startswith("SCAN c") for d in details), details
+
+
+@pytest.fixture
+def engine() -> str:
+    """SQLite's own behaviour (its file, connection or trips): SQLite only."""
+    return "sqlite"

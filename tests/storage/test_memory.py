@@ -10,6 +10,7 @@ import pytest
 
 from bot.storage import AlreadyApplied, GuildSettings, Storage
 from bot.storage.memory import RecentInteractions, SettingsCache
+from tests.storage.conftest import SQLITE_ONLY
 
 from .conftest import ALICE, GM, GUILD_A, GUILD_B, FakeClock, Interactions, health
 from .test_round_trips import Trips
@@ -23,6 +24,7 @@ def trips(storage: Storage, monkeypatch: pytest.MonkeyPatch) -> Trips:
 # --- settings ---------------------------------------------------------------------------------
 
 
+@SQLITE_ONLY
 async def test_settings_are_read_once_per_server(storage: Storage, trips: Trips) -> None:
     assert await storage.settings(GUILD_A) == GuildSettings(GUILD_A)
     assert len(trips.take()) == 1
@@ -89,6 +91,7 @@ async def hurt(storage: Storage, character_id: int, interaction: int) -> None:
         await tx.record(guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="h")
 
 
+@SQLITE_ONLY
 async def test_an_applied_interaction_is_known_without_a_query(
     storage: Storage, next_id: Interactions, trips: Trips
 ) -> None:

@@ -223,3 +223,9 @@ async def test_every_without_rowid_table_passes_quick_check_with_a_row(tmp_path:
             conn.execute(f"INSERT INTO {table} VALUES ({', '.join('?' for _ in values)})", values)
         problems = [row[0] for row in conn.execute("PRAGMA quick_check")]
     assert problems == ["ok"], problems
+
+
+@pytest.fixture
+def engine() -> str:
+    """SQLite's own behaviour (its file, connection or trips): SQLite only."""
+    return "sqlite"

@@ -378,3 +378,9 @@ async def test_two_connections_on_one_file_interleave_history_ids(
         assert ids == sorted(set(ids)) and len(ids) == 6
         async with second.read() as reader:
             assert [e.id for e in await reader.history(GUILD_A, limit=6)] == ids[::-1]
+
+
+@pytest.fixture
+def engine() -> str:
+    """SQLite's own behaviour (its file, connection or trips): SQLite only."""
+    return "sqlite"

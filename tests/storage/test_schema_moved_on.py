@@ -81,3 +81,9 @@ async def test_the_probe_is_the_only_trip_before_the_refusal(
 def test_the_player_reads_the_restarting_sentence(language: Language) -> None:
     message = error_message(language, SchemaMovedOn(12, 11))
     assert message == text(language, "lifecycle.restarting")
+
+
+@pytest.fixture
+def engine() -> str:
+    """SQLite's own behaviour (its file, connection or trips): SQLite only."""
+    return "sqlite"

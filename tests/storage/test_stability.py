@@ -14,7 +14,7 @@ from bot.storage.snapshot import character_from_snapshot
 from bot.storage.sqlite.database import apply_migrations, connect, load_migrations
 from rules.stability import CharacterStability, DueTest
 
-from .conftest import ALICE, GM, GUILD_A, Interactions, create, general, health
+from .conftest import ALICE, GM, GUILD_A, SQLITE_ONLY, Interactions, create, general, health
 
 #: Every Stability value set away from its default, so that a lost one shows.
 FULL = CharacterStability(
@@ -72,6 +72,7 @@ async def test_stability_is_created_saved_read_and_undone_value_by_value(
     assert back is not None and back.stability == CharacterStability(pool=8, rating=8)
 
 
+@SQLITE_ONLY
 async def test_stability_given_and_taken_away_is_undone(
     storage: Storage, next_id: Interactions, db_path: Path
 ) -> None:
@@ -102,6 +103,7 @@ async def test_stability_given_and_taken_away_is_undone(
     assert again is not None and again.stability is None
 
 
+@SQLITE_ONLY
 async def test_a_character_without_stability_keeps_its_snapshot_as_it_was(
     storage: Storage, next_id: Interactions, db_path: Path
 ) -> None:

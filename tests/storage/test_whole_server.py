@@ -18,6 +18,7 @@ from bot.storage.sqlite.character_writes import MAX_CHARACTERS
 from bot.storage.sqlite.rows import NAME_KEY_COLUMNS, name_keys
 from rules.character import CharacterHealth, Hospital
 from rules.stability import CharacterStability
+from tests.storage.conftest import SQLITE_ONLY
 
 from .conftest import ALICE, GM, GUILD_A, GUILD_B, Interactions, create, health
 
@@ -83,6 +84,7 @@ def plan(path: Path, sql: str, params: tuple[object, ...]) -> str:
     return " / ".join(str(row[-1]) for row in rows)
 
 
+@SQLITE_ONLY
 @pytest.mark.parametrize("language", ["es", "en"])
 async def test_a_page_of_a_list_reads_its_rows_in_order_from_an_index(
     storage: Storage, next_id: Interactions, db_path: Path, language: str
@@ -137,6 +139,7 @@ def fill(path: Path, guild: int, count: int) -> None:
         )
 
 
+@SQLITE_ONLY
 async def test_a_server_holds_at_most_a_thousand_characters(
     storage: Storage, next_id: Interactions, db_path: Path
 ) -> None:
@@ -161,6 +164,7 @@ async def test_a_server_holds_at_most_a_thousand_characters(
     assert undone is not None and [c.name for c in undone.restored] == ["The thousandth"]
 
 
+@SQLITE_ONLY
 async def test_the_out_of_play_are_counted_and_listed_apart_from_their_own_index(
     storage: Storage, next_id: Interactions, db_path: Path
 ) -> None:

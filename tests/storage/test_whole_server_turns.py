@@ -10,6 +10,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.storage import BATCH_SIZE, Among, Storage
 from bot.storage.sqlite.rows import NAME_KEY_COLUMNS, name_keys
 from rules.scene import start_scene
@@ -74,3 +76,9 @@ async def test_recording_a_whole_server_lets_the_loop_turn_between_batches(
         f"the loop turned {during} times while {CHARACTERS} characters were recorded"
         f" ({recording:.2f} s)"
     )
+
+
+@pytest.fixture
+def engine() -> str:
+    """SQLite's own behaviour (its file, connection or trips): SQLite only."""
+    return "sqlite"

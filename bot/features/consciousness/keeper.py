@@ -44,7 +44,7 @@ from bot.interaction.here import Here
 from bot.interaction.message_edits import edit_message, is_gone, message_payload
 from bot.interaction.pacer import RateLimited, RestPacer
 from bot.render.stability import replace_call_line
-from bot.storage import StorageEngine
+from bot.storage import StorageEngine, StorageUnreachable
 from bot.storage.memory import Lru
 from bot.storage.roll_messages import (
     RollKind,
@@ -355,8 +355,9 @@ class RollButtonKeeper:
             return
         try:
             await self._disable_stale(guild_id, character_ids)
-        except RateLimited:
-            # Swept again after retry_after: what was done is forgotten already.
+        except (RateLimited, StorageUnreachable):
+            # Swept again after retry_after (or once the database is back: the pacer's
+            # retry): what was done is forgotten already.
             self._due.setdefault(guild_id, set()).update(character_ids)
             raise
         except Exception:

@@ -35,7 +35,7 @@ from bot.storage.sqlite.pipeline import Pipeline
 from bot.storage.sqlite.reader import Reader
 from bot.storage.sqlite.rows import NEXT_HISTORY_ID, is_unique_violation
 
-__all__ = ["HistoryRecorder"]
+__all__ = ["INSERT_ENTRY_NEW_ID", "HistoryRecorder"]
 
 _INSERT_ENTRY = (
     "INSERT INTO history (id, number, guild_id, interaction_id, actor_id, command, details,"
@@ -43,7 +43,7 @@ _INSERT_ENTRY = (
 )
 #: Sent at once when the probe did not give the entry's id and number: its server's next
 #: number taken under the write lock, both read back.
-_INSERT_ENTRY_NEW_ID = (
+INSERT_ENTRY_NEW_ID = (
     "INSERT INTO history (number, guild_id, interaction_id, actor_id, command, details,"
     " created_at, undo_of) VALUES ((SELECT coalesce(max(number), 0) + 1 FROM history"
     " WHERE guild_id = ?), ?, ?, ?, ?, ?, ?, ?) RETURNING id, number"
@@ -141,7 +141,7 @@ class HistoryRecorder:
             self._pipe.queue(_INSERT_ENTRY, (entry_id, number, *values))
         else:  # not probed (nothing sent yet, or another server): sent now, for both
             try:
-                inserted = await self._pipe.fetchall(_INSERT_ENTRY_NEW_ID, (guild_id, *values))
+                inserted = await self._pipe.fetchall(INSERT_ENTRY_NEW_ID, (guild_id, *values))
             except sqlite3.IntegrityError as error:
                 if is_unique_violation(error, "history.interaction_id"):
                     raise AlreadyApplied(interaction_id) from error

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import TracebackType
+from typing import Self
 
 import aiosqlite
 
@@ -24,7 +25,7 @@ from bot.storage.sqlite.file_check import check_database_file
 from bot.storage.sqlite.file_identity import DatabaseFile
 from bot.storage.sqlite.full_disk import FullDisk, is_full
 from bot.storage.sqlite.pipeline import TripChecks
-from bot.storage.sqlite.reader import OneTripEach, Reader
+from bot.storage.sqlite.reader import OneTripEach, Queries, Reader
 from bot.storage.sqlite.rows import Clock, utc_now
 from bot.storage.sqlite.schema_guard import schema_check
 from bot.storage.sqlite.table_rows import load_directory
@@ -124,7 +125,7 @@ class Storage:
         finally:
             self._lock.release()
 
-    async def __aenter__(self) -> Storage:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(
@@ -198,13 +199,7 @@ class Storage:
         await self._acquire(ticket)
         try:
             # Queues BEGIN IMMEDIATE and the probe of the history's next id and number.
-            tx = Transaction(
-                self._conn,
-                self._clock,
-                self._settings,
-                guild_id,
-                TripChecks(self._schema, self._file.check),
-            )
+            tx = await self._begin(guild_id)
             if ticket is not None:
                 tx.guard_commit(lambda: self._acknowledge_if_late(ticket, self.commit_estimate))
             try:
@@ -231,6 +226,24 @@ class Storage:
         if tx.recorded_interaction is not None:
             self._applied.add(tx.recorded_interaction)
             self._tell_listeners(tx)
+        self._committed()
+
+    async def _begin(self, guild_id: int | None) -> Transaction:
+        """A new transaction on the connection (under the lock): its ``BEGIN`` is queued."""
+        return Transaction(
+            self._conn,
+            self._clock,
+            self._settings,
+            guild_id,
+            TripChecks(self._schema, self._file.check),
+        )
+
+    async def _queries(self) -> Queries:
+        """Where ``read()``'s statements go (under the lock)."""
+        return OneTripEach(self._conn)
+
+    def _committed(self) -> None:
+        """After each transaction (the WAL's checkpoints follow the commits)."""
         self.checkpointer.committed()
 
     def on_schema_moved_on(self, listener: Callable[[SchemaMovedOn], None]) -> None:
@@ -374,7 +387,7 @@ class Storage:
         self._refuse_if_moved_on()
         await self._acquire(ticket)
         try:
-            reader = Reader(OneTripEach(self._conn), self._clock, self._settings)
+            reader = Reader(await self._queries(), self._clock, self._settings)
             try:
                 yield reader
             except sqlite3.Error as error:

@@ -78,10 +78,10 @@ class Transaction:
         settings: SettingsCache,
         guild_id: int | None = None,
         checks: TripChecks = NO_CHECKS,
+        pipeline_of: Callable[..., Pipeline] = Pipeline,
     ) -> None:
         self._known = KnownCharacters()
-        # A trip that fails may have failed a queued write: what is stored is then unknown.
-        self._pipe = Pipeline(conn, on_failure=self._known.forget, checks=checks)
+        self._pipe = pipeline_of(conn, on_failure=self._known.forget, checks=checks)
         self._pipe.begin(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))  # with the first
         self._reads = Reader(self._pipe, clock, settings, keep=self._known.keep)
         self._characters = CharacterWriter(self._pipe, self._known, self._reads, self.now)

@@ -1,0 +1,130 @@
+"""A transaction's statements sent to PostgreSQL in psycopg 3's pipeline mode: those nobody
+waits for go with the next statement whose result is needed, or with the ``COMMIT``, in one
+trip to the server (a ``/hurt`` is two trips, as on SQLite; docs/DESIGN.md, Storage).
+
+``PgPipeline`` is the SQLite engine's ``Pipeline`` with another trip: the same queue, its
+statements said in PostgreSQL's dialect (``dialect.translate``), the lock of the server's
+row sent before its next history number is taken (``dialect.server_locks``)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar, cast
+
+import psycopg
+
+from bot.storage.postgres.dialect import (
+    PgRow,
+    as_sqlite_error,
+    server_locks,
+    translate,
+    with_returning_id,
+)
+from bot.storage.sqlite.pipeline import (
+    NO_CHECKS,
+    Pipeline,
+    Statement,
+    TripChecks,
+    _fetchall,
+    _inserted_row,
+    _lastrowid,
+)
+
+__all__ = ["OneStatementEach", "PgPipeline", "rows_of"]
+
+T = TypeVar("T")
+Connection = psycopg.AsyncConnection[Any]
+
+
+def rows_of(cursor: psycopg.AsyncCursor[Any], rows: list[Any]) -> list[sqlite3.Row]:
+    """The rows as the readers take them (by name or position, as ``sqlite3.Row``)."""
+    names = {column.name: i for i, column in enumerate(cursor.description or ())}
+    return cast(list[sqlite3.Row], [PgRow(row, names) for row in rows])
+
+
+async def _run(conn: Connection, statement: Statement) -> psycopg.AsyncCursor[Any]:
+    cursor = conn.cursor()
+    sql = translate(statement.sql)
+    if statement.many:
+        await cursor.executemany(sql, cast(Sequence[Sequence[Any]], statement.params))
+    else:
+        await cursor.execute(sql, statement.params)
+    return cursor
+
+
+class PgPipeline(Pipeline):
+    """The statements of one transaction not sent yet, sent in one trip each time a result is
+    needed. ``conn`` is in autocommit mode: ``BEGIN`` and ``COMMIT`` are statements."""
+
+    def __init__(
+        self,
+        conn: Connection,
+        on_failure: Callable[[], None] = lambda: None,
+        checks: TripChecks = NO_CHECKS,
+    ) -> None:
+        super().__init__(cast(Any, None), on_failure, checks)
+        self._pg = conn
+
+    async def _send(
+        self,
+        last: Statement,
+        read: Callable[[sqlite3.Cursor], T],
+        before_last: Callable[[], None] | None = None,
+    ) -> T:
+        queued = list(self._queued)
+        self._queued.clear()
+        try:
+            if before_last is not None:  # SQLite's file check: PostgreSQL has none
+                before_last()
+            return await self._trip(queued, last, read)
+        except psycopg.Error as error:
+            self._on_failure()
+            known = as_sqlite_error(error)
+            if known is not None:
+                raise known from error
+            raise
+        except BaseException:
+            self._on_failure()
+            raise
+
+    async def _trip(
+        self, queued: list[Statement], last: Statement, read: Callable[[sqlite3.Cursor], T]
+    ) -> T:
+        returning = read is _lastrowid or read is _inserted_row
+        probes: list[tuple[Statement, psycopg.AsyncCursor[Any]]] = []
+        conn = self._pg
+        async with conn.pipeline() as pipe:
+            for statement in [*queued, last]:
+                for sql, params in server_locks(statement.sql, statement.params):
+                    await conn.cursor().execute(sql, params)
+                if statement is last and returning:
+                    statement = Statement(with_returning_id(statement.sql), statement.params)
+                cursor = await _run(conn, statement)
+                if statement.probe is not None:
+                    probes.append((statement, cursor))
+            await pipe.sync()
+            for statement, probe_cursor in probes:
+                row = await probe_cursor.fetchone()
+                probed = None if row is None else tuple(row)
+                if statement.check is not None:  # the schema's version (``schema_guard``)
+                    statement.check(probed)
+                self.probed[str(statement.probe)] = probed
+            if read is _fetchall:
+                return cast(T, rows_of(cursor, await cursor.fetchall()))
+            if returning:
+                found = await cursor.fetchone()
+                return cast(T, None if found is None else int(found[0]))
+            return cast(T, None)
+
+
+class OneStatementEach:
+    """``storage.read()``'s queries, each on its own (autocommit: no ``BEGIN``/``ROLLBACK``),
+    as SQLite's ``OneTripEach``."""
+
+    def __init__(self, conn: Connection) -> None:
+        self._conn = conn
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        cursor = await self._conn.execute(translate(sql), params)
+        return rows_of(cursor, await cursor.fetchall())

@@ -1,0 +1,172 @@
+"""Every command on both engines: the same session of a table played against the real bot on
+an SQLite file and against the real bot on a real PostgreSQL server (``DATABASE_URL``,
+``devkit/postgres.py``) gets the same replies, word for word, and the same history.
+
+One session covers every command of the contract (and a button), so that the PostgreSQL
+engine's dialect is exercised by each statement the commands send; the two bots run one
+after the other on fakes of their own."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from devkit.fake_discord import FakeDiscord, Reply
+from devkit.harness import BotProcess
+from devkit.postgres import PostgresServer, running_postgres
+from tests.e2e.kit.commands import gm_of
+from tests.e2e.kit.processes import fake_with_bot
+
+#: The history entries the session leaves: 22 changes, then the undo and the deletion.
+STORED_CHANGES = 24
+
+
+@pytest.fixture(scope="module")
+def postgres_server() -> Iterator[PostgresServer]:
+    with running_postgres() as server:
+        yield server
+
+
+_MENTION = re.compile(r"<(#|@&|@!?|t:)\d+")
+
+
+def said(reply: Reply) -> dict[str, Any]:
+    """What a player sees of a reply (mentions without their ids, each fake has its own; times
+    without their seconds)."""
+    seen = {
+        "ephemeral": reply.ephemeral,
+        "content": reply.content,
+        "embeds": [
+            {key: embed.get(key) for key in ("title", "description", "fields", "footer")}
+            for embed in reply.embeds
+        ],
+        "buttons": [button.get("label") for button in reply.buttons],
+    }
+    return dict(json.loads(_MENTION.sub(r"<\1id>", json.dumps(seen))))
+
+
+async def session(fake: FakeDiscord, bot: BotProcess) -> list[dict[str, Any]]:
+    """A table's evening through every command; what each reply said."""
+    guild = await fake.create_guild(locale="en-US")
+    gm = gm_of(guild)
+    seen: list[dict[str, Any]] = []
+
+    async def run(command: str, options: dict[str, Any] | None = None) -> Reply:
+        reply = await fake.slash(guild, gm, command, options or {})
+        seen.append({"command": command, **said(reply)})
+        return reply
+
+    async def press(reply: Reply, label: str) -> Reply:
+        pressed = await fake.click(guild, gm, reply, reply.button(label)["custom_id"])
+        seen.append({"pressed": label, **said(pressed)})
+        return pressed
+
+    await run("config channel", {"channel": guild.announcements})
+    await run("config gm-role")
+    await run("character create", {"name": "Ana", "health": 8, "first_aid": 3, "stability": 6})
+    await run("character create", {"name": "Bea", "health": 6, "first_aid": 2, "stability": 5})
+    await run("character create", {"name": "Zoe", "health": 4})
+    await run("character show", {"character": "Ana"})
+    await run("character list")
+    await run("character set", {"character": "Bea", "max_health": 7})
+    await run("character rename", {"character": "Zoe", "name": "Zoé"})
+    await run("ability set", {"character": "Ana", "ability": "Athletics", "rating": 4})
+    await run("ability set", {"character": "Ana", "ability": "Occult", "rating": 2})
+    await run("ability remove", {"character": "Ana", "ability": "occult"})
+    await run("spend", {"character": "Ana", "ability": "athletics", "points": 1})
+    await bot.script_dice(5)
+    await run("check", {"character": "Ana", "ability": "athletics", "difficulty": 4})
+    await run("hurt", {"character": "Ana", "amount": "3", "character2": "Bea"})
+    await run("hurt", {"character": "Bea", "amount": "8"})
+    await bot.script_dice(6)
+    await run("conscious", {"character": "Bea"})
+    await run("firstaid", {"medic": "Ana", "patient": "Bea", "points": 1})
+    await run("stability test", {"loss": 3, "character": "Ana"})
+    await bot.script_dice(1)
+    await run("stability roll", {"character": "Ana"})
+    knocked = await run("hurt", {"character": "Zoe", "amount": "6"})
+    await bot.script_dice(2)
+    await press(knocked, "Roll Consciousness")
+    await run("ability set", {"character": "Bea", "ability": "Psychoanalysis", "rating": 2})
+    await run("stability treat", {"medic": "Bea", "patient": "Ana", "points": 1})
+    await run("scene status")
+    await run("scene tracker")
+    await run("time", {"minutes": 30})
+    await run("rest", {"character": "Ana", "days": 2})
+    await run("scene new")
+    await run("refresh", {"character": "Ana"})
+    await run("history")
+    await run("history", {"character": "Ana"})
+    await press(await run("undo"), "Undo it")
+    await press(await run("character delete", {"character": "Zoé"}), "Delete")
+    await run("config language", {"language": "es"})
+    await run("character list")
+    await run("help", {"command": "hurt"})
+    await run("character show", {"character": "Bea"})
+    return seen
+
+
+async def test_every_command_answers_the_same_on_sqlite_and_on_postgresql(
+    tmp_path: Path, postgres_server: PostgresServer
+) -> None:
+    async with fake_with_bot(tmp_path / "sqlite") as (fake, bot):
+        on_sqlite = await session(fake, bot)
+    url_env = {"DATABASE_PATH": "", "DATABASE_URL": postgres_server.url}
+    async with fake_with_bot(tmp_path / "postgres", env=url_env) as (fake, bot):
+        on_postgres = await session(fake, bot)
+    assert len(on_postgres) == len(on_sqlite)
+    for sqlite_said, postgres_said in zip(on_sqlite, on_postgres, strict=True):
+        assert postgres_said == sqlite_said
+    created = [reply for reply in on_postgres if reply.get("command") == "character create"]
+    assert created and not any(reply["ephemeral"] for reply in created), created
+    # It was PostgreSQL that kept them: no SQLite file, the history in the server's database.
+    assert not (tmp_path / "postgres" / "bot.sqlite3").exists()
+    async with await psycopg.AsyncConnection.connect(postgres_server.url) as conn:
+        cursor = await conn.execute("SELECT count(*), max(number) FROM history")
+        assert await cursor.fetchone() == (STORED_CHANGES, STORED_CHANGES)
+
+
+async def test_a_database_server_gone_is_one_ephemeral_sentence_and_the_bot_goes_on(
+    tmp_path: Path, postgres_server: PostgresServer
+) -> None:
+    url_env = {"DATABASE_PATH": "", "DATABASE_URL": postgres_server.url}
+    async with fake_with_bot(tmp_path, env=url_env) as (fake, _):
+        english = await fake.create_guild(locale="en-US")
+        spanish = await fake.create_guild(locale="es-ES")
+        for guild in (english, spanish):
+            gm = gm_of(guild, locale="es-ES" if guild is spanish else "en-US")
+            await fake.slash(guild, gm, "character create", {"name": "Ana", "health": 8})
+        await asyncio.to_thread(postgres_server.stop, "immediate")
+        try:
+            refused = {
+                guild.locale: await fake.slash(
+                    guild,
+                    gm_of(guild, locale="es-ES" if guild is spanish else "en-US"),
+                    "hurt",
+                    {"character": "Ana", "amount": "3"},
+                )
+                for guild in (english, spanish)
+            }
+        finally:
+            await asyncio.to_thread(postgres_server.start)
+        assert refused["en-US"].ephemeral and refused["es-ES"].ephemeral
+        assert refused["en-US"].content == (
+            "Salud cannot reach the database right now, so this change was not stored: "
+            "nothing changed. Try again in a minute."
+        )
+        assert refused["es-ES"].content == (
+            "Salud no puede conectar con la base de datos ahora mismo, así que este cambio no "
+            "se ha guardado: no ha cambiado nada. Vuelve a intentarlo dentro de un minuto."
+        )
+        # The same process, reconnected: the next /hurt is stored and answered.
+        again = await fake.slash(
+            english, gm_of(english), "hurt", {"character": "Ana", "amount": "3"}
+        )
+        assert not again.ephemeral and "8 → 5 / 8" in json.dumps(said(again), ensure_ascii=False)
