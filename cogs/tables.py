@@ -8,6 +8,7 @@ in one transaction and updates the directory once that has committed.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -232,10 +233,8 @@ class TablesCog(
         cleaned = _checked_name(here, tables, name, renaming=table.id)
         language = here.private_language
         old = table_name(language, table)
-        renamed = GameTable(table.id, table.guild_id, cleaned, table.gm_role_id, table.channel_id)
-        async with here.settings_change() as tx:
-            tx.tables.update(renamed)
-        tables.put(renamed)
+        renamed = replace(table, name=cleaned)
+        await _save_table(here, renamed)
         await send_private(
             interaction,
             text(language, "table.renamed", old=old, table=table_name(language, renamed)),
@@ -289,16 +288,7 @@ class TablesCog(
             raise UserFacingError("error.table.main_settings", command="/config gm-role")
         if role is not None and role.id == here.server_id:
             raise UserFacingError("error.gm_role_everyone")
-        changed = GameTable(
-            table.id,
-            table.guild_id,
-            table.name,
-            None if role is None else role.id,
-            table.channel_id,
-        )
-        async with here.settings_change() as tx:
-            tx.tables.update(changed)
-        here.storage.tables.put(changed)
+        await _save_table(here, replace(table, gm_role_id=None if role is None else role.id))
         name = table_name(language, table)
         if role is None:
             reply = text(language, "table.gm_role.cleared", table=name)
@@ -330,16 +320,21 @@ class TablesCog(
         if table.is_main:
             raise UserFacingError("error.table.main_settings", command="/config channel")
         channel_id = None if channel is None else int(cast(Any, channel).id)
-        changed = GameTable(table.id, table.guild_id, table.name, table.gm_role_id, channel_id)
-        async with here.settings_change() as tx:
-            tx.tables.update(changed)
-        here.storage.tables.put(changed)
+        await _save_table(here, replace(table, channel_id=channel_id))
         name = table_name(language, table)
         if channel_id is None:
             reply = text(language, "table.channel.cleared", table=name)
         else:
             reply = text(language, "table.channel.set", table=name, channel=f"<#{channel_id}>")
         await send_private(interaction, reply)
+
+
+async def _save_table(here: Here, changed: GameTable) -> None:
+    """Store a table's new name, GM role or channel, then show it in the directory the
+    commands resolve from (memory follows the commit, never leads it)."""
+    async with here.settings_change() as tx:
+        tx.tables.update(changed)
+    here.storage.tables.put(changed)
 
 
 async def setup(bot: SaludBot) -> None:
