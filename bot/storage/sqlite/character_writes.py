@@ -15,7 +15,7 @@ from bot.storage.errors import (
     TooManyCharacters,
     TransactionStateError,
 )
-from bot.storage.models import StoredCharacter
+from bot.storage.models import Numbers, StoredCharacter, numbers_to_value
 from bot.storage.names import name_key
 from bot.storage.snapshot import (
     HEALTH_COLUMNS,
@@ -148,6 +148,7 @@ class CharacterWriter:
         health: Mapping[str, Any],
         stability: Mapping[str, Any],
         gender: str | None = None,
+        numbers: str | None = None,
     ) -> int:
         """The character's row, sent now: its id is needed, and a taken name is the caller's
         ``DuplicateName``. A new character (no ``character_id``: not one an undo brings back)
@@ -160,6 +161,7 @@ class CharacterWriter:
             gender=gender,
             health=health,
             stability=stability,
+            numbers=numbers,
         )
         columns = ["guild_id", *named]
         values: list[Any] = [guild_id, *named_values]
@@ -214,6 +216,7 @@ class CharacterWriter:
         abilities: Iterable[Ability] = (),
         gender: Gender | None = None,
         stability: CharacterStability | None = None,
+        numbers: Numbers = Numbers.SHOWN,
     ) -> StoredCharacter:
         """A new character (name stored trimmed), with Stability when given. Raises
         ``DuplicateName``, and ``ValueError`` for two abilities whose names are equal
@@ -227,6 +230,7 @@ class CharacterWriter:
         health_row = health_to_row(health)
         stability_row = stability_to_row(stability)
         gender_value = None if gender is None else gender.value
+        numbers_value = numbers_to_value(numbers)
         new_id = await self._insert(
             character_id=None,
             guild_id=guild_id,
@@ -236,6 +240,7 @@ class CharacterWriter:
             health=health_row,
             stability=stability_row,
             gender=gender_value,
+            numbers=numbers_value,
         )
         self._known.first_write(guild_id, new_id, None)
         created = StoredRow.new(
@@ -245,6 +250,7 @@ class CharacterWriter:
                 "name": clean,
                 "owner_id": owner_id,
                 "gender": gender_value,
+                "numbers": numbers_value,
                 "created_at": created_at,
                 **health_row,
                 **stability_row,
@@ -339,6 +345,18 @@ class CharacterWriter:
             )
         stored = StoredRow({**current.snapshot, "gender": value}, current.keys)
         return self._stored(stored).character()
+
+    async def set_numbers(self, character: StoredCharacter, numbers: Numbers) -> StoredCharacter:
+        """Whether the table sees the character's numbers. Raises ``CharacterNotFound``."""
+        current = await self._require(character.guild_id, character.id)
+        self.names_written.add(character.guild_id)  # the name index knows who is private
+        value = numbers_to_value(numbers)
+        if current.snapshot.get("numbers") != value:
+            self._pipe.queue(
+                "UPDATE characters SET numbers = ? WHERE id = ? AND guild_id = ?",
+                (value, character.id, character.guild_id),
+            )
+        return self._stored(current.with_numbers(numbers)).character()
 
     async def set_ability(self, character: StoredCharacter, ability: Ability) -> StoredCharacter:
         """Add the ability, or replace the one with the same name ignoring case (its stored
@@ -455,6 +473,7 @@ class CharacterWriter:
             "owner_id": int(snapshot["owner_id"]),
             "created_at": str(snapshot["created_at"]),
             "gender": snapshot.get("gender"),
+            "numbers": snapshot.get("numbers"),
             **{column: health[column] for column in HEALTH_COLUMNS},
             **{column: stability[column] for column in STABILITY_COLUMNS},
         }
@@ -468,6 +487,7 @@ class CharacterWriter:
                 health=health,
                 stability=stability,
                 gender=fields["gender"],
+                numbers=fields["numbers"],
             )
         else:
             columns, values = character_columns(
@@ -477,6 +497,7 @@ class CharacterWriter:
                 gender=fields["gender"],
                 health=health,
                 stability=stability,
+                numbers=fields["numbers"],
             )
             try:
                 await self._pipe.execute(

@@ -14,8 +14,11 @@ from bot.storage.models import (
     Among,
     Clock,
     GuildSettings,
+    Numbers,
     StoredCharacter,
     Unset,
+    numbers_from_value,
+    numbers_to_value,
     utc_now,
 )
 from bot.storage.names import (
@@ -104,6 +107,7 @@ CHARACTER_COLUMNS = (
     "owner_id",
     "created_at",
     "gender",
+    "numbers",
     *HEALTH_COLUMNS,
     *STABILITY_COLUMNS,
 )
@@ -177,6 +181,7 @@ def character_of_row(row: sqlite3.Row, abilities: tuple[Ability, ...]) -> Stored
         abilities=abilities,
         gender=gender_from_value(row["gender"]),
         stability=None if row["stability_rating"] is None else stability_from_row(row),
+        numbers=numbers_from_value(row["numbers"]),
     )
 
 
@@ -236,6 +241,14 @@ class StoredRow:
         """The ability rows by stored name_key."""
         return dict(zip(self.keys, self.snapshot["abilities"], strict=True))
 
+    def with_numbers(self, numbers: Numbers) -> StoredRow:
+        """With this setting (a shown one keeps no key: the snapshot is as before issue 28)."""
+        snapshot = {key: value for key, value in self.snapshot.items() if key != "numbers"}
+        value = numbers_to_value(numbers)
+        if value is not None:
+            snapshot["numbers"] = value
+        return StoredRow(snapshot, self.keys)
+
     def with_health(self, health: dict[str, Any]) -> StoredRow:
         return StoredRow({**self.snapshot, "health": health}, self.keys)
 
@@ -268,7 +281,8 @@ def abilities_by_key(abilities: Iterable[Ability]) -> dict[str, dict[str, Any]]:
 #: with both keys' indexes (a MULTI-INDEX OR), never a scan.
 #: Every character of a server as the options resolve them (``NameIndex``).
 SELECT_NAMES = (
-    "SELECT id, name, name_key, owner_id, gender, stability_rating IS NOT NULL AS stable"
+    "SELECT id, name, name_key, owner_id, gender, stability_rating IS NOT NULL AS stable,"
+    " numbers"
     " FROM characters WHERE guild_id = ? ORDER BY name_key, id"
 )
 
@@ -309,11 +323,12 @@ def character_columns(
     gender: str | None,
     health: Mapping[str, Any],
     stability: Mapping[str, Any],
+    numbers: str | None = None,
 ) -> tuple[list[str], list[Any]]:
     """The columns of a character row beside its ids, and their values (the name's keys
     worked out from the name)."""
-    columns = ["name", *NAME_KEY_COLUMNS, "owner_id", "created_at", "gender"]
-    values: list[Any] = [name, *name_keys(name), owner_id, created_at, gender]
+    columns = ["name", *NAME_KEY_COLUMNS, "owner_id", "created_at", "gender", "numbers"]
+    values: list[Any] = [name, *name_keys(name), owner_id, created_at, gender, numbers]
     return [*columns, *HEALTH_COLUMNS, *STABILITY_COLUMNS], [
         *values,
         *(health[c] for c in HEALTH_COLUMNS),
