@@ -40,6 +40,8 @@ from bot.render.stability import (
     stability_sentences,
     went_insane,
 )
+from bot.render.visibility import EVERYONE, Viewer, shows_numbers
+from bot.render.words import happened_words, words_embeds
 from bot.storage import StoredCharacter
 from rules.character import CharacterHealth
 from rules.events import (
@@ -193,6 +195,7 @@ def change_embeds(
     note: str | None = None,
     told: str | None = None,
     stability: StabilityOutcome | None = None,
+    viewer: Viewer = EVERYONE,
 ) -> list[discord.Embed]:
     """The embed that shows one character's change (``character`` as saved, ``outcome`` the
     rules' result): see the module's docstring. ``extra_fields`` are what the command did
@@ -207,7 +210,26 @@ def change_embeds(
     A list (of one embed, two with insanity) so that a caller can add it to a message's
     embeds; it stays within ``budget`` characters (give each character its share when one
     message shows several): what happened is shortened when it must.
+
+    ``viewer``: whom it is rendered for; a character whose numbers they may not see is said
+    in words (``bot.render.words``), its fields left out.
     """
+    if not shows_numbers(character, viewer):
+        mind = stability if stability is not None and stability.changed else None
+        return words_embeds(
+            character,
+            language,
+            said=happened_words(
+                None,
+                character,
+                language,
+                before_health=outcome.before,
+                before_stability=None if mind is None else mind.before,
+            ),
+            note=note,
+            died=died(outcome),
+            insane=mind is not None and went_insane(mind),
+        )
     before, after = outcome.before, character.health
     if died(outcome):
         embed = death_embed(character, language)
