@@ -14,6 +14,7 @@ from bot.features.characters.listing import list_message
 from bot.features.characters.names import refuse_taken_name
 from bot.features.characters.option import Character, resolve_character
 from bot.features.consciousness.buttons import consciousness_view
+from bot.features.numbers import NUMBERS_CHOICES, numbers_of, numbers_view, send_numbers
 from bot.features.tables import TableArg, table_name
 from bot.i18n import text
 from bot.interaction.deferral import private_reply
@@ -30,6 +31,7 @@ from bot.render import (
 from bot.render.brief import brief_embed, created_embed
 from bot.render.change import Field, announce_worthy, change_embeds, correction_note
 from bot.render.stability import stability_announce
+from bot.storage import Numbers
 from bot.storage.details import (
     CharacterCreateDetails,
     CharacterMoveDetails,
@@ -123,8 +125,12 @@ class CharacterCog(
             key="cmd.character.create.player",
         ),
         gender=_("How replies speak of the character", key="cmd.character.create.gender"),
+        numbers=_(
+            "Who sees its numbers (GM only; default: the table's)",
+            key="cmd.character.create.numbers",
+        ),
     )
-    @app_commands.choices(gender=GENDER_CHOICES)
+    @app_commands.choices(gender=GENDER_CHOICES, numbers=NUMBERS_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction[SaludBot],
@@ -134,9 +140,15 @@ class CharacterCog(
         stability: StabilityRating | None = None,
         player: discord.Member | discord.User | None = None,
         gender: app_commands.Choice[str] | None = None,
+        numbers: app_commands.Choice[str] | None = None,
     ) -> None:
         here = await Here.of(interaction)
         chosen_gender = gender_of(gender)
+        chosen_numbers = numbers_of(numbers)
+        if chosen_numbers is not None:
+            here.require_gm("numbers.action.set")
+        else:
+            chosen_numbers = here.table.numbers
         clean = clean_name(name)
         owner_id = here.user_id
         if player is not None and player.id != here.user_id:
@@ -152,6 +164,7 @@ class CharacterCog(
             player_id=None if owner_id == here.user_id else owner_id,
             gender=None if chosen_gender is None else chosen_gender.value,
             stability=stability,
+            numbers=None if chosen_numbers is Numbers.SHOWN else chosen_numbers.value,
         )
         async with here.change() as tx:
             await refuse_taken_name(tx, here.table_id, clean)
@@ -162,11 +175,18 @@ class CharacterCog(
                 CharacterHealth.new(health, first_aid),
                 gender=chosen_gender,
                 stability=mind,
+                numbers=chosen_numbers,
             )
             await tx.record(**here.history(details))
         language = here.public_language
         said = text(language, "character.created", owner=mention(owner_id))
-        await send_brief(interaction, here, created_embed(created, said, language))
+        await send_brief(
+            interaction,
+            here,
+            created_embed(created, said, language),
+            view=numbers_view(here, [created]),
+        )
+        await send_numbers(interaction, here, [created])
 
     @app_commands.command(
         name="show", description=_("Show a character's status", key="cmd.character.show")

@@ -12,6 +12,7 @@ from bot.features.consciousness.buttons import ConsciousnessButton
 from bot.features.help import HelpButton
 from bot.features.history.pages import HistoryPageButton
 from bot.features.history.undo_confirm import UndoButton
+from bot.features.numbers import NumbersButton, TableNumbersButton
 from bot.features.scene.status import StatusPageButton
 from bot.features.stability.buttons import StabilityTestButton
 from bot.interaction.buttons import SaludButton
@@ -28,6 +29,8 @@ PERSISTENT_BUTTONS: tuple[type[SaludButton], ...] = (
     UndoButton,
     StatusPageButton,
     HelpButton,
+    NumbersButton,
+    TableNumbersButton,
 )
 
 

@@ -161,9 +161,13 @@ async def send_change(
 
 
 async def send_brief(
-    interaction: discord.Interaction[Any], here: Here, embed: discord.Embed
+    interaction: discord.Interaction[Any],
+    here: Here,
+    embed: discord.Embed,
+    *,
+    view: discord.ui.View | None = None,
 ) -> None:
     """The public reply to a change that moves no state (a character created or renamed, an
     ability set or spent, a test that spent from a pool): its one compact embed
     (``bot.render.brief``); nothing to announce."""
-    await send_change(interaction, [embed], announce=False, here=here)
+    await send_change(interaction, [embed], announce=False, here=here, view=view)

@@ -215,6 +215,8 @@ def change_embeds(
     in words (``bot.render.words``), its fields left out.
     """
     if not shows_numbers(character, viewer):
+        if died(outcome):
+            return [death_embed(character, language)]
         mind = stability if stability is not None and stability.changed else None
         return words_embeds(
             character,
@@ -227,7 +229,6 @@ def change_embeds(
                 before_stability=None if mind is None else mind.before,
             ),
             note=note,
-            died=died(outcome),
             insane=mind is not None and went_insane(mind),
         )
     before, after = outcome.before, character.health

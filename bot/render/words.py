@@ -11,6 +11,7 @@ the viewer may not see the numbers (catalog domain ``numbers``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -19,11 +20,13 @@ from bot.i18n.grammar import gendered
 from bot.render.common import FLAG_SEPARATOR, safe, state_colour, state_emoji, state_label
 from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT
 from bot.render.stability import insanity_embed, stability_state_label
-from bot.render.status import death_embed
 from bot.storage.models import StoredCharacter
 from rules.character import CharacterHealth, Gender
 from rules.stability import CharacterStability, StabilityState, stability_state_of
 from rules.state import HealthState
+
+if TYPE_CHECKING:
+    from bot.render.status import CharacterLike
 
 __all__ = [
     "happened_words",
@@ -70,7 +73,7 @@ def _mind_words(
     return words
 
 
-def state_words(character: StoredCharacter, language: Language, *, bold: bool = True) -> str:
+def state_words(character: CharacterLike, language: Language, *, bold: bool = True) -> str:
     """``**Gravemente herida** · Inconsciente · Alterada``: the state and every flag in words."""
     health, gender = character.health, character.gender
     label = state_label(health.state, language, gender)
@@ -83,7 +86,7 @@ def state_words(character: StoredCharacter, language: Language, *, bold: bool = 
     )
 
 
-def words_line(character: StoredCharacter, language: Language) -> str:
+def words_line(character: CharacterLike, language: Language) -> str:
     """``🟠 **Profundo** · Gravemente herido · Inconsciente``: one line of a list."""
     return (
         f"{state_emoji(character.health.state)} **{safe(character.name)}**{FLAG_SEPARATOR}"
@@ -167,14 +170,11 @@ def words_embeds(
     *,
     said: Sequence[str] = (),
     note: str | None = None,
-    died: bool = False,
     insane: bool = False,
 ) -> list[discord.Embed]:
     """The public embed of a change of a character with private numbers: its name, its
-    state and flags in words, what happened in words; a death or insanity is its own embed,
-    as for anyone (they carry no number)."""
-    if died:
-        return [death_embed(character, language)]
+    state and flags in words, what happened in words; insanity is its own embed, as for
+    anyone (it carries no number; a death's embed is the caller's, ``death_embed``)."""
     lines = [line for line in (note, state_words(character, language), *said) if line]
     embed = discord.Embed(
         title=character.name[:TITLE_LIMIT],

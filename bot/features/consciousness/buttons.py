@@ -27,16 +27,17 @@ from typing import Any
 
 import discord
 
+from bot.features.numbers import send_screened
 from bot.i18n import Language, text
 from bot.interaction.buttons import CustomId, SaludButton, button_view, number
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
-from bot.interaction.sending import send_change
 from bot.interaction.subjects import note_subject
 from bot.render import consciousness_roll_field, safe
 from bot.render.calls import short_names as short_call_names
 from bot.render.change import change_embeds, should_announce
 from bot.render.limits import BUTTON_LABEL_LIMIT, BUTTONS_PER_ROW, ROWS_PER_MESSAGE
+from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.storage import CharacterNotFound, LightCharacter, StoredCharacter
 from bot.storage.details import ConsciousDetails
 from bot.storage.roll_messages import RollMessage, forget_roll_messages, roll_number
@@ -153,15 +154,20 @@ def _require_pending(character: StoredCharacter) -> None:
 
 
 def roll_reply_embeds(
-    character: StoredCharacter, roll: ConsciousnessRoll, language: Language
+    character: StoredCharacter,
+    roll: ConsciousnessRoll,
+    language: Language,
+    viewer: Viewer = EVERYONE,
 ) -> list[discord.Embed]:
     """The status embed after the roll, with the roll's field (``DIE + SPEND = TOTAL vs
-    DIFFICULTY`` and the outcome in words) and the events."""
+    DIFFICULTY`` and the outcome in words) and the events; in words for a viewer who may
+    not see the character's numbers."""
     return change_embeds(
         character,
         roll.outcome,
         language,
         extra_fields=[consciousness_roll_field(roll, language)],
+        viewer=viewer,
     )
 
 
@@ -172,12 +178,14 @@ async def send_roll_reply(
     roll: ConsciousnessRoll,
 ) -> None:
     """The public reply to a roll (announced too when the character was knocked out or
-    changed state)."""
-    await send_change(
+    changed state); the presser of a private character's roll gets its arithmetic in an
+    ephemeral follow-up."""
+    await send_screened(
         interaction,
-        roll_reply_embeds(character, roll, here.public_language),
+        here,
+        [character],
+        lambda viewer, language: roll_reply_embeds(character, roll, language, viewer),
         announce=should_announce([roll.outcome]),
-        here=here,
     )
 
 
@@ -318,8 +326,8 @@ def consciousness_view(
             else text(language, "health.button.roll")
         )
         view.add_item(ConsciousnessButton(character.id, 0, _label(label), row=row, roll=roll))
-        if not with_spends:
-            continue
+        if not with_spends or not shows_numbers(character, EVERYONE):
+            continue  # which spends are legal would tell a private Health (C4)
         allowed = legal_spends(character.health)
         for spend in BUTTON_SPENDS:
             if spend in allowed:
