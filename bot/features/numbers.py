@@ -37,7 +37,7 @@ from bot.interaction.sending import send_change, send_private
 from bot.render import safe, status_embed
 from bot.render.common import join_words
 from bot.render.limits import EMBEDS_PER_MESSAGE
-from bot.render.visibility import EVERYONE, Viewer, hidden_from, shows_numbers
+from bot.render.visibility import EVERYONE, Screened, Viewer, hidden_from, shows_numbers
 from bot.storage import Numbers, StoredCharacter
 
 __all__ = [
@@ -108,7 +108,7 @@ def numbers_view(
 
 def table_numbers_view(
     here: Here,
-    characters: Sequence[StoredCharacter],
+    characters: Sequence[Screened],
     view: discord.ui.View | None = None,
 ) -> discord.ui.View | None:
     """``view`` with the ``Numbers`` button of the whole table (a list, the tracker), when

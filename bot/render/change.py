@@ -196,6 +196,7 @@ def change_embeds(
     told: str | None = None,
     stability: StabilityOutcome | None = None,
     viewer: Viewer = EVERYONE,
+    words: Sequence[str] = (),
 ) -> list[discord.Embed]:
     """The embed that shows one character's change (``character`` as saved, ``outcome`` the
     rules' result): see the module's docstring. ``extra_fields`` are what the command did
@@ -212,7 +213,8 @@ def change_embeds(
     message shows several): what happened is shortened when it must.
 
     ``viewer``: whom it is rendered for; a character whose numbers they may not see is said
-    in words (``bot.render.words``), its fields left out.
+    in words (``bot.render.words``), its fields left out, ``words`` (sentences without a
+    number) said after what happened.
     """
     if not shows_numbers(character, viewer):
         if died(outcome):
@@ -227,7 +229,8 @@ def change_embeds(
                 language,
                 before_health=outcome.before,
                 before_stability=None if mind is None else mind.before,
-            ),
+            )
+            + list(words),
             note=note,
             insane=mind is not None and went_insane(mind),
         )
