@@ -220,7 +220,7 @@ def change_embeds(
         if died(outcome):
             return [death_embed(character, language)]
         mind = stability if stability is not None and stability.changed else None
-        return words_embeds(
+        in_words = words_embeds(
             character,
             language,
             said=happened_words(
@@ -232,8 +232,10 @@ def change_embeds(
             )
             + list(words),
             note=note,
-            insane=mind is not None and went_insane(mind),
         )
+        if mind is not None and went_insane(mind):
+            in_words.append(insanity_embed(character, language))
+        return in_words
     before, after = outcome.before, character.health
     if died(outcome):
         embed = death_embed(character, language)

@@ -26,6 +26,8 @@ from bot.render.limits import (
     TITLE_LIMIT,
 )
 from bot.render.rolls import breakdown
+from bot.render.visibility import EVERYONE, Viewer, shows_numbers
+from bot.render.words import happened_words, state_words, words_embeds
 from rules.events import Corrected, Event
 from rules.stability import CharacterStability, StabilityOutcome, StabilityState
 from rules.stability_events import (
@@ -331,15 +333,23 @@ def stability_change_embeds(
     *,
     extra_fields: Sequence[Field] = (),
     note: str | None = None,
+    viewer: Viewer = EVERYONE,
 ) -> list[discord.Embed]:
     """The reply to a change of one character's Stability (a roll, a treatment): the title is
     its name, the colour its Health's; the ``Estabilidad`` field first (``5 → 1 / 8 ·`` the
     state line, a mental illness just acquired among its marks), then the command's fields
     with the events no field shows in words under the last one. Incurable insanity replaces
     the embed by its own, which carries the same fields (as a death's does). ``note``: a
-    sentence under the title."""
+    sentence under the title. In words for a viewer who may not see the character's numbers
+    (``bot.render.words``)."""
     after = outcome.after
     assert after is not None  # a roll or a treatment needs Stability
+    if not shows_numbers(character, viewer):
+        happened = happened_words(None, character, language, before_stability=outcome.before)
+        embeds = words_embeds(character, language, said=happened, note=note)
+        if went_insane(outcome):
+            embeds.append(insanity_embed(character, language))
+        return embeds
     if went_insane(outcome):
         embed = insanity_embed(character, language)
     else:
@@ -365,7 +375,11 @@ def stability_change_embeds(
 
 
 def _called_line(
-    character: CharacterLike, outcome: StabilityOutcome, difficulty: int, language: Language
+    character: CharacterLike,
+    outcome: StabilityOutcome,
+    difficulty: int,
+    language: Language,
+    viewer: Viewer = EVERYONE,
 ) -> str:
     """``**Amelia Ríos** · Estabilidad 8 / 8 · Serena``: one character called, with the
     Difficulty it would roll against now when wounds or being Shaken raise it (judged again
@@ -373,6 +387,8 @@ def _called_line(
     rolled it against)."""
     after = outcome.after
     assert after is not None  # a character called has Stability
+    if not shows_numbers(character, viewer):
+        return f"**{safe(character.name)}**{FLAG_SEPARATOR}{state_words(character, language)}"
     parts = [f"**{safe(character.name)}**", stability_brief(after, language, character.gender)]
     raised = stability_test_difficulty(character.health, after, difficulty)
     if raised.total != difficulty:
@@ -404,16 +420,24 @@ def test_call_embed(
     difficulty: int,
     reason: str | None,
     language: Language,
+    viewer: Viewer = EVERYONE,
 ) -> discord.Embed:
     """The reply of ``/stability test`` (COMMANDS.md "Stability"): the incident (its potential
     loss, the Difficulty, the GM's reason) said once in the title's line, then who must roll,
-    a line each, then how the buttons roll. The colour is the worst Health among them."""
-    incident = text(language, "render.stability.call.incident", loss=loss, difficulty=difficulty)
+    a line each, then how the buttons roll. The colour is the worst Health among them. A
+    call of a character whose numbers ``viewer`` may not see says no loss or Difficulty."""
+    hidden = any(not shows_numbers(character, viewer) for character, _ in called)
+    incident = (
+        text(language, "numbers.stability.incident")
+        if hidden
+        else text(language, "render.stability.call.incident", loss=loss, difficulty=difficulty)
+    )
     if reason:
         incident = f"{incident}{FLAG_SEPARATOR}{safe(reason)}"
     lines = [incident]
     lines += [
-        _called_line(character, outcome, difficulty, language) for character, outcome in called
+        _called_line(character, outcome, difficulty, language, viewer)
+        for character, outcome in called
     ]
     # For one character, "each player" would make no sense: only what the +1 to +3 do.
     lines.append(
@@ -451,11 +475,17 @@ def stability_move(change: HistoryCharacter, language: Language) -> str | None:
     return ", ".join(parts) if parts else None
 
 
-def rolled_line(name: str, roll: StabilityTestRoll, language: Language) -> str:
+def rolled_line(
+    name: str, roll: StabilityTestRoll, language: Language, *, shown: bool = True
+) -> str:
     """A call's line for a character once it rolled (COMMANDS.md "Stability"): ``**Amelia
-    Ríos** · ✓ 2 + 0 = 2 vs 4: fallo, 8 → 4`` (the pool left out when it did not move)."""
+    Ríos** · ✓ 2 + 0 = 2 vs 4: fallo, 8 → 4`` (the pool left out when it did not move);
+    ``shown`` False (its numbers are private): ``**Amelia Ríos** · ✓ fallo``."""
     before, after = roll.outcome.before, roll.outcome.after
     assert before is not None and after is not None  # a test rolled needs Stability
+    if not shown:
+        key = "passed" if roll.success else "failed"
+        return f"**{safe(name)}**{FLAG_SEPARATOR}{text(language, f'numbers.stability.{key}')}"
     said = f"{roll.die} + {roll.spend} = {roll.total} vs {roll.difficulty}"
     key = "passed" if roll.success else "failed"
     rolled = text(language, f"render.stability.call.rolled.{key}", roll=said)
@@ -464,11 +494,18 @@ def rolled_line(name: str, roll: StabilityTestRoll, language: Language) -> str:
     return f"**{safe(name)}**{FLAG_SEPARATOR}{rolled}"
 
 
-def mark_rolled(description: str, name: str, roll: StabilityTestRoll, language: Language) -> str:
+def mark_rolled(
+    description: str,
+    name: str,
+    roll: StabilityTestRoll,
+    language: Language,
+    *,
+    shown: bool = True,
+) -> str:
     """A call's description with ``name``'s line saying that it rolled, and how; the others
     as they were (who still must roll). Unchanged when no line is that character's (renamed
     since the call)."""
-    return replace_call_line(description, name, rolled_line(name, roll, language))
+    return replace_call_line(description, name, rolled_line(name, roll, language, shown=shown))
 
 
 def replace_call_line(description: str, name: str, line: str) -> str:

@@ -19,7 +19,6 @@ from bot.i18n import Language, text
 from bot.i18n.grammar import gendered
 from bot.render.common import FLAG_SEPARATOR, safe, state_colour, state_emoji, state_label
 from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT
-from bot.render.stability import insanity_embed, stability_state_label
 from bot.storage.models import StoredCharacter
 from rules.character import CharacterHealth, Gender
 from rules.stability import CharacterStability, StabilityState, stability_state_of
@@ -65,7 +64,7 @@ def _mind_words(
     words: list[str] = []
     state = stability_state_of(stability.pool)
     if state is not StabilityState.STEADY:
-        words.append(stability_state_label(state, language, gender))
+        words.append(gendered(language, f"render.stability.state.{state.value}", gender))
     if stability.mental_illness:
         words.append(text(language, "render.stability.flag.mental_illness"))
     if stability.due_test is not None and state is not StabilityState.INCURABLY_INSANE:
@@ -170,17 +169,14 @@ def words_embeds(
     *,
     said: Sequence[str] = (),
     note: str | None = None,
-    insane: bool = False,
 ) -> list[discord.Embed]:
     """The public embed of a change of a character with private numbers: its name, its
-    state and flags in words, what happened in words; insanity is its own embed, as for
-    anyone (it carries no number; a death's embed is the caller's, ``death_embed``)."""
+    state and flags in words, what happened in words (a death's or insanity's own embed,
+    which carry no number, are the caller's: ``death_embed``, ``insanity_embed``)."""
     lines = [line for line in (note, state_words(character, language), *said) if line]
     embed = discord.Embed(
         title=character.name[:TITLE_LIMIT],
         description="\n".join(lines)[:DESCRIPTION_LIMIT],
         colour=state_colour(character.health.state),
     )
-    if insane:
-        return [embed, insanity_embed(character, language)]
     return [embed]

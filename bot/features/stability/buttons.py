@@ -27,11 +27,11 @@ from typing import Any
 import discord
 
 from bot.features.consciousness.buttons import disable_pressed, safe_label, short_names
+from bot.features.numbers import send_screened
 from bot.i18n import Language, text
 from bot.interaction.buttons import CustomId, SaludButton, button_view, number
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
-from bot.interaction.sending import send_change
 from bot.interaction.subjects import note_subject
 from bot.render import safe
 from bot.render.limits import BUTTON_LABEL_LIMIT
@@ -43,6 +43,7 @@ from bot.render.stability import (
     stability_move,
     stability_roll_field,
 )
+from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.storage import CharacterNotFound, HistoryEntry, StorageChange, StoredCharacter
 from bot.storage.details import StabilityRollDetails, StabilityTestDetails
 from bot.storage.roll_messages import RollKind, RollMessage, forget_roll_messages, roll_number
@@ -120,7 +121,8 @@ async def perform_stability_roll(
         await tx.record(**here.history(details))
     # Committed, and no await since: noted before the sweep the commit started can run.
     if number_now is not None:
-        line = rolled_line(saved.name, made, here.public_language)
+        shown = shows_numbers(saved, EVERYONE)  # the call's line is public
+        line = rolled_line(saved.name, made, here.public_language, shown=shown)
         here.context.services.roll_buttons.note_rolled(
             here.table_id, character_id, number_now, saved.name, line
         )
@@ -215,13 +217,21 @@ async def _roll_entry(
 
 
 def roll_embeds(
-    character: StoredCharacter, roll: StabilityTestRoll, language: Language
+    character: StoredCharacter,
+    roll: StabilityTestRoll,
+    language: Language,
+    viewer: Viewer = EVERYONE,
 ) -> list[discord.Embed]:
     """The reply to a roll: Stability before → after with the state, the roll's field
     (``DIE + SPEND = TOTAL vs DIFFICULTY`` with its breakdown, the outcome), a mental illness
-    in words; incurable insanity in its own embed."""
+    in words; incurable insanity in its own embed. In words for a viewer who may not see
+    the character's numbers."""
     return stability_change_embeds(
-        character, roll.outcome, language, extra_fields=[stability_roll_field(roll, language)]
+        character,
+        roll.outcome,
+        language,
+        extra_fields=[stability_roll_field(roll, language)],
+        viewer=viewer,
     )
 
 
@@ -232,12 +242,14 @@ async def send_stability_roll(
     roll: StabilityTestRoll,
 ) -> None:
     """The public reply to a roll (announced too when its state changed, it acquired a
-    mental illness or went insane)."""
-    await send_change(
+    mental illness or went insane); the presser of a private character's roll gets its
+    arithmetic in an ephemeral follow-up."""
+    await send_screened(
         interaction,
-        roll_embeds(character, roll, here.public_language),
+        here,
+        [character],
+        lambda viewer, language: roll_embeds(character, roll, language, viewer),
         announce=stability_announce([roll.outcome]),
-        here=here,
     )
 
 
@@ -283,13 +295,24 @@ class StabilityTestButton(SaludButton, custom_id=STABILITY_TEST_ID):
         await disable_pressed(
             interaction,
             lambda custom_id: is_test_button_of(custom_id, character_id, test),
-            _said_rolled(interaction.message, saved.name, roll, here.public_language),
+            _said_rolled(
+                interaction.message,
+                saved.name,
+                roll,
+                here.public_language,
+                shown=shows_numbers(saved, EVERYONE),
+            ),
         )
         await send_stability_roll(interaction, here, saved, roll)
 
 
 def _said_rolled(
-    message: discord.Message | None, name: str, roll: StabilityTestRoll, language: Language
+    message: discord.Message | None,
+    name: str,
+    roll: StabilityTestRoll,
+    language: Language,
+    *,
+    shown: bool = True,
 ) -> list[discord.Embed] | None:
     """The pressed call's embeds with the line of the character who rolled saying so (``✓ 2 +
     0 = 2 vs 4: fallo, 8 → 4``), edited with its disabled buttons; None to leave them (no
@@ -298,7 +321,7 @@ def _said_rolled(
         return None
     embeds = [discord.Embed.from_dict(embed.to_dict()) for embed in message.embeds]
     description = embeds[0].description or ""
-    marked = mark_rolled(description, name, roll, language)
+    marked = mark_rolled(description, name, roll, language, shown=shown)
     if marked == description:
         return None
     embeds[0].description = marked
@@ -327,6 +350,8 @@ def stability_test_view(
         test = tests[character.id]
         label = text(language, "stability.button.roll", name=name)[:BUTTON_LABEL_LIMIT]
         view.add_item(StabilityTestButton(character.id, 0, test, label, row=row))
+        if not shows_numbers(character, EVERYONE):
+            continue  # which spends are legal would tell a private pool (M7)
         allowed = legal_stability_spends(character.stability)
         for spend in BUTTON_SPENDS:
             if spend in allowed:

@@ -13,10 +13,10 @@ from typing import Any
 
 import discord
 
+from bot.features.numbers import send_screened
 from bot.features.stability.buttons import stability_test_view
 from bot.interaction.here import Here
 from bot.interaction.mentions import call_testers
-from bot.interaction.sending import send_change
 from bot.interaction.subjects import note_subject
 from bot.render.stability import test_call_embed
 from bot.storage import LightCharacter, StoredCharacter
@@ -97,12 +97,16 @@ async def send_call(
     message's id, to keep it among those whose buttons the keeper disables."""
     language = here.public_language
     characters = [character for character, _ in called.called]
-    embed = test_call_embed(called.called, called.loss, called.difficulty, called.reason, language)
-    return await send_change(
+    return await send_screened(
         interaction,
-        [embed],
+        here,
+        characters,
+        lambda viewer, language: [
+            test_call_embed(
+                called.called, called.loss, called.difficulty, called.reason, language, viewer
+            )
+        ],
         announce=False,
-        here=here,
         view=stability_test_view(characters, language, called.tests),
         call=call_testers(characters, caller=here.user_id, language=language),
     )
