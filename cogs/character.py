@@ -135,7 +135,7 @@ class CharacterCog(
         ),
         gender=_("How replies speak of the character", key="cmd.character.create.gender"),
         numbers=_(
-            "Who sees its numbers (GM only; default: the table's)",
+            "Who sees the character's numbers (GM only; default: the table's)",
             key="cmd.character.create.numbers",
         ),
     )
@@ -254,7 +254,7 @@ class CharacterCog(
             key="cmd.character.set.mental_illness",
         ),
         numbers=_(
-            "Who sees its numbers: everyone, or only its player and the GMs",
+            "Who sees the character's numbers: everyone, or only their player and the GMs",
             key="cmd.character.set.numbers",
         ),
     )

@@ -57,7 +57,7 @@ __all__ = [
 NUMBERS_CHOICES = [
     app_commands.Choice(name=_("shown to everyone", key="cmd.numbers.shown"), value="shown"),
     app_commands.Choice(
-        name=_("private: its player and the GMs", key="cmd.numbers.private"), value="private"
+        name=_("private: their player and the GMs", key="cmd.numbers.private"), value="private"
     ),
 ]
 
