@@ -415,7 +415,7 @@ class CharacterCog(
             await tx.record(**here.history(CharacterRenameDetails(old=current.name, new=clean)))
         language = here.public_language
         said = text(language, "character.renamed", old=safe(current.name), name=safe(renamed.name))
-        await send_brief(interaction, here, brief_embed(renamed, description=said))
+        await send_brief(interaction, here, brief_embed(renamed, description=said, words=said))
 
     @app_commands.command(
         name="move",
@@ -464,7 +464,7 @@ class CharacterCog(
             table=table_name(language, table),
             old=table_name(language, here.table),
         )
-        await send_brief(interaction, here, brief_embed(moved, description=said))
+        await send_brief(interaction, here, brief_embed(moved, description=said, words=said))
 
     @private_reply
     @app_commands.command(
