@@ -61,6 +61,8 @@ NUMBERS_CHOICES = [
     ),
 ]
 
+#: The row the button goes on, under any other buttons of the message (Discord's fifth).
+LAST_ROW = 4
 #: Character ids a button's id holds (Discord's 100 characters: four ids of 19 digits).
 IDS_A_BUTTON = 4
 _ID = at_most(LARGEST_NUMBER)
@@ -98,12 +100,28 @@ def numbers_view(
     hidden = hidden_from(characters, EVERYONE)
     if not hidden:
         return view
-    chosen = view if view is not None else button_view()
     if len(hidden) > IDS_A_BUTTON:
-        chosen.add_item(TableNumbersButton(here.table_id, _label(here)))
+        button: SaludButton = TableNumbersButton(here.table_id, _label(here))
     else:
-        chosen.add_item(NumbersButton(tuple(c.id for c in hidden), _label(here)))
+        button = NumbersButton(tuple(c.id for c in hidden), _label(here))
+    return _with_last(view, button)
+
+
+def _with_last(view: discord.ui.View | None, button: SaludButton) -> discord.ui.View:
+    """``view`` with ``button`` on its last row (where its other buttons leave room)."""
+    chosen = view if view is not None else button_view()
+    for row in (LAST_ROW, None):
+        try:
+            chosen.add_item(button if row is None else _on_row(button, row))
+        except ValueError:  # that row is full
+            continue
+        break
     return chosen
+
+
+def _on_row(button: SaludButton, row: int) -> SaludButton:
+    button.row = row
+    return button
 
 
 def table_numbers_view(
@@ -115,9 +133,7 @@ def table_numbers_view(
     some of ``characters`` have private numbers."""
     if not hidden_from(characters, EVERYONE):
         return view
-    chosen = view if view is not None else button_view()
-    chosen.add_item(TableNumbersButton(here.table_id, _label(here)))
-    return chosen
+    return _with_last(view, TableNumbersButton(here.table_id, _label(here)))
 
 
 async def send_numbers(
@@ -142,7 +158,7 @@ async def send_numbers(
         if refuse:
             raise UserFacingError("error.stale_button")
         return False
-    embeds = [status_embed(character, language) for character in visible]
+    embeds = [status_embed(character, language, viewer) for character in visible]
     for start in range(0, len(embeds), EMBEDS_PER_MESSAGE):
         await send_private(interaction, embeds=embeds[start : start + EMBEDS_PER_MESSAGE])
     return True

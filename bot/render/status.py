@@ -172,7 +172,7 @@ def status_embed(
     named: nobody is pinged.
 
     For a ``viewer`` who may not see the character's numbers: its state, flags and Stability
-    in words, and what its state means, nothing more (``bot.render.words``).
+    in words, nothing more (``bot.render.words``).
     """
     health = character.health
     state = health.state
@@ -180,7 +180,7 @@ def status_embed(
     if not shows_numbers(character, viewer):
         embed.add_field(
             name=text(language, "render.status.state"),
-            value=f"{state_words(character, language)}\n*{effects_text(state, language)}*",
+            value=state_words(character, language),
             inline=False,
         )
         return embed
