@@ -25,7 +25,7 @@ from bot.i18n import Language, text
 from bot.render.common import count_text, duration_text, join_words, safe
 from bot.render.stability import stability_move
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
-from bot.render.words import happened_words
+from bot.render.words import words_entry_text
 from bot.storage.details import (
     AbilityRemoveDetails,
     AbilitySetDetails,
@@ -57,10 +57,8 @@ __all__ = [
     "health_move",
     "history_lines",
     "mention",
-    "screened",
     "sentence_of",
     "stability_move",
-    "words_entry_text",
 ]
 
 #: Longest line: ten of them and their newlines stay under an embed description's 4096.
@@ -140,49 +138,14 @@ def _fitting(parts: Sequence[str], room: int, language: Language) -> str:
     return ", ".join(shown)
 
 
-def screened(entry: HistoryEntry, viewer: Viewer = EVERYONE) -> bool:
-    """Whether the entry touches a character whose numbers ``viewer`` may not see (as it
-    was before or after the change): then it is said in words (``words_entry_text``)."""
-    return any(
-        not shows_numbers(side, viewer)
-        for change in entry.characters
-        for side in (change.before, change.after)
-        if side is not None
-    )
-
-
-def words_entry_text(entry: HistoryEntry, language: Language, room: int = MAX_LINE_LENGTH) -> str:
-    """An entry that touches a private character, in words: the command, then what happened
-    to each character touched (``/hurt: El profundo sufre una herida grave. …``), never a
-    value, a die, a damage or an amount (COMMANDS.md "Private numbers")."""
-    said: list[str] = []
-    for change in entry.characters:
-        name = safe(change.name)
-        if change.after is None:
-            said.append(text(language, "numbers.history.gone", name=name))
-        elif change.before is None:
-            said.append(text(language, "numbers.history.created", name=name))
-        else:
-            moved = happened_words(change.before, change.after, language)
-            said += moved or [text(language, "numbers.history.unchanged", name=name)]
-    command = f"/{entry.command}"
-    if entry.is_undo:
-        number = "?" if entry.undo_of_number is None else entry.undo_of_number
-        command = text(language, "render.history.undo_of", entry=number)
-    words = f"{command}: {' '.join(said)}" if said else command
-    return words if len(words) <= room else words[: max(room - 1, 1)] + "…"
-
-
 def entry_text(
-    entry: HistoryEntry,
-    language: Language,
-    room: int = MAX_LINE_LENGTH,
-    viewer: Viewer = EVERYONE,
+    entry: HistoryEntry, language: Language, room: int = MAX_LINE_LENGTH, viewer: Viewer = EVERYONE
 ) -> str:
     """What ``entry`` did with the Health it moved, in about ``room`` characters (the
     values are cut, counted, when more would not fit); in words when it touches a character
     whose numbers ``viewer`` may not see."""
-    if screened(entry, viewer):
+    sides = (side for change in entry.characters for side in (change.before, change.after))
+    if any(side is not None and not shows_numbers(side, viewer) for side in sides):
         return words_entry_text(entry, language, room)
     said = sentence_of(entry.details, entry, language)
     if not said.values:
@@ -511,13 +474,11 @@ def _undo(details: UndoDetails, entry: HistoryEntry, language: Language) -> Sent
 # --- the lines ---------------------------------------------------------------------------------
 
 
-def _line(
-    entry: HistoryEntry, language: Language, name_of: Callable[[int], str], viewer: Viewer
-) -> str:
+def _line(entry: HistoryEntry, language: Language, name_of: Callable[[int], str], v: Viewer) -> str:
     head = _SEPARATOR.join([f"#{entry.number}", _when(entry.created_at), name_of(entry.actor_id)])
     undone = f" *{text(language, 'render.history.undone')}*" if entry.undone else ""
     room = MAX_LINE_LENGTH - len(head) - len(_SEPARATOR) - len(undone) - 4  # ~~ … ~~
-    line = f"{head}{_SEPARATOR}{entry_text(entry, language, room, viewer)}"
+    line = f"{head}{_SEPARATOR}{entry_text(entry, language, room, v)}"
     if entry.undone:
         return f"~~{line}~~{undone}"
     return line
@@ -533,7 +494,6 @@ def history_lines(
     """One line per entry, in the order given (the caller sorts; newest first reads best).
 
     ``name_of`` turns the actor's user id into text (default: a ``<@id>`` mention). An empty
-    list when there are no entries; ``text(language, "render.history.empty")`` says so. An
-    entry that touches a character whose numbers ``viewer`` may not see is said in words.
+    list when there are no entries; ``text(language, "render.history.empty")`` says so.
     """
     return [_line(entry, language, name_of, viewer) for entry in entries]

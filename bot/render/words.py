@@ -11,7 +11,7 @@ the viewer may not see the numbers (catalog domain ``numbers``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import discord
 
@@ -19,18 +19,34 @@ from bot.i18n import Language, text
 from bot.i18n.grammar import gendered
 from bot.render.common import FLAG_SEPARATOR, safe, state_colour, state_emoji, state_label
 from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT
-from bot.storage.models import StoredCharacter
+from bot.storage.models import HistoryEntry, StoredCharacter
 from rules.character import CharacterHealth, Gender
 from rules.stability import CharacterStability, StabilityState, stability_state_of
 from rules.state import HealthState
 
-if TYPE_CHECKING:
-    from bot.render.status import CharacterLike
+
+class CharacterLike(Protocol):
+    """What the words read of a character (``StoredCharacter`` is one)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def health(self) -> CharacterHealth: ...
+
+    @property
+    def gender(self) -> Gender | None: ...
+
+    @property
+    def stability(self) -> CharacterStability | None: ...
+
 
 __all__ = [
+    "CharacterLike",
     "happened_words",
     "state_words",
     "words_embeds",
+    "words_entry_text",
     "words_flags",
     "words_line",
 ]
@@ -180,3 +196,25 @@ def words_embeds(
         colour=state_colour(character.health.state),
     )
     return [embed]
+
+
+def words_entry_text(entry: HistoryEntry, language: Language, room: int) -> str:
+    """A history entry that touches a private character, in words: the command, then what
+    happened to each character touched (``/hurt: El profundo sufre una herida grave. …``),
+    never a value, a die, a damage or an amount (COMMANDS.md "Private numbers")."""
+    said: list[str] = []
+    for change in entry.characters:
+        name = safe(change.name)
+        if change.after is None:
+            said.append(text(language, "numbers.history.gone", name=name))
+        elif change.before is None:
+            said.append(text(language, "numbers.history.created", name=name))
+        else:
+            moved = happened_words(change.before, change.after, language)
+            said += moved or [text(language, "numbers.history.unchanged", name=name)]
+    command = f"/{entry.command}"
+    if entry.is_undo:
+        number = "?" if entry.undo_of_number is None else entry.undo_of_number
+        command = text(language, "render.history.undo_of", entry=number)
+    words = f"{command}: {' '.join(said)}" if said else command
+    return words if len(words) <= room else words[: max(room - 1, 1)] + "…"

@@ -16,8 +16,8 @@ from bot.render.stability import (
     stability_change_embeds,
     stability_roll_field,
     stability_value,
-    test_call_embed,
 )
+from bot.render.stability_call import test_call_embed
 from bot.storage.models import StoredCharacter
 from rules.character import CharacterHealth, Gender
 from rules.dice import ScriptedRoller

@@ -43,7 +43,7 @@ from bot.interaction.buttons import CustomId
 from bot.interaction.here import Here
 from bot.interaction.message_edits import edit_message, is_gone, message_payload
 from bot.interaction.pacer import RateLimited, RestPacer
-from bot.render.stability import replace_call_line
+from bot.render.stability_call import replace_call_line
 from bot.storage import StorageEngine, StorageUnreachable
 from bot.storage.memory import Lru
 from bot.storage.roll_messages import (

@@ -36,13 +36,12 @@ from bot.interaction.subjects import note_subject
 from bot.render import safe
 from bot.render.limits import BUTTON_LABEL_LIMIT
 from bot.render.stability import (
-    mark_rolled,
-    rolled_line,
     stability_announce,
     stability_change_embeds,
     stability_move,
     stability_roll_field,
 )
+from bot.render.stability_call import mark_rolled, rolled_line
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.storage import CharacterNotFound, HistoryEntry, StorageChange, StoredCharacter
 from bot.storage.details import StabilityRollDetails, StabilityTestDetails

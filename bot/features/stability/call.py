@@ -18,7 +18,7 @@ from bot.features.stability.buttons import stability_test_view
 from bot.interaction.here import Here
 from bot.interaction.mentions import call_testers
 from bot.interaction.subjects import note_subject
-from bot.render.stability import test_call_embed
+from bot.render.stability_call import test_call_embed
 from bot.storage import LightCharacter, StoredCharacter
 from bot.storage.details import StabilityTestDetails
 from bot.storage.roll_messages import RollKind, number_rolls

@@ -14,11 +14,9 @@ from bot.storage.models import (
     Among,
     Clock,
     GuildSettings,
-    Numbers,
     StoredCharacter,
     Unset,
     numbers_from_value,
-    numbers_to_value,
     utc_now,
 )
 from bot.storage.names import (
@@ -241,14 +239,6 @@ class StoredRow:
         """The ability rows by stored name_key."""
         return dict(zip(self.keys, self.snapshot["abilities"], strict=True))
 
-    def with_numbers(self, numbers: Numbers) -> StoredRow:
-        """With this setting (a shown one keeps no key: the snapshot is as before issue 28)."""
-        snapshot = {key: value for key, value in self.snapshot.items() if key != "numbers"}
-        value = numbers_to_value(numbers)
-        if value is not None:
-            snapshot["numbers"] = value
-        return StoredRow(snapshot, self.keys)
-
     def with_health(self, health: dict[str, Any]) -> StoredRow:
         return StoredRow({**self.snapshot, "health": health}, self.keys)
 
@@ -316,19 +306,15 @@ def name_keys(name: str) -> tuple[str, str, str, str, str]:
 
 
 def character_columns(
-    *,
-    name: str,
-    owner_id: int,
-    created_at: str,
-    gender: str | None,
-    health: Mapping[str, Any],
-    stability: Mapping[str, Any],
-    numbers: str | None = None,
+    fields: Mapping[str, Any], health: Mapping[str, Any], stability: Mapping[str, Any]
 ) -> tuple[list[str], list[Any]]:
-    """The columns of a character row beside its ids, and their values (the name's keys
-    worked out from the name)."""
+    """The columns of a character row beside its ids, and their values: ``fields``' name,
+    owner, creation time, gender and numbers (those two may be left out: NULL), the name's
+    keys worked out from the name, then Health's and Stability's columns."""
+    name = str(fields["name"])
     columns = ["name", *NAME_KEY_COLUMNS, "owner_id", "created_at", "gender", "numbers"]
-    values: list[Any] = [name, *name_keys(name), owner_id, created_at, gender, numbers]
+    values: list[Any] = [name, *name_keys(name), fields["owner_id"], fields["created_at"]]
+    values += [fields.get("gender"), fields.get("numbers")]
     return [*columns, *HEALTH_COLUMNS, *STABILITY_COLUMNS], [
         *values,
         *(health[c] for c in HEALTH_COLUMNS),
