@@ -372,7 +372,7 @@ async def session(fake: FakeDiscord, guild: FakeGuild) -> dict[str, dict[str, An
             guild,
             gm,
             "hurt",
-            {"character": "El profundo", "amount": "1d6+6", "reason": "la escopeta de Amelia"},
+            {"character": "El profundo", "amount": "11", "reason": "la escopeta de Amelia"},
         )
     )
     numbers = next(b for b in shots["private"].buttons if b.get("label") == "Ver números")

@@ -40,7 +40,10 @@ def hurt_embeds(
         if reason:
             damage += "\n" + text(language, "health.hurt.reason", reason=safe(reason))
         field = (text(language, "health.hurt.damage_field"), damage)
-        return change_embeds(saved, outcome, language, extra_fields=[field], viewer=viewer)
+        said = [text(language, "health.hurt.reason", reason=safe(reason))] if reason else []
+        return change_embeds(
+            saved, outcome, language, extra_fields=[field], viewer=viewer, words=said
+        )
     lines = [_hit_line(saved, outcome, roll, language) for saved, outcome, roll in hits]
     amount = None if hidden_from([saved for saved, _, _ in hits], viewer) else expression
     return several_embeds(_several_title(amount, reason, language), lines, language, viewer=viewer)
