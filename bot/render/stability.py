@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SHOWN_STABILITY_EVENTS",
+    "clip",
     "composure_field",
     "insanity_embed",
     "stability_announce",
@@ -316,7 +317,8 @@ def insanity_embed(character: CharacterLike, language: Language) -> discord.Embe
     )
 
 
-def _clip(value: str, limit: int) -> str:
+def clip(value: str, limit: int) -> str:
+    """``value`` within ``limit`` characters, an ellipsis where it was cut."""
     return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
@@ -352,7 +354,7 @@ def stability_change_embeds(
         )
     if note:
         said = f"{note}\n{embed.description}" if embed.description else note
-        embed.description = _clip(said, DESCRIPTION_LIMIT)
+        embed.description = clip(said, DESCRIPTION_LIMIT)
     name, value = stability_field(character, outcome.before, after, language, outcome.events)
     embed.add_field(name=name, value=value, inline=False)
     fields = list(extra_fields)
@@ -364,7 +366,7 @@ def stability_change_embeds(
     elif sentences:
         fields.append((text(language, "render.change.what"), sentences))
     for field_name, field_value in fields:
-        embed.add_field(name=field_name, value=_clip(field_value, FIELD_VALUE_LIMIT), inline=False)
+        embed.add_field(name=field_name, value=clip(field_value, FIELD_VALUE_LIMIT), inline=False)
     return [embed]
 
 

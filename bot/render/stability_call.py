@@ -13,7 +13,7 @@ from bot.i18n import Language, text
 from bot.render.common import FLAG_SEPARATOR, safe, state_colour
 from bot.render.limits import DESCRIPTION_LIMIT
 from bot.render.rolls import breakdown
-from bot.render.stability import stability_brief
+from bot.render.stability import clip, stability_brief
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.render.words import state_words
 from bot.storage.models import StoredCharacter as CharacterLike
@@ -23,10 +23,6 @@ from rules.stability_test import StabilityTestRoll, stability_test_difficulty
 from rules.state import HealthState
 
 __all__ = ["mark_rolled", "replace_call_line", "rolled_line", "test_call_embed"]
-
-
-def _clip(value: str, limit: int) -> str:
-    return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
 def _called_line(
@@ -105,7 +101,7 @@ def test_call_embed(
     worst = max(states, key=lambda state: list(HealthState).index(state))
     return discord.Embed(
         title=text(language, "render.stability.call.title"),
-        description=_clip("\n".join(lines), DESCRIPTION_LIMIT),
+        description=clip("\n".join(lines), DESCRIPTION_LIMIT),
         colour=state_colour(worst),
     )
 
@@ -151,7 +147,7 @@ def replace_call_line(description: str, name: str, line: str) -> str:
     for index, old in enumerate(lines):
         if index and old.startswith(start):
             lines[index] = line
-            return _clip("\n".join(lines), DESCRIPTION_LIMIT)
+            return clip("\n".join(lines), DESCRIPTION_LIMIT)
     return description
 
 

@@ -29,13 +29,12 @@ from bot.render.limits import (
     TITLE_LIMIT,
 )
 from bot.render.stability import stability_status_value
-from bot.render.visibility import EVERYONE, Viewer, shows_numbers
+from bot.render.visibility import EVERYONE, Screened, Viewer, shows_numbers
 from bot.render.words import state_words
 from rules.abilities import Ability, AbilityKind
 from rules.state import HealthState
 
 if TYPE_CHECKING:
-    from bot.storage.models import Numbers
     from rules.character import CharacterHealth, Gender
     from rules.stability import CharacterStability
 
@@ -56,17 +55,9 @@ ABILITY_SEPARATOR = " · "
 _EMBED_MARGIN = 200
 
 
-class CharacterLike(Protocol):
-    """What the renderers read of a stored character (``bot.storage``'s ``StoredCharacter``)."""
-
-    @property
-    def id(self) -> int: ...
-
-    @property
-    def owner_id(self) -> int: ...
-
-    @property
-    def numbers(self) -> Numbers: ...
+class CharacterLike(Screened, Protocol):
+    """What the renderers read of a stored character (``bot.storage``'s ``StoredCharacter``):
+    whose it is and whether its numbers are private (``Screened``), and what is shown."""
 
     @property
     def name(self) -> str: ...

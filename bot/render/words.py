@@ -113,6 +113,13 @@ def _say(key: str, character: StoredCharacter, language: Language) -> str:
     return gendered(language, f"numbers.said.{key}", character.gender, name=safe(character.name))
 
 
+def _moved(was: int, now: int, lost: str, gained: str) -> str | None:
+    """Which way a pool moved, as the key of its sentence (None: it did not)."""
+    if now == was:
+        return None
+    return lost if now < was else gained
+
+
 def _health_words(
     before: CharacterHealth, character: StoredCharacter, language: Language
 ) -> list[str]:
@@ -120,10 +127,8 @@ def _health_words(
     said: list[str] = []
     if after.state is not before.state:
         said.append(_say(f"state.{after.state.value}", character, language))
-    elif after.health < before.health:
-        said.append(_say("hurt", character, language))
-    elif after.health > before.health:
-        said.append(_say("healed", character, language))
+    elif moved := _moved(before.health, after.health, "hurt", "healed"):
+        said.append(_say(moved, character, language))
     if before.conscious and not after.conscious:
         said.append(_say("unconscious", character, language))
     elif not before.conscious and after.conscious and not after.is_dead:
@@ -151,10 +156,8 @@ def _mind_said(
     was, now = stability_state_of(before.pool), stability_state_of(after.pool)
     if now is not was and now is not StabilityState.INCURABLY_INSANE:
         said.append(_say(f"mind.{now.value}", character, language))
-    elif after.pool < before.pool:
-        said.append(_say("mind_lost", character, language))
-    elif after.pool > before.pool:
-        said.append(_say("mind_restored", character, language))
+    elif moved := _moved(before.pool, after.pool, "mind_lost", "mind_restored"):
+        said.append(_say(moved, character, language))
     if after.mental_illness and not before.mental_illness:
         said.append(_say("mental_illness", character, language))
     if after.due_test is not None and before.due_test is None:
