@@ -39,7 +39,23 @@ from bot.storage.sqlite.file_check import (
     sound_database,
 )
 
-__all__ = ["DatabaseReport", "OperateError", "backup", "check"]
+__all__ = [
+    "COUNT_SERVERS",
+    "DatabaseReport",
+    "OperateError",
+    "backup",
+    "backup_target",
+    "check",
+    "partial_beside",
+    "sound_copy",
+    "writable_target",
+]
+
+#: The servers a database knows (said the same on both engines).
+COUNT_SERVERS = (
+    "SELECT count(*) FROM (SELECT guild_id FROM characters"
+    " UNION SELECT guild_id FROM guild_settings UNION SELECT guild_id FROM history) AS known"
+)
 
 
 class OperateError(Exception):
@@ -101,12 +117,7 @@ def _words(error: UnsoundDatabase, path: Path, expected: int, *, copying: bool) 
 def _counts(conn: sqlite3.Connection) -> tuple[int, int]:
     """Characters and servers, in the check's read transaction."""
     characters = int(conn.execute("SELECT count(*) FROM characters").fetchone()[0])
-    servers = int(
-        conn.execute(
-            "SELECT count(*) FROM (SELECT guild_id FROM characters"
-            " UNION SELECT guild_id FROM guild_settings UNION SELECT guild_id FROM history)"
-        ).fetchone()[0]
-    )
+    servers = int(conn.execute(COUNT_SERVERS).fetchone()[0])
     return characters, servers
 
 
@@ -136,7 +147,7 @@ def check(path: Path) -> DatabaseReport:
     return _sound(path, path, latest_version())
 
 
-def _target(destination: Path, now: datetime) -> Path:
+def backup_target(destination: Path, now: datetime) -> Path:
     """The backup file: ``destination`` itself, or a dated file in it when it is a folder."""
     if destination.is_dir():
         return destination / f"salud-{now.strftime('%Y%m%d-%H%M%S')}.sqlite3"
@@ -171,6 +182,11 @@ def _refuse_target(source: Path, target: Path) -> None:
             f"{target} is {what}: a copy written there would destroy the database. "
             "Give another file or folder (e.g. salud backup backups/)."
         )
+    writable_target(target)
+
+
+def writable_target(target: Path) -> None:
+    """Refuse a target that is not a regular file, or whose folder is not there."""
     if target.exists() and not target.is_file():
         raise OperateError(
             f"{target} is not a regular file: a copy cannot replace it. Give a file or a folder."
@@ -179,21 +195,8 @@ def _refuse_target(source: Path, target: Path) -> None:
         raise OperateError(f"{target.parent}: no such folder. Create it or choose another.")
 
 
-def backup(source: Path, destination: Path, *, now: datetime | None = None) -> DatabaseReport:
-    """Copy the live database to ``destination`` (a file, or a folder for a dated file),
-    check the copy, and return what it holds. The copy is written beside its target and
-    renamed into place once checked: a target it cannot write that way is refused."""
-    expected = latest_version()
-    target = _target(destination, now or datetime.now(UTC))
-    _refuse_target(source, target)
-    try:
-        state = file_state(source)
-    except UnsoundDatabase as error:
-        raise _words(error, source, expected, copying=True) from None
-    if state == "missing":
-        raise _missing(source)
-    if state == "empty":
-        raise _not_sqlite(source)
+def partial_beside(target: Path) -> Path:
+    """A new empty file beside ``target``, renamed over it once the copy in it is sound."""
     try:
         handle, partial_name = tempfile.mkstemp(
             prefix=f".{target.name}.", suffix=".partial", dir=target.parent
@@ -204,7 +207,30 @@ def backup(source: Path, destination: Path, *, now: datetime | None = None) -> D
             "beside its target, then renamed. Give a folder you can write in."
         ) from None
     os.close(handle)
-    partial = Path(partial_name)
+    return Path(partial_name)
+
+
+def sound_copy(partial: Path, named: Path) -> DatabaseReport:
+    """The thorough check of a copy just written; what is wrong is said of ``named``."""
+    return _sound(partial, named, latest_version(), copying=True)
+
+
+def backup(source: Path, destination: Path, *, now: datetime | None = None) -> DatabaseReport:
+    """Copy the live database to ``destination`` (a file, or a folder for a dated file),
+    check the copy, and return what it holds. The copy is written beside its target and
+    renamed into place once checked: a target it cannot write that way is refused."""
+    expected = latest_version()
+    target = backup_target(destination, now or datetime.now(UTC))
+    _refuse_target(source, target)
+    try:
+        state = file_state(source)
+    except UnsoundDatabase as error:
+        raise _words(error, source, expected, copying=True) from None
+    if state == "missing":
+        raise _missing(source)
+    if state == "empty":
+        raise _not_sqlite(source)
+    partial = partial_beside(target)
     try:
         try:
             with (
