@@ -51,10 +51,15 @@ __all__ = [
     "writable_target",
 ]
 
-#: The servers a database knows (said the same on both engines).
+#: The servers a database knows (said the same on both engines): a table's id, where a
+#: character moved to another table plays and that table's history is kept, is its server's.
 COUNT_SERVERS = (
-    "SELECT count(*) FROM (SELECT guild_id FROM characters"
-    " UNION SELECT guild_id FROM guild_settings UNION SELECT guild_id FROM history) AS known"
+    "SELECT count(*) FROM (SELECT guild_id FROM guild_settings"
+    " UNION SELECT guild_id FROM game_tables"
+    " UNION SELECT c.guild_id FROM characters AS c"
+    " WHERE NOT EXISTS (SELECT 1 FROM game_tables AS t WHERE t.id = c.guild_id)"
+    " UNION SELECT h.guild_id FROM history AS h"
+    " WHERE NOT EXISTS (SELECT 1 FROM game_tables AS t WHERE t.id = h.guild_id)) AS known"
 )
 
 
