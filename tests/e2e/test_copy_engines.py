@@ -7,10 +7,8 @@ database backed up to an SQLite file starts a bot that shows the same characters
 from __future__ import annotations
 
 import asyncio
-import os
 import sqlite3
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,8 +22,8 @@ from tests.e2e.kit.commands import gm_of
 from tests.e2e.kit.processes import fake_with_bot, running_bot, running_fake
 from tests.e2e.test_postgres_engine import said, session
 from tests.storage.conftest import fresh_postgres_database
+from tests.storage.test_operate import run_cli
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 #: What a played session does not reach (a lost channel, a reply under way): one row each.
 UNPLAYED_ROWS = (
     "INSERT INTO announcement_channel_lost (guild_id, channel_id, status, lost_at)"
@@ -43,17 +41,7 @@ def postgres_server() -> Iterator[PostgresServer]:
 
 def salud(*args: str, cwd: Path, **environ: str) -> subprocess.CompletedProcess[str]:
     """``python -m bot ARGS`` as an operator runs it: no token, the given database settings."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
-    env.update(environ, PYTHONPATH=str(PROJECT_ROOT))
-    return subprocess.run(
-        [sys.executable, "-m", "bot", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    return run_cli(*args, cwd=cwd, **environ)
 
 
 def one_line(done: subprocess.CompletedProcess[str]) -> str:

@@ -14,13 +14,12 @@ from bot.storage.errors import DatabaseUnusable
 from bot.storage.key_versions import SQL_FUNCTIONS
 from bot.storage.sqlite import database as sqlite_schema
 from bot.storage.sqlite.file_check import (
-    Unsound,
     UnsoundDatabase,
     file_state,
     one_line,
     sound_database,
 )
-from bot.storage.sqlite.operate import COUNT_SERVERS, OperateError
+from bot.storage.sqlite.operate import COUNT_SERVERS, OperateError, unsound_words
 
 __all__ = ["SqliteEnd", "SqliteTarget", "sqlite_source", "sqlite_target"]
 
@@ -160,23 +159,7 @@ async def sqlite_source(path: Path) -> AsyncIterator[CopySource]:
                 raise older(str(path), found.version, latest)
             yield SqliteEnd(conn)
     except UnsoundDatabase as error:
-        raise OperateError(_unsound_words(error, path)) from None
-
-
-def _unsound_words(error: UnsoundDatabase, path: Path) -> str:
-    match error.kind:
-        case Unsound.NEWER:
-            return f"{path} was written by a newer Salud (schema {error.version}): update Salud."
-        case Unsound.NOT_A_FILE:
-            return f"{path} is a folder, not a database file."
-        case Unsound.NOT_SQLITE:
-            return f"{path} is not an SQLite database."
-        case Unsound.FOREIGN:
-            return f"{path} is an SQLite file but not a Salud database."
-        case Unsound.DAMAGED:
-            return f"{path} is damaged ({error.detail}): restore it from a backup."
-        case Unsound.UNREADABLE:
-            return f"{path} cannot be read ({error.detail})."
+        raise unsound_words(error, path, latest, copying=False) from None
 
 
 def sqlite_target(path: Path) -> SqliteTarget:
@@ -189,7 +172,7 @@ def sqlite_target(path: Path) -> SqliteTarget:
             with sound_database(path, sqlite_schema.latest_version(), leave_nothing=True):
                 pass
     except UnsoundDatabase as error:
-        raise OperateError(_unsound_words(error, path)) from None
+        raise unsound_words(error, path, sqlite_schema.latest_version(), copying=False) from None
     try:
         return SqliteTarget(path)
     except sqlite3.Error as error:

@@ -48,6 +48,7 @@ __all__ = [
     "check",
     "partial_beside",
     "sound_copy",
+    "unsound_words",
     "writable_target",
 ]
 
@@ -94,7 +95,9 @@ def _not_salud(path: Path) -> OperateError:
     return OperateError(f"{path} is an SQLite file but not a Salud database.")
 
 
-def _words(error: UnsoundDatabase, path: Path, expected: int, *, copying: bool) -> OperateError:
+def unsound_words(
+    error: UnsoundDatabase, path: Path, expected: int, *, copying: bool
+) -> OperateError:
     """``salud check``'s and ``salud backup``'s line for what the shared check found in the
     database at ``path`` (``error.path`` may be a copy of it)."""
     not_copied = ": no copy was written" if copying else ""
@@ -139,7 +142,7 @@ def _sound(path: Path, named: Path, expected: int, *, copying: bool = False) -> 
                 raise _not_salud(named)
             characters, servers = _counts(conn)
     except UnsoundDatabase as error:
-        raise _words(error, named, expected, copying=copying) from None
+        raise unsound_words(error, named, expected, copying=copying) from None
     except sqlite3.DatabaseError as error:
         raise OperateError(
             f"{named} cannot be read as a Salud database ({one_line(str(error))})."
@@ -230,7 +233,7 @@ def backup(source: Path, destination: Path, *, now: datetime | None = None) -> D
     try:
         state = file_state(source)
     except UnsoundDatabase as error:
-        raise _words(error, source, expected, copying=True) from None
+        raise unsound_words(error, source, expected, copying=True) from None
     if state == "missing":
         raise _missing(source)
     if state == "empty":
