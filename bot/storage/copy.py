@@ -136,14 +136,13 @@ async def _same_schema(source: CopySource, target: CopyTarget, where: tuple[str,
     if tables != found:
         odd = sorted(tables ^ found)
         raise OperateError(
-            f"{named(where[0])} and {named(where[1])} differ in their tables "
+            f"{where[0]} and {where[1]} differ in their tables "
             f"({', '.join(odd[:3])}) at the same schema version: nothing was copied."
         )
     for table in sorted(tables):
         if set(await target.columns(table)) != set(await source.columns(table)):
             raise OperateError(
-                f"{named(where[0])} and {named(where[1])} differ in the columns of {table}: "
-                "nothing was copied."
+                f"{where[0]} and {where[1]} differ in the columns of {table}: nothing was copied."
             )
     return sorted(tables)
 
@@ -153,7 +152,7 @@ async def _refuse_data(target: CopyTarget, tables: Sequence[str], where: str) ->
     if any(held.values()):
         said = ", ".join(f"{count} in {table}" for table, count in held.items() if count)
         raise OperateError(
-            f"{named(where)} already holds Salud's data ({said}): give an empty database "
+            f"{where} already holds Salud's data ({said}): give an empty database "
             "(nothing was copied)."
         )
 
@@ -203,13 +202,16 @@ async def _check_counts(target: CopyTarget, counts: Mapping[str, int], where: st
         got = await target.count(table)
         if got != expected:
             raise OperateError(
-                f"the copy in {named(where)} holds {got} rows of {table}, the source "
+                f"the copy in {where} holds {got} rows of {table}, the source "
                 f"{expected}: nothing was written."
             )
 
 
-async def copy_database(source: str, target: str) -> CopyReport:
-    """Copy the Salud database at ``source`` into the empty ``target`` (see the module)."""
+async def copy_database(source: str, target: str, *, target_name: str | None = None) -> CopyReport:
+    """Copy the Salud database at ``source`` into the empty ``target`` (see the module);
+    ``target_name``: how the lines name the target (``salud backup``'s file, not the partial
+    copy it writes first)."""
+    shown_source, shown_target = named(source), target_name or named(target)
     if _same(source, target):
         raise OperateError("FROM and TO are the same database: give another TO.")
     async with _open_source(source) as reader:
@@ -218,15 +220,14 @@ async def copy_database(source: str, target: str) -> CopyReport:
             try:
                 await writer.begin()
             except DatabaseUnusable as error:
-                raise OperateError(f"{named(target)} {error} (nothing was copied).") from None
-            tables = await _same_schema(reader, writer, (source, target))
-            await _refuse_data(writer, tables, target)
+                raise OperateError(f"{shown_target} {error} (nothing was copied).") from None
+            tables = await _same_schema(reader, writer, (shown_source, shown_target))
+            await _refuse_data(writer, tables, shown_target)
             counts = await _copy_rows(reader, writer, tables)
             await writer.continue_ids(await reader.high_water())
-            await _check_counts(writer, counts, target)
-            report = CopyReport(
-                named(source), named(target), counts, await reader.servers(), await reader.version()
-            )
+            await _check_counts(writer, counts, shown_target)
+            servers, version = await reader.servers(), await reader.version()
+            report = CopyReport(shown_source, shown_target, counts, servers, version)
             await writer.commit()
         except OperateError:
             await writer.abandon()
@@ -237,7 +238,7 @@ async def copy_database(source: str, target: str) -> CopyReport:
                 str(error).strip().splitlines()[0] if str(error).strip() else repr(error)
             )
             raise OperateError(
-                f"the copy into {named(target)} failed ({said}): it was left as it was."
+                f"the copy into {shown_target} failed ({said}): it was left as it was."
             ) from None
         except BaseException:
             await writer.abandon()

@@ -206,15 +206,11 @@ async def test_check_on_postgresql_finds_a_broken_row_and_backup_writes_a_sound_
     with sqlite3.connect(backup) as raw:
         assert raw.execute("PRAGMA journal_mode").fetchone() == ("delete",)
     assert not [name for name in names_in(tmp_path) if name.endswith((".partial", "-wal"))]
-    # A roll message whose character is gone, then a Health the rules cannot reach.
-    await pg_run(
-        pg_url,
-        "INSERT INTO roll_messages (character_id, message_id, kind, guild_id, roll_seq,"
-        f" channel_id) VALUES (987654, 1, 'consciousness', {GUILD_A}, 1, 2)",
-    )
-    with pytest.raises(OperateError, match="holds unsound rows: 1 roll messages of a missing"):
+    # An ability's pool below 0, then a Health the rules cannot reach.
+    await pg_run(pg_url, "INSERT INTO abilities VALUES (1, 'Occult', 'occult', 'general', 2, -1)")
+    with pytest.raises(OperateError, match="holds unsound rows: 1 abilities with a rating or"):
         check_url(pg_url)
-    await pg_run(pg_url, "DELETE FROM roll_messages")
+    await pg_run(pg_url, "DELETE FROM abilities")
     await pg_run(pg_url, "UPDATE characters SET health = max_health + 2 WHERE id = 2")
     code, out, err = await run(capsys, "check", DATABASE_URL=pg_url)
     assert (code, out) == (1, "")
