@@ -14,10 +14,9 @@ from psycopg import sql
 from bot.storage.copy_ends import CopySource, Reference, Row, older
 from bot.storage.errors import DatabaseOpenFailed, DatabaseUnreachable
 from bot.storage.postgres import schema as pg_schema
-from bot.storage.sqlite.file_check import one_line
 from bot.storage.sqlite.operate import COUNT_SERVERS, OperateError
 
-__all__ = ["PgEnd", "PgTarget", "pg_connect", "pg_source"]
+__all__ = ["PgEnd", "PgTarget", "not_connected", "pg_connect", "pg_source"]
 
 
 class PgEnd:
@@ -148,10 +147,26 @@ class PgTarget(PgEnd):
 
 
 async def pg_connect(url: str) -> psycopg.AsyncConnection[Any]:
+    """A connection to ``url``; ``OperateError`` in the tools' words when there is none."""
     try:
         return await pg_schema.connect(url)
     except (DatabaseOpenFailed, DatabaseUnreachable) as error:
-        raise OperateError(f"{one_line(str(error))}.") from None
+        raise not_connected(error, url) from None
+
+
+def not_connected(error: Exception, url: str) -> OperateError:
+    """The line for a server that did not answer, or refused (``error``'s cause says what)."""
+    said = pg_schema.server_said(error.__cause__ or error)
+    text = str(error)
+    if isinstance(error, DatabaseOpenFailed | psycopg.ProgrammingError) or (
+        "authentication" in text or "does not exist" in text
+    ):
+        return OperateError(
+            f"{pg_schema.hidden(url)} refused the connection ({said}). Check the URL."
+        )
+    return OperateError(
+        f"cannot reach {pg_schema.hidden(url)} ({said}). Check the URL and that the server runs."
+    )
 
 
 @contextlib.asynccontextmanager

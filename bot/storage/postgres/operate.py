@@ -28,6 +28,7 @@ import psycopg
 from psycopg.rows import dict_row
 
 from bot.storage.copy import copy_database
+from bot.storage.postgres.copy_end import not_connected
 from bot.storage.postgres.schema import hidden, latest_version
 from bot.storage.snapshot import HEALTH_COLUMNS, health_from_row
 from bot.storage.sqlite import operate as sqlite_operate
@@ -82,20 +83,13 @@ _BROKEN_ROWS = (
 )
 
 
-def _connect_words(error: psycopg.Error, url: str) -> OperateError:
-    said = (str(error).strip().splitlines() or [repr(error)])[-1]
-    return OperateError(
-        f"cannot reach {hidden(url)} ({said}). Check DATABASE_URL and that the server runs."
-    )
-
-
 @contextlib.contextmanager
 def _snapshot(url: str) -> Any:
     """A read-only connection inside one ``REPEATABLE READ`` snapshot."""
     try:
         conn = psycopg.connect(url, connect_timeout=10, autocommit=True, row_factory=dict_row)
     except psycopg.Error as error:
-        raise _connect_words(error, url) from None
+        raise not_connected(error, url) from None
     try:
         conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         yield conn
@@ -163,7 +157,7 @@ def check(url: str) -> DatabaseReport:
             servers = int(_one(conn, COUNT_SERVERS))
             size = int(_one(conn, "SELECT pg_database_size(current_database())"))
     except psycopg.OperationalError as error:
-        raise _connect_words(error, url) from None
+        raise not_connected(error, url) from None
     except psycopg.Error as error:
         said = (str(error).strip().splitlines() or [repr(error)])[0]
         raise OperateError(f"{hidden(url)} cannot be checked ({said}).") from None

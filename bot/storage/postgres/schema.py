@@ -33,6 +33,7 @@ __all__ = [
     "latest_version",
     "load_migrations",
     "migrate",
+    "server_said",
 ]
 
 #: How long a connection may take before the server counts as unreachable.
@@ -68,6 +69,14 @@ def load_migrations() -> list[PgMigration]:
 
 def latest_version() -> int:
     return load_migrations()[-1].version
+
+
+def server_said(error: BaseException) -> str:
+    """What the server or libpq said, in a few words: the end of the first line of a
+    connection's error (``Connection refused``, ``password authentication failed for user
+    "salud"``, ``database "x" does not exist``)."""
+    lines = str(error).strip().splitlines()
+    return lines[0].rsplit(": ", 1)[-1].strip() if lines else type(error).__name__
 
 
 def hidden(url: str) -> str:
