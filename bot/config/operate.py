@@ -82,8 +82,9 @@ def _version(report: DatabaseReport) -> str:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="salud",
-        description="Without a command: run the bot. The database is DATABASE_PATH "
-        f"(environment or .env; default {DEFAULT_DATABASE_PATH}).",
+        description="Without a command: run the bot. The database is DATABASE_URL "
+        "(PostgreSQL) or else DATABASE_PATH (environment or .env; default "
+        f"{DEFAULT_DATABASE_PATH}).",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     copy = commands.add_parser(
