@@ -29,12 +29,10 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import psycopg
-
 from bot.storage.copy_ends import CopySource, CopyTarget, Reference, Row
 from bot.storage.errors import DatabaseUnreachable, DatabaseUnusable
 from bot.storage.postgres import schema as pg_schema
-from bot.storage.postgres.copy_end import PgTarget, pg_connect, pg_source
+from bot.storage.postgres.copy_end import PG_ERRORS, PgTarget, pg_connect, pg_source
 from bot.storage.sqlite.copy_end import sqlite_source, sqlite_target
 from bot.storage.sqlite.file_check import one_line
 from bot.storage.sqlite.operate import OperateError
@@ -55,6 +53,10 @@ _SAID = (
     ("trackers", "tracker", "trackers"),
     ("game_tables", "table", "tables"),
 )
+
+
+#: What a copy that failed in the middle raises: either driver, the disk, the network.
+_FAILURES: tuple[type[Exception], ...] = (*PG_ERRORS, sqlite3.Error, OSError, DatabaseUnreachable)
 
 
 def is_url(where: str) -> bool:
@@ -232,7 +234,7 @@ async def copy_database(source: str, target: str, *, target_name: str | None = N
         except OperateError:
             await writer.abandon()
             raise
-        except (psycopg.Error, sqlite3.Error, OSError, DatabaseUnreachable) as error:
+        except _FAILURES as error:
             await writer.abandon()
             said = one_line(
                 str(error).strip().splitlines()[0] if str(error).strip() else repr(error)

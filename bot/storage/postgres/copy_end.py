@@ -16,7 +16,10 @@ from bot.storage.errors import DatabaseOpenFailed, DatabaseUnreachable
 from bot.storage.postgres import schema as pg_schema
 from bot.storage.sqlite.operate import COUNT_SERVERS, OperateError
 
-__all__ = ["PgEnd", "PgTarget", "not_connected", "pg_connect", "pg_source"]
+__all__ = ["PG_ERRORS", "PgEnd", "PgTarget", "not_connected", "pg_connect", "pg_source"]
+
+#: What the driver raises when a statement or the connection fails in the middle of a copy.
+PG_ERRORS: tuple[type[Exception], ...] = (psycopg.Error,)
 
 
 class PgEnd:
