@@ -18,6 +18,7 @@ from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply, messa
 from devkit.harness import BotProcess
 from tests.e2e.kit import stored
 from tests.e2e.kit import undo as confirmed_undo
+from tests.e2e.kit.db import read_only
 from tests.e2e.kit.screen import PrivateCharacter, ScreenScan, Shown, leaks_of
 
 #: The words each language reads (the contract's, and the catalogs').
@@ -285,3 +286,51 @@ def test_the_scan_fails_when_a_renderer_leaks() -> None:
     assert [finding.name for finding in scan.findings(private)] == ["Profundo"]
     assert scan.findings([PrivateCharacter("8", "Profundo", 5.0)]) == [], "another server's"
     assert scan.findings([PrivateCharacter("7", "Profundo", 11.0)]) == [], "before it was private"
+
+
+async def test_the_numbers_button_works_after_a_restart_and_undo_gives_the_setting_back(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    """The button's id says which characters it covers: a press after a restart still
+    answers; ``/character set numbers`` is a change like any other, and ``/undo`` reverts
+    it (the character's numbers are shown again, its reply as before)."""
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    made = await fake.slash(guild, gm, "character create", {"name": "Ghoul", "health": 7})
+    assert "7 / 7" in made.text, "shown by default: the reply as before"
+    hidden = await fake.slash(
+        guild, gm, "character set", {"character": "Ghoul", "numbers": "private"}
+    )
+    assert not hidden.ephemeral and "7" not in hidden.text, hidden.text
+    assert stored(bot, guild, "Ghoul")["numbers"] == "private"
+    custom_id = numbers_button(hidden.message, "Numbers")
+    await bot.restart()
+    after = await fake.click(guild, gm, hidden, custom_id)
+    assert after.ephemeral and "7 / 7" in after.text, after.text
+    undone = await confirmed_undo(fake, guild, gm)
+    assert undone.public, undone.text
+    assert stored(bot, guild, "Ghoul")["numbers"] is None
+    shown = await fake.slash(guild, gm, "character show", {"character": "Ghoul"})
+    assert not shown.ephemeral and "7 / 7" in shown.text, shown.text
+
+
+async def test_a_table_made_private_keeps_its_new_characters_pools_out_of_labels(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    """``/table create numbers`` sets the default of the characters created there, refused
+    to a player at ``/character create``; an ability's autocomplete label of a private
+    character says no pool (whoever types sees it)."""
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    table = await fake.slash(guild, gm, "table create", {"name": "Innsmouth", "numbers": "private"})
+    assert table.ephemeral and "Innsmouth" in table.text, table.text
+    made = await fake.slash(guild, gm, "character create", {"name": "Zadok Allen", "health": 5})
+    assert not made.ephemeral and "5 / 5" not in made.text, made.text
+    with read_only(bot) as conn:  # Zadok Allen plays at Innsmouth, stored under its id
+        row = conn.execute("SELECT numbers FROM characters WHERE name = 'Zadok Allen'").fetchone()
+    assert row is not None and row["numbers"] == "private"
+    await fake.slash(
+        guild, gm, "ability set", {"character": "Zadok Allen", "ability": "Athletics", "rating": 3}
+    )
+    choices = await fake.autocomplete(
+        guild, gm, "check", {"character": "Zadok Allen", "ability": "ath"}, focused="ability"
+    )
+    assert choices and choices[0]["name"] == "Athletics · general", choices
