@@ -18,7 +18,7 @@ from bot.features.scene.tracker import LiveTracker
 from bot.features.stability.buttons import STABILITY_TEST_ID
 from bot.interaction.announcements import Announcements
 from bot.interaction.invalid_requests import InvalidRequests
-from bot.interaction.pacer import RATE, RestPacer
+from bot.discord_rest.pacer import RATE, RestPacer
 from bot.storage import StorageEngine
 from bot.storage.roll_messages import RollKind
 from rules.dice import Roller

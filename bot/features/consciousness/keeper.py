@@ -11,7 +11,7 @@ It follows every committed change (``Storage.on_change``), so a roll made by a b
 ``/conscious``, a healing, a knock-out, a later roll or a deletion all count, after a restart
 too. A message that can no longer be edited (deleted, no access) is forgotten.
 
-The sweeps go through the bot's pacer (``bot.interaction.pacer``): at most one sweep waits
+The sweeps go through the bot's pacer (``bot.discord_rest.pacer``): at most one sweep waits
 per server (keyed by the server), gathering the characters of every change made meanwhile,
 and its requests share the bot's budget of background requests, after the trackers; a sweep
 refused with a 429 waits again and runs after ``retry_after``. The message whose button was
@@ -42,7 +42,7 @@ from bot.features.consciousness.buttons import CONSCIOUSNESS_ID
 from bot.interaction.buttons import CustomId
 from bot.interaction.here import Here
 from bot.interaction.message_edits import edit_message, is_gone, message_payload
-from bot.interaction.pacer import RateLimited, RestPacer
+from bot.discord_rest.pacer import RateLimited, RestPacer
 from bot.render.stability import replace_call_line
 from bot.storage import StorageEngine, StorageUnreachable
 from bot.storage.memory import Lru
