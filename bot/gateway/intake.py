@@ -35,8 +35,9 @@ from typing import Any
 
 import discord
 
+from bot.discord_rest.raw_answers import Answer, answer_raw
 from bot.gateway.discord_clock import DiscordClock
-from bot.gateway.odd_interactions import Answer, answer_raw, answerable, odd_interaction
+from bot.gateway.odd_interactions import answerable, odd_interaction
 from bot.gateway.presses import reaches_a_button
 from bot.i18n import text, user_language
 from bot.interaction.context import Frame, InteractionContext, SaludInteraction

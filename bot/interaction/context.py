@@ -20,7 +20,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import discord
 
-from bot.interaction.announcements import Announcements
+from bot.discord_rest.announcements import Announcements
 from bot.storage import CharacterRef, GuildSettings, StorageEngine, Ticket
 from bot.storage.roll_messages import RollKind
 from rules.dice import Roller

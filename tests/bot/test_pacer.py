@@ -18,7 +18,7 @@ import discord
 import pytest
 import pytest_asyncio
 
-from bot.interaction.invalid_requests import SLOW, SLOW_PACE, STOP, Backoff, InvalidRequests
+from bot.discord_rest.invalid_requests import SLOW, SLOW_PACE, STOP, Backoff, InvalidRequests
 from bot.discord_rest.pacer import BURST, RATE, WORKERS, RateLimited, RestPacer
 from devkit.fake_discord import FakeDiscord, FakeGuild
 

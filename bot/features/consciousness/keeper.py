@@ -38,11 +38,11 @@ from typing import Any
 
 import discord
 
+from bot.discord_rest.message_edits import edit_message, is_gone, message_payload
+from bot.discord_rest.pacer import RateLimited, RestPacer
 from bot.features.consciousness.buttons import CONSCIOUSNESS_ID
 from bot.interaction.buttons import CustomId
 from bot.interaction.here import Here
-from bot.interaction.message_edits import edit_message, is_gone, message_payload
-from bot.discord_rest.pacer import RateLimited, RestPacer
 from bot.render.stability import replace_call_line
 from bot.storage import StorageEngine, StorageUnreachable
 from bot.storage.memory import Lru

@@ -27,9 +27,9 @@ from functools import partial
 
 import discord
 
-from bot.i18n import Language, public_language, text
-from bot.interaction.message_edits import edit_message, is_gone
+from bot.discord_rest.message_edits import edit_message, is_gone
 from bot.discord_rest.pacer import RestPacer
+from bot.i18n import Language, public_language, text
 from bot.render.limits import TITLE_LIMIT
 from bot.render.sanitize import escape
 from bot.storage import StorageEngine, StorageReads
