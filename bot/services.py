@@ -14,11 +14,11 @@ import discord
 from bot.discord_rest.announcements import Announcements
 from bot.discord_rest.invalid_requests import InvalidRequests
 from bot.discord_rest.pacer import RATE, RestPacer
-from bot.features.consciousness.buttons import CONSCIOUSNESS_ID
-from bot.features.consciousness.keeper import RollButtonKeeper
+from bot.features.rolls.consciousness import CONSCIOUSNESS_ID
+from bot.features.rolls.keeper import RollButtonKeeper
+from bot.features.rolls.stability import STABILITY_TEST_ID
 from bot.features.scene.status import tracker_embeds
 from bot.features.scene.tracker import LiveTracker
-from bot.features.stability.buttons import STABILITY_TEST_ID
 from bot.storage import StorageEngine
 from bot.storage.roll_messages import RollKind
 from rules.dice import Roller

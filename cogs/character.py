@@ -13,7 +13,7 @@ from bot.features.characters.delete import delete_view
 from bot.features.characters.listing import list_message
 from bot.features.characters.names import refuse_taken_name
 from bot.features.characters.option import Character, resolve_character
-from bot.features.consciousness.buttons import consciousness_view
+from bot.features.rolls.consciousness import consciousness_view
 from bot.features.tables import TableArg, table_name
 from bot.i18n import text
 from bot.interaction.deferral import private_reply

@@ -17,7 +17,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.features.characters.option import Character, Patient, resolve_character
-from bot.features.consciousness.buttons import (
+from bot.features.rolls.consciousness import (
     consciousness_view,
     perform_consciousness_roll,
     send_roll_reply,

@@ -16,7 +16,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.features.characters.option import Character
-from bot.features.consciousness.buttons import consciousness_view
+from bot.features.rolls.consciousness import consciousness_view
 from bot.features.scene.server_wide import batches, count_among, save_all
 from bot.i18n import Language, plural, text
 from bot.interaction.deferral import defer_change_of

@@ -32,7 +32,7 @@ ClientT = TypeVar("ClientT", bound=discord.Client, covariant=True)
 
 class RollMessageKeeper(Protocol):
     """What a button or a roll needs of the keeper of roll-button messages
-    (``bot.features.consciousness.keeper.RollButtonKeeper``): a reply it posted with fresh
+    (``bot.features.rolls.keeper.RollButtonKeeper``): a reply it posted with fresh
     roll buttons (an ``/undo`` that makes a test due again) kept, to be disabled in time; a
     test rolled, said on its call's line when the call's buttons are disabled."""
 

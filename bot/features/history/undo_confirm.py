@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.features.history.undo_preview import preview_embed, reversal_lines
-from bot.features.stability.buttons import stability_test_view
+from bot.features.rolls.stability import stability_test_view
 from bot.i18n import Language, text
 from bot.interaction.buttons import CustomId, SaludButton, button_view, choice, number
 from bot.interaction.deferral import acknowledge

@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.features.stability.buttons import stability_test_view
+from bot.features.rolls.stability import stability_test_view
 from bot.interaction.here import Here
 from bot.interaction.mentions import call_testers
 from bot.interaction.sending import send_change

@@ -16,7 +16,7 @@ per server (keyed by the server), gathering the characters of every change made 
 and its requests share the bot's budget of background requests, after the trackers; a sweep
 refused with a 429 waits again and runs after ``retry_after``. The message whose button was
 pressed is not swept: the press edits it in its own response
-(``bot.features.consciousness.buttons``).
+(``bot.features.rolls.consciousness``).
 
 One PATCH a message, no GET (issue 24.10): the keeper keeps the components the bot sent
 with each message, and a sweep sends them back with every roll button disabled but those of
@@ -40,7 +40,7 @@ import discord
 
 from bot.discord_rest.message_edits import edit_message, is_gone, message_payload
 from bot.discord_rest.pacer import RateLimited, RestPacer
-from bot.features.consciousness.buttons import CONSCIOUSNESS_ID
+from bot.features.rolls.consciousness import CONSCIOUSNESS_ID
 from bot.interaction.buttons import CustomId
 from bot.interaction.here import Here
 from bot.render.stability import replace_call_line

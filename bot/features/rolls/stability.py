@@ -13,7 +13,7 @@ happen in one transaction, so a button of a test rolled, replaced by a later cal
 (insanity) or brought back by an undo gets an ephemeral refusal and never rolls twice; the
 refusal says which (a test rolled with its result, a test replaced with a link to the
 buttons of the new one). As
-the Consciousness button does (``bot.features.consciousness.buttons``), the press's response
+the Consciousness button does (``bot.features.rolls.consciousness``), the press's response
 edits the pressed message so that that character's buttons show disabled, the roll's public
 reply follows, and the keeper disables the other messages that carried the test.
 """
@@ -26,7 +26,7 @@ from typing import Any
 
 import discord
 
-from bot.features.consciousness.buttons import disable_pressed, safe_label, short_names
+from bot.features.rolls.consciousness import disable_pressed, safe_label, short_names
 from bot.i18n import Language, text
 from bot.interaction.buttons import CustomId, SaludButton, button_view, number
 from bot.interaction.errors import UserFacingError

@@ -3,7 +3,7 @@
 A reply in which a roll falls due (``/hurt``, ``/time`` bleeding) carries a "Roll
 Consciousness" button, and "Spend 1/2/3 Health" buttons where C4 allows that spend. Their
 custom ids describe themselves (``salud:cons:<character_id>:<spend>:<roll>``, ``roll`` being
-the number of the roll they were posted for, ``bot.features.consciousness.keeper``), so they keep
+the number of the roll they were posted for, ``bot.features.rolls.keeper``), so they keep
 working after a restart (``bot.interaction.buttons.SaludButton``, registered when the bot starts:
 ``bot.features.registry``).
 
@@ -16,7 +16,7 @@ index knows each character's owner); its transaction rolls and forgets the press
 among those carrying the roll's buttons; its response edits the pressed message so that
 the roll's buttons show disabled (computed from the message the interaction carries); the
 roll's public reply follows as a new message. The keeper then disables only the other
-messages that carried that roll (``bot.features.consciousness.keeper``).
+messages that carried that roll (``bot.features.rolls.keeper``).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ __all__ = [
 BUTTON_SPENDS = (1, 2, 3)
 
 #: ``salud:cons:<character_id>:<spend>:<roll>``: ``roll`` is the number of the roll the
-#: button was posted for (``bot.features.consciousness.keeper``, which reads these ids back
+#: button was posted for (``bot.features.rolls.keeper``, which reads these ids back
 #: to disable old buttons); ids from before it have no ``:<roll>``.
 CONSCIOUSNESS_ID = CustomId(
     "cons", number("character_id"), number("spend", 2), number("roll", optional=True)
