@@ -14,13 +14,11 @@ import discord
 from bot.discord_rest.announcements import Announcements
 from bot.discord_rest.invalid_requests import InvalidRequests
 from bot.discord_rest.pacer import RATE, RestPacer
-from bot.features.rolls.consciousness import CONSCIOUSNESS_ID
 from bot.features.rolls.keeper import RollButtonKeeper
-from bot.features.rolls.stability import STABILITY_TEST_ID
+from bot.features.rolls.kinds import ROLL_KINDS
 from bot.features.scene.status import tracker_embeds
 from bot.features.scene.tracker import LiveTracker
 from bot.storage import StorageEngine
-from bot.storage.roll_messages import RollKind
 from rules.dice import Roller
 
 __all__ = ["Services"]
@@ -61,14 +59,7 @@ class Services:
             dice=dice,
             pacer=pacer,
             announcements=Announcements(storage, pacer),
-            roll_buttons=RollButtonKeeper(
-                storage,
-                pacer,
-                {
-                    RollKind.CONSCIOUSNESS: CONSCIOUSNESS_ID,
-                    RollKind.STABILITY_TEST: STABILITY_TEST_ID,
-                },
-            ),
+            roll_buttons=RollButtonKeeper(storage, pacer, ROLL_KINDS),
             tracker=LiveTracker(storage, pacer, guild_locale, tracker_embeds),
         )
         pacer.start()

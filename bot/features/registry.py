@@ -11,8 +11,7 @@ from bot.features.characters.listing import ListPageButton
 from bot.features.help import HelpButton
 from bot.features.history.pages import HistoryPageButton
 from bot.features.history.undo_confirm import UndoButton
-from bot.features.rolls.consciousness import ConsciousnessButton
-from bot.features.rolls.stability import StabilityTestButton
+from bot.features.rolls.kinds import ROLL_BUTTONS
 from bot.features.scene.status import StatusPageButton
 from bot.interaction.buttons import SaludButton
 
@@ -20,8 +19,7 @@ __all__ = ["PERSISTENT_BUTTONS", "register_buttons"]
 
 #: Every kind of button Salud posts.
 PERSISTENT_BUTTONS: tuple[type[SaludButton], ...] = (
-    ConsciousnessButton,
-    StabilityTestButton,
+    *ROLL_BUTTONS,
     DeleteButton,
     ListPageButton,
     HistoryPageButton,

@@ -170,6 +170,8 @@ class SaludButton(
         if custom_id is not None:
             cls.id_format = custom_id
             kwargs["template"] = custom_id.template
+        else:  # a base of several kinds (``RollButton``): it matches no id
+            kwargs.setdefault("template", r"(?!)")
         super().__init_subclass__(**kwargs)
 
     def __init__(

@@ -11,91 +11,49 @@ A press rolls only while the roll is still pending: the check and the roll happe
 transaction, so an old button (the roll was made, the character was healed, knocked out or
 killed, or a later roll fell due) gets an ephemeral refusal and never rolls twice.
 
-A press is checked against the owner once, before the storage lock (the server's name
-index knows each character's owner); its transaction rolls and forgets the pressed message
-among those carrying the roll's buttons; its response edits the pressed message so that
-the roll's buttons show disabled (computed from the message the interaction carries); the
-roll's public reply follows as a new message. The keeper then disables only the other
+A press goes as every roll button's does (``bot.features.rolls.base``): the owner or a GM
+only, checked once before the storage lock; its response disables the pressed message's
+buttons of that roll, the roll's public reply follows, and the keeper disables only the other
 messages that carried that roll (``bot.features.rolls.keeper``).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Self
 
 import discord
 
-from bot.i18n import Language, text
-from bot.interaction.buttons import CustomId, SaludButton, button_view, number
+from bot.features.rolls.base import DueRoll, RollButton, roll_view
+from bot.i18n import Language
+from bot.interaction.buttons import CustomId, number
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_change
 from bot.interaction.subjects import note_subject
 from bot.render import consciousness_roll_field, safe
-from bot.render.calls import short_names as short_call_names
 from bot.render.change import change_embeds, should_announce
-from bot.render.limits import BUTTON_LABEL_LIMIT, BUTTONS_PER_ROW, ROWS_PER_MESSAGE
-from bot.storage import CharacterNotFound, LightCharacter, StoredCharacter
+from bot.storage import CharacterNotFound, StoredCharacter
 from bot.storage.details import ConsciousDetails
-from bot.storage.roll_messages import RollMessage, forget_roll_messages, roll_number
+from bot.storage.roll_messages import RollKind, RollMessage, forget_roll_messages, roll_number
 from rules.consciousness import ConsciousnessRoll, legal_spends, roll_consciousness
 
 __all__ = [
-    "BUTTON_SPENDS",
+    "CONSCIOUSNESS",
     "CONSCIOUSNESS_ID",
     "ConsciousnessButton",
-    "consciousness_custom_id",
     "consciousness_view",
-    "disable_pressed",
-    "is_button_of",
     "perform_consciousness_roll",
-    "require_roller",
     "roll_reply_embeds",
-    "safe_label",
     "send_roll_reply",
-    "short_names",
 ]
 
-
-#: The spends offered as buttons beside the plain roll (when C4 allows them).
-BUTTON_SPENDS = (1, 2, 3)
-
 #: ``salud:cons:<character_id>:<spend>:<roll>``: ``roll`` is the number of the roll the
-#: button was posted for (``bot.features.rolls.keeper``, which reads these ids back
-#: to disable old buttons); ids from before it have no ``:<roll>``.
+#: button was posted for (``bot.features.rolls.keeper``, which reads these ids back to
+#: disable old buttons); ids from before it have no ``:<roll>``.
 CONSCIOUSNESS_ID = CustomId(
     "cons", number("character_id"), number("spend", 2), number("roll", optional=True)
 )
-#: A name in a label leaves room for ": Roll" / ": +3".
-_NAME_IN_LABEL = 60
-
-
-def is_button_of(custom_id: str, character_id: int, roll: int | None) -> bool:
-    """Whether ``custom_id`` is a button of that character's roll number ``roll`` (or one of
-    its buttons posted before rolls were numbered)."""
-    found = CONSCIOUSNESS_ID.read(custom_id)
-    if found is None or int(str(found["character_id"])) != character_id:
-        return False
-    return found["roll"] is None or roll is None or int(found["roll"]) == roll
-
-
-def consciousness_custom_id(character_id: int, spend: int, roll: int | None = None) -> str:
-    """The id of one Consciousness button (``CONSCIOUSNESS_ID``)."""
-    return CONSCIOUSNESS_ID.build(character_id=character_id, spend=spend, roll=roll)
-
-
-async def require_roller(here: Here, character_id: int) -> LightCharacter:
-    """The character a button rolls for, from the server's name index (in memory when the
-    server named a character lately: no wait for the storage), if the one who pressed is its
-    owner or a GM; refused when it is gone (deleted since the button was posted)."""
-    names = await here.names()
-    found = next((c for c in names.characters if c.id == character_id), None)
-    if found is None:
-        raise UserFacingError("error.character_gone")
-    here.require_owner_or_gm(found, "action.conscious")
-    return found
 
 
 async def perform_consciousness_roll(
@@ -181,9 +139,34 @@ async def send_roll_reply(
     )
 
 
-class ConsciousnessButton(SaludButton, custom_id=CONSCIOUSNESS_ID):
+async def _pressed_roll(
+    here: Here, character_id: int, spend: int, roll: int | None, pressed: RollMessage | None
+) -> tuple[StoredCharacter, ConsciousnessRoll]:
+    return await perform_consciousness_roll(
+        here, character_id, spend, require_pending=True, roll=roll, pressed=pressed
+    )
+
+
+#: The Consciousness roll as a kind of roll made with buttons.
+CONSCIOUSNESS: DueRoll[ConsciousnessRoll] = DueRoll(
+    kind=RollKind.CONSCIOUSNESS,
+    custom_id=CONSCIOUSNESS_ID,
+    number_field="roll",
+    action="action.conscious",
+    perform=_pressed_roll,
+    reply=send_roll_reply,
+    roll_label="health.button.roll",
+    spend_label="health.button.spend",
+    roll_label_named="health.button.roll_of",
+    spend_label_named="health.button.spend_of",
+)
+
+
+class ConsciousnessButton(RollButton, custom_id=CONSCIOUSNESS_ID):
     """Roll Consciousness for one character, spending ``spend`` Health (0: a plain roll), for
     its roll number ``roll`` only (None: a button posted before rolls were numbered)."""
+
+    roll_kind = CONSCIOUSNESS
 
     def __init__(
         self,
@@ -194,91 +177,17 @@ class ConsciousnessButton(SaludButton, custom_id=CONSCIOUSNESS_ID):
         row: int | None = None,
         roll: int | None = None,
     ) -> None:
-        style = discord.ButtonStyle.primary if spend == 0 else discord.ButtonStyle.secondary
-        super().__init__(
-            consciousness_custom_id(character_id, spend, roll),
-            label or str(spend),
-            style=style,
-            row=row,
-        )
-        self.character_id = character_id
-        self.spend = spend
-        self.roll = roll
+        super().__init__(character_id, spend, roll, label, row=row)
+
+    @property
+    def roll(self) -> int | None:
+        return self.number
 
     @classmethod
-    def parse(cls, match: re.Match[str], label: str) -> ConsciousnessButton:
-        roll = None if match["roll"] is None else int(match["roll"])
-        return cls(int(match["character_id"]), int(match["spend"]), label, roll=roll)
-
-    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
-        here = await here.of_character(self.character_id)
-        await require_roller(here, self.character_id)
-        message, channel_id = interaction.message, interaction.channel_id
-        kept = None
-        if message is not None and channel_id is not None:
-            kept = RollMessage(
-                here.table_id, self.character_id, self.roll or 0, channel_id, message.id
-            )
-        saved, roll = await perform_consciousness_roll(
-            here, self.character_id, self.spend, require_pending=True, roll=self.roll, pressed=kept
-        )
-        await _disable_pressed(interaction, self.character_id, self.roll)
-        await send_roll_reply(interaction, here, saved, roll)
-
-
-async def _disable_pressed(
-    interaction: discord.Interaction[Any], character_id: int, roll: int | None
-) -> None:
-    """The press's response: the pressed message, its buttons of that roll disabled."""
-    await disable_pressed(
-        interaction, lambda custom_id: is_button_of(custom_id, character_id, roll)
-    )
-
-
-async def disable_pressed(
-    interaction: discord.Interaction[Any],
-    of_the_roll: Callable[[str], bool],
-    embeds: Sequence[discord.Embed] | None = None,
-) -> None:
-    """The response to a roll button's press: the pressed message, the buttons whose custom
-    id ``of_the_roll`` says are of the roll made disabled (read from the message the
-    interaction carries), and its ``embeds`` replaced when given (a Stability call saying who
-    rolled); nothing else of it changes. Not a new message: the roll's reply follows up."""
-    message = interaction.message
-    if message is None:
-        return
-    view = discord.ui.View.from_message(message, timeout=None)
-    changed = False
-    for item in view.children:
-        if (
-            isinstance(item, discord.ui.Button)
-            and item.custom_id is not None
-            and not item.disabled
-            and of_the_roll(item.custom_id)
-        ):
-            item.disabled = True
-            changed = True
-    if not changed:
-        return
-    view.stop()  # nothing to listen for: the buttons answer as DynamicItems (button_view)
-    edits: dict[str, Any] = {"view": view}
-    if embeds is not None:
-        edits["embeds"] = list(embeds)
-    if interaction.response.is_done():  # acknowledged while it waited (deferral.py)
-        await interaction.edit_original_response(**edits)
-    else:
-        await interaction.response.edit_message(**edits)
-
-
-def short_names(characters: Sequence[StoredCharacter]) -> dict[int, str]:
-    """What a button calls each character when one message carries several characters'
-    buttons (COMMANDS.md: ``Amelia: Roll``): ``bot.render.calls.short_names``, by id."""
-    shown = short_call_names([character.name for character in characters])
-    return {character.id: name for character, name in zip(characters, shown, strict=True)}
-
-
-def _label(text_: str) -> str:
-    return text_[:BUTTON_LABEL_LIMIT]
+    def of(
+        cls, character_id: int, spend: int, number: int | None, label: str, row: int | None = None
+    ) -> Self:
+        return cls(character_id, spend, label, row=row, roll=number)
 
 
 def consciousness_view(
@@ -289,52 +198,21 @@ def consciousness_view(
     named: bool | None = None,
 ) -> discord.ui.View | None:
     """Buttons for every character of ``characters`` that has a roll pending, or None when
-    none has.
+    none has (``bot.features.rolls.base.roll_view``).
 
     A reply about one character: "Roll Consciousness" and "Spend N Health" for each legal N
     of 1–3. About several (even when one of them has a roll pending): every button names its
-    character (``Amelia: Roll``, ``Amelia: +1``, ``bot.features.
-    consciousness.buttons.short_names``), a row each, for up to 5 characters; beyond 5, only
-    the roll buttons (up to 25; the others use ``/conscious``). ``rolls``: each character's
-    current roll number (``bot.storage.roll_messages.number_due_rolls``), which its
-    buttons carry. ``named``: whether the reply is about several characters, when more than
-    ``characters`` (``/time`` gives buttons only to those whose roll fell due).
+    character (``Amelia: Roll``, ``Amelia: +1``), a row each, for up to 5 characters; beyond
+    5, only the roll buttons (up to 25; the others use ``/conscious``). ``rolls``: each
+    character's current roll number (``bot.storage.roll_messages.number_due_rolls``), which
+    its buttons carry. ``named``: whether the reply is about several characters, when more
+    than ``characters`` (``/time`` gives buttons only to those whose roll fell due).
     """
     numbers = rolls or {}
-    pending = [c for c in characters if c.health.roll_pending and not c.health.is_dead]
-    if not pending:
-        return None
+    due = [
+        (character, numbers.get(character.id), legal_spends(character.health))
+        for character in characters
+        if character.health.roll_pending and not character.health.is_dead
+    ]
     several = len(characters) > 1 if named is None else named
-    names = short_names(pending)
-    with_spends = len(pending) <= ROWS_PER_MESSAGE
-    view = button_view()
-    for index, character in enumerate(pending[: ROWS_PER_MESSAGE * BUTTONS_PER_ROW]):
-        row = index if with_spends else index // BUTTONS_PER_ROW
-        name = safe_label(names[character.id])
-        roll = numbers.get(character.id)
-        label = (
-            text(language, "health.button.roll_of", name=name)
-            if several
-            else text(language, "health.button.roll")
-        )
-        view.add_item(ConsciousnessButton(character.id, 0, _label(label), row=row, roll=roll))
-        if not with_spends:
-            continue
-        allowed = legal_spends(character.health)
-        for spend in BUTTON_SPENDS:
-            if spend in allowed:
-                label = (
-                    text(language, "health.button.spend_of", name=name, points=spend)
-                    if several
-                    else text(language, "health.button.spend", points=spend)
-                )
-                view.add_item(
-                    ConsciousnessButton(character.id, spend, _label(label), row=row, roll=roll)
-                )
-    return view
-
-
-def safe_label(name: str) -> str:
-    """A name in a button's label: labels show no markdown, so it is shown as typed; a name
-    longer than the label allows is cut so that the action still shows."""
-    return name if len(name) <= _NAME_IN_LABEL else name[: _NAME_IN_LABEL - 1] + "…"
+    return roll_view(ConsciousnessButton, due, language, named=several)

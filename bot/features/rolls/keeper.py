@@ -16,7 +16,7 @@ per server (keyed by the server), gathering the characters of every change made 
 and its requests share the bot's budget of background requests, after the trackers; a sweep
 refused with a 429 waits again and runs after ``retry_after``. The message whose button was
 pressed is not swept: the press edits it in its own response
-(``bot.features.rolls.consciousness``).
+(``bot.features.rolls.base``).
 
 One PATCH a message, no GET (issue 24.10): the keeper keeps the components the bot sent
 with each message, and a sweep sends them back with every roll button disabled but those of
@@ -32,7 +32,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -40,6 +40,7 @@ import discord
 
 from bot.discord_rest.message_edits import edit_message, is_gone, message_payload
 from bot.discord_rest.pacer import RateLimited, RestPacer
+from bot.features.rolls.base import DueRoll
 from bot.features.rolls.consciousness import CONSCIOUSNESS_ID
 from bot.interaction.buttons import CustomId
 from bot.interaction.here import Here
@@ -169,18 +170,18 @@ def _kept_from(
 
 class RollButtonKeeper:
     """Disables the buttons of rolls that are no longer due, after every change: of each
-    kind of roll in ``ids`` (the custom id its buttons carry), the Consciousness roll's and
+    kind of roll in ``kinds`` (``bot.features.rolls.kinds``), the Consciousness roll's and
     the Stability test's, read and swept together (one read per sweep, whatever the kinds)."""
 
     def __init__(
         self,
         storage: StorageEngine,
         pacer: RestPacer,
-        ids: Mapping[RollKind, CustomId] | None = None,
+        kinds: Sequence[DueRoll[Any]],
     ) -> None:
         self._storage = storage
         self._pacer = pacer
-        self._ids = dict(ids or {RollKind.CONSCIOUSNESS: CONSCIOUSNESS_ID})
+        self._ids: dict[RollKind, CustomId] = {kind.kind: kind.custom_id for kind in kinds}
         self._closed = False
         # The characters each server's waiting sweep is for (one sweep per server at most).
         self._due: dict[int, set[int]] = {}
