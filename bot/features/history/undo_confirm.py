@@ -81,7 +81,7 @@ def undo_reply(
     return content, embeds, more, announce
 
 
-def tests_due_again(result: UndoResult) -> list[int]:
+def due_again(result: UndoResult) -> list[int]:
     """The characters whose Stability test the undo makes due again (an undone roll, a
     call undone back to the one it replaced): due now, and not that one before the undo."""
     left = {change.character_id: change.after for change in result.reverted.characters}
@@ -176,7 +176,7 @@ class UndoButton(SaludButton, custom_id=UNDO_ID):
                 # A Stability test an undo makes due again (an undone roll) gets a new
                 # number too: the buttons of its call stay refused and disabled (M13).
                 tests = await renumber_rolls(
-                    tx, here.table_id, tests_due_again(result), kind=RollKind.STABILITY_TEST
+                    tx, here.table_id, due_again(result), kind=RollKind.STABILITY_TEST
                 )
         except _Superseded as moved:
             if moved.latest is None:

@@ -25,7 +25,7 @@ from bot.storage.details import CharacterMoveDetails
 from rules.abilities import Ability
 from rules.character import CharacterHealth
 from rules.stability import CharacterStability
-from rules.stability_test import stability_test_difficulty
+from rules.stability_roll import stability_test_difficulty
 
 __all__ = ["PREVIEW_COLOUR", "preview_embed", "reversal_line", "reversal_lines"]
 

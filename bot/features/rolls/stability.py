@@ -47,7 +47,7 @@ from bot.storage.details import StabilityRollDetails, StabilityTestDetails
 from bot.storage.roll_messages import RollKind, RollMessage, forget_roll_messages, roll_number
 from rules.errors import IncurablyInsane
 from rules.stability import legal_stability_spends
-from rules.stability_test import StabilityTestRoll, roll_stability_test
+from rules.stability_roll import StabilityTestRoll, roll_stability_test
 
 __all__ = [
     "STABILITY_TEST",
