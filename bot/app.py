@@ -10,7 +10,6 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.config.dice import Roller
 from bot.config.settings import Settings
 from bot.discord_rest.invalid_requests import InvalidRequests
 from bot.features.registry import register_buttons
@@ -22,7 +21,8 @@ from bot.i18n import SaludTranslator
 from bot.interaction.here import Here
 from bot.interaction.tree import SaludTree
 from bot.services import Services
-from bot.storage import StorageEngine
+from bot.storage.interface import StorageEngine
+from rules.dice import Roller
 
 __all__ = [
     "EXTENSIONS",

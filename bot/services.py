@@ -18,7 +18,7 @@ from bot.features.rolls.keeper import RollButtonKeeper
 from bot.features.rolls.kinds import ROLL_KINDS
 from bot.features.scene.status import tracker_embeds
 from bot.features.scene.tracker import LiveTracker
-from bot.storage import StorageEngine
+from bot.storage.interface import StorageEngine
 from rules.dice import Roller
 
 __all__ = ["Services"]

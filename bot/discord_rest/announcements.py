@@ -23,7 +23,8 @@ import discord
 
 from bot.discord_rest.pacer import RestPacer
 from bot.i18n import Language, text
-from bot.storage import StorageChange, StorageClosed, StorageEngine
+from bot.storage.errors import StorageClosed
+from bot.storage.interface import StorageChange, StorageEngine
 from bot.storage.lost_channels import (
     LostChannel,
     channel_lost,

@@ -19,11 +19,12 @@ from bot.i18n import Language, text, user_language
 from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import table_of
-from bot.render import ability_roll_field, safe
 from bot.render.brief import brief_embed
+from bot.render.common import safe
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
+from bot.render.rolls import ability_roll_field
 from bot.render.stability import composure_field, stability_sentences
-from bot.storage import StoredCharacter
+from bot.storage.models import StoredCharacter
 from rules.abilities import (
     Ability,
     AbilityKind,

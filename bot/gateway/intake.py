@@ -42,7 +42,8 @@ from bot.gateway.presses import reaches_a_button
 from bot.i18n import text, user_language
 from bot.interaction.context import Frame, InteractionContext, SaludInteraction
 from bot.interaction.deferral import DEFER_AFTER, acknowledge
-from bot.storage import StorageEngine, Ticket
+from bot.storage.fair_lock import Ticket
+from bot.storage.interface import StorageEngine
 
 __all__ = ["DISCORD_DEADLINE", "Intake"]
 

@@ -24,7 +24,7 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.tree import report_error
 from bot.render.limits import BUTTON_LABEL_LIMIT, CUSTOM_ID_LIMIT
-from bot.storage import StoredCharacter
+from bot.storage.models import StoredCharacter
 
 __all__ = [
     "LARGEST_NUMBER",

@@ -25,22 +25,17 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import bot.interaction.permissions as permissions
 from bot.i18n import Language, public_language, text, user_language
 from bot.i18n.grammar import gendered
-from bot.interaction import permissions
 from bot.interaction.context import InteractionContext, context_of
 from bot.interaction.errors import UserFacingError
 from bot.render.limits import TITLE_LIMIT
 from bot.render.sanitize import escape
-from bot.storage import (
-    CharacterRef,
-    GuildSettings,
-    ServerNames,
-    StorageChange,
-    StorageEngine,
-    StorageReads,
-)
 from bot.storage.details import Details
+from bot.storage.interface import StorageChange, StorageEngine, StorageReads
+from bot.storage.memory import ServerNames
+from bot.storage.models import CharacterRef, GuildSettings
 from bot.storage.tables import GameTable, TableDirectory
 from rules.dice import Roller
 
@@ -178,14 +173,14 @@ class Here:
     @property
     def is_server_gm(self) -> bool:
         """A GM of the server (Manage Server or ``/config gm-role``): a GM at every table."""
-        return permissions.is_gm(self.interaction, self.settings.gm_role_id)
+        return permissions.is_gm(self.interaction, self.settings.gm_role_id, self.context.role_ids)
 
     def is_gm_at(self, table: GameTable) -> bool:
         """A GM at ``table``: of the server, or of the table's own GM role."""
         if self.is_server_gm:
             return True
         return table.gm_role_id is not None and permissions.has_role(
-            self.interaction, table.gm_role_id
+            self.interaction, table.gm_role_id, self.context.role_ids
         )
 
     @property

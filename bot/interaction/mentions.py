@@ -15,7 +15,7 @@ import discord
 
 from bot.i18n import Language
 from bot.render.calls import RollCall, call_text
-from bot.storage import StoredCharacter
+from bot.storage.models import StoredCharacter
 from rules.outcome import Outcome
 from rules.stability_roll import stability_test_difficulty
 

@@ -19,13 +19,14 @@ from bot.render.common import (
     flag_list,
     flags_text,
     join_words,
+    mention,
     safe,
     state_colour,
     state_emoji,
     state_label,
 )
 from bot.render.events import describe_event, describe_events
-from bot.render.history import entry_text, history_lines, mention
+from bot.render.history import entry_text, history_lines
 from bot.render.rolls import (
     ability_roll_field,
     arithmetic,

@@ -20,9 +20,9 @@ from bot.interaction.buttons import (
 from bot.interaction.deferral import acknowledge
 from bot.interaction.here import Here
 from bot.interaction.sending import send_public, update_message
-from bot.render import mention, safe
-from bot.storage import CharacterNotFound
+from bot.render.common import mention, safe
 from bot.storage.details import CharacterDeleteDetails
+from bot.storage.errors import CharacterNotFound
 
 __all__ = ["DELETE_ID", "DeleteButton", "delete_view"]
 

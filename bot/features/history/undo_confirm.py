@@ -18,11 +18,11 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.mentions import call_testers
 from bot.interaction.sending import NO_MENTIONS, send_change
-from bot.render import mention
 from bot.render.change import should_announce
 from bot.render.change_reply import Touched, change_reply, clip_lines
+from bot.render.common import mention
 from bot.render.limits import CONTENT_LIMIT
-from bot.storage import HistoryEntry, UndoResult
+from bot.storage.models import HistoryEntry, UndoResult
 from bot.storage.roll_messages import RollKind, renumber_rolls
 from rules.outcome import Outcome
 from rules.stability import StabilityOutcome

@@ -29,7 +29,7 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.render.calls import short_names as short_call_names
 from bot.render.limits import BUTTON_LABEL_LIMIT, BUTTONS_PER_ROW, ROWS_PER_MESSAGE
-from bot.storage import LightCharacter, StoredCharacter
+from bot.storage.models import LightCharacter, StoredCharacter
 from bot.storage.roll_messages import RollKind, RollMessage
 
 __all__ = [

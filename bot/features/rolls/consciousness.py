@@ -31,10 +31,12 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_change
 from bot.interaction.subjects import note_subject
-from bot.render import consciousness_roll_field, safe
 from bot.render.change import change_embeds, should_announce
-from bot.storage import CharacterNotFound, StoredCharacter
+from bot.render.common import safe
+from bot.render.rolls import consciousness_roll_field
 from bot.storage.details import ConsciousDetails
+from bot.storage.errors import CharacterNotFound
+from bot.storage.models import StoredCharacter
 from bot.storage.roll_messages import RollKind, RollMessage, forget_roll_messages, roll_number
 from rules.consciousness import ConsciousnessRoll, legal_spends, roll_consciousness
 

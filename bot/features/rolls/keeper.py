@@ -45,7 +45,8 @@ from bot.features.rolls.consciousness import CONSCIOUSNESS_ID
 from bot.interaction.buttons import CustomId
 from bot.interaction.here import Here
 from bot.render.stability import replace_call_line
-from bot.storage import StorageEngine, StorageUnreachable
+from bot.storage.errors import StorageUnreachable
+from bot.storage.interface import StorageEngine
 from bot.storage.memory import Lru
 from bot.storage.roll_messages import (
     RollKind,

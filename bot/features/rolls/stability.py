@@ -33,7 +33,7 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_change
 from bot.interaction.subjects import note_subject
-from bot.render import safe
+from bot.render.common import safe
 from bot.render.stability import (
     mark_rolled,
     rolled_line,
@@ -42,8 +42,10 @@ from bot.render.stability import (
     stability_move,
     stability_roll_field,
 )
-from bot.storage import CharacterNotFound, HistoryEntry, StorageChange, StoredCharacter
 from bot.storage.details import StabilityRollDetails, StabilityTestDetails
+from bot.storage.errors import CharacterNotFound
+from bot.storage.interface import StorageChange
+from bot.storage.models import HistoryEntry, StoredCharacter
 from bot.storage.roll_messages import RollKind, RollMessage, forget_roll_messages, roll_number
 from rules.errors import IncurablyInsane
 from rules.stability import legal_stability_spends

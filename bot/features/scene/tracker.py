@@ -32,7 +32,7 @@ from bot.discord_rest.pacer import RestPacer
 from bot.i18n import Language, public_language, text
 from bot.render.limits import TITLE_LIMIT
 from bot.render.sanitize import escape
-from bot.storage import StorageEngine, StorageReads
+from bot.storage.interface import StorageEngine, StorageReads
 from bot.storage.memory import Lru
 from bot.storage.trackers import TrackerMessage, forget_tracker, get_tracker, set_tracker
 

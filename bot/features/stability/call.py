@@ -19,8 +19,8 @@ from bot.interaction.mentions import call_testers
 from bot.interaction.sending import send_change
 from bot.interaction.subjects import note_subject
 from bot.render.stability import stability_call_embed
-from bot.storage import LightCharacter, StoredCharacter
 from bot.storage.details import StabilityTestDetails
+from bot.storage.models import LightCharacter, StoredCharacter
 from bot.storage.roll_messages import RollKind, number_rolls
 from rules.errors import RuleError
 from rules.stability import StabilityOutcome
