@@ -92,10 +92,10 @@ class DueRoll(Generic[Made]):
         """Whether ``custom_id`` is a button of that character's roll number ``number`` (or
         one of its buttons posted before its rolls were numbered)."""
         found = self.custom_id.read(custom_id)
-        if found is None or int(str(found["character_id"])) != character_id:
+        if found is None or found.number("character_id") != character_id:
             return False
-        posted = found[self.number_field]
-        return posted is None or number is None or int(posted) == number
+        posted = found.optional_number(self.number_field)
+        return posted is None or number is None or posted == number
 
 
 async def require_roller(here: Here, character_id: int, action: str) -> LightCharacter:

@@ -91,9 +91,8 @@ def _disabled_components(
         for item in row.get("components") or []:
             found = custom_id.read(str(item.get("custom_id") or ""))
             if found is not None and not item.get("disabled"):
-                character_id = int(str(found["character_id"]))
-                number = found[number_field]
-                roll = None if number is None else int(number)
+                character_id = found.number("character_id")
+                roll = found.optional_number(number_field)
                 if (character_id, roll) in stale or (
                     roll is None and character_id in stale_characters
                 ):
@@ -122,12 +121,12 @@ def _live_components(
                 found = custom_id.read(str(item.get("custom_id") or ""))
                 if found is None:
                     continue
-                character_id = int(str(found["character_id"]))
-                number = found[custom_id.fields[-1].name]
+                character_id = found.number("character_id")
+                number = found.optional_number(custom_id.fields[-1].name)
                 alive = (
                     (kind, character_id) in live_characters
                     if number is None
-                    else (kind, character_id, int(number)) in live
+                    else (kind, character_id, number) in live
                 )
                 if not alive and not item.get("disabled"):
                     item = {**item, "disabled": True}
@@ -153,14 +152,14 @@ def _kept_from(
         for item in row.get("components") or []:
             for kind, custom_id in ids.items():
                 found = custom_id.read(str(item.get("custom_id") or ""))
-                number = None if found is None else found[custom_id.fields[-1].name]
+                number = None if found is None else found.optional_number(custom_id.fields[-1].name)
                 if found is None or number is None:
                     continue
-                character_id = int(str(found["character_id"]))
+                character_id = found.number("character_id")
                 kept[(kind, character_id)] = RollMessage(
                     reply.guild_id,
                     character_id,
-                    int(number),
+                    number,
                     reply.channel_id,
                     int(message["id"]),
                     kind,
