@@ -249,7 +249,7 @@ class StabilityCog(
                 restored=result.restored,
                 lucidity=result.lucid,
             )
-            await tx.record(**here.history(details))
+            await here.history(details).record(tx)
         language = here.public_language
         line = treatment_line(saved_medic, saved_patient, result, points, language)
         embeds = stability_change_embeds(

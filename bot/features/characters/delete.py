@@ -63,7 +63,7 @@ class DeleteButton(SaludButton, custom_id=DELETE_ID):
             deleted = await tx.delete_character(here.table_id, self.character_id)
             if deleted is None:
                 raise CharacterNotFound(here.table_id, self.character_id)
-            await tx.record(**here.history(CharacterDeleteDetails(name=deleted.name)))
+            await here.history(CharacterDeleteDetails(name=deleted.name)).record(tx)
         await send_public(
             interaction,
             text(

@@ -95,7 +95,7 @@ async def perform_consciousness_roll(
                 await forget_roll_messages(tx, [pressed])
             arithmetic = f"{made.die} + {made.spend} = {made.total} vs {made.difficulty}"
             details = ConsciousDetails(roll=arithmetic, success=made.success)
-            await tx.record(**here.history(details))
+            await here.history(details).record(tx)
     return saved, made
 
 

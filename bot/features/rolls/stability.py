@@ -105,7 +105,7 @@ async def perform_stability_roll(
             loss=made.loss,
             lost=made.lost,
         )
-        await tx.record(**here.history(details))
+        await here.history(details).record(tx)
     # Committed, and no await since: noted before the sweep the commit started can run.
     if number_now is not None:
         line = rolled_line(saved.name, made, here.public_language)

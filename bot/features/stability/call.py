@@ -78,7 +78,7 @@ async def call_tests(
             characters=tuple(c.name for c in saved),
             reason=reason or None,
         )
-        await tx.record(**here.history(details))
+        await here.history(details).record(tx)
     return CalledTests(tuple(zip(saved, outcomes, strict=True)), tests, loss, difficulty, reason)
 
 
