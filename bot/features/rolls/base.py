@@ -27,8 +27,11 @@ from bot.i18n import Language, text
 from bot.interaction.buttons import CustomId, SaludButton, button_view
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
+from bot.interaction.subjects import note_subject
 from bot.render.calls import short_names as short_call_names
 from bot.render.limits import BUTTON_LABEL_LIMIT, BUTTONS_PER_ROW, ROWS_PER_MESSAGE
+from bot.storage.errors import CharacterNotFound
+from bot.storage.interface import StorageChange
 from bot.storage.models import LightCharacter, StoredCharacter
 from bot.storage.roll_messages import RollKind, RollMessage
 
@@ -39,6 +42,7 @@ __all__ = [
     "disable_pressed",
     "require_roller",
     "roll_view",
+    "roller_in",
     "safe_label",
     "short_names",
 ]
@@ -108,6 +112,16 @@ async def require_roller(here: Here, character_id: int, action: str) -> LightCha
         raise UserFacingError("error.character_gone")
     here.require_owner_or_gm(found, action)
     return found
+
+
+async def roller_in(tx: StorageChange, here: Here, character_id: int) -> StoredCharacter:
+    """The character a roll is made for, read inside the roll's transaction (refused when it
+    is gone), and named as the subject of a refusal (``bot.interaction.subjects``)."""
+    current = await tx.get_character(here.table_id, character_id)
+    if current is None:
+        raise CharacterNotFound(here.table_id, character_id)
+    note_subject(here.interaction, "character", current)
+    return current
 
 
 class RollButton(SaludButton):

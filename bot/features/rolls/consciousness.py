@@ -24,18 +24,16 @@ from typing import Any, Self
 
 import discord
 
-from bot.features.rolls.base import DueRoll, RollButton, roll_view
+from bot.features.rolls.base import DueRoll, RollButton, roll_view, roller_in
 from bot.i18n import Language
 from bot.interaction.buttons import CustomId, number
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_change
-from bot.interaction.subjects import note_subject
 from bot.render.change import change_embeds, should_announce
 from bot.render.common import safe
 from bot.render.rolls import consciousness_roll_field
 from bot.storage.details import ConsciousDetails
-from bot.storage.errors import CharacterNotFound
 from bot.storage.models import StoredCharacter
 from bot.storage.roll_messages import RollKind, RollMessage, forget_roll_messages, roll_number
 from rules.consciousness import ConsciousnessRoll, legal_spends, roll_consciousness
@@ -79,10 +77,7 @@ async def perform_consciousness_roll(
     the keeper disables (the press's response does it).
     """
     async with here.change() as tx:
-        current = await tx.get_character(here.table_id, character_id)
-        if current is None:
-            raise CharacterNotFound(here.table_id, character_id)
-        note_subject(here.interaction, "character", current)
+        current = await roller_in(tx, here, character_id)
         if require_pending:
             _require_pending(current)
             if roll is not None and await roll_number(tx, here.table_id, character_id) != roll:

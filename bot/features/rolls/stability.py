@@ -26,13 +26,12 @@ from typing import Any
 
 import discord
 
-from bot.features.rolls.base import DueRoll, RollButton, roll_view
+from bot.features.rolls.base import DueRoll, RollButton, roll_view, roller_in
 from bot.i18n import Language, text
 from bot.interaction.buttons import CustomId, number
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_change
-from bot.interaction.subjects import note_subject
 from bot.render.common import safe
 from bot.render.stability import (
     mark_rolled,
@@ -43,7 +42,6 @@ from bot.render.stability import (
     stability_roll_field,
 )
 from bot.storage.details import StabilityRollDetails, StabilityTestDetails
-from bot.storage.errors import CharacterNotFound
 from bot.storage.interface import StorageChange
 from bot.storage.models import HistoryEntry, StoredCharacter
 from bot.storage.roll_messages import RollKind, RollMessage, forget_roll_messages, roll_number
@@ -82,10 +80,7 @@ async def perform_stability_roll(
     message whose button was pressed, no longer kept among those the keeper disables.
     """
     async with here.change() as tx:
-        current = await tx.get_character(here.table_id, character_id)
-        if current is None:
-            raise CharacterNotFound(here.table_id, character_id)
-        note_subject(here.interaction, "character", current)
+        current = await roller_in(tx, here, character_id)
         number_now = None
         if test is not None:
             await _require_this_test(tx, here, current, test)
