@@ -25,13 +25,9 @@ from bot.discord_rest.pacer import RestPacer
 from bot.i18n import Language, text
 from bot.storage.errors import StorageClosed
 from bot.storage.interface import StorageChange, StorageEngine
-from bot.storage.lost_channels import (
-    LostChannel,
-    channel_lost,
-    forget_lost_channel,
-    lost_channels,
-)
+from bot.storage.lost_channels import channel_lost, forget_lost_channel, lost_channels
 from bot.storage.memory import Lru
+from bot.storage.models import LostChannel
 
 __all__ = ["Announcements"]
 

@@ -22,8 +22,7 @@ import discord
 
 from bot.storage.fair_lock import Ticket
 from bot.storage.interface import StorageEngine
-from bot.storage.models import CharacterRef, GuildSettings
-from bot.storage.roll_messages import RollKind
+from bot.storage.models import CharacterRef, GuildSettings, RollKind
 from rules.dice import Roller
 
 __all__ = [

@@ -22,8 +22,8 @@ from bot.render.change import should_announce
 from bot.render.change_reply import Touched, change_reply, clip_lines
 from bot.render.common import mention
 from bot.render.limits import CONTENT_LIMIT
-from bot.storage.models import HistoryEntry, UndoResult
-from bot.storage.roll_messages import RollKind, renumber_rolls
+from bot.storage.models import HistoryEntry, RollKind, UndoResult
+from bot.storage.roll_messages import renumber_rolls
 from rules.outcome import Outcome
 from rules.stability import StabilityOutcome
 

@@ -32,8 +32,7 @@ from bot.render.calls import short_names as short_call_names
 from bot.render.limits import BUTTON_LABEL_LIMIT, BUTTONS_PER_ROW, ROWS_PER_MESSAGE
 from bot.storage.errors import CharacterNotFound
 from bot.storage.interface import StorageChange
-from bot.storage.models import LightCharacter, StoredCharacter
-from bot.storage.roll_messages import RollKind, RollMessage
+from bot.storage.models import LightCharacter, RollKind, RollMessage, StoredCharacter
 
 __all__ = [
     "BUTTON_SPENDS",

@@ -34,8 +34,8 @@ from bot.render.change import change_embeds, should_announce
 from bot.render.common import safe
 from bot.render.rolls import consciousness_roll_field
 from bot.storage.details import ConsciousDetails
-from bot.storage.models import StoredCharacter
-from bot.storage.roll_messages import RollKind, RollMessage, forget_roll_messages, roll_number
+from bot.storage.models import RollKind, RollMessage, StoredCharacter
+from bot.storage.roll_messages import forget_roll_messages, roll_number
 from rules.consciousness import ConsciousnessRoll, legal_spends, roll_consciousness
 
 __all__ = [

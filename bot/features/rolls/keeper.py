@@ -38,8 +38,9 @@ from typing import Any
 
 import discord
 
+from bot.discord_rest.channel_holds import RateLimited
 from bot.discord_rest.message_edits import edit_message, is_gone, message_payload
-from bot.discord_rest.pacer import RateLimited, RestPacer
+from bot.discord_rest.pacer import RestPacer
 from bot.features.rolls.base import DueRoll
 from bot.features.rolls.consciousness import CONSCIOUSNESS_ID
 from bot.interaction.buttons import CustomId
@@ -48,10 +49,8 @@ from bot.render.stability import replace_call_line
 from bot.storage.errors import StorageUnreachable
 from bot.storage.interface import StorageEngine
 from bot.storage.memory import Lru
+from bot.storage.models import RollKind, RollMessage, UnkeptReply
 from bot.storage.roll_messages import (
-    RollKind,
-    RollMessage,
-    UnkeptReply,
     forget_roll_messages,
     forget_unkept_reply,
     has_roll_messages,

@@ -43,8 +43,8 @@ from bot.render.stability import (
 )
 from bot.storage.details import StabilityRollDetails, StabilityTestDetails
 from bot.storage.interface import StorageChange
-from bot.storage.models import HistoryEntry, StoredCharacter
-from bot.storage.roll_messages import RollKind, RollMessage, forget_roll_messages, roll_number
+from bot.storage.models import HistoryEntry, RollKind, RollMessage, StoredCharacter
+from bot.storage.roll_messages import forget_roll_messages, roll_number
 from rules.errors import IncurablyInsane
 from rules.stability import legal_stability_spends
 from rules.stability_roll import StabilityTestRoll, roll_stability_test

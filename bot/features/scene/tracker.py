@@ -34,7 +34,8 @@ from bot.render.limits import TITLE_LIMIT
 from bot.render.sanitize import escape
 from bot.storage.interface import StorageEngine, StorageReads
 from bot.storage.memory import Lru
-from bot.storage.trackers import TrackerMessage, forget_tracker, get_tracker, set_tracker
+from bot.storage.models import TrackerMessage
+from bot.storage.trackers import forget_tracker, get_tracker, set_tracker
 
 __all__ = ["EDIT_INTERVAL", "LiveTracker", "Render"]
 

@@ -20,8 +20,8 @@ from bot.interaction.sending import send_change
 from bot.interaction.subjects import note_subject
 from bot.render.stability import stability_call_embed
 from bot.storage.details import StabilityTestDetails
-from bot.storage.models import LightCharacter, StoredCharacter
-from bot.storage.roll_messages import RollKind, number_rolls
+from bot.storage.models import LightCharacter, RollKind, StoredCharacter
+from bot.storage.roll_messages import number_rolls
 from rules.errors import RuleError
 from rules.stability import StabilityOutcome
 from rules.stability_roll import (
