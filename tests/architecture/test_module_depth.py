@@ -29,7 +29,19 @@ OPENS_THE_STORAGE = ("bot.__main__", "bot.config.")
 
 
 def _packages() -> set[str]:
-    return {name for name, path in modules().items() if path.name == "__init__.py"}
+    """The packages whose ``__init__`` re-exports (imports) something: their facades.
+    ``from bot.storage.postgres import schema`` names a submodule of a package that holds
+    only its docstring."""
+    return {
+        name
+        for name, path in modules().items()
+        if path.name == "__init__.py"
+        and any(
+            isinstance(node, ast.Import)
+            or (isinstance(node, ast.ImportFrom) and node.module != "__future__")
+            for node in ast.parse(path.read_text(encoding="utf-8")).body
+        )
+    }
 
 
 def own_facade_imports(graph: Mapping[str, set[str]], packages: set[str]) -> list[str]:
