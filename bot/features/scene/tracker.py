@@ -118,8 +118,10 @@ class LiveTracker:
         self._submit(guild_id)
 
     def _submit(self, guild_id: int) -> None:
+        # Not before now: trackers due alike go in the order of their changes.
+        now = time.monotonic()
         last = self._last_edit.get(guild_id)
-        not_before = 0.0 if last is None else last + EDIT_INTERVAL
+        not_before = now if last is None else max(now, last + EDIT_INTERVAL)
         self._pacer.submit(
             ("tracker", guild_id),
             partial(self._update, guild_id),
@@ -151,7 +153,7 @@ class LiveTracker:
         if guild_id in self._dirty:
             last = self._last_edit.get(guild_id)
             if last is not None and time.monotonic() < last + EDIT_INTERVAL:
-                self._submit(guild_id)  # edited lately (a new tracker): its turn comes later
+                self._submit(guild_id)  # edited lately: its turn comes later
                 return
             self._dirty.discard(guild_id)
             try:
@@ -209,14 +211,13 @@ class LiveTracker:
     async def replace(self, tracker: TrackerMessage, moved_text: str, *, heard: int) -> None:
         """Make ``tracker`` (just posted, showing the state read after ``heard()`` was
         ``heard``) the server's; the old one is edited to say it moved (``moved_text``) and
-        is no longer followed. A change of the server heard since is shown on the new one
-        (``EDIT_INTERVAL`` after it was posted)."""
+        is no longer followed. A change of the server heard since is shown on the new one."""
         self._posted += 1
         async with self._storage.transaction(require_record=False) as tx:
             old = await set_tracker(tx, tracker)
         self._posted += 1  # a read begun during that transaction may have missed it too
         self._without.forget(tracker.guild_id)
-        self._edited(tracker.guild_id)
+        # Posting is no edit (the contract spaces the edits): a change may show at once.
         if not self._closed and self._changed_since(tracker.guild_id, heard):
             # Its edit went to no tracker (the server had none) or to the old one.
             self._dirty.add(tracker.guild_id)
