@@ -36,16 +36,6 @@ _INTERACTIONS = itertools.count(1_300_000_000_000_000_000)
 
 
 @pytest_asyncio.fixture
-async def fake() -> AsyncIterator[FakeDiscord]:
-    server = FakeDiscord(app_name="Tracker")
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.stop()
-
-
-@pytest_asyncio.fixture
 async def live(
     fake: FakeDiscord, tmp_path: Path
 ) -> AsyncIterator[tuple[Storage, RestPacer, LiveTracker]]:
@@ -87,15 +77,26 @@ async def post(storage: Storage, pacer: RestPacer, guild: FakeGuild) -> tuple[Tr
     return TrackerMessage(int(guild.id), channel_id, int(sent["id"])), str(sent["id"])
 
 
-async def test_a_change_while_the_first_tracker_is_posted_is_shown_on_it(
+async def first_post(
     fake: FakeDiscord, live: tuple[Storage, RestPacer, LiveTracker]
-) -> None:
+) -> tuple[FakeGuild, int, TrackerMessage, str]:
+    """A server with Ann and no tracker (remembered so: its changes cost no read), then the
+    first tracker posted, not stored yet: the server, the count of changes heard before its
+    state was read, the tracker and its message id."""
     storage, pacer, tracker = live
     guild = await fake.create_guild()
     await create(storage, int(guild.id), "Ann")
-    await tracker.refresh(int(guild.id))  # no tracker yet: its changes cost no read now
+    await tracker.refresh(int(guild.id))
     heard = tracker.heard()
     message, message_id = await post(storage, pacer, guild)
+    return guild, heard, message, message_id
+
+
+async def test_a_change_while_the_first_tracker_is_posted_is_shown_on_it(
+    fake: FakeDiscord, live: tuple[Storage, RestPacer, LiveTracker]
+) -> None:
+    storage, _, tracker = live
+    guild, heard, message, message_id = await first_post(fake, live)
     assert "Ann" in message_text(fake.message(message_id))
     await create(storage, int(guild.id), "Bea")  # after the read, before the tracker is stored
     await tracker.replace(message, "moved", heard=heard)
@@ -122,13 +123,9 @@ async def test_a_change_edited_on_the_old_tracker_while_a_new_one_is_posted_is_s
 async def test_a_tracker_posted_after_every_change_is_not_edited_again(
     fake: FakeDiscord, live: tuple[Storage, RestPacer, LiveTracker]
 ) -> None:
-    storage, pacer, tracker = live
-    guild = await fake.create_guild()
+    storage, _, tracker = live
+    _, heard, message, message_id = await first_post(fake, live)
     other = await fake.create_guild()
-    await create(storage, int(guild.id), "Ann")
-    await tracker.refresh(int(guild.id))
-    heard = tracker.heard()
-    message, message_id = await post(storage, pacer, guild)
     await create(storage, int(other.id), "Cid")  # another server's change changes nothing here
     await tracker.replace(message, "moved", heard=heard)
     await asyncio.sleep(EDIT_INTERVAL + 0.5)  # when an edit would have gone
