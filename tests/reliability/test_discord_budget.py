@@ -227,8 +227,8 @@ async def test_stress_one_change_in_each_of_150_servers_shows_on_every_tracker_w
 ) -> None:
     """150 edits take 3.75 s of the pacer's 40 a second (the margin under Discord's 50 that
     load needs, ``bot.interaction.pacer.RATE``), and the bot serves the 150 commands in the
-    same seconds: the slowest tracker shows its change in 4.0–4.1 s on a machine other work
-    loads (load average 5), 4.2–5.9 s beside two CPU burners. That is too little room for
+    same seconds: the slowest tracker shows its change in 4.0–4.9 s on a machine other work
+    loads (load average 5–9), 4.5–4.6 s beside two CPU burners. That is too little room for
     ``make test`` on two cores, so it stays here (its 40-s wait timed out once when a change
     came while its tracker was being posted, a lost update fixed since: issue 24)."""
     await one_change_in_each_server(tmp_path, 150)
@@ -236,9 +236,10 @@ async def test_stress_one_change_in_each_of_150_servers_shows_on_every_tracker_w
 
 @pytest.mark.stress
 async def test_stress_one_change_in_each_of_200_servers_within_5_s(tmp_path: Path) -> None:
-    """The red team's count: 200 edits need 5 s of the pacer's 40 a second, so this one
-    holds only while the commands come spread over a second or more (the trackers are
-    edited in the order of their changes)."""
+    """The red team's count: 200 edits need 5 s of the pacer's 40 a second (the trackers
+    are edited in the order of their changes, so it holds only while the commands come
+    spread out): the slowest took 5.7 s on a machine with a load average of 9. The margin
+    under Discord's global limit that load needs costs this case its 5 s (issue 24)."""
     await one_change_in_each_server(tmp_path, 200)
 
 
