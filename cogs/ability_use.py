@@ -108,7 +108,7 @@ class AbilityUseCog(commands.Cog):
                 ),
                 kept=None if composure is None else composure.kept,
             )
-            await tx.record(**here.history(details))
+            await here.history(details).record(tx)
         language = here.public_language
         said = ability_sentence(
             language,
@@ -213,7 +213,7 @@ class AbilityUseCog(commands.Cog):
                 success=roll.success,
                 attack=attack,
             )
-            await tx.record(**here.history(details))
+            await here.history(details).record(tx)
         await send_screened(
             interaction,
             here,

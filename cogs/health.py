@@ -17,12 +17,12 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.features.characters.option import Character, Patient, resolve_character
-from bot.features.consciousness.buttons import (
+from bot.features.numbers import send_screened
+from bot.features.rolls.consciousness import (
     consciousness_view,
     perform_consciousness_roll,
     send_roll_reply,
 )
-from bot.features.numbers import send_screened
 from bot.i18n import Language, text
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here, private_language
@@ -201,7 +201,7 @@ class HealthCog(commands.Cog):
                     raise UserFacingError("health.error.target_dead", name=name) from dead
                 hits.append((await tx.save_health(current, outcome.after), outcome, roll))
             numbers = await number_due_rolls(tx, here.table_id, [(c, o) for c, o, _ in hits])
-            await tx.record(**here.history(hurt_details(amount, shown_reason, hits)))
+            await here.history(hurt_details(amount, shown_reason, hits)).record(tx)
         language = here.public_language
         message_id = await send_screened(
             interaction,
@@ -290,7 +290,7 @@ class HealthCog(commands.Cog):
                 stabilized=result.stabilized,
                 patient=patient_now.name,
             )
-            await tx.record(**here.history(details))
+            await here.history(details).record(tx)
 
         def render(viewer: Viewer, language: Language) -> list[discord.Embed]:
             first_aid = text(language, "render.status.first_aid")
@@ -339,7 +339,7 @@ class HealthCog(commands.Cog):
             saved = current
             if outcome.changed:
                 saved = await tx.save_health(current, outcome.after)
-                await tx.record(**here.history(RestDetails(days=days, hospital=hospital)))
+                await here.history(RestDetails(days=days, hospital=hospital)).record(tx)
         await send_screened(
             interaction,
             here,

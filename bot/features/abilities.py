@@ -20,17 +20,18 @@ from bot.i18n.grammar import gendered
 from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import table_of
-from bot.render import safe, test_roll_field
 from bot.render.brief import brief_embed
+from bot.render.common import safe
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
+from bot.render.rolls import ability_roll_field
 from bot.render.stability import composure_field, stability_sentences
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
-from bot.storage import StoredCharacter
+from bot.storage.models import StoredCharacter
 from rules.abilities import (
     Ability,
     AbilityKind,
+    AbilityRoll,
     ReservedAbility,
-    TestRoll,
     is_reserved_ability_name,
 )
 from rules.ability_catalog import KNOWN_ABILITIES, KnownAbility, find_known, normalize, suggest
@@ -309,7 +310,7 @@ def set_sentence(
 
 def check_embed(
     character: StoredCharacter,
-    roll: TestRoll,
+    roll: AbilityRoll,
     ability_name: str,
     language: Language,
     viewer: Viewer = EVERYONE,
@@ -328,7 +329,7 @@ def check_embed(
     )
     return brief_embed(
         character,
-        fields=[test_roll_field(roll, ability_name, language)],
+        fields=[ability_roll_field(roll, ability_name, language)],
         words=words,
         viewer=viewer,
     )

@@ -34,11 +34,11 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.mentions import PlayerCall
 from bot.interaction.sending import send_change, send_private
-from bot.render import safe, status_embed
-from bot.render.common import join_words
+from bot.render.common import join_words, safe
 from bot.render.limits import EMBEDS_PER_MESSAGE
+from bot.render.status import status_embed
 from bot.render.visibility import EVERYONE, Screened, Viewer, hidden_from, shows_numbers
-from bot.storage import Numbers, StoredCharacter
+from bot.storage.models import Numbers, StoredCharacter
 
 __all__ = [
     "IDS_A_BUTTON",

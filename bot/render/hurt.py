@@ -14,7 +14,7 @@ from bot.render.common import safe
 from bot.render.rolls import damage_roll_text, expression_text
 from bot.render.several import Line, several_embeds
 from bot.render.visibility import EVERYONE, Viewer, hidden_from
-from bot.storage import StoredCharacter
+from bot.storage.models import StoredCharacter
 from rules.dice import DamageRoll, DiceExpression, FixedAmount
 from rules.outcome import Outcome
 

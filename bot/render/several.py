@@ -35,7 +35,7 @@ from bot.render.common import (
 from bot.render.limits import DESCRIPTION_LIMIT, EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, TITLE_LIMIT
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.render.words import state_words
-from bot.storage import StoredCharacter
+from bot.storage.models import StoredCharacter
 from rules.outcome import Outcome
 from rules.state import HealthState
 

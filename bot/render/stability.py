@@ -45,14 +45,14 @@ from rules.stability_events import (
     Strained,
     WentInsane,
 )
-from rules.stability_test import stability_test_difficulty
+from rules.stability_roll import stability_test_difficulty
 
 if TYPE_CHECKING:
     from bot.storage.models import HistoryCharacter
     from bot.storage.models import StoredCharacter as CharacterLike
     from rules.character import CharacterHealth, Gender
     from rules.composure import ComposureTest
-    from rules.stability_test import StabilityTestRoll
+    from rules.stability_roll import StabilityTestRoll
 
 __all__ = [
     "SHOWN_STABILITY_EVENTS",
@@ -248,7 +248,12 @@ def stability_sentences(
 
 
 def _penalties(wound: int, shaken: int, language: Language) -> list[str]:
-    """``+1 por las heridas``, ``+1 por el estado Alterado``: what raised the Difficulty."""
+    """``+1 por las heridas``, ``+1 por el estado Alterado``: what raised the Difficulty;
+    both at once in one phrase, ``+2 por heridas y alteración``, so that the outcome line
+    stays one line of a phone (the breakdown above says each: ``(4 + 1 + 1)``)."""
+    if wound and shaken:
+        key = "render.stability.roll.wounds_and_shaken"
+        return [text(language, key, penalty=wound + shaken)]
     parts = []
     if wound:
         parts.append(text(language, "render.roll.test.wounds", penalty=wound))

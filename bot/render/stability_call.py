@@ -19,10 +19,10 @@ from bot.render.words import state_words
 from bot.storage.models import StoredCharacter as CharacterLike
 from rules.stability import StabilityOutcome
 from rules.stability_events import StabilityTestReplaced
-from rules.stability_test import StabilityTestRoll, stability_test_difficulty
+from rules.stability_roll import StabilityTestRoll, stability_test_difficulty
 from rules.state import HealthState
 
-__all__ = ["mark_rolled", "replace_call_line", "rolled_line", "test_call_embed"]
+__all__ = ["mark_rolled", "replace_call_line", "rolled_line", "stability_call_embed"]
 
 
 def _called_line(
@@ -65,7 +65,7 @@ def _called_line(
     return FLAG_SEPARATOR.join(parts)
 
 
-def test_call_embed(
+def stability_call_embed(
     called: Sequence[tuple[CharacterLike, StabilityOutcome]],
     loss: int,
     difficulty: int,
@@ -149,7 +149,3 @@ def replace_call_line(description: str, name: str, line: str) -> str:
             lines[index] = line
             return clip("\n".join(lines), DESCRIPTION_LIMIT)
     return description
-
-
-# Its name starts with "test_": keep pytest from collecting it where a test module imports it.
-test_call_embed.__test__ = False  # type: ignore[attr-defined]

@@ -14,17 +14,17 @@ from typing import Any
 import discord
 
 from bot.features.numbers import send_screened
-from bot.features.stability.buttons import stability_test_view
+from bot.features.rolls.stability import stability_test_view
 from bot.interaction.here import Here
 from bot.interaction.mentions import call_testers
 from bot.interaction.subjects import note_subject
-from bot.render.stability_call import test_call_embed
-from bot.storage import LightCharacter, StoredCharacter
+from bot.render.stability_call import stability_call_embed
 from bot.storage.details import StabilityTestDetails
-from bot.storage.roll_messages import RollKind, number_rolls
+from bot.storage.models import LightCharacter, RollKind, StoredCharacter
+from bot.storage.roll_messages import number_rolls
 from rules.errors import RuleError
 from rules.stability import StabilityOutcome
-from rules.stability_test import (
+from rules.stability_roll import (
     DuplicateTestTarget,
     UntestableCharacter,
     call_stability_test,
@@ -78,7 +78,7 @@ async def call_tests(
             characters=tuple(c.name for c in saved),
             reason=reason or None,
         )
-        await tx.record(**here.history(details))
+        await here.history(details).record(tx)
     return CalledTests(tuple(zip(saved, outcomes, strict=True)), tests, loss, difficulty, reason)
 
 
@@ -102,7 +102,7 @@ async def send_call(
         here,
         characters,
         lambda viewer, language: [
-            test_call_embed(
+            stability_call_embed(
                 called.called, called.loss, called.difficulty, called.reason, language, viewer
             )
         ],
