@@ -20,7 +20,7 @@ from typing import Any, cast
 
 import discord
 import pytest_asyncio
-from bot.interaction.pacer import RestPacer
+from bot.discord_rest.pacer import RestPacer
 
 from bot.features.scene.status import tracker_embeds
 from bot.features.scene.tracker import EDIT_INTERVAL, LiveTracker
