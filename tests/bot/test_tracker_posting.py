@@ -20,8 +20,8 @@ from typing import Any, cast
 
 import discord
 import pytest_asyncio
-from bot.discord_rest.pacer import RestPacer
 
+from bot.discord_rest.pacer import RestPacer
 from bot.features.scene.status import tracker_embeds
 from bot.features.scene.tracker import EDIT_INTERVAL, LiveTracker
 from bot.i18n import Language
