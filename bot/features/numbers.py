@@ -193,6 +193,7 @@ async def send_screened(
         content=content,
         view=numbers_view(here, characters, view),
         call=call,
+        copy_view=numbers_view(here, characters),  # the announcement's copy: no roll button
     )
     hidden = hidden_from(characters, EVERYONE)
     viewer = viewer_of(here)

@@ -334,3 +334,28 @@ async def test_a_table_made_private_keeps_its_new_characters_pools_out_of_labels
         guild, gm, "check", {"character": "Zadok Allen", "ability": "ath"}, focused="ability"
     )
     assert choices and choices[0]["name"] == "Athletics · general", choices
+
+
+async def test_the_announcement_copy_says_it_in_words_with_the_numbers_button(
+    fake: FakeDiscord, bot: BotProcess, guild: FakeGuild
+) -> None:
+    """A private character knocked to Hurt is announced in the announcement channel as for
+    anyone, in words, and the copy carries the ``Numbers`` button (never a roll's)."""
+    gm = guild.member("Gm", permissions=["manage_guild"])
+    channel = await fake.slash(guild, gm, "config channel", {"channel": guild.announcements})
+    assert channel.ephemeral, channel.text
+    await fake.slash(
+        guild, gm, "character create", {"name": "Wilbur", "health": 4, "numbers": "private"}
+    )
+    hurt = await fake.slash(guild, gm, "hurt", {"character": "Wilbur", "amount": "5"})
+    assert not hurt.ephemeral and "Wilbur" in hurt.text, hurt.text
+    await fake.wait_until(
+        lambda: bool(fake.channel_messages(guild.announcements.id)),
+        5.0,
+        what="the announcement's copy",
+    )
+    (copy,) = fake.channel_messages(guild.announcements.id)
+    assert "Wilbur" in message_text(copy) and not re.search(r"[0-9]", message_text(copy))
+    assert labels(copy) == ["Numbers"], labels(copy)
+    pressed = await fake.click(guild, gm, copy, numbers_button(copy, "Numbers"))
+    assert pressed.ephemeral and "-1 / 4" in pressed.text, pressed.text
