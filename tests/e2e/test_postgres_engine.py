@@ -6,7 +6,8 @@ One session covers every command of the contract (and a button), the /table comm
 /character move among them, and a private NPC (the Keeper's screen: the table's words, the
 numbers its GM gets privately, the ``Numbers`` button's answer), so that the PostgreSQL
 engine's dialect is exercised by each statement the commands send and both engines are seen
-to say the same words of a private character; the two bots run one after the other on fakes of their own."""
+to say the same words of a private character; the two bots run one after the other on fakes
+of their own."""
 
 from __future__ import annotations
 
