@@ -8,6 +8,7 @@ values changed; one that changes nothing stores nothing (a ``/time`` with nobody
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
@@ -28,11 +29,14 @@ from bot.interaction.transformers import InRange
 from bot.render import duration_text, safe
 from bot.render.change_reply import Touched, announce_touched
 from bot.render.several import Line, several_embeds
+from bot.render.visibility import Viewer
 from bot.storage import Among, StorageChange, StoredCharacter
 from bot.storage.details import RefreshDetails, TimeDetails
 from bot.storage.roll_messages import number_due_rolls
 from rules.abilities import refresh_ability
+from rules.outcome import Outcome
 from rules.pools import refresh, refresh_stability
+from rules.stability import StabilityOutcome
 from rules.time import MAX_MINUTES, pass_time
 
 if TYPE_CHECKING:
@@ -80,13 +84,19 @@ class TimeCog(commands.Cog):
             )
             return
         lines = [_bleeding_line(item, language) for item in touched]
-        title = text(language, "scene.time.title", duration=duration)
         due = [line.character for line in lines if line.outcome.roll_fell_due]
+
+        def render(viewer: Viewer, language: Language) -> list[discord.Embed]:
+            """In the reader's language: the public one, or the GM's own (their numbers)."""
+            title = text(language, "scene.time.title", duration=duration_text(language, minutes))
+            lines = [_bleeding_line(item, language) for item in touched]
+            return several_embeds(title, lines, language, viewer=viewer)
+
         message_id = await send_screened(
             interaction,
             here,
             [line.character for line in lines],
-            lambda viewer, language: several_embeds(title, lines, language, viewer=viewer),
+            render,
             announce=announce_touched(touched),
             view=consciousness_view(due, language, rolls, named=len(lines) > 1),
             call=call_players(
@@ -116,17 +126,17 @@ class TimeCog(commands.Cog):
             interaction, 1 if character else await count_among(here, Among.LIVING)
         )
         language = here.public_language
-        lines: list[Line] = []
+        lines: list[Refreshed] = []
         async with here.change() as tx:
             if character is None:  # every character that can still use a pool: not the dead
                 async for batch in batches(tx, here.table_id, Among.LIVING):
                     lines += [
                         line
                         for target in batch
-                        if (line := await _refresh_one(tx, target, language)) is not None
+                        if (line := await _refresh_one(tx, target)) is not None
                     ]
             else:
-                line = await _refresh_one(tx, await tx.character(character), language)
+                line = await _refresh_one(tx, await tx.character(character))
                 lines += [] if line is None else [line]
             named = None if character is None else character.name
             await here.history(RefreshDetails(character=named)).record(tx)
@@ -137,21 +147,54 @@ class TimeCog(commands.Cog):
                 reply = text(language, "scene.refresh.unchanged", name=safe(character.name))
             await send_public(interaction, reply)
             return
-        title = plural(language, "scene.refresh.title", len(lines))
+
+        def render(viewer: Viewer, language: Language) -> list[discord.Embed]:
+            """In the reader's language: the public one, or the GM's own (their numbers)."""
+            title = plural(language, "scene.refresh.title", len(lines))
+            said = [line.said(language) for line in lines]
+            return several_embeds(title, said, language, viewer=viewer)
+
         await send_screened(
-            interaction,
-            here,
-            [line.character for line in lines],
-            lambda viewer, language: several_embeds(title, lines, language, viewer=viewer),
-            announce=False,
+            interaction, here, [line.saved for line in lines], render, announce=False
         )
 
 
-async def _refresh_one(
-    tx: StorageChange, character: StoredCharacter, language: Language
-) -> Line | None:
+@dataclass(frozen=True)
+class Refreshed:
+    """One character of a ``/refresh``: as it was, as saved, and what moved (P1, M11)."""
+
+    before: StoredCharacter
+    saved: StoredCharacter
+    outcome: Outcome
+    mind: StabilityOutcome
+
+    def said(self, language: Language) -> Line:
+        """Its line: which pools moved (``Primeros auxilios 1 → 3 / 3``), in ``language``."""
+        character, saved, mind = self.before, self.saved, self.mind
+        refreshed = []
+        if self.outcome.changed:
+            health = saved.health
+            refreshed.append(
+                f"{text(language, 'render.status.first_aid')} {character.health.first_aid_pool}"
+                f" → {health.first_aid_pool} / {health.first_aid_rating}"
+            )
+        refreshed += [
+            f"{safe(after.name)} {before.pool} → {after.pool} / {after.rating}"
+            for before, after in zip(character.abilities, saved.abilities, strict=True)
+            if before.pool != after.pool
+        ]
+        if mind.before is not None and mind.after is not None and mind.changed:
+            stability = text(language, "render.stability.name")
+            refreshed.append(
+                f"{stability} {mind.before.pool} → {mind.after.pool} / {mind.after.rating}"
+            )
+        # Only the pools moved: the Health, state and pending roll it kept are not said again.
+        return Line(saved, self.outcome, detail=" · ".join(refreshed), detail_only=True)
+
+
+async def _refresh_one(tx: StorageChange, character: StoredCharacter) -> Refreshed | None:
     """P1 for one character: First Aid and every ability pool back to its rating, and
-    Stability (M11); its line says which pools moved. None when every pool was full."""
+    Stability (M11). None when every pool was full."""
     outcome = refresh(character.health)
     abilities = tuple(refresh_ability(ability) for ability in character.abilities)
     mind = refresh_stability(character.stability)  # M11: not the incurably insane
@@ -164,25 +207,7 @@ async def _refresh_one(
         saved = await tx.save_stability(saved, mind.after)
     if saved is character:
         return None
-    refreshed = []
-    if outcome.changed:
-        health = saved.health
-        refreshed.append(
-            f"{text(language, 'render.status.first_aid')} {character.health.first_aid_pool}"
-            f" → {health.first_aid_pool} / {health.first_aid_rating}"
-        )
-    refreshed += [
-        f"{safe(after.name)} {before.pool} → {after.pool} / {after.rating}"
-        for before, after in zip(character.abilities, abilities, strict=True)
-        if before.pool != after.pool
-    ]
-    if mind.before is not None and mind.after is not None and mind.changed:
-        stability = text(language, "render.stability.name")
-        refreshed.append(
-            f"{stability} {mind.before.pool} → {mind.after.pool} / {mind.after.rating}"
-        )
-    # Only the pools moved: the Health, state and pending roll it kept are not said again.
-    return Line(saved, outcome, detail=" · ".join(refreshed), detail_only=True)
+    return Refreshed(character, saved, outcome, mind)
 
 
 def _bleeding_line(item: Touched, language: Language) -> Line:

@@ -469,3 +469,59 @@ async def test_a_private_character_is_offered_every_spend_and_a_refused_one_is_s
     assert by_stranger.ephemeral and refused["stranger"] in by_stranger.text, by_stranger.text
     assert not re.search(r"[0-9]", by_stranger.text), by_stranger.text
     assert stored(bot, guild, "Jack Malone")["stability_pool"] == -10
+
+
+async def test_the_numbers_sent_privately_follow_the_members_language_both_ways(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Any
+) -> None:
+    """COMMANDS.md "Language": what is said to one person follows their Discord language.
+    A Spanish GM on an English server gets the numbers of a ``/time`` in Spanish, its title
+    and lines too, and so are the ``Numbers`` button's answer and a refused spend; an English
+    GM on a Spanish server gets a ``/refresh``'s in English. The table reads the server's."""
+    english = await make_guild(locale="en-US")
+    gm = english.member("Gm", permissions=["manage_guild"], locale="es-ES")
+    await fake.slash(
+        english,
+        gm,
+        "character create",
+        {"name": "Ghast", "health": 5, "first_aid": 3, "numbers": "private"},
+    )
+    hurt = await fake.slash(english, gm, "hurt", {"character": "Ghast", "amount": "15"})
+    assert "Consciousness" in hurt.text, "the table reads the server's language"
+    refused = await fake.click(english, gm, hurt, button_of(hurt.message, "Spend 3 Health"))
+    assert refused.ephemeral and refused.text.startswith("Gastar 3 de Salud"), refused.text
+    timed = await fake.slash(english, gm, "time", {"minutes": 10})
+    assert not timed.ephemeral and timed.embed["title"] == "⏳ Game time: +10 min", timed.text
+    numbers = await private_followup(timed)
+    assert numbers["content"] == "Solo tú ves esto: los números que la mesa no ve."
+    (embed,) = numbers["embeds"]
+    assert embed["title"] == "⏳ Tiempo de juego: +10 min", embed
+    assert "10 de los 30 min que le cuestan 1 de Salud" in embed["description"], embed
+    answer = await fake.click(english, gm, timed, numbers_button(timed.message, "Numbers"))
+    assert answer.ephemeral and "Salud" in answer.text and "Health" not in answer.text
+
+    spanish = await make_guild(locale="es-ES")
+    keeper = spanish.member("Keeper", permissions=["manage_guild"], locale="en-US")
+    await fake.slash(
+        spanish,
+        keeper,
+        "character create",
+        {"name": "Ghast", "health": 5, "first_aid": 3, "numbers": "private"},
+    )
+    await bot.script_dice(4)
+    checked = await fake.slash(
+        spanish,
+        keeper,
+        "check",
+        {"character": "Ghast", "ability": "First Aid", "spend": 2, "difficulty": 1},
+    )
+    assert not checked.ephemeral and "Primeros Auxilios" in checked.text, checked.text
+    assert "First Aid" in message_text(await private_followup(checked)), "the keeper's words"
+    refreshed = await fake.slash(spanish, keeper, "refresh", {"character": "Ghast"})
+    assert refreshed.embed["title"].startswith("🔄 Reservas renovadas"), refreshed.text
+    assert "Ghast" in refreshed.text and "3 / 3" not in refreshed.text, refreshed.text
+    numbers = await private_followup(refreshed)
+    assert numbers["content"] == "Only you see this: the numbers the table does not."
+    (embed,) = numbers["embeds"]
+    assert embed["title"] == "🔄 Pools refreshed to their ratings (1 character)", embed
+    assert "First Aid 1 → 3 / 3" in embed["description"], embed
