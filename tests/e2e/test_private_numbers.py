@@ -45,6 +45,8 @@ WORDS: dict[str, dict[str, str]] = {
         "died": "Profundo has died",
         "stability_roll": "Jack: Roll",
         "main": "Main table",
+        "profundo_line": "**Profundo** · **Hurt**",
+        "called_line": "**Jack Malone** · Steady",
     },
     "es": {
         "locale": "es-ES",
@@ -62,6 +64,8 @@ WORDS: dict[str, dict[str, str]] = {
         "died": "Profundo ha muerto",
         "stability_roll": "Jack: Tirar",
         "main": "Mesa principal",
+        "profundo_line": "**Profundo** · **Dañado**",
+        "called_line": "**Jack Malone** · Sereno",
     },
 }
 
@@ -171,6 +175,8 @@ async def test_the_keepers_screen_end_to_end(
     assert embed["title"] == words["damage"], "the dice rolled against a private one are its"
     assert f"{words['health']} 9 → 6 / 9" in embed["description"], embed["description"]
     assert words["roll_pending"] in embed["description"], embed["description"]
+    lines = embed["description"].split("\n")
+    assert words["profundo_line"] in lines, "the pending roll is said once, on the closing line"
     assert "2d6" not in hurt.text and "-4" not in hurt.text and "-6" not in hurt.text
     assert hurt.content.startswith(lucia.mention) and words["call"] in hurt.content
     assert "(" not in hurt.content, "the call gives no Difficulty"
@@ -212,6 +218,7 @@ async def test_the_keepers_screen_end_to_end(
     # A Stability test of Jack's, rolled by Lucía: no Difficulty on the call, no die after.
     call = await fake.slash(guild, gm, "stability test", {"loss": 4, "character": "Jack Malone"})
     assert not call.ephemeral and "4" not in call.embed["description"], call.text
+    assert words["called_line"] in call.embed["description"].split("\n"), "its Stability, in words"
     await bot.script_dice(2)
     clicked = await fake.click(guild, lucia, call, button_of(call.message, words["stability_roll"]))
     made = await clicked.answer()
@@ -248,6 +255,8 @@ async def test_the_keepers_screen_end_to_end(
     assert "Jack Malone" in listed.text and "9" in listed.text, listed.text
     history = await fake.slash(guild, stranger, "history")
     assert "/hurt" in history.text, history.text
+    death = rf"/hurt: {words['died']}\.$"
+    assert re.search(death, history.embed["description"], re.M), "a death says it all"
     assert words["numbers"] in labels(history.message)
 
     # /character show: in full and privately to the player, in words to anyone else.
