@@ -116,20 +116,26 @@ class TimeCog(commands.Cog):
             interaction, 1 if character else await count_among(here, Among.LIVING)
         )
         language = here.public_language
+
+        async def refresh_all(tx: StorageChange) -> list[Line]:
+            # Every character that can still use a pool: not the dead.
+            lines = [
+                line
+                async for batch in batches(tx, here.table_id, Among.LIVING)
+                for target in batch
+                if (line := await _refresh_one(tx, target, language)) is not None
+            ]
+            await here.history(RefreshDetails(character=None)).record(tx)
+            return lines
+
         lines: list[Line] = []
-        async with here.change() as tx:
-            if character is None:  # every character that can still use a pool: not the dead
-                async for batch in batches(tx, here.table_id, Among.LIVING):
-                    lines += [
-                        line
-                        for target in batch
-                        if (line := await _refresh_one(tx, target, language)) is not None
-                    ]
-            else:
+        if character is None:  # prepared before the write lock: no other server is held
+            lines = await here.whole_server_change(refresh_all)
+        else:
+            async with here.change() as tx:
                 line = await _refresh_one(tx, await tx.character(character), language)
                 lines += [] if line is None else [line]
-            named = None if character is None else character.name
-            await here.history(RefreshDetails(character=named)).record(tx)
+                await here.history(RefreshDetails(character=character.name)).record(tx)
         if not lines:
             if character is None:
                 reply = text(language, "scene.refresh.unchanged_all")

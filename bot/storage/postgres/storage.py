@@ -18,7 +18,7 @@ answer was lost is settled by looking its interaction up once reconnected (``_fi
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, cast
@@ -30,7 +30,7 @@ from bot.storage.fair_lock import FairLock, Ticket
 from bot.storage.memory import NameIndex, RecentInteractions, SettingsCache
 from bot.storage.postgres.pipeline import OneStatementEach, PgPipeline
 from bot.storage.postgres.schema import apply_migrations, connect, hidden, latest_version
-from bot.storage.sqlite.pipeline import TripChecks
+from bot.storage.sqlite.pipeline import Pipeline, TripChecks
 from bot.storage.sqlite.reader import Queries, Reader
 from bot.storage.sqlite.rows import Clock, utc_now
 from bot.storage.sqlite.schema_guard import schema_check
@@ -138,21 +138,24 @@ class PgStorage(Storage):
             await conn.close()
 
     @asynccontextmanager
-    async def transaction(
+    async def _locked(
         self,
-        *,
-        require_record: bool = True,
-        ticket: Ticket | None = None,
-        guild_id: int | None = None,
+        make: Callable[[], Awaitable[Transaction]],
+        require_record: bool,
+        ticket: Ticket | None,
+        before: Callable[[Transaction], Awaitable[None]] | None = None,
     ) -> AsyncIterator[Transaction]:
         """As SQLite's; a server that cannot be reached is ``StorageUnreachable``."""
         try:
-            async with super().transaction(
-                require_record=require_record, ticket=ticket, guild_id=guild_id
-            ) as tx:
+            async with super()._locked(make, require_record, ticket, before) as tx:
                 yield tx
         except _GONE as error:
             raise await self._unreachable(error) from error
+
+    async def _live_pipeline(self) -> Callable[[Callable[[], None]], Pipeline]:
+        conn = await self._connection()
+        checks = TripChecks(self._schema, None)
+        return lambda on_failure: PgPipeline(conn, on_failure, checks)
 
     @asynccontextmanager
     async def read(self, ticket: Ticket | None = None) -> AsyncIterator[Reader]:
