@@ -25,7 +25,7 @@ from bot.interaction.here import Here
 from bot.interaction.sending import send_change, send_public
 from bot.render.change_reply import Touched
 from bot.render.several import Line, several_embeds
-from bot.storage import Among, StorageChange
+from bot.storage import TURN_EVERY, Among, StorageChange
 from bot.storage.details import SceneNewDetails
 from bot.storage.trackers import TrackerMessage
 from rules.scene import start_scene
@@ -60,7 +60,7 @@ class SceneCog(
             # The dead are left out: a scene no longer concerns them (COMMANDS.md "The dead").
             living = 0
             touched: list[Touched] = []
-            async for batch in batches(tx, here.table_id, Among.LIVING):
+            async for batch in batches(tx, here.table_id, Among.LIVING, TURN_EVERY):
                 living += len(batch)
                 changed = [(c, start_scene(c.health)) for c in batch]
                 saved = await save_all(tx, [(c, o) for c, o in changed if o.changed])

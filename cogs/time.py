@@ -27,7 +27,7 @@ from bot.interaction.transformers import InRange
 from bot.render import duration_text, safe
 from bot.render.change_reply import Touched, announce_touched
 from bot.render.several import Line, several_embeds
-from bot.storage import Among, StorageChange, StoredCharacter
+from bot.storage import TURN_EVERY, Among, StorageChange, StoredCharacter
 from bot.storage.details import RefreshDetails, TimeDetails
 from bot.storage.roll_messages import number_due_rolls
 from rules.abilities import refresh_ability
@@ -121,7 +121,7 @@ class TimeCog(commands.Cog):
             # Every character that can still use a pool: not the dead.
             lines = [
                 line
-                async for batch in batches(tx, here.table_id, Among.LIVING)
+                async for batch in batches(tx, here.table_id, Among.LIVING, TURN_EVERY)
                 for target in batch
                 if (line := await _refresh_one(tx, target, language)) is not None
             ]

@@ -18,7 +18,7 @@ from bot.storage.errors import (
     TransactionStateError,
 )
 from bot.storage.models import (
-    BATCH_SIZE,
+    TURN_EVERY,
     HistoryCharacter,
     HistoryEntry,
     UndoResult,
@@ -153,7 +153,7 @@ class HistoryRecorder:
         rows = []
         characters = []
         for count, change in enumerate(changes, start=1):
-            if count % BATCH_SIZE == 0:
+            if count % TURN_EVERY == 0:
                 await asyncio.sleep(0)  # a whole server's change: the loop turns between batches
             before, after = change.before, change.after
             shown = after if after is not None else before
