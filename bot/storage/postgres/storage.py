@@ -30,7 +30,8 @@ from bot.storage.fair_lock import FairLock, Ticket
 from bot.storage.memory import NameIndex, RecentInteractions, SettingsCache
 from bot.storage.postgres.pipeline import OneStatementEach, PgPipeline
 from bot.storage.postgres.schema import apply_migrations, connect, hidden, latest_version
-from bot.storage.sqlite.pipeline import Pipeline, TripChecks
+from bot.storage.sqlite.held import LiveOf
+from bot.storage.sqlite.pipeline import TripChecks
 from bot.storage.sqlite.reader import Queries, Reader
 from bot.storage.sqlite.rows import Clock, utc_now
 from bot.storage.sqlite.schema_guard import schema_check
@@ -152,7 +153,7 @@ class PgStorage(Storage):
         except _GONE as error:
             raise await self._unreachable(error) from error
 
-    async def _live_pipeline(self) -> Callable[[Callable[[], None]], Pipeline]:
+    async def _live_pipeline(self) -> LiveOf:
         conn = await self._connection()
         checks = TripChecks(self._schema, None)
         return lambda on_failure: PgPipeline(conn, on_failure, checks)

@@ -23,12 +23,15 @@ from typing import Any, Final, cast
 
 from bot.storage.errors import StorageError
 from bot.storage.sqlite.pipeline import Pipeline, Statement
+from bot.storage.sqlite.rows import NEXT_HISTORY_ID
 
 __all__ = [
     "FINGERPRINT",
     "HELD_ID",
     "ChangedMeanwhile",
     "HeldPipeline",
+    "Holding",
+    "LiveOf",
     "NotPreparable",
     "RowReader",
     "fingerprint_of",
@@ -44,6 +47,9 @@ FINGERPRINT: Final = (
     " (SELECT count(*) FROM characters WHERE guild_id = ?),"
     " (SELECT coalesce(sum(id), 0) FROM characters WHERE guild_id = ?)"
 )
+
+#: The real pipeline of a held change, made under the lock: ``live_of(on_failure)``.
+LiveOf = Callable[[Callable[[], None]], Pipeline]
 
 #: The rows a held read gives: ``read(sql, params)``, each under the lock on its own.
 RowReader = Callable[[str, Sequence[Any]], Awaitable[list[sqlite3.Row]]]
@@ -102,17 +108,20 @@ class HeldPipeline(Pipeline):
     ``go_live`` hands them to the pipeline of the real transaction, which every call then
     goes to. A write whose answer is needed now raises ``NotPreparable``."""
 
-    def __init__(self, read: RowReader, on_failure: Callable[[], None] = lambda: None) -> None:
+    def __init__(self, read: RowReader, on_failure: Callable[[], None], number: int) -> None:
         super().__init__(cast(Any, None), on_failure)  # held, ``_send`` is never reached
         self._read = read
         self._live: Pipeline | None = None
+        # What ``BEGIN``'s probe gives a transaction: its entry's id (not known yet), number.
+        self.probed[NEXT_HISTORY_ID] = (HELD_ID, number)
 
-    def go_live(self, live: Pipeline) -> list[Statement]:
-        """From now on every call goes to ``live``; returns the writes held so far."""
+    def go_live(self, live_of: LiveOf) -> tuple[Pipeline, list[Statement]]:
+        """From now on every call goes to the pipeline ``live_of(on_failure)`` gives;
+        returns it and the writes held so far."""
         held = list(self._queued)
         self._queued.clear()
-        self._live = live
-        return held
+        self._live = live_of(self._on_failure)
+        return self._live, held
 
     def begin(self, name: str, probe: str, params: Sequence[Any] = ()) -> None:
         """Held: nothing (the real transaction begins under the lock)."""
@@ -178,3 +187,23 @@ class HeldPipeline(Pipeline):
         if self._live is None:
             raise NotPreparable("a statement sent before the write lock")
         return self._live
+
+
+class Holding:
+    """The ``pipeline_of`` of a prepared change's ``Transaction``: its pipeline is held, and
+    kept here for the write (``Storage.prepared_change``)."""
+
+    def __init__(self, read: RowReader, number: int) -> None:
+        self._read = read
+        self._number = number  # the history entry's number the change will have
+        self._pipeline: HeldPipeline | None = None
+
+    def __call__(self, _conn: object, on_failure: Callable[[], None], **_: object) -> Pipeline:
+        self._pipeline = HeldPipeline(self._read, on_failure, self._number)
+        return self._pipeline
+
+    def go_live(self, live_of: LiveOf) -> tuple[Pipeline, list[Statement]]:
+        """Under the lock: the real pipeline ``live_of`` gives, and the writes held."""
+        if self._pipeline is None:  # pragma: no cover - the transaction makes it at once
+            raise StorageError("no transaction was held")
+        return self._pipeline.go_live(live_of)

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Self, TypeVar, cast
 
 import aiosqlite
 
@@ -27,12 +27,14 @@ from bot.storage.sqlite.full_disk import FullDisk, is_full
 from bot.storage.sqlite.held import (
     FINGERPRINT,
     ChangedMeanwhile,
+    Holding,
+    LiveOf,
     NotPreparable,
     fingerprint_of,
     fingerprint_params,
     with_entry_id,
 )
-from bot.storage.sqlite.pipeline import Pipeline, TripChecks
+from bot.storage.sqlite.pipeline import NO_CHECKS, Pipeline, TripChecks
 from bot.storage.sqlite.reader import OneTripEach, Queries, Reader
 from bot.storage.sqlite.rows import NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, Clock, utc_now
 from bot.storage.sqlite.schema_guard import schema_check
@@ -289,14 +291,15 @@ class Storage:
                 return await reader.fetch_all(sql, params)
 
         seen = fingerprint_of(next(iter(await read(FINGERPRINT, fingerprint_params(guild_id)))))
-        tx = Transaction.held(read, self._clock, self._settings, guild_id, seen[0] + 1)
+        holding = Holding(read, seen[0] + 1)
+        tx = Transaction(cast(Any, None), self._clock, self._settings, guild_id, NO_CHECKS, holding)
         result = await body(tx)
 
         async def made() -> Transaction:
             return tx
 
         async def unchanged(tx: Transaction) -> None:
-            live, held = tx.go_live(await self._live_pipeline())
+            live, held = holding.go_live(await self._live_pipeline())
             live.begin(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))
             rows = await live.fetchall(FINGERPRINT, fingerprint_params(guild_id))
             if fingerprint_of(rows[0] if rows else None) != seen:
@@ -311,7 +314,7 @@ class Storage:
             pass
         return result
 
-    async def _live_pipeline(self) -> Callable[[Callable[[], None]], Pipeline]:
+    async def _live_pipeline(self) -> LiveOf:
         """The real pipeline a held change is written with (under the lock)."""
         checks = TripChecks(self._schema, self._file.check)
         return lambda on_failure: Pipeline(self._conn, on_failure=on_failure, checks=checks)

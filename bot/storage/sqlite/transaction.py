@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from typing import Any, cast
+from typing import Any
 
 import aiosqlite
 
@@ -46,10 +46,9 @@ from bot.storage.models import (
     UnkeptReply,
 )
 from bot.storage.sqlite.character_writes import CharacterWriter
-from bot.storage.sqlite.held import HELD_ID, HeldPipeline, RowReader
 from bot.storage.sqlite.history_writes import HistoryRecorder
 from bot.storage.sqlite.known import KnownCharacters
-from bot.storage.sqlite.pipeline import NO_CHECKS, Pipeline, Statement, TripChecks
+from bot.storage.sqlite.pipeline import NO_CHECKS, Pipeline, TripChecks
 from bot.storage.sqlite.reader import Reader
 from bot.storage.sqlite.rows import (
     NEXT_HISTORY_ID,
@@ -98,30 +97,6 @@ class Transaction:
         #: ``Here.change``): a change that numbers rolls notes it until its reply is kept.
         self.reply_to: tuple[int, int] | None = None
         self._commit_guards: list[Callable[[], Awaitable[None]]] = []
-
-    @classmethod
-    def held(
-        cls, read: RowReader, clock: Clock, settings: SettingsCache, guild_id: int, number: int
-    ) -> Transaction:
-        """A whole server's change prepared before the write lock (``held.py``): its reads
-        go through ``read``, its writes are held, its history entry will be ``number``."""
-
-        def pipeline_of(_conn: object, on_failure: Callable[[], None], **_: object) -> Pipeline:
-            return HeldPipeline(read, on_failure)
-
-        tx = cls(cast(Any, None), clock, settings, guild_id, NO_CHECKS, pipeline_of)
-        tx._pipe.probed[NEXT_HISTORY_ID] = (HELD_ID, number)
-        return tx
-
-    def go_live(
-        self, live_of: Callable[[Callable[[], None]], Pipeline]
-    ) -> tuple[Pipeline, list[Statement]]:
-        """A held change under the lock: every call goes from now on to the real pipeline
-        ``live_of(on_failure)`` gives; returns it with the writes held so far."""
-        if not isinstance(self._pipe, HeldPipeline):
-            raise TransactionStateError("go_live() of a transaction that is not held")
-        live = live_of(self._known.forget)
-        return live, self._pipe.go_live(live)
 
     # --- for ``Storage`` ---------------------------------------------------------------------
 
