@@ -18,7 +18,7 @@ answer was lost is settled by looking its interaction up once reconnected (``_fi
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, cast
@@ -63,6 +63,8 @@ async def _load_tables(conn: psycopg.AsyncConnection[Any]) -> TableDirectory:
 
 class PgStorage(Storage):
     """The bot's PostgreSQL database, behind the same ``StorageEngine`` protocol."""
+
+    _gone = _GONE  # a change meets them as ``StorageUnreachable`` (``_unreachable``)
 
     def __init__(
         self,
@@ -137,21 +139,6 @@ class PgStorage(Storage):
         except psycopg.Error:
             log.warning("rollback failed: the connection is dropped", exc_info=True)
             await conn.close()
-
-    @asynccontextmanager
-    async def _locked(
-        self,
-        make: Callable[[], Awaitable[Transaction]],
-        require_record: bool,
-        ticket: Ticket | None,
-        before: Callable[[Transaction], Awaitable[None]] | None = None,
-    ) -> AsyncIterator[Transaction]:
-        """As SQLite's; a server that cannot be reached is ``StorageUnreachable``."""
-        try:
-            async with super()._locked(make, require_record, ticket, before) as tx:
-                yield tx
-        except _GONE as error:
-            raise await self._unreachable(error) from error
 
     async def _live_pipeline(self) -> LiveOf:
         conn = await self._connection()

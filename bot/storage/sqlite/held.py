@@ -23,7 +23,7 @@ from typing import Any, Final, cast
 
 from bot.storage.errors import StorageError
 from bot.storage.sqlite.pipeline import Pipeline, Statement
-from bot.storage.sqlite.rows import NEXT_HISTORY_ID
+from bot.storage.sqlite.rows import NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID
 
 __all__ = [
     "FINGERPRINT",
@@ -134,17 +134,10 @@ class HeldPipeline(Pipeline):
         else:
             super().queue(sql, params)
 
-    def probe(
-        self,
-        name: str,
-        sql: str,
-        params: Sequence[Any] = (),
-        *,
-        check: Callable[[tuple[Any, ...] | None], None] | None = None,
-    ) -> None:
+    def probe(self, name: str, sql: str, *args: Any, **kwargs: Any) -> None:
         if self._live is None:  # its answer would come only with the write
             raise NotPreparable(f"a probe while held: {sql[:40]}")
-        self._live.probe(name, sql, params, check=check)
+        self._live.probe(name, sql, *args, **kwargs)
 
     def queue_many(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         if self._live is not None:
@@ -191,19 +184,38 @@ class HeldPipeline(Pipeline):
 
 class Holding:
     """The ``pipeline_of`` of a prepared change's ``Transaction``: its pipeline is held, and
-    kept here for the write (``Storage.prepared_change``)."""
+    kept here for the write (``Storage.prepared_change``), with the server's fingerprint read
+    before the change's first read."""
 
-    def __init__(self, read: RowReader, number: int) -> None:
+    def __init__(self, read: RowReader, guild_id: int, seen: tuple[int, ...]) -> None:
         self._read = read
-        self._number = number  # the history entry's number the change will have
+        self._guild_id = guild_id
+        self._seen = seen
         self._pipeline: HeldPipeline | None = None
 
+    @classmethod
+    async def start(cls, read: RowReader, guild_id: int) -> Holding:
+        rows = await read(FINGERPRINT, fingerprint_params(guild_id))
+        return cls(read, guild_id, fingerprint_of(rows[0] if rows else None))
+
     def __call__(self, _conn: object, on_failure: Callable[[], None], **_: object) -> Pipeline:
-        self._pipeline = HeldPipeline(self._read, on_failure, self._number)
+        number = self._seen[0] + 1  # the history entry's number the change will have
+        self._pipeline = HeldPipeline(self._read, on_failure, number)
         return self._pipeline
 
-    def go_live(self, live_of: LiveOf) -> tuple[Pipeline, list[Statement]]:
-        """Under the lock: the real pipeline ``live_of`` gives, and the writes held."""
+    async def go_live(self, live_of: LiveOf) -> None:
+        """Under the lock: one trip begins the real transaction (``live_of``'s pipeline) and
+        reads the fingerprint again; the same, the held writes are queued for ``COMMIT``
+        with the entry's id; not, ``ChangedMeanwhile``."""
         if self._pipeline is None:  # pragma: no cover - the transaction makes it at once
             raise StorageError("no transaction was held")
-        return self._pipeline.go_live(live_of)
+        live, held = self._pipeline.go_live(live_of)
+        guild_id = self._guild_id
+        live.begin(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))
+        rows = await live.fetchall(FINGERPRINT, fingerprint_params(guild_id))
+        if fingerprint_of(rows[0] if rows else None) != self._seen:
+            raise ChangedMeanwhile(f"server {guild_id} changed while its change was prepared")
+        probed = live.probed[NEXT_HISTORY_ID]  # the id, the number (and the schema)
+        if int(probed[1]) != self._seen[0] + 1:  # pragma: no cover - the fingerprint says so
+            raise ChangedMeanwhile(f"server {guild_id} has a new history entry")
+        live.queue_statements(with_entry_id(held, int(probed[0])))

@@ -25,18 +25,14 @@ from bot.storage.sqlite.file_check import check_database_file
 from bot.storage.sqlite.file_identity import DatabaseFile
 from bot.storage.sqlite.full_disk import FullDisk, is_full
 from bot.storage.sqlite.held import (
-    FINGERPRINT,
     ChangedMeanwhile,
     Holding,
     LiveOf,
     NotPreparable,
-    fingerprint_of,
-    fingerprint_params,
-    with_entry_id,
 )
 from bot.storage.sqlite.pipeline import NO_CHECKS, Pipeline, TripChecks
 from bot.storage.sqlite.reader import OneTripEach, Queries, Reader
-from bot.storage.sqlite.rows import NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, Clock, utc_now
+from bot.storage.sqlite.rows import Clock, utc_now
 from bot.storage.sqlite.schema_guard import schema_check
 from bot.storage.sqlite.table_rows import load_directory
 from bot.storage.sqlite.transaction import Transaction
@@ -68,6 +64,9 @@ class Storage:
     after the ticket's deadline first acknowledges the interaction (``Ticket.on_late``), so
     that no change is committed whose reply could no longer reach Discord.
     """
+
+    #: The errors of a database that went away (none for a file; PostgreSQL's server).
+    _gone: tuple[type[BaseException], ...] = ()
 
     def __init__(
         self,
@@ -211,8 +210,11 @@ class Storage:
         deadline: before a ``COMMIT`` that the latest commits say may take that long, and
         while one that takes longer than they said is still running.
         """
-        async with self._locked(lambda: self._begin(guild_id), require_record, ticket) as tx:
-            yield tx
+        try:
+            async with self._locked(lambda: self._begin(guild_id), require_record, ticket) as tx:
+                yield tx
+        except self._gone as error:
+            raise await self._unreachable(error) from error
 
     @asynccontextmanager
     async def _locked(
@@ -290,29 +292,26 @@ class Storage:
             async with self.read(ticket) as reader:
                 return await reader.fetch_all(sql, params)
 
-        seen = fingerprint_of(next(iter(await read(FINGERPRINT, fingerprint_params(guild_id)))))
-        holding = Holding(read, seen[0] + 1)
+        holding = await Holding.start(read, guild_id)  # the server's fingerprint, first
         tx = Transaction(cast(Any, None), self._clock, self._settings, guild_id, NO_CHECKS, holding)
         result = await body(tx)
 
         async def made() -> Transaction:
             return tx
 
-        async def unchanged(tx: Transaction) -> None:
-            live, held = holding.go_live(await self._live_pipeline())
-            live.begin(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))
-            rows = await live.fetchall(FINGERPRINT, fingerprint_params(guild_id))
-            if fingerprint_of(rows[0] if rows else None) != seen:
-                raise ChangedMeanwhile(f"server {guild_id} changed while its change was prepared")
-            probed = live.probed[NEXT_HISTORY_ID]  # the id, the number (and the schema)
-            next_id, number = int(probed[0]), int(probed[1])
-            if number != seen[0] + 1:  # pragma: no cover - the fingerprint says so first
-                raise ChangedMeanwhile(f"server {guild_id} has a new history entry")
-            live.queue_statements(with_entry_id(held, next_id))
+        async def live(_: Transaction) -> None:
+            await holding.go_live(await self._live_pipeline())
 
-        async with self._locked(made, True, ticket, unchanged):
-            pass
+        try:
+            async with self._locked(made, True, ticket, live):
+                pass
+        except self._gone as error:
+            raise await self._unreachable(error) from error
         return result
+
+    async def _unreachable(self, error: BaseException) -> BaseException:
+        """What a change raises for one of ``_gone`` (a database server that went away)."""
+        return error
 
     async def _live_pipeline(self) -> LiveOf:
         """The real pipeline a held change is written with (under the lock)."""
