@@ -66,16 +66,16 @@ async def test_a_change_waiting_4_s_for_its_servers_row_is_deferred_then_answere
         guild = await fake.create_guild(locale="en-US")
         gm = gm_of(guild)
         await create(fake, guild, gm, "Ana", 10)
-        async with await psycopg.AsyncConnection.connect(url) as holder:
-            async with holder.transaction():
-                await holder.execute(
-                    "SELECT guild_id FROM servers WHERE guild_id = %s FOR UPDATE", (int(guild.id),)
-                )
-                hurt = await fake.slash(
-                    guild, gm, "hurt", {"character": "Ana", "amount": "2"}, wait="none"
-                )
-                await asyncio.sleep(4.0)
-                assert hurt.deferred and not hurt.is_complete(), hurt.record.summary()
+        holder = await psycopg.AsyncConnection.connect(url)
+        async with holder, holder.transaction():  # another process's change, 4 s long
+            await holder.execute(
+                "SELECT guild_id FROM servers WHERE guild_id = %s FOR UPDATE", (int(guild.id),)
+            )
+            hurt = await fake.slash(
+                guild, gm, "hurt", {"character": "Ana", "amount": "2"}, wait="none"
+            )
+            await asyncio.sleep(4.0)
+            assert hurt.deferred and not hurt.is_complete(), hurt.record.summary()
         await hurt.wait_complete(15.0)
         answered_late(hurt, "10 → 8 / 10")
         assert int(hurt.record.id) in await stored_interactions(url)
