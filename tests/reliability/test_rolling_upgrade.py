@@ -21,11 +21,11 @@ from pathlib import Path
 
 import bot as bot_package
 from bot.storage.sqlite.database import latest_version
-from devkit.fake_discord import FakeDiscord, FakeGuild
-from devkit.fake_discord.sharding import shard_of
+from devkit.fake_discord import FakeDiscord
 from devkit.harness import SALUD_COMMAND, BotProcess
 from tests.e2e.kit import create
 from tests.e2e.kit.db import read_only
+from tests.e2e.kit.shards import guild_on
 from tests.reliability.support import RESTARTING, UNEXPECTED, isolated_bot, said
 
 NEWER = latest_version() + 1
@@ -90,15 +90,6 @@ async def test_an_older_process_stops_when_a_newer_one_migrates_the_file(
         assert bot.new_tracebacks() == [], bot.log_tail()
 
 
-async def _guild_on(fake: FakeDiscord, shard: int) -> FakeGuild:
-    for _ in range(50):
-        guild = await fake.create_guild(locale="en-US")
-        if shard_of(guild.id, 2) == shard:
-            return guild
-        await fake.remove_guild(guild)
-    raise AssertionError(f"no server id landed on shard {shard} of 2")
-
-
 def _newer_salud(tmp: Path) -> Path:
     """A newer version of ``bot/``: this one with one more migration, in a folder of its own
     (``cogs/`` and ``rules/`` are imported from this tree as they are)."""
@@ -144,7 +135,7 @@ async def test_two_versions_on_one_file_during_a_rolling_upgrade(tmp_path: Path)
     older = _shard_process(fake, tmp_path, 0, None)
     newer = _shard_process(fake, tmp_path, 1, await asyncio.to_thread(_newer_salud, tmp_path))
     try:
-        zero, one = await _guild_on(fake, 0), await _guild_on(fake, 1)
+        zero, one = await guild_on(fake, 0, 2), await guild_on(fake, 1, 2)
         await older.start()
         await create(fake, zero, zero.owner, "Ana", 10)
         served = await fake.slash(zero, zero.owner, "hurt", {"character": "Ana", "amount": "1"})
