@@ -1002,6 +1002,20 @@ class FakeDiscord:
             },
         )
 
+    def busiest_second(self, since: float = 0.0) -> int:
+        """The most requests that Discord's global limit counts (refused ones included) that
+        arrived in any one second since ``since`` (``time.monotonic()``), whichever process
+        of the bot sent them."""
+        times = [
+            r.at for r in self.requests if r.at >= since and not self._interaction_path(r.path)
+        ]
+        most = start = 0
+        for end, at in enumerate(times):
+            while times[start] <= at - 1.0:
+                start += 1
+            most = max(most, end - start + 1)
+        return most
+
     def _interaction_path(self, path: str) -> bool:
         """Whether ``path`` answers an interaction (its callback, its webhook), or is no REST
         route at all: what Discord's global limit does not count."""

@@ -19,6 +19,7 @@ import asyncio
 import itertools
 import shutil
 import sys
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -28,7 +29,7 @@ import pytest
 
 import bot as bot_package
 from bot.storage.postgres.schema import latest_version
-from devkit.fake_discord import FakeDiscord, Reply, message_text
+from devkit.fake_discord import FakeDiscord, FakeGuild, Reply, message_text
 from devkit.fake_discord.replies import flatten_components
 from devkit.harness import SALUD_COMMAND, BotProcess
 from devkit.postgres import PostgresServer, running_postgres
@@ -336,3 +337,95 @@ async def test_a_rolling_upgrade_stops_the_older_process_at_its_next_change(
             public(again, "9 → 7 / 9")
         finally:
             await stopped(older, newer)
+
+
+#: Servers with a live tracker on each shard, and the changes each makes in a row.
+TRACKED_PER_SHARD = 60
+ROUNDS = 1
+
+
+async def tracked_on(fake: FakeDiscord, shard: int) -> tuple[FakeGuild, str]:
+    """A server of ``shard`` of 2 where a GM created Ana and posted a tracker."""
+    guild = await guild_on(fake, shard, 2)
+    await create(fake, guild, gm_of(guild), "Ana", 99)
+    posted = await fake.slash(guild, gm_of(guild), "scene tracker", timeout=30.0)
+    assert posted.message_id is not None and not posted.ephemeral, posted.text
+    return guild, posted.message_id
+
+
+async def trackers_under_load(
+    tmp: Path, server: PostgresServer, env: dict[str, str]
+) -> tuple[int, int, float]:
+    """Two processes, ``TRACKED_PER_SHARD`` tracked servers each, every server changing
+    ``ROUNDS`` times in a row: the fake's global 429s, its busiest second (both processes'
+    requests) and how long until every tracker showed the last change."""
+    url = await new_database(server)
+    fake = FakeDiscord(app_name="Salud", global_rate_limit=50)
+    await fake.start()
+    processes = [shard_process(fake, tmp, f"shard{n}", url, str(n)) for n in (0, 1)]
+    for process in processes:
+        process.extra_env.update(env)
+    try:
+        await asyncio.gather(*(process.start() for process in processes))
+        await asyncio.gather(*(ready(process, str(n)) for n, process in enumerate(processes)))
+        servers = [
+            tracked
+            for batch in range(TRACKED_PER_SHARD // 10)
+            for tracked in await asyncio.gather(
+                *(tracked_on(fake, shard) for shard in (0, 1) for _ in range(10))
+            )
+        ]
+        await asyncio.sleep(2.0)  # the trackers' first edits are done
+        # Discord slow to answer while the servers change: each process's trackers wait
+        # their turn, then go at once when it answers again (what a burst looks like).
+        fake.rest_latency = 1.0
+        for _ in range(ROUNDS):
+            hurts = await asyncio.gather(
+                *(
+                    fake.slash(guild, gm_of(guild), "hurt", {"character": "Ana", "amount": "1"})
+                    for guild, _ in servers
+                )
+            )
+            assert all(not hurt.ephemeral for hurt in hurts), [h.text for h in hurts]
+        fake.rest_latency = 0.0
+        began = time.monotonic()
+        shown = f"**Ana** — Health {99 - ROUNDS} / 99"
+        await fake.wait_until(
+            lambda: all(shown in message_text(fake.message(m)) for _, m in servers),
+            30.0,
+            what="every tracker showing the last change",
+        )
+        current = time.monotonic() - began
+        return fake.global_429s, fake.busiest_second(began), current
+    finally:
+        await stopped(*processes)
+        await fake.stop()
+
+
+async def test_each_process_paces_at_its_share_of_the_global_limit(
+    tmp_path: Path, postgres_server: PostgresServer
+) -> None:
+    """Each process runs 1 of the 2 shards: its background requests go at half the bot's
+    pace, and both together stay under Discord's 50 a second (``make stress`` shows that two
+    processes each at the whole pace draw global 429s)."""
+    refused, busiest, current = await trackers_under_load(tmp_path, postgres_server, {})
+    print(
+        f"\n2 processes at their share, {2 * TRACKED_PER_SHARD} trackers x {ROUNDS} changes:"
+        f" {refused} global 429s, busiest second {busiest} requests, all current in"
+        f" {current:.1f} s"
+    )
+    assert refused == 0 and busiest <= 50, (refused, busiest)
+
+
+@pytest.mark.stress
+async def test_stress_two_processes_each_at_the_whole_pace_draw_global_429s(
+    tmp_path: Path, postgres_server: PostgresServer
+) -> None:
+    """The control: the same load with each process pacing as if it ran every shard."""
+    env = {"SALUD_DEVKIT_WHOLE_PACE": "1"}
+    refused, busiest, current = await trackers_under_load(tmp_path, postgres_server, env)
+    print(
+        f"\n2 processes at the whole pace: {refused} global 429s, busiest second {busiest}"
+        f" requests, all current in {current:.1f} s"
+    )
+    assert refused > 0 and busiest > 50, (refused, busiest)
