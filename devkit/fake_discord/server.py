@@ -1002,12 +1002,16 @@ class FakeDiscord:
             },
         )
 
-    def busiest_second(self, since: float = 0.0) -> int:
+    def busiest_second(
+        self, since: float = 0.0, where: Callable[[RecordedRequest], bool] = lambda _: True
+    ) -> int:
         """The most requests that Discord's global limit counts (refused ones included) that
         arrived in any one second since ``since`` (``time.monotonic()``), whichever process
-        of the bot sent them."""
+        of the bot sent them; ``where``: only those it accepts."""
         times = [
-            r.at for r in self.requests if r.at >= since and not self._interaction_path(r.path)
+            r.at
+            for r in self.requests
+            if r.at >= since and not self._interaction_path(r.path) and where(r)
         ]
         most = start = 0
         for end, at in enumerate(times):

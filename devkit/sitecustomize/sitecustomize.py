@@ -92,21 +92,6 @@ def _shift_clock(seconds: float) -> None:
     time.time = lambda: real() + seconds  # type: ignore[assignment]
 
 
-def _whole_pace() -> None:
-    """Each process paces its background requests at the whole bot's rate, as if it ran
-    every shard: the sum of several processes' unshared pacers (a control for the tests)."""
-    from bot import services
-
-    start = services.Services.start.__func__  # type: ignore[attr-defined]
-
-    def whole(cls, *args, **kwargs):  # type: ignore[no-untyped-def]
-        return start(cls, *args, **{**kwargs, "share": 1.0})
-
-    services.Services.start = classmethod(whole)  # type: ignore[method-assign,assignment]
-
-
-if os.environ.get("SALUD_DEVKIT_WHOLE_PACE"):
-    _whole_pace()
 if os.environ.get("SALUD_DEVKIT_COMMIT_DELAY"):
     _slow_commits(os.environ["SALUD_DEVKIT_COMMIT_DELAY"])
 if os.environ.get("SALUD_DEVKIT_CLOCK_OFFSET"):
