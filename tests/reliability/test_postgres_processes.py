@@ -186,6 +186,22 @@ async def test_an_interaction_delivered_to_two_processes_is_applied_and_answered
             # Both processes were sent every one of them (the old one the creation too).
             assert fake.delivered_to_twins("INTERACTION_CREATE") == [12], "no twin delivery"
             assert fake.delivered("INTERACTION_CREATE")[0] == 11
+
+            # Both wait 3 s for the server's row: both try to defer, one of them does, and
+            # the reply of the one that applies the change fills that "thinking…".
+            holder = await psycopg.AsyncConnection.connect(url)
+            async with holder, holder.transaction():
+                await holder.execute(
+                    "SELECT guild_id FROM servers WHERE guild_id = %s FOR UPDATE", (int(zero.id),)
+                )
+                waited = await fake.slash(
+                    zero, gm_of(zero), "hurt", {"character": "Ana", "amount": "1"}, wait="none"
+                )
+                await asyncio.sleep(3.0)
+            await waited.wait_complete(15.0)
+            assert waited.deferred and "89 → 88 / 99" in waited.text, waited.record.summary()
+            assert not waited.ephemeral and waited.followups == [], waited.record.summary()
+            assert [number for _, number, _ in await history_of(url)] == list(range(1, 13))
         finally:
             await stopped(old, new)
 
