@@ -65,7 +65,7 @@ class SceneCog(
                 saved = await save_all(tx, [(c, o) for c, o in changed if o.changed])
                 # M6, M10: the scene's Stability cap starts again and lucidity ends.
                 touched += await new_stability_scene(tx, changed, saved, here.public_language)
-            await tx.record(**here.history(SceneNewDetails()))
+            await here.history(SceneNewDetails()).record(tx)
         language = here.public_language
         if not touched:
             if not living:

@@ -27,12 +27,12 @@ import pytest_asyncio
 from discord import app_commands
 
 from bot.app import SaludBot
-from bot.config.dice import production_roller
 from bot.config.settings import load_settings
 from bot.interaction.errors import UserFacingError
 from bot.interaction.option_types import check_option_types
 from bot.storage import Storage, Ticket
 from bot.storage.sqlite.transaction import Transaction
+from rules.dice import SystemRoller
 
 
 @pytest_asyncio.fixture
@@ -103,7 +103,7 @@ async def test_a_commit_past_the_deadline_still_acknowledges_meanwhile(
 
 def _bot(storage: Storage, tmp_path: Path, untold: bool) -> SaludBot:
     environ = {"DISCORD_TOKEN": "abc", "DATABASE_PATH": str(tmp_path / "unused.sqlite3")}
-    bot = SaludBot(storage=storage, settings=load_settings(environ), roller=production_roller())
+    bot = SaludBot(storage=storage, settings=load_settings(environ), roller=SystemRoller())
     announcements = SimpleNamespace(untold=lambda guild_id: untold)
     bot._services = SimpleNamespace(announcements=announcements)  # type: ignore[assignment]
     bot.loop = asyncio.get_running_loop()  # what logging in sets

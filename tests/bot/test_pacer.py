@@ -1,5 +1,5 @@
 # ruff: noqa: ASYNC109  (waits take an explicit timeout so tests can say how long is too long)
-"""The pacer of the bot's background requests (``bot.interaction.pacer``), in this process
+"""The pacer of the bot's background requests (``bot.discord_rest.pacer``), in this process
 against the fake Discord: one budget for every request, one waiting piece of work per key,
 a 429 tried again after its ``retry_after`` (a global one pausing everything), and a fixed
 number of tasks whatever the work."""
@@ -18,8 +18,8 @@ import discord
 import pytest
 import pytest_asyncio
 
-from bot.interaction.invalid_requests import SLOW, SLOW_PACE, STOP, Backoff, InvalidRequests
-from bot.interaction.pacer import BURST, RATE, WORKERS, RateLimited, RestPacer
+from bot.discord_rest.invalid_requests import SLOW, SLOW_PACE, STOP, Backoff, InvalidRequests
+from bot.discord_rest.pacer import BURST, RATE, WORKERS, RateLimited, RestPacer
 from devkit.fake_discord import FakeDiscord, FakeGuild
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.interaction.invalid_requests import SLOW, SLOW_PACE
+from bot.discord_rest.invalid_requests import SLOW, SLOW_PACE
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, message_text
 from devkit.fake_discord.replies import flatten_components
 from tests.e2e.kit.commands import create, gm_of

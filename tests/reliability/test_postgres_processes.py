@@ -25,7 +25,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from bot.interaction.pacer import RATE
+from bot.discord_rest.pacer import RATE
 from bot.storage.postgres.schema import latest_version
 from devkit.fake_discord import FakeDiscord, FakeGuild, Reply, message_text
 from devkit.fake_discord.replies import flatten_components

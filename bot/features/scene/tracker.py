@@ -7,7 +7,7 @@ the next edit, which reads the state afresh, so the last edit shows the last sta
 channel and message are stored, so it survives a restart; when the message or its channel
 is gone, or the bot may no longer edit it, the tracker stops quietly, for good.
 
-The edits go through the bot's pacer (``bot.interaction.pacer``), one piece of work per
+The edits go through the bot's pacer (``bot.discord_rest.pacer``), one piece of work per
 server at most (keyed by the server): a burst of changes waits as one edit, the trackers of
 every server share the bot's budget of background requests, and an edit Discord refused
 with a 429 is made again after its ``retry_after``, showing the state of then. A tracker's
@@ -27,14 +27,15 @@ from functools import partial
 
 import discord
 
+from bot.discord_rest.message_edits import edit_message, is_gone
+from bot.discord_rest.pacer import RestPacer
 from bot.i18n import Language, public_language, text
-from bot.interaction.message_edits import edit_message, is_gone
-from bot.interaction.pacer import RestPacer
 from bot.render.limits import TITLE_LIMIT
 from bot.render.sanitize import escape
-from bot.storage import StorageEngine, StorageReads
+from bot.storage.interface import StorageEngine, StorageReads
 from bot.storage.memory import Lru
-from bot.storage.trackers import TrackerMessage, forget_tracker, get_tracker, set_tracker
+from bot.storage.models import TrackerMessage
+from bot.storage.trackers import forget_tracker, get_tracker, set_tracker
 
 __all__ = ["EDIT_INTERVAL", "LiveTracker", "Render"]
 

@@ -28,10 +28,10 @@ background work leaves them room: replies come first.
   (something else spends the bot's global budget: several processes of one bot, each with
   its pacer, share it).
 - **Invalid requests**: every 401, 403 and 429 is counted over 10 minutes, discord.py's own
-  included (``bot.interaction.invalid_requests``); past a few hundred, background requests
+  included (``bot.discord_rest.invalid_requests``); past a few hundred, background requests
   slow to one a second, past a couple of thousand they stop, far below Discord's ban.
 - **Gone for good** (403, 404): raised to the work, which forgets what it edits. A channel
-  that answered 403 is remembered as refused for an hour (``bot.interaction.channel_holds``):
+  that answered 403 is remembered as refused for an hour (``bot.discord_rest.channel_holds``):
   no background request goes there meanwhile (each would be one more invalid request), and
   the keepers ask ``refused`` before keeping a message there.
 
@@ -62,8 +62,8 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.interaction.channel_holds import ChannelHolds, RateLimited
-from bot.interaction.invalid_requests import SLOW_PACE, Backoff, InvalidRequests
+from bot.discord_rest.channel_holds import ChannelHolds, RateLimited
+from bot.discord_rest.invalid_requests import SLOW_PACE, Backoff, InvalidRequests
 from bot.storage.errors import StorageUnreachable
 
 __all__ = ["BURST", "RATE", "WORKERS", "Job", "RateLimited", "RestPacer"]
