@@ -107,6 +107,8 @@ class SceneCog(
         if interaction.channel_id is None:  # pragma: no cover - commands come from a channel
             raise UserFacingError("tracker.error.no_channel")
         language = here.public_language
+        live = self.bot.services.tracker
+        heard = live.heard()  # before the read: a change after it is shown by an edit
         async with here.read() as reader:
             embeds = await tracker_embeds(reader, here.table_id, language, datetime.now(UTC))
         if embeds:
@@ -117,9 +119,10 @@ class SceneCog(
         link = (
             f"https://discord.com/channels/{here.server_id}/{interaction.channel_id}/{message_id}"
         )
-        await self.bot.services.tracker.replace(
+        await live.replace(
             TrackerMessage(here.table_id, interaction.channel_id, message_id),
             text(language, "tracker.moved", channel=f"<#{interaction.channel_id}>", link=link),
+            heard=heard,
         )
 
 

@@ -251,7 +251,12 @@ def stability_sentences(
 
 
 def _penalties(wound: int, shaken: int, language: Language) -> list[str]:
-    """``+1 por las heridas``, ``+1 por el estado Alterado``: what raised the Difficulty."""
+    """``+1 por las heridas``, ``+1 por el estado Alterado``: what raised the Difficulty;
+    both at once in one phrase, ``+2 por heridas y alteración``, so that the outcome line
+    stays one line of a phone (the breakdown above says each: ``(4 + 1 + 1)``)."""
+    if wound and shaken:
+        key = "render.stability.roll.wounds_and_shaken"
+        return [text(language, key, penalty=wound + shaken)]
     parts = []
     if wound:
         parts.append(text(language, "render.roll.test.wounds", penalty=wound))

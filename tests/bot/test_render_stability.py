@@ -97,10 +97,11 @@ def test_a_roll_that_brings_on_a_mental_illness_says_it_once_with_the_rating_los
     shown = fields(embed)
     # The rating lost said once (its value's ``/ 8 → / 7``), the illness on the state line.
     assert shown["Estabilidad"] == "-3 / 8 → -7 / 7 · **Alterada** · Trastorno mental"
-    # The penalties on the outcome line, as /check says them; the loss is the value's.
+    # The penalties on the outcome line, both in one phrase (each is in the breakdown), so
+    # that the line fits a phone; the loss is the value's.
     assert shown["Prueba de Estabilidad"].split("\n") == [
         "2 + 0 = 2 vs 6 (4 + 1 + 1)",
-        "**Fallo** · +1 por las heridas · +1 por el estado Alterado",
+        "**Fallo** · +2 por heridas y alteración",
     ]
     assert str(embed.to_dict()).lower().count("trastorno mental") == 1
     assert embed.colour is not None and embed.colour.value == 0xF1C40F  # Health's: Hurt
