@@ -1005,8 +1005,8 @@ class FakeDiscord:
             },
         )
 
-    def busiest_second(
-        self, since: float = 0.0, where: Callable[[RecordedRequest], bool] = lambda _: True
+    def busiest_second_since(
+        self, since: float, where: Callable[[RecordedRequest], bool] = lambda _: True
     ) -> int:
         """The most requests that Discord's global limit counts (refused ones included) that
         arrived in any one second since ``since`` (``time.monotonic()``), whichever process

@@ -386,10 +386,13 @@ async def trackers_under_load(tmp: Path, server: PostgresServer, shard_ids: list
 
         def busiest_of(shard: int) -> int:
             messages = {message for _, message in on_shard[shard]}
-            return fake.busiest_second(began, lambda r: r.path.rsplit("/", 1)[-1] in messages)
+            return fake.busiest_second_since(began, lambda r: r.path.rsplit("/", 1)[-1] in messages)
 
         return Load(
-            fake.global_429s, fake.busiest_second(began), (busiest_of(0), busiest_of(1)), current
+            fake.global_429s,
+            fake.busiest_second_since(began),
+            (busiest_of(0), busiest_of(1)),
+            current,
         )
     finally:
         await stopped(*processes)
@@ -400,14 +403,14 @@ async def test_each_process_paces_at_its_share_of_the_global_limit(
     tmp_path: Path, postgres_server: PostgresServer
 ) -> None:
     """Each process runs 1 of the 2 shards: its background requests go at half the bot's
-    pace (45 a second), and both together stay under Discord's 50 (``make stress``: one
-    process at the whole pace sends about 45 a second under the same burst, so two unshared
-    ones would send about 90)."""
+    pace (``RATE``, 40 a second), and both together stay under Discord's 50 (``make stress``:
+    one process at the whole pace sends about 40 a second under the same burst, so two
+    unshared ones would send about 80)."""
     load = await trackers_under_load(tmp_path, postgres_server, ["0", "1"])
     print(f"\n2 processes of 1 shard each, {2 * TRACKED_PER_SHARD} trackers at once: {load}")
     assert load.refused == 0 and load.busiest <= 50, load
-    # Its share and the burst, with room for requests bunched by a busy machine (26 seen
-    # beside the suite), far from the whole pace (45).
+    # Its share and the burst, with room for requests bunched by a busy machine (6 more
+    # seen beside the suite), far from the whole pace.
     assert max(load.busiest_by_shard) <= RATE / 2 + 8, load
 
 
@@ -420,4 +423,4 @@ async def test_stress_one_process_at_the_whole_pace_sends_twice_a_shares_request
     one shard does, so two processes pacing at the whole rate would go past 50."""
     load = await trackers_under_load(tmp_path, postgres_server, ["0,1"])
     print(f"\n1 process of both shards, {2 * TRACKED_PER_SHARD} trackers at once: {load}")
-    assert load.refused == 0 and load.busiest > 50 / 2 + 4, load
+    assert load.refused == 0 and load.busiest > RATE / 2 + 8, load  # past a share's bound
