@@ -29,6 +29,19 @@ log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
+#: Discord's answer to a second response to one interaction.
+ALREADY_ACKNOWLEDGED = 40060
+
+
+async def _placeholder_waits(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction's response is a deferral's "thinking…" nobody filled yet."""
+    try:
+        original = await interaction.original_response()
+    except discord.HTTPException:
+        return False
+    return original.flags.loading
+
+
 async def _send(
     interaction: discord.Interaction[Any],
     content: str | None,
@@ -53,8 +66,16 @@ async def _send(
         mark_filled(interaction)
         message_id: int | None = sent.id
     else:
-        response = await interaction.response.send_message(**kwargs)
-        message_id = response.message_id
+        try:
+            response = await interaction.response.send_message(**kwargs)
+            message_id = response.message_id
+        except discord.HTTPException as error:
+            if error.code != ALREADY_ACKNOWLEDGED or not await _placeholder_waits(interaction):
+                raise
+            # Another process has it too (two sessions of one shard) and deferred it while
+            # this one applied the change: this reply fills that process's "thinking…".
+            sent = await interaction.followup.send(wait=True, **kwargs)
+            message_id = sent.id
     if view is not None and not ephemeral and message_id is not None:
         _note_components(interaction, message_id, view)
     return message_id
@@ -103,14 +124,20 @@ async def send_public(
 async def update_message(interaction: discord.Interaction[Any], content: str) -> None:
     """Replace the text of the message whose button was pressed and remove its buttons
     (also after the press was acknowledged: ``bot.interaction.deferral``)."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(
-            content=content, view=None, allowed_mentions=NO_MENTIONS
-        )
-    else:
-        await interaction.response.edit_message(
-            content=content, view=None, allowed_mentions=NO_MENTIONS
-        )
+    if not interaction.response.is_done():
+        try:
+            await interaction.response.edit_message(
+                content=content, view=None, allowed_mentions=NO_MENTIONS
+            )
+            return
+        except discord.HTTPException as error:
+            if error.code != ALREADY_ACKNOWLEDGED:
+                raise
+            # Another process acknowledged the press (two sessions of one shard): edited
+            # through the interaction's webhook instead.
+    await interaction.edit_original_response(
+        content=content, view=None, allowed_mentions=NO_MENTIONS
+    )
 
 
 async def send_change(
@@ -123,6 +150,7 @@ async def send_change(
     view: discord.ui.View | None = None,
     more: Sequence[Sequence[discord.Embed]] = (),
     call: PlayerCall | None = None,
+    copy_view: discord.ui.View | None = None,
 ) -> int | None:
     """The public reply to a change, also posted in the announcement channel when
     ``announce`` (state changed, knocked out, died) and the command was used elsewhere.
@@ -136,6 +164,7 @@ async def send_change(
     character touched; they follow the reply (and its announcement). A failure to post the
     announcement never affects the reply; a channel deleted or forbidden to the bot is not
     posted in again until a GM sets one (``bot.discord_rest.announcements``).
+    ``copy_view``: the buttons of the copy there (the ``Numbers`` button; never a roll's).
     """
     message_id = await send_public(
         interaction,
@@ -155,15 +184,19 @@ async def send_change(
         return message_id
     copies = [(content, embeds), *((None, extra) for extra in more)]
     await here.context.services.announcements.post(
-        interaction.client, here.server_id, channel_id, copies
+        interaction.client, here.server_id, channel_id, copies, view=copy_view
     )
     return message_id
 
 
 async def send_brief(
-    interaction: discord.Interaction[Any], here: Here, embed: discord.Embed
+    interaction: discord.Interaction[Any],
+    here: Here,
+    embed: discord.Embed,
+    *,
+    view: discord.ui.View | None = None,
 ) -> None:
     """The public reply to a change that moves no state (a character created or renamed, an
     ability set or spent, a test that spent from a pool): its one compact embed
     (``bot.render.brief``); nothing to announce."""
-    await send_change(interaction, [embed], announce=False, here=here)
+    await send_change(interaction, [embed], announce=False, here=here, view=view)

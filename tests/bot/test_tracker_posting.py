@@ -21,10 +21,10 @@ from typing import Any, cast
 import discord
 import pytest_asyncio
 
+from bot.discord_rest.pacer import RestPacer
 from bot.features.scene.status import tracker_embeds
 from bot.features.scene.tracker import EDIT_INTERVAL, LiveTracker
 from bot.i18n import Language
-from bot.interaction.pacer import RestPacer
 from bot.storage import Storage
 from bot.storage.trackers import TrackerMessage
 from devkit.fake_discord import FakeDiscord, FakeGuild, message_text

@@ -226,7 +226,7 @@ async def test_stress_one_change_in_each_of_150_servers_shows_on_every_tracker_w
     tmp_path: Path,
 ) -> None:
     """150 edits take 3.75 s of the pacer's 40 a second (the margin under Discord's 50 that
-    load needs, ``bot.interaction.pacer.RATE``), and the bot serves the 150 commands in the
+    load needs, ``bot.discord_rest.pacer.RATE``), and the bot serves the 150 commands in the
     same seconds: the slowest tracker shows its change in 4.0–4.9 s on a machine other work
     loads (load average 5–9), 4.5–4.6 s beside two CPU burners. That is too little room for
     ``make test`` on two cores, so it stays here (its 40-s wait timed out once when a change
