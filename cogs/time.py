@@ -8,6 +8,7 @@ values changed; one that changes nothing stores nothing (a ``/time`` with nobody
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -30,10 +31,10 @@ from bot.render import duration_text, safe
 from bot.render.change_reply import Touched, announce_touched
 from bot.render.several import Line, several_embeds
 from bot.render.visibility import Viewer
-from bot.storage import Among, StorageChange, StoredCharacter
+from bot.storage import TURN_EVERY, Among, StorageChange, StoredCharacter
 from bot.storage.details import RefreshDetails, TimeDetails
 from bot.storage.roll_messages import number_due_rolls
-from rules.abilities import refresh_ability
+from rules.abilities import Ability, refresh_ability
 from rules.outcome import Outcome
 from rules.pools import refresh, refresh_stability
 from rules.stability import StabilityOutcome
@@ -126,20 +127,22 @@ class TimeCog(commands.Cog):
             interaction, 1 if character else await count_among(here, Among.LIVING)
         )
         language = here.public_language
+
+        async def refresh_all(tx: StorageChange) -> list[Refreshed]:
+            # Every character that can still use a pool: not the dead.
+            lines = []
+            async for batch in batches(tx, here.table_id, Among.LIVING, TURN_EVERY):
+                lines += await _refresh(tx, batch)
+            await here.history(RefreshDetails(character=None)).record(tx)
+            return lines
+
         lines: list[Refreshed] = []
-        async with here.change() as tx:
-            if character is None:  # every character that can still use a pool: not the dead
-                async for batch in batches(tx, here.table_id, Among.LIVING):
-                    lines += [
-                        line
-                        for target in batch
-                        if (line := await _refresh_one(tx, target)) is not None
-                    ]
-            else:
-                line = await _refresh_one(tx, await tx.character(character))
-                lines += [] if line is None else [line]
-            named = None if character is None else character.name
-            await here.history(RefreshDetails(character=named)).record(tx)
+        if character is None:  # prepared before the write lock: no other server is held
+            lines = await here.whole_server_change(refresh_all)
+        else:
+            async with here.change() as tx:
+                lines = await _refresh(tx, [await tx.character(character)])
+                await here.history(RefreshDetails(character=character.name)).record(tx)
         if not lines:
             if character is None:
                 reply = text(language, "scene.refresh.unchanged_all")
@@ -166,48 +169,73 @@ class Refreshed:
     before: StoredCharacter
     saved: StoredCharacter
     outcome: Outcome
+    abilities: tuple[Ability, ...]
     mind: StabilityOutcome
 
     def said(self, language: Language) -> Line:
-        """Its line: which pools moved (``Primeros auxilios 1 → 3 / 3``), in ``language``."""
-        character, saved, mind = self.before, self.saved, self.mind
-        refreshed = []
-        if self.outcome.changed:
-            health = saved.health
-            refreshed.append(
-                f"{text(language, 'render.status.first_aid')} {character.health.first_aid_pool}"
-                f" → {health.first_aid_pool} / {health.first_aid_rating}"
-            )
-        refreshed += [
-            f"{safe(after.name)} {before.pool} → {after.pool} / {after.rating}"
-            for before, after in zip(character.abilities, saved.abilities, strict=True)
-            if before.pool != after.pool
-        ]
-        if mind.before is not None and mind.after is not None and mind.changed:
-            stability = text(language, "render.stability.name")
-            refreshed.append(
-                f"{stability} {mind.before.pool} → {mind.after.pool} / {mind.after.rating}"
-            )
-        # Only the pools moved: the Health, state and pending roll it kept are not said again.
-        return Line(saved, self.outcome, detail=" · ".join(refreshed), detail_only=True)
+        """Its line, in ``language`` (the public one, or the GM's own)."""
+        return _refresh_line(
+            self.before, self.saved, self.outcome, self.abilities, self.mind, language
+        )
 
 
-async def _refresh_one(tx: StorageChange, character: StoredCharacter) -> Refreshed | None:
-    """P1 for one character: First Aid and every ability pool back to its rating, and
-    Stability (M11). None when every pool was full."""
-    outcome = refresh(character.health)
-    abilities = tuple(refresh_ability(ability) for ability in character.abilities)
-    mind = refresh_stability(character.stability)  # M11: not the incurably insane
-    saved = character
+async def _refresh(tx: StorageChange, characters: Sequence[StoredCharacter]) -> list[Refreshed]:
+    """P1 for these characters: First Aid and every ability pool back to its rating, and
+    Stability (M11), each part saved for all of them in one statement; each one whose pools
+    moved, with what moved (its line is said in each reader's language)."""
+    plans = [
+        (
+            character,
+            refresh(character.health),
+            tuple(refresh_ability(ability) for ability in character.abilities),
+            refresh_stability(character.stability),  # M11: not the incurably insane
+        )
+        for character in characters
+    ]
+    saved: dict[int, StoredCharacter] = {}
+    healths = [(plan[0], plan[1].after) for plan in plans if plan[1].changed]
+    saved |= {after.id: after for after in await tx.save_healths(healths)}
+    for character, _outcome, abilities, _mind in plans:
+        if abilities != character.abilities:
+            saved[character.id] = await tx.save_abilities(character, abilities)
+    minds = [(plan[0], plan[3].after) for plan in plans if plan[3].changed]
+    saved |= {after.id: after for after in await tx.save_stabilities(minds)}
+    return [
+        Refreshed(character, saved[character.id], outcome, abilities, mind)
+        for character, outcome, abilities, mind in plans
+        if character.id in saved
+    ]
+
+
+def _refresh_line(
+    character: StoredCharacter,
+    saved: StoredCharacter,
+    outcome: Outcome,
+    abilities: tuple[Ability, ...],
+    mind: StabilityOutcome,
+    language: Language,
+) -> Line:
+    """A refreshed character's line: which pools moved (``character`` before, ``saved``
+    after)."""
+    refreshed = []
     if outcome.changed:
-        saved = await tx.save_health(saved, outcome.after)
-    if abilities != character.abilities:
-        saved = await tx.save_abilities(saved, abilities)
-    if mind.changed:
-        saved = await tx.save_stability(saved, mind.after)
-    if saved is character:
-        return None
-    return Refreshed(character, saved, outcome, mind)
+        health = saved.health
+        refreshed.append(
+            f"{text(language, 'render.status.first_aid')} {character.health.first_aid_pool}"
+            f" → {health.first_aid_pool} / {health.first_aid_rating}"
+        )
+    refreshed += [
+        f"{safe(after.name)} {before.pool} → {after.pool} / {after.rating}"
+        for before, after in zip(character.abilities, abilities, strict=True)
+        if before.pool != after.pool
+    ]
+    if mind.before is not None and mind.after is not None and mind.changed:
+        stability = text(language, "render.stability.name")
+        refreshed.append(
+            f"{stability} {mind.before.pool} → {mind.after.pool} / {mind.after.rating}"
+        )
+    # Only the pools moved: the Health, state and pending roll it kept are not said again.
+    return Line(saved, outcome, detail=" · ".join(refreshed), detail_only=True)
 
 
 def _bleeding_line(item: Touched, language: Language) -> Line:

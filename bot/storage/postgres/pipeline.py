@@ -8,8 +8,10 @@ row sent before its next history number is taken (``dialect.server_locks``)."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar, cast
 
 import psycopg
@@ -35,6 +37,12 @@ __all__ = ["OneStatementEach", "PgPipeline", "rows_of"]
 
 T = TypeVar("T")
 Connection = psycopg.AsyncConnection[Any]
+#: What each trip runs inside (``PgStorage._trip_watch``: a late interaction acknowledged).
+TripWatch = Callable[[], AbstractAsyncContextManager[None]]
+
+
+def _unwatched() -> AbstractAsyncContextManager[None]:
+    return contextlib.nullcontext()
 
 
 def rows_of(cursor: psycopg.AsyncCursor[Any], rows: list[Any]) -> list[sqlite3.Row]:
@@ -62,9 +70,12 @@ class PgPipeline(Pipeline):
         conn: Connection,
         on_failure: Callable[[], None] = lambda: None,
         checks: TripChecks = NO_CHECKS,
+        *,
+        watch: TripWatch = _unwatched,
     ) -> None:
         super().__init__(cast(Any, None), on_failure, checks)
         self._pg = conn
+        self._watch = watch
 
     async def _send(
         self,
@@ -77,7 +88,8 @@ class PgPipeline(Pipeline):
         try:
             if before_last is not None:  # SQLite's file check: PostgreSQL has none
                 before_last()
-            return await self._trip(queued, last, read)
+            async with self._watch():
+                return await self._trip(queued, last, read)
         except psycopg.Error as error:
             self._on_failure()
             known = as_sqlite_error(error)
@@ -122,9 +134,11 @@ class OneStatementEach:
     """``storage.read()``'s queries, each on its own (autocommit: no ``BEGIN``/``ROLLBACK``),
     as SQLite's ``OneTripEach``."""
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, watch: TripWatch = _unwatched) -> None:
         self._conn = conn
+        self._watch = watch
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        cursor = await self._conn.execute(translate(sql), params)
-        return rows_of(cursor, await cursor.fetchall())
+        async with self._watch():
+            cursor = await self._conn.execute(translate(sql), params)
+            return rows_of(cursor, await cursor.fetchall())
