@@ -7,7 +7,9 @@ it buys a guarantee (issue 29; docs/BENCHMARK.md, "Against the floor, part by pa
   still to tell about a lost announcement channel;
 - the task factory that counts an interaction's tasks is on the loop only while that
   interaction is handed to discord.py, so that no other task of the bot goes through it;
-- the option types a command declares are read once per command.
+- the option types a command declares are read once per command;
+- a change on PostgreSQL is two round trips to the server, as on SQLite two trips to
+  aiosqlite's thread.
 """
 
 from __future__ import annotations
@@ -17,22 +19,28 @@ import contextvars
 import time
 from collections.abc import AsyncIterator, Coroutine, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 import discord
+import psycopg
 import pytest
 import pytest_asyncio
 from discord import app_commands
 
+from bench.trip_proxy import counting
 from bot.app import SaludBot
 from bot.config.dice import production_roller
 from bot.config.settings import load_settings
 from bot.interaction.errors import UserFacingError
 from bot.interaction.option_types import check_option_types
 from bot.storage import Storage, Ticket
+from bot.storage.postgres.storage import PgStorage
 from bot.storage.sqlite.transaction import Transaction
+from devkit.postgres import PostgresServer, running_postgres
+from tests.storage.conftest import GM, GUILD_A, Interactions, create, fresh_postgres_database
 
 
 @pytest_asyncio.fixture
@@ -168,3 +176,39 @@ def test_option_types_are_read_once_per_command(monkeypatch: pytest.MonkeyPatch)
     bad = {"name": "hot", "options": [{"name": "times", "type": 4, "value": True}]}
     with pytest.raises(UserFacingError):
         check_option_types(tree, bad)
+
+
+@pytest.fixture(scope="module")
+def postgres_server() -> Iterator[PostgresServer]:
+    with running_postgres() as server:
+        yield server
+
+
+async def test_a_change_on_postgresql_is_two_round_trips(postgres_server: PostgresServer) -> None:
+    """A /hurt's transaction on PostgreSQL, counted on the wire (a Sync or a Query is a round
+    trip the bot waits for): BEGIN with the server's row lock and the read, then the writes
+    with COMMIT, and no empty Sync after either (psycopg's pipeline block ends with one of
+    its own: an explicit ``sync()`` inside it was a trip more each time). The change is
+    stored whole, its history entry with it."""
+    url = await fresh_postgres_database(postgres_server)
+    next_id = Interactions()
+    async with counting(postgres_server.port) as (proxy, port):
+        through = url.replace(f":{postgres_server.port}/", f":{port}/")
+        async with await PgStorage.open_url(through) as storage:
+            character = await create(storage, next_id, "Ana", guild=GUILD_A)
+            before = proxy.trips
+            async with storage.transaction(guild_id=GUILD_A) as tx:
+                current = await tx.get_character(GUILD_A, character.id)
+                assert current is not None
+                await tx.save_health(current, replace(current.health, health=5))
+                await tx.record(
+                    guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="hurt"
+                )
+            trips = proxy.trips - before
+            async with storage.read() as reader:
+                stored = await reader.character(character)
+    assert trips == 2
+    assert stored.health.health == 5
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        cursor = await conn.execute("SELECT count(*) FROM history WHERE command = 'hurt'")
+        assert await cursor.fetchone() == (1,)

@@ -94,7 +94,9 @@ class PgPipeline(Pipeline):
         returning = read is _lastrowid or read is _inserted_row
         probes: list[tuple[Statement, psycopg.AsyncCursor[Any]]] = []
         conn = self._pg
-        async with conn.pipeline() as pipe:
+        # The block's end sends the one Sync and takes every result back: one trip. (A
+        # ``pipe.sync()`` inside the block would be a trip, and the block's end another.)
+        async with conn.pipeline():
             for statement in [*queued, last]:
                 for sql, params in server_locks(statement.sql, statement.params):
                     await conn.cursor().execute(sql, params)
@@ -103,19 +105,18 @@ class PgPipeline(Pipeline):
                 cursor = await _run(conn, statement)
                 if statement.probe is not None:
                     probes.append((statement, cursor))
-            await pipe.sync()
-            for statement, probe_cursor in probes:
-                row = await probe_cursor.fetchone()
-                probed = None if row is None else tuple(row)
-                if statement.check is not None:  # the schema's version (``schema_guard``)
-                    statement.check(probed)
-                self.probed[str(statement.probe)] = probed
-            if read is _fetchall:
-                return cast(T, rows_of(cursor, await cursor.fetchall()))
-            if returning:
-                found = await cursor.fetchone()
-                return cast(T, None if found is None else int(found[0]))
-            return cast(T, None)
+        for statement, probe_cursor in probes:
+            row = await probe_cursor.fetchone()
+            probed = None if row is None else tuple(row)
+            if statement.check is not None:  # the schema's version (``schema_guard``)
+                statement.check(probed)
+            self.probed[str(statement.probe)] = probed
+        if read is _fetchall:
+            return cast(T, rows_of(cursor, await cursor.fetchall()))
+        if returning:
+            found = await cursor.fetchone()
+            return cast(T, None if found is None else int(found[0]))
+        return cast(T, None)
 
 
 class OneStatementEach:
