@@ -141,9 +141,12 @@ async def _pipe(
 
 
 @contextlib.asynccontextmanager
-async def counting(target_port: int) -> AsyncIterator[tuple[TripProxy, int]]:
-    """A proxy to ``target_port`` served on this loop (a test's), and its port."""
-    proxy = TripProxy(target_port)
+async def counting(
+    target_port: int, log: TextIO | None = None
+) -> AsyncIterator[tuple[TripProxy, int]]:
+    """A proxy to ``target_port`` served on this loop (a test's), and its port; with ``log``,
+    each trip's statements are written there, a line a trip."""
+    proxy = TripProxy(target_port, log)
     listen = await asyncio.start_server(proxy.client, "127.0.0.1", 0)
     async with listen:
         yield proxy, listen.sockets[0].getsockname()[1]

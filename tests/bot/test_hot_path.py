@@ -9,13 +9,16 @@ it buys a guarantee (issue 29; docs/BENCHMARK.md, "Against the floor, part by pa
   interaction is handed to discord.py, so that no other task of the bot goes through it;
 - the option types a command declares are read once per command;
 - a change on PostgreSQL is two round trips to the server, as on SQLite two trips to
-  aiosqlite's thread.
+  aiosqlite's thread, and makes sure of its server's row only until a change committed it;
+- rows read on PostgreSQL take their column names once per query, not a psycopg
+  ``Column`` per column at every read.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import io
 import time
 from collections.abc import AsyncIterator, Coroutine, Iterator
 from contextlib import contextmanager
@@ -29,6 +32,7 @@ import psycopg
 import pytest
 import pytest_asyncio
 from discord import app_commands
+from psycopg import _column as psycopg_column
 
 from bench.trip_proxy import counting
 from bot.app import SaludBot
@@ -36,11 +40,18 @@ from bot.config.dice import production_roller
 from bot.config.settings import load_settings
 from bot.interaction.errors import UserFacingError
 from bot.interaction.option_types import check_option_types
-from bot.storage import Storage, Ticket
+from bot.storage import Storage, StoredCharacter, Ticket
 from bot.storage.postgres.storage import PgStorage
 from bot.storage.sqlite.transaction import Transaction
 from devkit.postgres import PostgresServer, running_postgres
-from tests.storage.conftest import GM, GUILD_A, Interactions, create, fresh_postgres_database
+from tests.storage.conftest import (
+    GM,
+    GUILD_A,
+    GUILD_B,
+    Interactions,
+    create,
+    fresh_postgres_database,
+)
 
 
 @pytest_asyncio.fixture
@@ -184,31 +195,95 @@ def postgres_server() -> Iterator[PostgresServer]:
         yield server
 
 
+async def _hurt_on_pg(storage: PgStorage, character: StoredCharacter, health: int) -> None:
+    async with storage.transaction(guild_id=GUILD_A) as tx:
+        current = await tx.get_character(GUILD_A, character.id)
+        assert current is not None
+        await tx.save_health(current, replace(current.health, health=health))
+        await tx.record(guild_id=GUILD_A, interaction_id=_PG_IDS(), actor_id=GM, command="hurt")
+
+
+_PG_IDS = Interactions()
+
+
 async def test_a_change_on_postgresql_is_two_round_trips(postgres_server: PostgresServer) -> None:
     """A /hurt's transaction on PostgreSQL, counted on the wire (a Sync or a Query is a round
     trip the bot waits for): BEGIN with the server's row lock and the read, then the writes
     with COMMIT, and no empty Sync after either (psycopg's pipeline block ends with one of
-    its own: an explicit ``sync()`` inside it was a trip more each time). The change is
+    its own: an explicit ``sync()`` inside it was a trip more each time). The server's row
+    is made sure of once: after a committed change, the next only locks it. The change is
     stored whole, its history entry with it."""
     url = await fresh_postgres_database(postgres_server)
-    next_id = Interactions()
-    async with counting(postgres_server.port) as (proxy, port):
+    said = io.StringIO()
+    async with counting(postgres_server.port, said) as (proxy, port):
         through = url.replace(f":{postgres_server.port}/", f":{port}/")
         async with await PgStorage.open_url(through) as storage:
-            character = await create(storage, next_id, "Ana", guild=GUILD_A)
-            before = proxy.trips
-            async with storage.transaction(guild_id=GUILD_A) as tx:
-                current = await tx.get_character(GUILD_A, character.id)
-                assert current is not None
-                await tx.save_health(current, replace(current.health, health=5))
-                await tx.record(
-                    guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="hurt"
-                )
-            trips = proxy.trips - before
+            character = await create(storage, _PG_IDS, "Ana", guild=GUILD_A)
+            trips = []
+            for health in (6, 5):
+                before, said_before = proxy.trips, said.tell()
+                await _hurt_on_pg(storage, character, health)
+                trips.append(proxy.trips - before)
+            last_change = said.getvalue()[said_before:]
             async with storage.read() as reader:
                 stored = await reader.character(character)
-    assert trips == 2
+    assert trips == [2, 2]
+    assert "SELECT guild_id FROM servers WHERE guild_id = $1 FOR UPDATE" in last_change
+    assert "INSERT INTO servers" not in last_change, last_change
     assert stored.health.health == 5
     async with await psycopg.AsyncConnection.connect(url) as conn:
         cursor = await conn.execute("SELECT count(*) FROM history WHERE command = 'hurt'")
-        assert await cursor.fetchone() == (1,)
+        assert await cursor.fetchone() == (2,)
+
+
+async def test_a_server_row_is_made_sure_of_again_after_a_rolled_back_change(
+    postgres_server: PostgresServer,
+) -> None:
+    """A change that created the server's row and was rolled back leaves nothing known: the
+    next change creates the row again (its lock would otherwise lock nothing)."""
+    url = await fresh_postgres_database(postgres_server)
+    said = io.StringIO()
+    async with counting(postgres_server.port, said) as (_proxy, port):
+        through = url.replace(f":{postgres_server.port}/", f":{port}/")
+        async with await PgStorage.open_url(through) as storage:
+            with pytest.raises(RuntimeError):
+                async with storage.transaction(guild_id=GUILD_B) as tx:
+                    await tx.record(
+                        guild_id=GUILD_B, interaction_id=_PG_IDS(), actor_id=GM, command="x"
+                    )
+                    await tx.get_character(GUILD_B, 1)  # the trip that creates the row
+                    raise RuntimeError("rolled back")
+            said_before = said.tell()
+            character = await create(storage, _PG_IDS, "Bea", guild=GUILD_B)
+    assert "INSERT INTO servers" in said.getvalue()[said_before:]
+    async with await psycopg.AsyncConnection.connect(url) as conn:
+        cursor = await conn.execute("SELECT guild_id FROM servers")
+        assert await cursor.fetchall() == [(GUILD_B,)]
+    assert character.name == "Bea"
+
+
+async def test_rows_read_on_postgresql_build_no_column_objects(
+    postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """psycopg's ``cursor.description`` builds a ``Column`` per column at every call (29 for
+    a character); the engine reads a query's column names once, and its rows by name as
+    before."""
+    url = await fresh_postgres_database(postgres_server)
+    async with await PgStorage.open_url(url) as storage:
+        character = await create(storage, _PG_IDS, "Ana", guild=GUILD_A)
+        async with storage.read() as reader:
+            await reader.character(character)  # the query's names, read once
+        made: list[object] = []
+        column_init = psycopg_column.Column.__init__
+
+        def counted(self: Any, *args: Any, **kwargs: Any) -> None:
+            made.append(self)
+            column_init(self, *args, **kwargs)
+
+        monkeypatch.setattr(psycopg_column.Column, "__init__", counted)
+        for _ in range(3):
+            async with storage.read() as reader:
+                stored = await reader.character(character)
+            await _hurt_on_pg(storage, character, 7)
+    assert made == []
+    assert stored.name == "Ana" and stored.health.health in (7, 10)

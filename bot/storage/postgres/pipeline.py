@@ -17,6 +17,7 @@ import psycopg
 from bot.storage.postgres.dialect import (
     PgRow,
     as_sqlite_error,
+    locked_server,
     server_locks,
     translate,
     with_returning_id,
@@ -37,9 +38,28 @@ T = TypeVar("T")
 Connection = psycopg.AsyncConnection[Any]
 
 
-def rows_of(cursor: psycopg.AsyncCursor[Any], rows: list[Any]) -> list[sqlite3.Row]:
-    """The rows as the readers take them (by name or position, as ``sqlite3.Row``)."""
-    names = {column.name: i for i, column in enumerate(cursor.description or ())}
+#: The columns of each query's rows, by name (a query's text always gives the same columns).
+_COLUMNS: dict[str, dict[str, int]] = {}
+#: Beyond this many query texts (their IN lists vary in length) the cache starts again.
+_COLUMNS_KEPT = 1024
+
+
+def rows_of(cursor: psycopg.AsyncCursor[Any], rows: list[Any], sql: str) -> list[sqlite3.Row]:
+    """The rows of the query ``sql`` as the readers take them (by name or position, as
+    ``sqlite3.Row``). The column names are read once per query text: psycopg's
+    ``description`` builds a ``Column`` for every column at every call (29 for a
+    character)."""
+    names = _COLUMNS.get(sql)
+    if names is None:
+        result = cursor.pgresult
+        fields = 0 if result is None else result.nfields
+        names = {}
+        for i in range(fields):
+            name = None if result is None else result.fname(i)
+            names[(name or b"").decode()] = i
+        if len(_COLUMNS) >= _COLUMNS_KEPT:
+            _COLUMNS.clear()
+        _COLUMNS[sql] = names
     return cast(list[sqlite3.Row], [PgRow(row, names) for row in rows])
 
 
@@ -62,9 +82,14 @@ class PgPipeline(Pipeline):
         conn: Connection,
         on_failure: Callable[[], None] = lambda: None,
         checks: TripChecks = NO_CHECKS,
+        stored_servers: set[Any] | None = None,
     ) -> None:
         super().__init__(cast(Any, None), on_failure, checks)
         self._pg = conn
+        #: The servers whose row a committed transaction made sure of (the engine's, shared
+        #: by its transactions), and those this one creates if missing (known once it commits).
+        self._stored_servers: set[Any] = set() if stored_servers is None else stored_servers
+        self._ensuring: list[Any] = []
 
     async def _send(
         self,
@@ -98,13 +123,18 @@ class PgPipeline(Pipeline):
         # ``pipe.sync()`` inside the block would be a trip, and the block's end another.)
         async with conn.pipeline():
             for statement in [*queued, last]:
-                for sql, params in server_locks(statement.sql, statement.params):
+                locks = server_locks(statement.sql, statement.params, self._stored_servers)
+                if len(locks) > 1:
+                    self._ensuring.append(locked_server(statement.sql, statement.params))
+                for sql, params in locks:
                     await conn.cursor().execute(sql, params)
                 if statement is last and returning:
                     statement = Statement(with_returning_id(statement.sql), statement.params)
                 cursor = await _run(conn, statement)
                 if statement.probe is not None:
                     probes.append((statement, cursor))
+        if last.sql == "COMMIT":
+            self._stored_servers.update(self._ensuring)
         for statement, probe_cursor in probes:
             row = await probe_cursor.fetchone()
             probed = None if row is None else tuple(row)
@@ -112,7 +142,7 @@ class PgPipeline(Pipeline):
                 statement.check(probed)
             self.probed[str(statement.probe)] = probed
         if read is _fetchall:
-            return cast(T, rows_of(cursor, await cursor.fetchall()))
+            return cast(T, rows_of(cursor, await cursor.fetchall(), last.sql))
         if returning:
             found = await cursor.fetchone()
             return cast(T, None if found is None else int(found[0]))
@@ -128,4 +158,4 @@ class OneStatementEach:
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         cursor = await self._conn.execute(translate(sql), params)
-        return rows_of(cursor, await cursor.fetchall())
+        return rows_of(cursor, await cursor.fetchall(), sql)

@@ -17,6 +17,7 @@ answer was lost is settled by looking its interaction up once reconnected (``_fi
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -78,6 +79,9 @@ class PgStorage(Storage):
         self._url = url
         self._clock = clock
         self._lock = FairLock()
+        #: Servers whose row in ``servers`` is known stored (``PgPipeline``): for this
+        #: connection's database only, so forgotten with the connection.
+        self._stored_servers: set[int] = set()
         self._holder = None
         self._closed = False
         self._settings = SettingsCache()
@@ -110,6 +114,7 @@ class PgStorage(Storage):
             if self._pg is not None:
                 await self._pg.close()
             self._pg = None
+            self._stored_servers.clear()
             self._pg = await connect(self._url)
         return self._pg
 
@@ -121,7 +126,7 @@ class PgStorage(Storage):
             self._settings,
             guild_id,
             TripChecks(self._schema, None),  # no file to check: a server
-            PgPipeline,
+            functools.partial(PgPipeline, stored_servers=self._stored_servers),
         )
 
     async def _queries(self) -> Queries:
