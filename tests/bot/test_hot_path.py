@@ -287,3 +287,30 @@ async def test_rows_read_on_postgresql_build_no_column_objects(
             await _hurt_on_pg(storage, character, 7)
     assert made == []
     assert stored.name == "Ana" and stored.health.health in (7, 10)
+
+
+async def test_a_change_on_postgresql_makes_a_cursor_per_result_read(
+    postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """psycopg builds a cursor (and its adapters) per ``conn.cursor()``; the statements whose
+    results nobody reads (BEGIN, the lock, the writes) share one per trip, and a /hurt's
+    change makes 5 (each trip's shared one, the history probe, the character read, the
+    COMMIT) rather than one per statement (8)."""
+    url = await fresh_postgres_database(postgres_server)
+    async with await PgStorage.open_url(url) as storage:
+        character = await create(storage, _PG_IDS, "Ana", guild=GUILD_A)
+        await _hurt_on_pg(storage, character, 8)  # the server's row: made sure of
+        made: list[object] = []
+        cursor = psycopg.AsyncConnection.cursor
+
+        def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+            made.append(self)
+            return cursor(self, *args, **kwargs)
+
+        monkeypatch.setattr(psycopg.AsyncConnection, "cursor", counted)
+        await _hurt_on_pg(storage, character, 4)
+        monkeypatch.undo()
+        async with storage.read() as reader:
+            stored = await reader.character(character)
+    assert len(made) == 5
+    assert stored.health.health == 4

@@ -63,8 +63,10 @@ def rows_of(cursor: psycopg.AsyncCursor[Any], rows: list[Any], sql: str) -> list
     return cast(list[sqlite3.Row], [PgRow(row, names) for row in rows])
 
 
-async def _run(conn: Connection, statement: Statement) -> psycopg.AsyncCursor[Any]:
-    cursor = conn.cursor()
+async def _run(
+    conn: Connection, statement: Statement, cursor: psycopg.AsyncCursor[Any] | None = None
+) -> psycopg.AsyncCursor[Any]:
+    cursor = conn.cursor() if cursor is None else cursor
     sql = translate(statement.sql)
     if statement.many:
         await cursor.executemany(sql, cast(Sequence[Sequence[Any]], statement.params))
@@ -119,6 +121,9 @@ class PgPipeline(Pipeline):
         returning = read is _lastrowid or read is _inserted_row
         probes: list[tuple[Statement, psycopg.AsyncCursor[Any]]] = []
         conn = self._pg
+        # The statements whose results nobody reads share one cursor (a cursor keeps its
+        # last result only); a probe and the last statement have their own.
+        quiet = conn.cursor()
         # The block's end sends the one Sync and takes every result back: one trip. (A
         # ``pipe.sync()`` inside the block would be a trip, and the block's end another.)
         async with conn.pipeline():
@@ -127,10 +132,11 @@ class PgPipeline(Pipeline):
                 if len(locks) > 1:
                     self._ensuring.append(locked_server(statement.sql, statement.params))
                 for sql, params in locks:
-                    await conn.cursor().execute(sql, params)
+                    await quiet.execute(sql, params)
+                kept = statement is last or statement.probe is not None
                 if statement is last and returning:
                     statement = Statement(with_returning_id(statement.sql), statement.params)
-                cursor = await _run(conn, statement)
+                cursor = await _run(conn, statement, None if kept else quiet)
                 if statement.probe is not None:
                     probes.append((statement, cursor))
         if last.sql == "COMMIT":
