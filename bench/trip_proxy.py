@@ -95,6 +95,7 @@ class TripProxy:
         self.target_port = target_port
         self.counters: list[FrontendCounter] = []
         self.log = log
+        self.clients: set[asyncio.Task[None]] = set()  # the connections being passed through
 
     @property
     def trips(self) -> int:
@@ -103,6 +104,10 @@ class TripProxy:
     async def client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         counter = FrontendCounter(self._said if self.log is not None else None)
         self.counters.append(counter)
+        task = asyncio.current_task()
+        if task is not None:
+            self.clients.add(task)
+            task.add_done_callback(self.clients.discard)
         try:
             up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
         except OSError:
@@ -150,6 +155,9 @@ async def counting(
     listen = await asyncio.start_server(proxy.client, "127.0.0.1", 0)
     async with listen:
         yield proxy, listen.sockets[0].getsockname()[1]
+        # The clients closed their connections: their pipes end (not cancelled at the end).
+        if proxy.clients:
+            await asyncio.wait(proxy.clients, timeout=5)
 
 
 async def _serve(target_port: int, log: TextIO | None) -> None:
