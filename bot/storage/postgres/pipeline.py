@@ -1,10 +1,12 @@
-"""A transaction's statements sent to PostgreSQL in psycopg 3's pipeline mode: those nobody
-waits for go with the next statement whose result is needed, or with the ``COMMIT``, in one
-trip to the server (a ``/hurt`` is two trips, as on SQLite; docs/DESIGN.md, Storage).
+"""A transaction's statements sent to PostgreSQL: those nobody waits for go with the next
+statement whose result is needed, or with the ``COMMIT``, as one simple query (bound
+client-side by psycopg), one round trip to the server (a ``/hurt`` is two trips, as on
+SQLite; docs/DESIGN.md, Storage; counted on the wire by ``tests/bot/test_hot_path.py``).
 
 ``PgPipeline`` is the SQLite engine's ``Pipeline`` with another trip: the same queue, its
 statements said in PostgreSQL's dialect (``dialect.translate``), the lock of the server's
-row sent before its next history number is taken (``dialect.server_locks``)."""
+row sent before its next history number is taken (``dialect.server_locks``; the row made
+sure of only until a committed change stored it)."""
 
 from __future__ import annotations
 
