@@ -115,9 +115,9 @@ _FIELDS: dict[type[Any], tuple[tuple[str, str, Any, bool], ...]] = {}
 
 def _fields_of(cls: type[Any]) -> tuple[tuple[str, str, Any, bool], ...]:
     """Each field of ``cls``: its name, its key, its type, whether it has a default. Read
-    once per class: ``get_type_hints`` evaluates the annotations' text at every call (a
-    ``compile`` each: 79 µs for a /hurt's details), and a /history reads one entry's details
-after another."""
+        once per class: ``get_type_hints`` evaluates the annotations' text at every call (a
+        ``compile`` each: 79 µs for a /hurt's details), and a /history reads one entry's details
+    after another."""
     found = _FIELDS.get(cls)
     if found is not None:
         return found
