@@ -92,15 +92,13 @@ def load_settings(environ: Mapping[str, str]) -> Settings:
             "DISCORD_TOKEN=<your bot token>"
         )
     shard_count = _shard_count(environ.get("SHARD_COUNT", "").strip())
-    database_url = _database_url(
-        environ.get("DATABASE_URL", "").strip(), environ.get("DATABASE_PATH", "").strip()
-    )
+    url = database_url(environ)
     return Settings(
         token=token,
-        database_url=database_url,
+        database_url=url,
         database_path=(
             Path(DEFAULT_DATABASE_PATH)
-            if database_url is not None
+            if url is not None
             else _database_path(environ.get("DATABASE_PATH", "").strip())
         ),
         log_level=_log_level(environ.get("LOG_LEVEL", "").strip()),
@@ -165,6 +163,13 @@ def _log_level(raw: str) -> int:
         )
     level: int = getattr(logging, name)
     return level
+
+
+def database_url(environ: Mapping[str, str]) -> str | None:
+    """``DATABASE_URL`` as the bot reads it; ``SettingsError`` beside ``DATABASE_PATH``."""
+    return _database_url(
+        environ.get("DATABASE_URL", "").strip(), environ.get("DATABASE_PATH", "").strip()
+    )
 
 
 def _database_url(raw: str, path: str) -> str | None:

@@ -8,7 +8,7 @@ with ``StorageEngine``, ``StorageChange`` and ``StorageReads``, never an engine'
 
 from __future__ import annotations
 
-from bot.storage.engines import open_storage
+from bot.storage.engines import backup_url, check_url, copy_database, open_storage, shown_url
 from bot.storage.errors import (
     AlreadyApplied,
     CharacterNotFound,
@@ -93,8 +93,12 @@ __all__ = [
     "UndoResult",
     "Unset",
     "backup_database",
+    "backup_url",
     "check_database",
+    "check_url",
+    "copy_database",
     "name_key",
     "open_storage",
+    "shown_url",
     "utc_now",
 ]

@@ -6,14 +6,21 @@ words every failure without knowing an engine."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.storage.errors import DatabaseOpenFailed
 from bot.storage.interface import StorageEngine
+from bot.storage.sqlite.operate import DatabaseReport
 from bot.storage.sqlite.storage import Storage
 
-__all__ = ["open_storage"]
+if TYPE_CHECKING:
+    from bot.storage.copy import CopyReport
+
+__all__ = ["backup_url", "check_url", "copy_database", "open_storage", "shown_url"]
 
 
 async def open_storage(path: Path, url: str | None = None) -> StorageEngine:
@@ -29,3 +36,35 @@ async def open_storage(path: Path, url: str | None = None) -> StorageEngine:
         return await Storage.open(path)
     except sqlite3.Error as error:
         raise DatabaseOpenFailed(str(error)) from error
+
+
+# ``salud copy``, and ``salud backup`` / ``salud check`` with ``DATABASE_URL`` (psycopg only
+# when they run; each raises ``OperateError``, one line).
+
+
+def copy_database(source: str, target: str) -> CopyReport:
+    """``salud copy FROM TO`` (``bot/storage/copy.py``)."""
+    from bot.storage.copy import copy_database as copy
+
+    return asyncio.run(copy(source, target))
+
+
+def backup_url(url: str, destination: Path, *, now: datetime | None = None) -> DatabaseReport:
+    """``salud backup PATH`` of the PostgreSQL database at ``url``: an SQLite file."""
+    from bot.storage.postgres.operate import backup
+
+    return backup(url, destination, now=now)
+
+
+def check_url(url: str) -> DatabaseReport:
+    """``salud check`` of the PostgreSQL database at ``url``, read-only."""
+    from bot.storage.postgres.operate import check
+
+    return check(url)
+
+
+def shown_url(url: str) -> str:
+    """The URL as a line shows it: without its password."""
+    from bot.storage.postgres.schema import hidden
+
+    return hidden(url)

@@ -2,9 +2,9 @@
 an SQLite file and against the real bot on a real PostgreSQL server (``DATABASE_URL``,
 ``devkit/postgres.py``) gets the same replies, word for word, and the same history.
 
-One session covers every command of the contract (and a button), so that the PostgreSQL
-engine's dialect is exercised by each statement the commands send; the two bots run one
-after the other on fakes of their own."""
+One session covers every command of the contract (and a button), the /table commands and
+/character move among them, so that the PostgreSQL engine's dialect is exercised by each
+statement the commands send; the two bots run one after the other on fakes of their own."""
 
 from __future__ import annotations
 
@@ -24,8 +24,10 @@ from devkit.postgres import PostgresServer, running_postgres
 from tests.e2e.kit.commands import gm_of
 from tests.e2e.kit.processes import fake_with_bot
 
-#: The history entries the session leaves: 22 changes, then the undo and the deletion.
-STORED_CHANGES = 24
+#: The history entries the session leaves: 22 changes, the undo, the deletion and the move
+#: at the main table (numbered up to 25), then a /hurt at the other table (its #1).
+STORED_CHANGES = 26
+MAIN_TABLE_NUMBERS = 25
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +60,10 @@ async def session(fake: FakeDiscord, bot: BotProcess) -> list[dict[str, Any]]:
     gm = gm_of(guild)
     seen: list[dict[str, Any]] = []
 
-    async def run(command: str, options: dict[str, Any] | None = None) -> Reply:
-        reply = await fake.slash(guild, gm, command, options or {})
+    async def run(
+        command: str, options: dict[str, Any] | None = None, channel: Any = None
+    ) -> Reply:
+        reply = await fake.slash(guild, gm, command, options or {}, channel=channel)
         seen.append({"command": command, **said(reply)})
         return reply
 
@@ -106,10 +110,28 @@ async def session(fake: FakeDiscord, bot: BotProcess) -> list[dict[str, Any]]:
     await run("history", {"character": "Ana"})
     await press(await run("undo"), "Undo it")
     await press(await run("character delete", {"character": "Zoé"}), "Delete")
+    # Tables: one in a category, a thread of it bound, a character moved there and back.
+    monday = guild.category("Monday")
+    chat = guild.channel_in(monday, "monday-game")
+    clues = guild.thread(chat, "clues")
+    await run("table create", {"name": "Miskatonic", "place": monday})
+    await run("table bind", {"table": "Miskatonic", "place": clues})
+    await run("table rename", {"table": "Miskatonic", "name": "Arkham"})
+    await run("table gm-role", {"table": "Arkham", "role": guild.role("Keepers")})
+    await run("table channel", {"table": "Arkham", "channel": chat})
+    await run("character move", {"character": "Bea", "table": "Arkham"})
+    await run("character list", channel=clues)
+    await run("hurt", {"character": "Bea", "amount": "1"}, channel=chat)
+    await run("history", channel=chat)
+    await run("table unbind", {"place": clues})
+    await run("table create", {"name": "Spare", "place": guild.category("Spare")})
+    await run("table delete", {"table": "Spare"})
+    await run("table list")
     await run("config language", {"language": "es"})
+    await run("table list")
     await run("character list")
     await run("help", {"command": "hurt"})
-    await run("character show", {"character": "Bea"})
+    await run("character show", {"character": "Bea"}, channel=chat)
     return seen
 
 
@@ -130,7 +152,7 @@ async def test_every_command_answers_the_same_on_sqlite_and_on_postgresql(
     assert not (tmp_path / "postgres" / "bot.sqlite3").exists()
     async with await psycopg.AsyncConnection.connect(postgres_server.url) as conn:
         cursor = await conn.execute("SELECT count(*), max(number) FROM history")
-        assert await cursor.fetchone() == (STORED_CHANGES, STORED_CHANGES)
+        assert await cursor.fetchone() == (STORED_CHANGES, MAIN_TABLE_NUMBERS)
 
 
 async def test_a_database_server_gone_is_one_ephemeral_sentence_and_the_bot_goes_on(

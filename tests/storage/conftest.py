@@ -5,7 +5,8 @@ moves by hand."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator, Iterator
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -123,6 +124,37 @@ SQLITE_ONLY = pytest.mark.parametrize("engine", ["sqlite"])
 def engine(request: pytest.FixtureRequest) -> str:
     """Which engine the test's ``storage`` is: every storage test runs on both."""
     return str(request.param)
+
+
+@pytest.fixture
+async def reopen(
+    engine: str, db_path: Path, clock: FakeClock, request: pytest.FixtureRequest
+) -> Callable[[], Awaitable[Storage]]:
+    """Opens the test's database again (as a bot's restart does), on the test's engine; each
+    call opens it anew, the same database each time."""
+    if engine == "sqlite":
+        return lambda: Storage.open(db_path, clock=clock)
+    url = await fresh_postgres_database(request.getfixturevalue("postgres_server"))
+
+    async def on_postgres() -> Storage:
+        return await PgStorage.open_url(url, clock=clock)
+
+    return on_postgres
+
+
+async def count_rows(storage: Storage, table: str, where: str, params: tuple[int, ...]) -> int:
+    """``SELECT count(*) FROM table WHERE where`` (``?`` placeholders) on the storage's engine,
+    beside the storage (a test that looks at the rows themselves)."""
+    statement = f"SELECT count(*) FROM {table} WHERE {where}"
+    if isinstance(storage, PgStorage):
+        async with await psycopg.AsyncConnection.connect(storage._url) as conn:
+            cursor = await conn.execute(statement.replace("?", "%s").encode(), params)
+            row = await cursor.fetchone()
+    else:
+        with sqlite3.connect(storage._path) as raw:
+            row = raw.execute(statement, params).fetchone()
+    assert row is not None
+    return int(row[0])
 
 
 @pytest.fixture

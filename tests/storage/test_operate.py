@@ -44,11 +44,15 @@ def files_in(folder: Path) -> list[str]:
     return sorted(entry.name for entry in folder.iterdir())
 
 
-def run_cli(*args: str, database: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """``python -m bot ARGS`` with DATABASE_PATH and no token, as an operator runs it."""
+def run_cli(
+    *args: str, database: Path | None = None, cwd: Path, **environ: str
+) -> subprocess.CompletedProcess[str]:
+    """``python -m bot ARGS`` with DATABASE_PATH (or the ``environ`` given: DATABASE_URL) and
+    no token, as an operator runs it."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
-    env["DATABASE_PATH"] = str(database)
-    env["PYTHONPATH"] = str(PROJECT_ROOT)
+    if database is not None:
+        env["DATABASE_PATH"] = str(database)
+    env.update(environ, PYTHONPATH=str(PROJECT_ROOT))
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
         cwd=cwd,

@@ -1,18 +1,23 @@
 """Tables (issue 27, migration 0014): an upgraded file gives every server its main table,
 whose id is the server's, holding all of today's data with its numbers; tables and places
 read back into memory at start; a character moved between tables, its undo, and the
-1,000-character limit counted over the whole server."""
+1,000-character limit counted over the whole server. Those last two on both engines (the
+migration's tests are about SQLite's file)."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.storage import Storage
 from bot.storage.sqlite.database import apply_migrations, connect, load_migrations
 from bot.storage.tables import GameTable
 
-from .conftest import GM, GUILD_A, GUILD_B, Interactions, create
+from .conftest import GM, GUILD_A, GUILD_B, Interactions, count_rows, create
+
+#: Opens the test's database again, on the test's engine (``conftest.reopen``).
+Reopen = Callable[[], Awaitable[Storage]]
 
 OTHER_TABLE = 1_577_000_000_000_000_001
 
@@ -61,17 +66,17 @@ async def test_an_upgraded_file_gives_every_server_its_main_table_numbers_unchan
 
 
 async def test_tables_and_places_come_back_at_start_and_resolve_innermost_first(
-    db_path: Path,
+    reopen: Reopen,
 ) -> None:
     table = GameTable(OTHER_TABLE, GUILD_A, "Miskatonic", gm_role_id=77)
     category, channel, thread = 901, 902, 903
     async with (
-        await Storage.open(db_path) as storage,
+        await reopen() as storage,
         storage.transaction(require_record=False) as tx,
     ):
         tx.tables.insert(table)
         tx.tables.bind(table, category)
-    async with await Storage.open(db_path) as storage:
+    async with await reopen() as storage:
         tables = storage.tables
         assert tables.tables(GUILD_A) == [GameTable(GUILD_A, GUILD_A), table]
         assert tables.several(GUILD_A) and not tables.several(GUILD_B)
@@ -86,10 +91,10 @@ async def test_tables_and_places_come_back_at_start_and_resolve_innermost_first(
 
 
 async def test_a_moved_character_plays_at_its_new_table_and_undo_brings_it_back(
-    db_path: Path, next_id: Interactions
+    reopen: Reopen, next_id: Interactions
 ) -> None:
     table = GameTable(OTHER_TABLE, GUILD_A, "Miskatonic")
-    async with await Storage.open(db_path) as storage:
+    async with await reopen() as storage:
         async with storage.transaction(require_record=False) as tx:
             tx.tables.insert(table)
         amelia = await create(storage, next_id, "Amelia", guild=GUILD_A)
@@ -109,8 +114,7 @@ async def test_a_moved_character_plays_at_its_new_table_and_undo_brings_it_back(
         assert [c.name for c in (await storage.names(GUILD_A)).characters] == ["Amelia"]
         assert (await storage.names(OTHER_TABLE)).characters == ()
         # The 1,000-character limit is the server's: counted over both tables.
-        with sqlite3.connect(db_path) as raw:
-            counted = raw.execute(
-                "SELECT count(*) FROM characters WHERE guild_id IN (?, ?)", (GUILD_A, OTHER_TABLE)
-            ).fetchone()
-        assert counted == (1,)
+        counted = await count_rows(
+            storage, "characters", "guild_id IN (?, ?)", (GUILD_A, OTHER_TABLE)
+        )
+        assert counted == 1

@@ -32,6 +32,8 @@ __all__ = [
     "hidden",
     "latest_version",
     "load_migrations",
+    "migrate",
+    "server_said",
 ]
 
 #: How long a connection may take before the server counts as unreachable.
@@ -69,6 +71,14 @@ def latest_version() -> int:
     return load_migrations()[-1].version
 
 
+def server_said(error: BaseException) -> str:
+    """What the server or libpq said, in a few words: the end of the first line of a
+    connection's error (``Connection refused``, ``password authentication failed for user
+    "salud"``, ``database "x" does not exist``)."""
+    lines = str(error).strip().splitlines()
+    return lines[0].rsplit(": ", 1)[-1].strip() if lines else type(error).__name__
+
+
 def hidden(url: str) -> str:
     """The URL without its password (it goes to a log line or stderr)."""
     return re.sub(r"(://[^:/@]+):[^@]*@", r"\1:***@", url)
@@ -103,38 +113,45 @@ async def _tables(conn: psycopg.AsyncConnection[Any]) -> set[str]:
 async def apply_migrations(conn: psycopg.AsyncConnection[Any]) -> int:
     """Create or migrate the schema in one transaction; refuse (``DatabaseUnusable``, the
     database untouched) another program's tables or a schema newer than this code."""
-    migrations = load_migrations()
-    target = migrations[-1].version
     await conn.execute("BEGIN")
     try:
-        await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
-        tables = await _tables(conn)
-        if tables and "schema_version" not in tables:
-            raise DatabaseUnusable(
-                "holds tables of another program (" + ", ".join(sorted(tables)[:3]) + "): "
-                "give Salud an empty database of its own"
-            )
-        current = 0
-        if tables:
-            cursor = await conn.execute("SELECT max(version) FROM schema_version")
-            row = await cursor.fetchone()
-            current = int(row[0]) if row is not None and row[0] is not None else 0
-        if current > target:
-            raise DatabaseUnusable(
-                f"was written by a newer Salud (schema {current}, this one knows {target}): "
-                "upgrade Salud"
-            )
-        if not tables:
-            await conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
-        for migration in migrations:
-            if migration.version <= current:
-                continue
-            await conn.execute(migration.sql.encode())
-            await conn.execute("DELETE FROM schema_version")
-            await conn.execute("INSERT INTO schema_version VALUES (%s)", (migration.version,))
-            current = migration.version
+        current = await migrate(conn)
         await conn.execute("COMMIT")
     except BaseException:
         await conn.execute("ROLLBACK")
         raise
+    return current
+
+
+async def migrate(conn: psycopg.AsyncConnection[Any]) -> int:
+    """``apply_migrations`` inside the caller's transaction (``salud copy`` writes the schema
+    and the rows it copies in one): the version this leaves."""
+    migrations = load_migrations()
+    target = migrations[-1].version
+    await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+    tables = await _tables(conn)
+    if tables and "schema_version" not in tables:
+        raise DatabaseUnusable(
+            "holds tables of another program (" + ", ".join(sorted(tables)[:3]) + "): "
+            "give Salud an empty database of its own"
+        )
+    current = 0
+    if tables:
+        cursor = await conn.execute("SELECT max(version) FROM schema_version")
+        row = await cursor.fetchone()
+        current = int(row[0]) if row is not None and row[0] is not None else 0
+    if current > target:
+        raise DatabaseUnusable(
+            f"was written by a newer Salud (schema {current}, this one knows {target}): "
+            "upgrade Salud"
+        )
+    if not tables:
+        await conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    for migration in migrations:
+        if migration.version <= current:
+            continue
+        await conn.execute(migration.sql.encode())
+        await conn.execute("DELETE FROM schema_version")
+        await conn.execute("INSERT INTO schema_version VALUES (%s)", (migration.version,))
+        current = migration.version
     return current

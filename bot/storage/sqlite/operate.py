@@ -39,7 +39,29 @@ from bot.storage.sqlite.file_check import (
     sound_database,
 )
 
-__all__ = ["DatabaseReport", "OperateError", "backup", "check"]
+__all__ = [
+    "COUNT_SERVERS",
+    "DatabaseReport",
+    "OperateError",
+    "backup",
+    "backup_target",
+    "check",
+    "partial_beside",
+    "sound_copy",
+    "unsound_words",
+    "writable_target",
+]
+
+#: The servers a database knows (said the same on both engines): a table's id, where a
+#: character moved to another table plays and that table's history is kept, is its server's.
+COUNT_SERVERS = (
+    "SELECT count(*) FROM (SELECT guild_id FROM guild_settings"
+    " UNION SELECT guild_id FROM game_tables"
+    " UNION SELECT c.guild_id FROM characters AS c"
+    " WHERE NOT EXISTS (SELECT 1 FROM game_tables AS t WHERE t.id = c.guild_id)"
+    " UNION SELECT h.guild_id FROM history AS h"
+    " WHERE NOT EXISTS (SELECT 1 FROM game_tables AS t WHERE t.id = h.guild_id)) AS known"
+)
 
 
 class OperateError(Exception):
@@ -73,7 +95,9 @@ def _not_salud(path: Path) -> OperateError:
     return OperateError(f"{path} is an SQLite file but not a Salud database.")
 
 
-def _words(error: UnsoundDatabase, path: Path, expected: int, *, copying: bool) -> OperateError:
+def unsound_words(
+    error: UnsoundDatabase, path: Path, expected: int, *, copying: bool
+) -> OperateError:
     """``salud check``'s and ``salud backup``'s line for what the shared check found in the
     database at ``path`` (``error.path`` may be a copy of it)."""
     not_copied = ": no copy was written" if copying else ""
@@ -101,12 +125,7 @@ def _words(error: UnsoundDatabase, path: Path, expected: int, *, copying: bool) 
 def _counts(conn: sqlite3.Connection) -> tuple[int, int]:
     """Characters and servers, in the check's read transaction."""
     characters = int(conn.execute("SELECT count(*) FROM characters").fetchone()[0])
-    servers = int(
-        conn.execute(
-            "SELECT count(*) FROM (SELECT guild_id FROM characters"
-            " UNION SELECT guild_id FROM guild_settings UNION SELECT guild_id FROM history)"
-        ).fetchone()[0]
-    )
+    servers = int(conn.execute(COUNT_SERVERS).fetchone()[0])
     return characters, servers
 
 
@@ -123,7 +142,7 @@ def _sound(path: Path, named: Path, expected: int, *, copying: bool = False) -> 
                 raise _not_salud(named)
             characters, servers = _counts(conn)
     except UnsoundDatabase as error:
-        raise _words(error, named, expected, copying=copying) from None
+        raise unsound_words(error, named, expected, copying=copying) from None
     except sqlite3.DatabaseError as error:
         raise OperateError(
             f"{named} cannot be read as a Salud database ({one_line(str(error))})."
@@ -136,7 +155,7 @@ def check(path: Path) -> DatabaseReport:
     return _sound(path, path, latest_version())
 
 
-def _target(destination: Path, now: datetime) -> Path:
+def backup_target(destination: Path, now: datetime) -> Path:
     """The backup file: ``destination`` itself, or a dated file in it when it is a folder."""
     if destination.is_dir():
         return destination / f"salud-{now.strftime('%Y%m%d-%H%M%S')}.sqlite3"
@@ -171,6 +190,11 @@ def _refuse_target(source: Path, target: Path) -> None:
             f"{target} is {what}: a copy written there would destroy the database. "
             "Give another file or folder (e.g. salud backup backups/)."
         )
+    writable_target(target)
+
+
+def writable_target(target: Path) -> None:
+    """Refuse a target that is not a regular file, or whose folder is not there."""
     if target.exists() and not target.is_file():
         raise OperateError(
             f"{target} is not a regular file: a copy cannot replace it. Give a file or a folder."
@@ -179,21 +203,8 @@ def _refuse_target(source: Path, target: Path) -> None:
         raise OperateError(f"{target.parent}: no such folder. Create it or choose another.")
 
 
-def backup(source: Path, destination: Path, *, now: datetime | None = None) -> DatabaseReport:
-    """Copy the live database to ``destination`` (a file, or a folder for a dated file),
-    check the copy, and return what it holds. The copy is written beside its target and
-    renamed into place once checked: a target it cannot write that way is refused."""
-    expected = latest_version()
-    target = _target(destination, now or datetime.now(UTC))
-    _refuse_target(source, target)
-    try:
-        state = file_state(source)
-    except UnsoundDatabase as error:
-        raise _words(error, source, expected, copying=True) from None
-    if state == "missing":
-        raise _missing(source)
-    if state == "empty":
-        raise _not_sqlite(source)
+def partial_beside(target: Path) -> Path:
+    """A new empty file beside ``target``, renamed over it once the copy in it is sound."""
     try:
         handle, partial_name = tempfile.mkstemp(
             prefix=f".{target.name}.", suffix=".partial", dir=target.parent
@@ -204,7 +215,30 @@ def backup(source: Path, destination: Path, *, now: datetime | None = None) -> D
             "beside its target, then renamed. Give a folder you can write in."
         ) from None
     os.close(handle)
-    partial = Path(partial_name)
+    return Path(partial_name)
+
+
+def sound_copy(partial: Path, named: Path) -> DatabaseReport:
+    """The thorough check of a copy just written; what is wrong is said of ``named``."""
+    return _sound(partial, named, latest_version(), copying=True)
+
+
+def backup(source: Path, destination: Path, *, now: datetime | None = None) -> DatabaseReport:
+    """Copy the live database to ``destination`` (a file, or a folder for a dated file),
+    check the copy, and return what it holds. The copy is written beside its target and
+    renamed into place once checked: a target it cannot write that way is refused."""
+    expected = latest_version()
+    target = backup_target(destination, now or datetime.now(UTC))
+    _refuse_target(source, target)
+    try:
+        state = file_state(source)
+    except UnsoundDatabase as error:
+        raise unsound_words(error, source, expected, copying=True) from None
+    if state == "missing":
+        raise _missing(source)
+    if state == "empty":
+        raise _not_sqlite(source)
+    partial = partial_beside(target)
     try:
         try:
             with (
