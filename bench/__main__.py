@@ -14,6 +14,10 @@ a changing command must do. It gets the ``/hurt`` cells, each right after the fl
 how much of the gap to the floor is the mere cost of storing a change (``--no-floor-sqlite``
 skips it).
 
+Salud runs a third time, on a PostgreSQL server the run starts (``bench/engines.py``,
+``--engines sqlite`` skips it), on the 10 servers, each cell right after the same cell on
+SQLite, its round trips to the server counted on the wire (``bench/trip_proxy.py``).
+
 Every command sent must succeed: characters are put in a state where it is legal before each
 cell (Health 99 for ``/hurt``, −1 with a roll pending for ``/conscious``, 50 with a full First
 Aid pool for ``/firstaid``), and the requests are spread over the 50 characters of 10 servers.
@@ -512,18 +516,9 @@ async def _bench(run: Run, workdir: Path, pg: PgSide | None) -> Run:
                     run.floor_sqlite_seconds += time.perf_counter() - started
                     log(sqlite_progress_line(sqlite_cell))
                 for subject in subjects:
-                    async with profiling(
-                        config, subject.bot, f"salud-{subject.servers}-{cell_name}"
-                    ):
-                        result = await measure(
-                            subject.fake,
-                            subject.bot,
-                            requests_for(name, subject.table, config.count),
-                            in_flight,
-                            functools.partial(subject.reset, name),
-                            budget_for(name, len(subject.table.characters)),
-                        )
-                    result.stored_unanswered = subject.stored(result.unanswered)
+                    result = await measure_subject(
+                        config, subject, name, in_flight, f"salud-{subject.servers}-{cell_name}"
+                    )
                     cell = Cell(name, subject.servers, in_flight, result, floor_result)
                     run.cells.append(cell)
                     log(progress_line(cell))
@@ -564,14 +559,12 @@ async def _bench(run: Run, workdir: Path, pg: PgSide | None) -> Run:
     return run
 
 
-async def measure_pg(
-    config: Config, subject: Subject, name: str, in_flight: int, on_sqlite: Cell
-) -> EngineCell:
-    """One cell of Salud on PostgreSQL, with the trips it made and the server's CPU."""
-    assert subject.pg is not None
-    trips, server_cpu = await subject.pg.trips(), subject.pg.cpu()
-    cell_name = f"{name.replace(' ', '-')}-{in_flight}"
-    async with profiling(config, subject.bot, f"salud-postgres-{cell_name}"):
+async def measure_subject(
+    config: Config, subject: Subject, name: str, in_flight: int, profile_name: str
+) -> CellResult:
+    """One cell of a Salud (profiled as ``profile_name`` with ``--profile``), its characters
+    reset as its budget needs; the unanswered interactions that were stored all the same."""
+    async with profiling(config, subject.bot, profile_name):
         result = await measure(
             subject.fake,
             subject.bot,
@@ -580,10 +573,21 @@ async def measure_pg(
             functools.partial(subject.reset, name),
             budget_for(name, len(subject.table.characters)),
         )
+    result.stored_unanswered = subject.stored(result.unanswered)
+    return result
+
+
+async def measure_pg(
+    config: Config, subject: Subject, name: str, in_flight: int, on_sqlite: Cell
+) -> EngineCell:
+    """One cell of Salud on PostgreSQL, with the trips it made and the server's CPU."""
+    assert subject.pg is not None
+    trips, server_cpu = await subject.pg.trips(), subject.pg.cpu()
+    cell_name = f"{name.replace(' ', '-')}-{in_flight}"
+    result = await measure_subject(config, subject, name, in_flight, f"salud-postgres-{cell_name}")
     # The resets between chunks go to the server directly: neither trips nor the bot's CPU.
     trips = await subject.pg.trips() - trips
     server_cpu = subject.pg.cpu() - server_cpu
-    result.stored_unanswered = subject.stored(result.unanswered)
     return EngineCell(name, in_flight, result, on_sqlite.salud, trips, server_cpu)
 
 
@@ -1203,7 +1207,9 @@ BENCHMARK_INTRO = (
     " sent to the complete reply received. The ratios to the floor are what count: the fake"
     " and the machine cost both bots the same. In the first table Salud runs on a database of"
     " 10 servers and one of 10,000 servers × 5 characters, joined to the 10 servers the"
-    " commands go to. A third subject, the floor + SQLite (`bench/floor_bot.py --sqlite`), is"
+    " commands go to, and on a PostgreSQL server the run starts (the table *Both engines*:"
+    " the same cells on each engine, with the round trips to the server per reply). A third"
+    " subject, the floor + SQLite (`bench/floor_bot.py --sqlite`), is"
     " the floor storing every command in one minimal SQLite transaction through aiosqlite:"
     " what a change costs before any of Salud's own work, the limit a changing command is"
     " held to. The scale part (`bench/scale.py`) joins both bots to 10, 1,000 and 10,000"
