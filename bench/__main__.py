@@ -1255,6 +1255,15 @@ def readme_summary(run: Run) -> list[str]:
             shown.append(f"{value:.2f}{'' if round(value, 2) <= TARGET_LIMIT else ' ✗'}")
         if shown:
             parts.append(f"/{name} {' / '.join(shown)}")
+    engines = run.engine_cells
+    if engines:
+        changes = [c for c in engines if c.command in CHANGING]
+        trips = max((c.trips_per_reply for c in changes), default=0.0)
+        lines.append(
+            f"- On PostgreSQL (the same cells, a server started for the run): at most"
+            f" {trips:.2f} round trips to the server a change (aim ≤ 3), CPU per reply"
+            f" {span([c.cpu_ratio for c in engines])} SQLite's (aim ≤ 1.25)."
+        )
     if parts:
         lines.append(
             f"- CPU per reply against the storage limit (a change: the floor + SQLite; /character"
