@@ -48,7 +48,6 @@ async def run(settings: Settings) -> int:
     """Run until Discord closes the connection or a stop signal arrives."""
     # Imported here so that a settings error is reported before the heavier imports run.
     from bot.app import SaludBot
-    from bot.config.dice import production_roller
     from bot.storage import (
         DatabaseOpenFailed,
         DatabaseUnusable,
@@ -57,6 +56,7 @@ async def run(settings: Settings) -> int:
         open_storage,
     )
     from bot.storage.errors import DatabaseUnreachable
+    from rules.dice import SystemRoller
 
     try:
         storage = await open_storage(settings.database_path, settings.database_url)
@@ -76,7 +76,7 @@ async def run(settings: Settings) -> int:
         )
         return EXIT_BAD_SETTINGS
     async with storage:
-        bot = SaludBot(storage=storage, settings=settings, roller=production_roller())
+        bot = SaludBot(storage=storage, settings=settings, roller=SystemRoller())
         stop = asyncio.Event()
         moved_on: list[SchemaMovedOn] = []
 

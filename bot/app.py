@@ -10,8 +10,8 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.config.dice import Roller
 from bot.config.settings import Settings
+from bot.discord_rest.invalid_requests import InvalidRequests
 from bot.features.registry import register_buttons
 from bot.gateway.intake import Intake
 from bot.gateway.lean_state import LeanClient
@@ -19,10 +19,10 @@ from bot.gateway.places import PlaceFollower
 from bot.gateway.sync import SYNC_HASH_KEY, command_hash
 from bot.i18n import SaludTranslator
 from bot.interaction.here import Here
-from bot.interaction.invalid_requests import InvalidRequests
 from bot.interaction.tree import SaludTree
 from bot.services import Services
-from bot.storage import StorageEngine
+from bot.storage.interface import StorageEngine
+from rules.dice import Roller
 
 __all__ = [
     "EXTENSIONS",
@@ -151,7 +151,7 @@ class SaludBot(LeanClient, commands.AutoShardedBot):
         self._services = Services.start(
             self.storage,
             self._dice,
-            self.http,
+            self,
             self._guild_locale,
             invalid=self._invalid,
             share=self._share,
@@ -213,7 +213,7 @@ class SaludBot(LeanClient, commands.AutoShardedBot):
         self, interaction: discord.Interaction[Any], command: object
     ) -> None:
         """After a command's reply: a GM of a server whose announcement channel the bot lost
-        is told so, once, privately (``bot.interaction.announcements``)."""
+        is told so, once, privately (``bot.discord_rest.announcements``)."""
         services = self._services
         if services is None or not services.announcements.untold(interaction.guild_id):
             return

@@ -11,16 +11,14 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.features.consciousness.buttons import CONSCIOUSNESS_ID
-from bot.features.consciousness.keeper import RollButtonKeeper
+from bot.discord_rest.announcements import Announcements
+from bot.discord_rest.invalid_requests import InvalidRequests
+from bot.discord_rest.pacer import RATE, RestPacer
+from bot.features.rolls.keeper import RollButtonKeeper
+from bot.features.rolls.kinds import ROLL_KINDS
 from bot.features.scene.status import tracker_embeds
 from bot.features.scene.tracker import LiveTracker
-from bot.features.stability.buttons import STABILITY_TEST_ID
-from bot.interaction.announcements import Announcements
-from bot.interaction.invalid_requests import InvalidRequests
-from bot.interaction.pacer import RATE, RestPacer
-from bot.storage import StorageEngine
-from bot.storage.roll_messages import RollKind
+from bot.storage.interface import StorageEngine
 from rules.dice import Roller
 
 __all__ = ["Services"]
@@ -46,7 +44,7 @@ class Services:
         cls,
         storage: StorageEngine,
         dice: Roller,
-        http: discord.http.HTTPClient,
+        client: discord.Client,
         guild_locale: Callable[[int], str | None],
         *,
         invalid: InvalidRequests | None = None,
@@ -55,20 +53,13 @@ class Services:
         """Build the services and let the keepers follow the storage's changes. ``invalid``:
         the count of the bot's invalid requests (discord.py's included); ``share``: the part
         of the bot's shards this process runs, hence of Discord's global limit it may use."""
-        pacer = RestPacer(http, rate=RATE * min(1.0, max(share, 0.05)), invalid=invalid)
+        pacer = RestPacer(client.http, rate=RATE * min(1.0, max(share, 0.05)), invalid=invalid)
         services = cls(
             storage=storage,
             dice=dice,
             pacer=pacer,
             announcements=Announcements(storage, pacer),
-            roll_buttons=RollButtonKeeper(
-                storage,
-                pacer,
-                {
-                    RollKind.CONSCIOUSNESS: CONSCIOUSNESS_ID,
-                    RollKind.STABILITY_TEST: STABILITY_TEST_ID,
-                },
-            ),
+            roll_buttons=RollButtonKeeper(storage, pacer, ROLL_KINDS),
             tracker=LiveTracker(storage, pacer, guild_locale, tracker_embeds),
         )
         pacer.start()

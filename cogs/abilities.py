@@ -94,7 +94,7 @@ class AbilityCog(
             details = AbilitySetDetails(
                 ability=after.name, rating=after.rating, pool=after.pool, kind=after.kind.value
             )
-            entry = await tx.record(**here.history(details))
+            entry = await here.history(details).record(tx)
         language = here.public_language
         said = set_sentence(saved, existing, after, entry is not None, language)
         await send_brief(interaction, here, brief_embed(saved, description=said))
@@ -125,7 +125,7 @@ class AbilityCog(
             current = await tx.character(character)
             removed = find_ability(current, name)
             saved = await tx.remove_ability(current, removed.name)
-            await tx.record(**here.history(AbilityRemoveDetails(ability=removed.name)))
+            await here.history(AbilityRemoveDetails(ability=removed.name)).record(tx)
         language = here.public_language
         said = ability_sentence(language, "abilities.remove.done", saved, removed)
         await send_brief(interaction, here, brief_embed(saved, description=said))

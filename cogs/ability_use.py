@@ -107,7 +107,7 @@ class AbilityUseCog(commands.Cog):
                 ),
                 kept=None if composure is None else composure.kept,
             )
-            await tx.record(**here.history(details))
+            await here.history(details).record(tx)
         language = here.public_language
         said = ability_sentence(
             language,
@@ -208,7 +208,7 @@ class AbilityUseCog(commands.Cog):
                 success=roll.success,
                 attack=attack,
             )
-            await tx.record(**here.history(details))
+            await here.history(details).record(tx)
         await send_change(
             interaction,
             [check_embed(saved, roll, tested.name, language)],

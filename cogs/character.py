@@ -13,7 +13,7 @@ from bot.features.characters.delete import delete_view
 from bot.features.characters.listing import list_message
 from bot.features.characters.names import refuse_taken_name
 from bot.features.characters.option import Character, resolve_character
-from bot.features.consciousness.buttons import consciousness_view
+from bot.features.rolls.consciousness import consciousness_view
 from bot.features.tables import TableArg, table_name
 from bot.i18n import text
 from bot.interaction.deferral import private_reply
@@ -163,7 +163,7 @@ class CharacterCog(
                 gender=chosen_gender,
                 stability=mind,
             )
-            await tx.record(**here.history(details))
+            await here.history(details).record(tx)
         language = here.public_language
         said = text(language, "character.created", owner=mention(owner_id))
         await send_brief(interaction, here, created_embed(created, said, language))
@@ -290,7 +290,7 @@ class CharacterCog(
                     max_stability=max_stability,
                     mental_illness=mental_illness,
                 )
-                await tx.record(**here.history(details))
+                await here.history(details).record(tx)
         language = here.public_language
         if not (outcome.changed or gender_changed or mind_changed):
             await send_public(
@@ -347,7 +347,7 @@ class CharacterCog(
                 raise UserFacingError("error.rename_same", name=safe(current.name))
             await refuse_taken_name(tx, here.table_id, clean, renaming=current.id)
             renamed = await tx.rename_character(current, clean)
-            await tx.record(**here.history(CharacterRenameDetails(old=current.name, new=clean)))
+            await here.history(CharacterRenameDetails(old=current.name, new=clean)).record(tx)
         language = here.public_language
         said = text(language, "character.renamed", old=safe(current.name), name=safe(renamed.name))
         await send_brief(interaction, here, brief_embed(renamed, description=said))
@@ -381,17 +381,15 @@ class CharacterCog(
             current = await tx.character(character)
             await refuse_taken_name(tx, table.id, current.name, renaming=current.id)
             moved = await tx.tables.move_character(current, table.id)
-            await tx.record(
-                **here.history(
-                    CharacterMoveDetails(
-                        name=current.name,
-                        from_table=here.table_id,
-                        to_table=table.id,
-                        from_name=here.table.name,
-                        to_name=table.name,
-                    )
+            await here.history(
+                CharacterMoveDetails(
+                    name=current.name,
+                    from_table=here.table_id,
+                    to_table=table.id,
+                    from_name=here.table.name,
+                    to_name=table.name,
                 )
-            )
+            ).record(tx)
         said = text(
             language,
             "table.moved",

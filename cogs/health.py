@@ -17,7 +17,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.features.characters.option import Character, Patient, resolve_character
-from bot.features.consciousness.buttons import (
+from bot.features.rolls.consciousness import (
     consciousness_view,
     perform_consciousness_roll,
     send_roll_reply,
@@ -200,7 +200,7 @@ class HealthCog(commands.Cog):
                     raise UserFacingError("health.error.target_dead", name=name) from dead
                 hits.append((await tx.save_health(current, outcome.after), outcome, roll))
             numbers = await number_due_rolls(tx, here.table_id, [(c, o) for c, o, _ in hits])
-            await tx.record(**here.history(hurt_details(amount, shown_reason, hits)))
+            await here.history(hurt_details(amount, shown_reason, hits)).record(tx)
         language = here.public_language
         embeds = hurt_embeds(hits, expression, shown_reason, language)
         message_id = await send_change(
@@ -289,7 +289,7 @@ class HealthCog(commands.Cog):
                 stabilized=result.stabilized,
                 patient=patient_now.name,
             )
-            await tx.record(**here.history(details))
+            await here.history(details).record(tx)
         language = here.public_language
         first_aid = text(language, "render.status.first_aid")
         given = first_aid_line(saved_medic, result, points, language)
@@ -331,7 +331,7 @@ class HealthCog(commands.Cog):
             saved = current
             if outcome.changed:
                 saved = await tx.save_health(current, outcome.after)
-                await tx.record(**here.history(RestDetails(days=days, hospital=hospital)))
+                await here.history(RestDetails(days=days, hospital=hospital)).record(tx)
         language = here.public_language
         await send_change(
             interaction,

@@ -65,7 +65,7 @@ class SceneCog(
                 saved = await save_all(tx, [(c, o) for c, o in changed if o.changed])
                 # M6, M10: the scene's Stability cap starts again and lucidity ends.
                 touched += await new_stability_scene(tx, changed, saved, here.public_language)
-            await tx.record(**here.history(SceneNewDetails()))
+            await here.history(SceneNewDetails()).record(tx)
         language = here.public_language
         if not touched:
             if not living:
@@ -107,6 +107,8 @@ class SceneCog(
         if interaction.channel_id is None:  # pragma: no cover - commands come from a channel
             raise UserFacingError("tracker.error.no_channel")
         language = here.public_language
+        live = self.bot.services.tracker
+        heard = live.heard()  # before the read: a change after it is shown by an edit
         async with here.read() as reader:
             embeds = await tracker_embeds(reader, here.table_id, language, datetime.now(UTC))
         if embeds:
@@ -117,9 +119,10 @@ class SceneCog(
         link = (
             f"https://discord.com/channels/{here.server_id}/{interaction.channel_id}/{message_id}"
         )
-        await self.bot.services.tracker.replace(
+        await live.replace(
             TrackerMessage(here.table_id, interaction.channel_id, message_id),
             text(language, "tracker.moved", channel=f"<#{interaction.channel_id}>", link=link),
+            heard=heard,
         )
 
 

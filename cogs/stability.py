@@ -4,7 +4,7 @@
 Thin adapters, as ``cogs/health.py``: parse the options, check who may act, apply one rule
 (``rules``) in one transaction with its history entry, and answer publicly. A GM calls a
 test (``bot.features.stability.call``); each player rolls their own, with the buttons of the
-call or with ``/stability roll`` (``bot.features.stability.buttons``); a medic's
+call or with ``/stability roll`` (``bot.features.rolls.stability``); a medic's
 Psychoanalysis restores Stability or makes a mentally ill patient lucid for the scene.
 """
 
@@ -24,7 +24,7 @@ from bot.features.characters.option import (
     StablePatient,
     resolve_character,
 )
-from bot.features.stability.buttons import perform_stability_roll, send_stability_roll
+from bot.features.rolls.stability import perform_stability_roll, send_stability_roll
 from bot.features.stability.call import call_tests, send_call
 from bot.features.stability.incidents import IncidentLoss
 from bot.i18n import Language, text
@@ -249,7 +249,7 @@ class StabilityCog(
                 restored=result.restored,
                 lucidity=result.lucid,
             )
-            await tx.record(**here.history(details))
+            await here.history(details).record(tx)
         language = here.public_language
         line = treatment_line(saved_medic, saved_patient, result, points, language)
         embeds = stability_change_embeds(

@@ -16,7 +16,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.features.characters.option import Character
-from bot.features.consciousness.buttons import consciousness_view
+from bot.features.rolls.consciousness import consciousness_view
 from bot.features.scene.server_wide import batches, count_among, save_all
 from bot.i18n import Language, plural, text
 from bot.interaction.deferral import defer_change_of
@@ -69,7 +69,7 @@ class TimeCog(commands.Cog):
             rolls = await number_due_rolls(
                 tx, here.table_id, [(item.after, item.outcome) for item in touched]
             )
-            await tx.record(**here.history(TimeDetails(minutes=minutes)))
+            await here.history(TimeDetails(minutes=minutes)).record(tx)
         language = here.public_language
         duration = duration_text(language, minutes)
         if not touched:
@@ -129,7 +129,7 @@ class TimeCog(commands.Cog):
                 line = await _refresh_one(tx, await tx.character(character), language)
                 lines += [] if line is None else [line]
             named = None if character is None else character.name
-            await tx.record(**here.history(RefreshDetails(character=named)))
+            await here.history(RefreshDetails(character=named)).record(tx)
         if not lines:
             if character is None:
                 reply = text(language, "scene.refresh.unchanged_all")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from rules.abilities import (
     MAX_ABILITIES,
     Ability,
-    TestRoll,
+    AbilityRoll,
     is_reserved_ability_name,
     make_test,
     refresh_ability,
@@ -190,7 +190,7 @@ from rules.stability_events import (
     Strained,
     WentInsane,
 )
-from rules.stability_test import (
+from rules.stability_roll import (
     DuplicateTestTarget,
     NoStabilityTestDue,
     StabilityDifficulty,
@@ -236,6 +236,7 @@ __all__ = [
     "STABILITY_PER_POINT",
     "Ability",
     "AbilityKind",
+    "AbilityRoll",
     "AbilitySpend",
     "Admitted",
     "AlreadyInHospital",
@@ -337,7 +338,6 @@ __all__ = [
     "StayedConscious",
     "Strained",
     "SystemRoller",
-    "TestRoll",
     "TreatmentResult",
     "UntestableCharacter",
     "WentInsane",

@@ -30,12 +30,12 @@ __all__ = [
     "WOUND_PENALTY",
     "Ability",
     "AbilityKind",
+    "AbilityRoll",
     "CannotFight",
     "InvestigativeNotTested",
     "InvestigativeWhileHurt",
     "NotEnoughPool",
     "ReservedAbility",
-    "TestRoll",
     "TooManyAbilities",
     "check_can_add",
     "difficulty_penalty",
@@ -130,7 +130,7 @@ class Ability:
 
 
 @dataclass(frozen=True)
-class TestRoll:
+class AbilityRoll:
     """A GUMSHOE test (P3): ``die + spend = total`` against ``difficulty``.
 
     ``difficulty`` is ``base_difficulty + penalty + shaken_penalty``; ``penalty`` is the
@@ -138,8 +138,6 @@ class TestRoll:
     apart so the reply can print the breakdown. For an attack the Difficulty is the
     opponent's Hit Threshold.
     """
-
-    __test__: ClassVar[bool] = False  # not a pytest test class, whatever its name
 
     ability_after: Ability
     die: int
@@ -252,7 +250,7 @@ def make_test(
     attack: bool,
     roller: Roller,
     stability: CharacterStability | None = None,
-) -> TestRoll:
+) -> AbilityRoll:
     """Test a general ability (P3): 1d6 + ``spend`` against the Difficulty.
 
     ``difficulty`` None means 4, or the Hit Threshold 3 for an ``attack``; Hurt and
@@ -280,7 +278,7 @@ def make_test(
     penalty = difficulty_penalty(character)
     shaken = shaken_penalty(stability)
     roll = throw(roller, spend, base_difficulty + penalty + shaken)
-    return TestRoll(
+    return AbilityRoll(
         ability_after=replace(ability, pool=ability.pool - spend),
         die=roll.die,
         spend=spend,

@@ -19,16 +19,17 @@ from bot.i18n import Language, text, user_language
 from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import table_of
-from bot.render import safe, test_roll_field
 from bot.render.brief import brief_embed
+from bot.render.common import safe
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
+from bot.render.rolls import ability_roll_field
 from bot.render.stability import composure_field, stability_sentences
-from bot.storage import StoredCharacter
+from bot.storage.models import StoredCharacter
 from rules.abilities import (
     Ability,
     AbilityKind,
+    AbilityRoll,
     ReservedAbility,
-    TestRoll,
     is_reserved_ability_name,
 )
 from rules.ability_catalog import KNOWN_ABILITIES, KnownAbility, find_known, normalize, suggest
@@ -302,12 +303,12 @@ def set_sentence(
 
 
 def check_embed(
-    character: StoredCharacter, roll: TestRoll, ability_name: str, language: Language
+    character: StoredCharacter, roll: AbilityRoll, ability_name: str, language: Language
 ) -> discord.Embed:
     """The reply to ``/check`` (COMMANDS.md "Replies that move no state"): the character's
     name and the test's field, ``DIE + SPEND = TOTAL vs DIFFICULTY`` with its breakdown (the
     wounds' and the Shaken +1, M8), the outcome and the pool, each said once."""
-    return brief_embed(character, fields=[test_roll_field(roll, ability_name, language)])
+    return brief_embed(character, fields=[ability_roll_field(roll, ability_name, language)])
 
 
 def spend_embed(

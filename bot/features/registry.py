@@ -8,20 +8,18 @@ import discord
 
 from bot.features.characters.delete import DeleteButton
 from bot.features.characters.listing import ListPageButton
-from bot.features.consciousness.buttons import ConsciousnessButton
 from bot.features.help import HelpButton
 from bot.features.history.pages import HistoryPageButton
 from bot.features.history.undo_confirm import UndoButton
+from bot.features.rolls.kinds import ROLL_BUTTONS
 from bot.features.scene.status import StatusPageButton
-from bot.features.stability.buttons import StabilityTestButton
 from bot.interaction.buttons import SaludButton
 
 __all__ = ["PERSISTENT_BUTTONS", "register_buttons"]
 
 #: Every kind of button Salud posts.
 PERSISTENT_BUTTONS: tuple[type[SaludButton], ...] = (
-    ConsciousnessButton,
-    StabilityTestButton,
+    *ROLL_BUTTONS,
     DeleteButton,
     ListPageButton,
     HistoryPageButton,

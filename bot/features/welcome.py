@@ -10,7 +10,7 @@ import logging
 import discord
 
 from bot.i18n import Language, public_language, text
-from bot.storage import StorageEngine
+from bot.storage.interface import StorageEngine
 
 __all__ = ["greet", "greeting_channel", "welcome_text"]
 

@@ -35,13 +35,15 @@ from typing import Any
 
 import discord
 
+from bot.discord_rest.raw_answers import Answer, answer_raw
 from bot.gateway.discord_clock import DiscordClock
-from bot.gateway.odd_interactions import Answer, answer_raw, answerable, odd_interaction
+from bot.gateway.odd_interactions import answerable, odd_interaction
 from bot.gateway.presses import reaches_a_button
 from bot.i18n import text, user_language
 from bot.interaction.context import Frame, InteractionContext, SaludInteraction
 from bot.interaction.deferral import DEFER_AFTER, acknowledge
-from bot.storage import StorageEngine, Ticket
+from bot.storage.fair_lock import Ticket
+from bot.storage.interface import StorageEngine
 
 __all__ = ["DISCORD_DEADLINE", "Intake"]
 

@@ -7,22 +7,18 @@ options. discord.py's parser raises on some (``TypeError: 'NoneType' object is n
 subscriptable``), its command tree on others, outside any handler (``Task exception was never
 retrieved``), and the storage on the rest. ``odd_interaction`` looks at the shape alone, with
 a few type checks (no work on the hot path that the sound interaction does not also do), and
-says how to answer the odd one (``Answer``); ``answer_raw`` answers it with one request, by the
-interaction's id and token, without building anything discord.py would parse.
+says how to answer the odd one (``Answer``); ``bot.discord_rest.raw_answers`` answers it with one
+request, by the interaction's id and token, without building anything discord.py would parse.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
-import discord
-from discord.webhook.async_ import async_context, interaction_response_params
+from bot.discord_rest.raw_answers import Answer
 
-__all__ = ["Answer", "answer_raw", "answerable", "odd_interaction"]
+__all__ = ["Answer", "answerable", "odd_interaction"]
 
-#: How an odd interaction is answered: a command with ``error.malformed_interaction``, a press
-#: with the stale button's sentence, an autocomplete with no choices.
-Answer = Literal["command", "press", "autocomplete"]
 #: The largest id SQLite stores (a signed 64-bit integer); Discord's snowflakes fit in 63 bits.
 LARGEST_ID = 2**63 - 1
 _ANSWERS: dict[int, Answer] = {2: "command", 3: "press", 4: "autocomplete"}
@@ -104,26 +100,4 @@ def answerable(data: Any) -> bool:
         and isinstance(data.get("id"), str)
         and data["id"].isascii()
         and data["id"].isdigit()
-    )
-
-
-async def answer_raw(
-    client: discord.Client, data: dict[str, Any], answer: Answer, text: str
-) -> None:
-    """Answer an odd interaction with one request: ``text`` ephemeral (no mentions), or no
-    choices for an autocomplete."""
-    if answer == "autocomplete":
-        params = interaction_response_params(8, {"choices": []})
-    else:
-        params = interaction_response_params(
-            4, {"content": text, "flags": 1 << 6, "allowed_mentions": {"parse": []}}
-        )
-    http = client.http
-    await async_context.get().create_interaction_response(
-        int(data["id"]),
-        str(data["token"]),
-        session=http._HTTPClient__session,  # type: ignore[attr-defined]  # as discord.py does
-        proxy=http.proxy,
-        proxy_auth=http.proxy_auth,
-        params=params,
     )

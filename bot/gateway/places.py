@@ -15,7 +15,7 @@ import asyncio
 import logging
 from typing import Any
 
-from bot.storage import StorageEngine
+from bot.storage.interface import StorageEngine
 
 __all__ = ["PlaceFollower"]
 

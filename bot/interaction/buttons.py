@@ -24,12 +24,13 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.tree import report_error
 from bot.render.limits import BUTTON_LABEL_LIMIT, CUSTOM_ID_LIMIT
-from bot.storage import StoredCharacter
+from bot.storage.models import StoredCharacter
 
 __all__ = [
     "LARGEST_NUMBER",
     "CustomId",
     "IdField",
+    "IdFields",
     "PageButton",
     "SaludButton",
     "at_most",
@@ -42,12 +43,34 @@ __all__ = [
 
 @dataclass(frozen=True)
 class IdField:
-    """One field of a custom id: its name, the regex its text matches (no groups), and
-    whether it may be left out (only the last fields: ids from before it was added)."""
+    """One field of a custom id: its name, the regex its text matches (no groups), whether
+    it may be left out (only the last fields: ids from before it was added), and whether it
+    holds a whole number (``CustomId.read`` gives it as an ``int``) or a word."""
 
     name: str
     pattern: str
     optional: bool = False
+    whole_number: bool = False
+
+
+class IdFields(dict[str, int | str | None]):
+    """The fields read back from a custom id (``CustomId.read``), typed as declared: a number
+    field an ``int``, a word a ``str``, an optional field left out None."""
+
+    def number(self, name: str) -> int:
+        """The number field ``name`` (refused when the id left it out: declare it optional
+        and read it with ``optional_number``)."""
+        value = self[name]
+        if not isinstance(value, int):
+            raise KeyError(f"{name} is not a number this id holds")
+        return value
+
+    def optional_number(self, name: str) -> int | None:
+        """The number field ``name``, None when the id left it out (an id from before it)."""
+        value = self[name]
+        if value is not None and not isinstance(value, int):
+            raise KeyError(f"{name} is not a number field")
+        return value
 
 
 #: The largest number an id's field may hold: SQLite's largest integer (signed 64 bits), which
@@ -75,8 +98,8 @@ def number(name: str, digits: int = 19, *, optional: bool = False) -> IdField:
     """A whole number of 1 to ``digits`` digits, at most ``LARGEST_NUMBER`` (19: any Discord
     snowflake or row id)."""
     if 10**digits - 1 <= LARGEST_NUMBER:
-        return IdField(name, f"[0-9]{{1,{digits}}}", optional)
-    return IdField(name, at_most(LARGEST_NUMBER), optional)
+        return IdField(name, f"[0-9]{{1,{digits}}}", optional, whole_number=True)
+    return IdField(name, at_most(LARGEST_NUMBER), optional, whole_number=True)
 
 
 def choice(name: str, *words: str) -> IdField:
@@ -132,11 +155,17 @@ class CustomId:
             raise ValueError(f"{custom_id!r} is longer than {CUSTOM_ID_LIMIT} characters")
         return custom_id
 
-    def read(self, custom_id: str) -> dict[str, str | None] | None:
-        """The fields of an id of this kind (None for an optional one left out), or None
-        when the id is of another kind."""
+    def read(self, custom_id: str) -> IdFields | None:
+        """The fields of an id of this kind, typed as declared (a number an ``int``; None for
+        an optional one left out), or None when the id is of another kind."""
         found = re.fullmatch(self.template, custom_id)
-        return None if found is None else found.groupdict()
+        if found is None:
+            return None
+        fields = IdFields()
+        for field in self.fields:
+            text = found[field.name]
+            fields[field.name] = int(text) if field.whole_number and text is not None else text
+        return fields
 
 
 def button_view() -> discord.ui.View:
@@ -170,6 +199,8 @@ class SaludButton(
         if custom_id is not None:
             cls.id_format = custom_id
             kwargs["template"] = custom_id.template
+        else:  # a base of several kinds (``RollButton``): it matches no id
+            kwargs.setdefault("template", r"(?!)")
         super().__init_subclass__(**kwargs)
 
     def __init__(

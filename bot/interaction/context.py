@@ -14,25 +14,32 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 import discord
 
-from bot.interaction.announcements import Announcements
-from bot.storage import CharacterRef, GuildSettings, StorageEngine, Ticket
-from bot.storage.roll_messages import RollKind
+from bot.storage.fair_lock import Ticket
+from bot.storage.interface import StorageEngine
+from bot.storage.models import CharacterRef, GuildSettings, RollKind
 from rules.dice import Roller
 
-__all__ = ["Frame", "InteractionContext", "RollMessageKeeper", "SaludInteraction", "context_of"]
+__all__ = [
+    "AnnouncementChannel",
+    "Frame",
+    "InteractionContext",
+    "RollMessageKeeper",
+    "SaludInteraction",
+    "context_of",
+]
 
 ClientT = TypeVar("ClientT", bound=discord.Client, covariant=True)
 
 
 class RollMessageKeeper(Protocol):
     """What a button or a roll needs of the keeper of roll-button messages
-    (``bot.features.consciousness.keeper.RollButtonKeeper``): a reply it posted with fresh
+    (``bot.features.rolls.keeper.RollButtonKeeper``): a reply it posted with fresh
     roll buttons (an ``/undo`` that makes a test due again) kept, to be disabled in time; a
     test rolled, said on its call's line when the call's buttons are disabled."""
 
@@ -52,6 +59,19 @@ class RollMessageKeeper(Protocol):
         for the sweep that disables the call's buttons to edit in with them."""
 
 
+class AnnouncementChannel(Protocol):
+    """What the reply of a change needs of the announcement channels
+    (``bot.discord_rest.announcements.Announcements``): its copies posted there."""
+
+    async def post(
+        self,
+        client: discord.Client,
+        guild_id: int,
+        channel_id: int,
+        copies: Sequence[tuple[str | None, Sequence[discord.Embed]]],
+    ) -> None: ...
+
+
 class Frame(Protocol):
     """What the frame of an interaction needs of the bot (``bot.services.Services`` has it)."""
 
@@ -65,7 +85,7 @@ class Frame(Protocol):
     def dice(self) -> Roller: ...
 
     @property
-    def announcements(self) -> Announcements: ...
+    def announcements(self) -> AnnouncementChannel: ...
 
 
 @dataclass

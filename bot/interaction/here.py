@@ -8,7 +8,7 @@ A command reads like this (see ``cogs/health.py``)::
     here.require_owner_or_gm(character, "action.hurt")
     async with here.change() as tx:                   # one change, one history entry
         ...
-        await tx.record(**here.history(HurtDetails(amount, targets, reason)))
+        await here.history(HurtDetails(amount, targets, reason)).record(tx)
     await send_change(interaction, [embed], announce=announce_worthy(before, after), here=here)
 
 Errors are raised, never sent: ``UserFacingError(key, **params)``, a ``RuleError`` or a
@@ -25,22 +25,17 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import bot.interaction.permissions as permissions
 from bot.i18n import Language, public_language, text, user_language
 from bot.i18n.grammar import gendered
-from bot.interaction import permissions
 from bot.interaction.context import InteractionContext, context_of
 from bot.interaction.errors import UserFacingError
 from bot.render.limits import TITLE_LIMIT
 from bot.render.sanitize import escape
-from bot.storage import (
-    CharacterRef,
-    GuildSettings,
-    ServerNames,
-    StorageChange,
-    StorageEngine,
-    StorageReads,
-)
 from bot.storage.details import Details
+from bot.storage.interface import StorageChange, StorageEngine, StorageReads
+from bot.storage.memory import ServerNames
+from bot.storage.models import CharacterRef, GuildSettings, HistoryEntry
 from bot.storage.tables import GameTable, TableDirectory
 from rules.dice import Roller
 
@@ -178,14 +173,14 @@ class Here:
     @property
     def is_server_gm(self) -> bool:
         """A GM of the server (Manage Server or ``/config gm-role``): a GM at every table."""
-        return permissions.is_gm(self.interaction, self.settings.gm_role_id)
+        return permissions.is_gm(self.interaction, self.settings.gm_role_id, self.context.role_ids)
 
     def is_gm_at(self, table: GameTable) -> bool:
         """A GM at ``table``: of the server, or of the table's own GM role."""
         if self.is_server_gm:
             return True
         return table.gm_role_id is not None and permissions.has_role(
-            self.interaction, table.gm_role_id
+            self.interaction, table.gm_role_id, self.context.role_ids
         )
 
     @property
@@ -236,16 +231,36 @@ class Here:
                 tx.reply_to = (self.interaction.id, channel_id)
             yield tx
 
-    def history(self, details: Details) -> dict[str, Any]:
-        """Keyword arguments for ``tx.record``: this guild, interaction and actor, and the
-        command's details (``bot.storage.details``: one class per command, which names it)."""
-        return {
-            "guild_id": self.table_id,
-            "interaction_id": self.interaction.id,
-            "actor_id": self.user_id,
-            "command": details.command,
-            "details": details,
-        }
+    def history(self, details: Details) -> HistoryRecord:
+        """The history entry of this change: this table, interaction and actor, and the
+        command's details (``bot.storage.details``: one class per command, which names it);
+        ``await here.history(details).record(tx)``."""
+        return HistoryRecord(self.table_id, self.interaction.id, self.user_id, details)
+
+
+@dataclass(frozen=True)
+class HistoryRecord:
+    """One change's history entry, as the interaction that makes it knows it."""
+
+    #: The table's id (the server's for its main table): what every table-scoped write takes.
+    guild_id: int
+    interaction_id: int
+    actor_id: int
+    details: Details
+
+    @property
+    def command(self) -> str:
+        return self.details.command
+
+    async def record(self, tx: StorageChange) -> HistoryEntry | None:
+        """Record it in the change ``tx`` (None when no stored value changed)."""
+        return await tx.record(
+            guild_id=self.guild_id,
+            interaction_id=self.interaction_id,
+            actor_id=self.actor_id,
+            command=self.command,
+            details=self.details,
+        )
 
 
 async def private_language(interaction: discord.Interaction[Any]) -> Language:

@@ -15,9 +15,9 @@ import discord
 
 from bot.i18n import Language
 from bot.render.calls import RollCall, call_text
-from bot.storage import StoredCharacter
+from bot.storage.models import StoredCharacter
 from rules.outcome import Outcome
-from rules.stability_test import stability_test_difficulty
+from rules.stability_roll import stability_test_difficulty
 
 __all__ = ["PlayerCall", "call_players", "call_testers"]
 

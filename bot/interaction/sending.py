@@ -135,7 +135,7 @@ async def send_change(
     ``more``: the embeds of further messages, when one message cannot hold an embed per
     character touched; they follow the reply (and its announcement). A failure to post the
     announcement never affects the reply; a channel deleted or forbidden to the bot is not
-    posted in again until a GM sets one (``bot.interaction.announcements``).
+    posted in again until a GM sets one (``bot.discord_rest.announcements``).
     """
     message_id = await send_public(
         interaction,

@@ -16,7 +16,7 @@ from typing import Any
 import discord
 
 from bot.interaction.context import SaludInteraction, context_of
-from bot.storage import CharacterRef
+from bot.storage.models import CharacterRef
 from rules.errors import Party
 
 __all__ = ["PARTY_OPTIONS", "note_options", "note_subject", "subject_of"]

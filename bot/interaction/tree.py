@@ -33,7 +33,6 @@ from bot.interaction.option_types import check_option_types
 from bot.interaction.sending import NO_MENTIONS, send_private
 from bot.interaction.subjects import subject_of
 from bot.render.sanitize import escape, visible
-from bot.storage import CharacterRef
 from bot.storage.errors import (
     AlreadyApplied,
     CharacterNotFound,
@@ -46,6 +45,7 @@ from bot.storage.errors import (
     TooManyCharacters,
 )
 from bot.storage.fair_lock import LockDeadline
+from bot.storage.models import CharacterRef
 from rules.errors import Party, RuleError
 
 __all__ = ["SaludTree", "error_message", "report_error"]

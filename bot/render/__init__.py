@@ -19,19 +19,20 @@ from bot.render.common import (
     flag_list,
     flags_text,
     join_words,
+    mention,
     safe,
     state_colour,
     state_emoji,
     state_label,
 )
 from bot.render.events import describe_event, describe_events
-from bot.render.history import entry_text, history_lines, mention
+from bot.render.history import entry_text, history_lines
 from bot.render.rolls import (
+    ability_roll_field,
     arithmetic,
     consciousness_roll_field,
     damage_roll_text,
     expression_text,
-    test_roll_field,
 )
 from bot.render.status import CharacterLike, ability_entries, death_embed, status_embed
 
@@ -39,6 +40,7 @@ __all__ = [
     "STATE_COLOURS",
     "CharacterLike",
     "ability_entries",
+    "ability_roll_field",
     "arithmetic",
     "consciousness_roll_field",
     "count_text",
@@ -60,5 +62,4 @@ __all__ = [
     "state_emoji",
     "state_label",
     "status_embed",
-    "test_roll_field",
 ]

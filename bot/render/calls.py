@@ -17,8 +17,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.i18n import Language, text
-from bot.render.common import join_words, safe
-from bot.render.history import mention
+from bot.render.common import join_words, mention, safe
 
 __all__ = ["RollCall", "call_text", "short_names"]
 

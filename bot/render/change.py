@@ -25,8 +25,8 @@ import discord
 
 from bot.i18n import Language, text
 from bot.i18n.grammar import gendered
-from bot.render import death_embed, describe_events, flag_list, state_colour, state_label
-from bot.render.common import FLAG_SEPARATOR, safe
+from bot.render.common import FLAG_SEPARATOR, flag_list, safe, state_colour, state_label
+from bot.render.events import describe_events
 from bot.render.limits import (
     DESCRIPTION_LIMIT,
     EMBED_TOTAL_LIMIT,
@@ -40,7 +40,8 @@ from bot.render.stability import (
     stability_sentences,
     went_insane,
 )
-from bot.storage import StoredCharacter
+from bot.render.status import death_embed
+from bot.storage.models import StoredCharacter
 from rules.character import CharacterHealth
 from rules.events import (
     Corrected,

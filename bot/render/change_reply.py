@@ -10,11 +10,12 @@ from dataclasses import dataclass
 import discord
 
 from bot.i18n import Language, text
-from bot.render import death_embed, flags_text, safe, state_emoji, state_label
 from bot.render.change import Field, change_embeds, died, should_announce
+from bot.render.common import flags_text, safe, state_emoji, state_label
 from bot.render.limits import CONTENT_LIMIT, EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, INFO_COLOUR
 from bot.render.stability import stability_change_embeds
-from bot.storage import StoredCharacter
+from bot.render.status import death_embed
+from bot.storage.models import StoredCharacter
 from rules.outcome import Outcome
 from rules.stability import StabilityOutcome
 

@@ -32,6 +32,7 @@ __all__ = [
     "flags_text",
     "join_words",
     "line_params",
+    "mention",
     "safe",
     "state_colour",
     "state_emoji",
@@ -59,6 +60,12 @@ FLAG_SEPARATOR = " · "
 
 #: A user-typed name for embed text (``bot.render.sanitize.escape``).
 safe = escape
+
+
+def mention(user_id: int) -> str:
+    """``<@id>``: shown as the member's name; it pings nobody inside an embed (nor in a
+    message sent with mentions disabled)."""
+    return f"<@{user_id}>"
 
 
 def state_colour(state: HealthState) -> discord.Colour:

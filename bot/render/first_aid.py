@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.i18n import Language, text
 from bot.render.common import safe
-from bot.storage import StoredCharacter
+from bot.storage.models import StoredCharacter
 from rules.character import CharacterHealth
 from rules.first_aid import HEALTH_PER_POINT, FirstAidResult, first_aid_cap
 

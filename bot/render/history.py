@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from functools import singledispatch
 
 from bot.i18n import Language, text
-from bot.render.common import count_text, duration_text, join_words, safe
+from bot.render.common import count_text, duration_text, join_words, mention, safe
 from bot.render.stability import stability_move
 from bot.storage.details import (
     AbilityRemoveDetails,
@@ -54,7 +54,6 @@ __all__ = [
     "entry_text",
     "health_move",
     "history_lines",
-    "mention",
     "sentence_of",
     "stability_move",
 ]
@@ -63,11 +62,6 @@ __all__ = [
 MAX_LINE_LENGTH = 400
 _REASON_LENGTH = 60
 _SEPARATOR = " · "
-
-
-def mention(user_id: int) -> str:
-    """``<@id>``: shown as the member's name; it pings nobody inside an embed."""
-    return f"<@{user_id}>"
 
 
 def _when(moment: datetime) -> str:

@@ -13,7 +13,7 @@ from bot.render.change import change_embeds
 from bot.render.common import safe
 from bot.render.rolls import damage_roll_text, expression_text
 from bot.render.several import Line, several_embeds
-from bot.storage import StoredCharacter
+from bot.storage.models import StoredCharacter
 from rules.dice import DamageRoll, DiceExpression, FixedAmount
 from rules.outcome import Outcome
 

@@ -16,7 +16,7 @@ from typing import TypeVar
 from bot.i18n import Language, plural, text
 from bot.render.common import count_text, join_words, safe
 from bot.render.events import describe_events
-from bot.storage import StoredCharacter
+from bot.storage.models import StoredCharacter
 from rules.events import (
     Admitted,
     ConvalescenceProgressed,

@@ -14,16 +14,16 @@ from bot.render.limits import FIELD_NAME_LIMIT
 from rules.dice import DamageRoll, DiceExpression, FixedAmount
 
 if TYPE_CHECKING:
-    from rules.abilities import TestRoll
+    from rules.abilities import AbilityRoll
     from rules.consciousness import ConsciousnessRoll
 
 __all__ = [
+    "ability_roll_field",
     "arithmetic",
     "breakdown",
     "consciousness_roll_field",
     "damage_roll_text",
     "expression_text",
-    "test_roll_field",
 ]
 
 
@@ -107,7 +107,7 @@ def consciousness_roll_field(roll: ConsciousnessRoll, language: Language) -> tup
     return text(language, "render.roll.consciousness.name"), value
 
 
-def test_roll_field(roll: TestRoll, ability_name: str, language: Language) -> tuple[str, str]:
+def ability_roll_field(roll: AbilityRoll, ability_name: str, language: Language) -> tuple[str, str]:
     """(name, value) of the field for an ability test or attack (P3).
 
     Name: "Athletics test" / "Prueba de Atletismo"; "Scuffling attack" / "Ataque (Pelea)".
@@ -135,7 +135,3 @@ def test_roll_field(roll: TestRoll, ability_name: str, language: Language) -> tu
     return text(language, name_key, ability=safe(ability_name))[
         :FIELD_NAME_LIMIT
     ], f"{line}\n{outcome}\n{pool}"
-
-
-# Its name starts with "test_": keep pytest from collecting it where a test module imports it.
-test_roll_field.__test__ = False  # type: ignore[attr-defined]

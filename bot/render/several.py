@@ -33,7 +33,7 @@ from bot.render.common import (
     state_label,
 )
 from bot.render.limits import DESCRIPTION_LIMIT, EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, TITLE_LIMIT
-from bot.storage import StoredCharacter
+from bot.storage.models import StoredCharacter
 from rules.outcome import Outcome
 from rules.state import HealthState
 

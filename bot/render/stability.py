@@ -44,7 +44,7 @@ from rules.stability_events import (
     Strained,
     WentInsane,
 )
-from rules.stability_test import stability_test_difficulty
+from rules.stability_roll import stability_test_difficulty
 from rules.state import HealthState
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from bot.storage.models import StoredCharacter as CharacterLike
     from rules.character import CharacterHealth, Gender
     from rules.composure import ComposureTest
-    from rules.stability_test import StabilityTestRoll
+    from rules.stability_roll import StabilityTestRoll
 
 __all__ = [
     "SHOWN_STABILITY_EVENTS",
@@ -63,6 +63,7 @@ __all__ = [
     "rolled_line",
     "stability_announce",
     "stability_brief",
+    "stability_call_embed",
     "stability_change_embeds",
     "stability_field",
     "stability_flags",
@@ -72,7 +73,6 @@ __all__ = [
     "stability_state_label",
     "stability_status_value",
     "stability_value",
-    "test_call_embed",
     "went_insane",
 ]
 
@@ -251,7 +251,12 @@ def stability_sentences(
 
 
 def _penalties(wound: int, shaken: int, language: Language) -> list[str]:
-    """``+1 por las heridas``, ``+1 por el estado Alterado``: what raised the Difficulty."""
+    """``+1 por las heridas``, ``+1 por el estado Alterado``: what raised the Difficulty;
+    both at once in one phrase, ``+2 por heridas y alteración``, so that the outcome line
+    stays one line of a phone (the breakdown above says each: ``(4 + 1 + 1)``)."""
+    if wound and shaken:
+        key = "render.stability.roll.wounds_and_shaken"
+        return [text(language, key, penalty=wound + shaken)]
     parts = []
     if wound:
         parts.append(text(language, "render.roll.test.wounds", penalty=wound))
@@ -398,7 +403,7 @@ def _called_line(
     return FLAG_SEPARATOR.join(parts)
 
 
-def test_call_embed(
+def stability_call_embed(
     called: Sequence[tuple[CharacterLike, StabilityOutcome]],
     loss: int,
     difficulty: int,
@@ -481,7 +486,3 @@ def replace_call_line(description: str, name: str, line: str) -> str:
             lines[index] = line
             return _clip("\n".join(lines), DESCRIPTION_LIMIT)
     return description
-
-
-# Its name starts with "test_": keep pytest from collecting it where a test module imports it.
-test_call_embed.__test__ = False  # type: ignore[attr-defined]

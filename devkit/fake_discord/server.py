@@ -232,6 +232,8 @@ class FakeDiscord:
             deque()
         )  # when the counted requests of the last second came
         self.global_429s = 0
+        #: The most requests counted by the global limit that came in any one second.
+        self.busiest_second = 0
         #: Channels whose message routes answered an injected 429, until when (monotonic);
         #: a request there before that is counted in ``early_requests``, as Discord would
         #: answer it with one more 429.
@@ -964,14 +966,15 @@ class FakeDiscord:
         and the interaction webhooks (followups, the original response) are not bound by it,
         as in Discord."""
         limit = self.global_rate_limit
-        if limit is None or self._interaction_path(path):
+        if self._interaction_path(path):
             return None
         now = time.monotonic()
         window = self._global_window
         while window and window[0] <= now - 1.0:
             window.popleft()
-        if len(window) < limit:
+        if limit is None or len(window) < limit:
             window.append(now)
+            self.busiest_second = max(self.busiest_second, len(window))
             return None
         self.global_429s += 1
         after = round(window[0] + 1.0 - now, 3) or 0.001

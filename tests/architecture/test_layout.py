@@ -29,6 +29,7 @@ LAYERS = (
     "i18n",
     "render",
     "config",
+    "discord_rest",
     "interaction",
     "gateway",
     "features",
@@ -41,6 +42,12 @@ LAYERS = (
 PRIVATE_DISCORD = re.compile(
     r"\b_get_state\b|(?:bot|client)\._connection\b|\._handlers\b|\._hooks\b|\.parsers\b"
     r"|\b_get_create_guild\b|\._command_tree\b|\._view_store\b|\._get_guild\b"
+)
+#: discord.py's HTTP client and routes: only bot/discord_rest/ talks to Discord's REST itself.
+DISCORD_HTTP = re.compile(
+    # (not followed by a quote: the name of discord.py's logger, ``getLogger("discord.http")``)
+    r"\bdiscord\.http\b(?!\x22)|\bHTTPClient\b|_HTTPClient__|\bRoute\b|\bdiscord\.webhook\b"
+    r"|\b_?http\.(?:token|user_agent|proxy|proxy_auth)\b"
 )
 
 
@@ -130,6 +137,21 @@ def test_discord_privates_are_used_only_under_gateway() -> None:
     assert found == []
     gateway = "".join(_sources("bot/gateway").values())
     assert PRIVATE_DISCORD.search(gateway), "the pattern finds what the gateway uses"
+
+
+def test_discord_http_is_touched_only_under_discord_rest() -> None:
+    found = sorted(
+        f"{path.relative_to(ROOT)}: {match.group(0)}"
+        for folder in ("bot", "cogs")
+        for path, source in _sources(folder).items()
+        if "discord_rest" not in path.parts
+        for match in DISCORD_HTTP.finditer(source)
+    )
+    assert found == []
+    rest = "".join(_sources("bot/discord_rest").values())
+    for seen in ("discord.http.Route.BASE", "self._http.user_agent", "_HTTPClient__session"):
+        assert DISCORD_HTTP.search(seen), seen
+        assert seen in rest, f"the pattern is checked against what bot/discord_rest/ uses: {seen}"
 
 
 def test_one_way_in_and_one_way_to_defer() -> None:

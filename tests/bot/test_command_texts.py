@@ -13,11 +13,11 @@ import pytest_asyncio
 from discord import app_commands
 
 from bot.app import EXTENSIONS, SaludBot
-from bot.config.dice import production_roller
 from bot.config.settings import load_settings
 from bot.gateway.sync import translated_payloads
 from bot.i18n import NAME_LOCATIONS, Language, catalog
 from bot.storage import Storage
+from rules.dice import SystemRoller
 
 
 class Recorder(app_commands.Translator):
@@ -44,7 +44,7 @@ async def recorded(tmp_path: Path) -> AsyncIterator[Recorder]:
         settings = load_settings(
             {"DISCORD_TOKEN": "abc", "DATABASE_PATH": str(tmp_path / "db.sqlite3")}
         )
-        bot = SaludBot(storage=storage, settings=settings, roller=production_roller())
+        bot = SaludBot(storage=storage, settings=settings, roller=SystemRoller())
         for extension in EXTENSIONS:
             await bot.load_extension(extension)
         recorder = Recorder()

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.features.consciousness.buttons import CONSCIOUSNESS_ID, ConsciousnessButton
-from bot.features.consciousness.keeper import _disabled_components
 from bot.features.registry import PERSISTENT_BUTTONS
+from bot.features.rolls.consciousness import CONSCIOUSNESS_ID, ConsciousnessButton
+from bot.features.rolls.keeper import _disabled_components
 from bot.interaction.buttons import (
     LARGEST_NUMBER,
     CustomId,

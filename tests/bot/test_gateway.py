@@ -15,9 +15,9 @@ import pytest
 import pytest_asyncio
 
 from bot.app import SaludBot, gateway_intents
-from bot.config.dice import production_roller
 from bot.config.settings import MAX_SHARD_COUNT, Settings, SettingsError, load_settings
 from bot.storage import Storage
+from rules.dice import SystemRoller
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +34,7 @@ async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
 
 
 def make_bot(storage: Storage, settings: Settings) -> SaludBot:
-    return SaludBot(storage=storage, settings=settings, roller=production_roller())
+    return SaludBot(storage=storage, settings=settings, roller=SystemRoller())
 
 
 # --- intents and caches ---------------------------------------------------------------------

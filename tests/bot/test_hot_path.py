@@ -37,7 +37,6 @@ from psycopg import _column as psycopg_column
 
 from bench.trip_proxy import counting
 from bot.app import SaludBot
-from bot.config.dice import production_roller
 from bot.config.settings import load_settings
 from bot.interaction.errors import UserFacingError
 from bot.interaction.option_types import check_option_types
@@ -46,6 +45,7 @@ from bot.storage.details import HurtDetails, details_of
 from bot.storage.postgres.storage import PgStorage
 from bot.storage.sqlite.transaction import Transaction
 from devkit.postgres import PostgresServer, running_postgres
+from rules.dice import SystemRoller
 from tests.storage.conftest import (
     GM,
     GUILD_A,
@@ -124,7 +124,7 @@ async def test_a_commit_past_the_deadline_still_acknowledges_meanwhile(
 
 def _bot(storage: Storage, tmp_path: Path, untold: bool) -> SaludBot:
     environ = {"DISCORD_TOKEN": "abc", "DATABASE_PATH": str(tmp_path / "unused.sqlite3")}
-    bot = SaludBot(storage=storage, settings=load_settings(environ), roller=production_roller())
+    bot = SaludBot(storage=storage, settings=load_settings(environ), roller=SystemRoller())
     announcements = SimpleNamespace(untold=lambda guild_id: untold)
     bot._services = SimpleNamespace(announcements=announcements)  # type: ignore[assignment]
     bot.loop = asyncio.get_running_loop()  # what logging in sets

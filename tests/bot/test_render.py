@@ -14,7 +14,7 @@ from bot.i18n import Language
 from bot.render import rolls
 from bot.storage.models import StoredCharacter
 from rules import events, stability_events
-from rules.abilities import Ability, AbilityKind, TestRoll
+from rules.abilities import Ability, AbilityKind, AbilityRoll
 from rules.character import CharacterHealth, Gender, Hospital
 from rules.consciousness import ConsciousnessRoll
 from rules.dice import DamageRoll, DiceExpression, FixedAmount
@@ -366,8 +366,10 @@ def test_consciousness_roll_field() -> None:
     assert "Failure — falls unconscious" in value
 
 
-def _test_roll(die: int, spend: int, base: int, penalty: int, *, attack: bool = False) -> TestRoll:
-    return TestRoll(
+def _test_roll(
+    die: int, spend: int, base: int, penalty: int, *, attack: bool = False
+) -> AbilityRoll:
+    return AbilityRoll(
         ability_after=Ability("Athletics", AbilityKind.GENERAL, 6, 3),
         die=die,
         spend=spend,
@@ -381,14 +383,14 @@ def _test_roll(die: int, spend: int, base: int, penalty: int, *, attack: bool = 
 
 
 def test_test_roll_field_with_penalty_breakdown() -> None:
-    name, value = rolls.test_roll_field(_test_roll(4, 1, 3, 1, attack=True), "Scuffling", EN)
+    name, value = rolls.ability_roll_field(_test_roll(4, 1, 3, 1, attack=True), "Scuffling", EN)
     assert name == "Scuffling attack"
     assert value.split("\n") == [
         "4 + 1 = 5 vs 4 (3 + 1 for wounds)",
         "**Success — hit**",
         "Pool 4 → 3 / 6",
     ]
-    name, value = rolls.test_roll_field(_test_roll(4, 1, 3, 1, attack=True), "Pelea", ES)
+    name, value = rolls.ability_roll_field(_test_roll(4, 1, 3, 1, attack=True), "Pelea", ES)
     assert name == "Ataque (Pelea)"
     assert value.split("\n") == [
         "4 + 1 = 5 vs 4 (3 + 1 por las heridas)",
@@ -398,15 +400,11 @@ def test_test_roll_field_with_penalty_breakdown() -> None:
 
 
 def test_test_roll_field_without_penalty() -> None:
-    name, value = rolls.test_roll_field(_test_roll(2, 0, 4, 0), "Athletics", EN)
+    name, value = rolls.ability_roll_field(_test_roll(2, 0, 4, 0), "Athletics", EN)
     assert value.split("\n") == ["2 + 0 = 2 vs 4", "**Failure**", "Pool 3 / 6"]
-    name, value = rolls.test_roll_field(_test_roll(2, 0, 4, 0), "Atletismo", ES)
+    name, value = rolls.ability_roll_field(_test_roll(2, 0, 4, 0), "Atletismo", ES)
     assert name == "Prueba de Atletismo"
     assert value.split("\n") == ["2 + 0 = 2 vs 4", "**Fallo**", "Reserva 3 / 6"]
-
-
-def test_test_roll_field_is_not_collected_by_pytest() -> None:
-    assert getattr(render.test_roll_field, "__test__", True) is False
 
 
 def test_damage_roll_text() -> None:

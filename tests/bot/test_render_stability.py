@@ -13,17 +13,17 @@ from bot.render import status_embed
 from bot.render.change import change_embeds
 from bot.render.stability import (
     stability_brief,
+    stability_call_embed,
     stability_change_embeds,
     stability_roll_field,
     stability_value,
-    test_call_embed,
 )
 from bot.storage.models import StoredCharacter
 from rules.character import CharacterHealth, Gender
 from rules.dice import ScriptedRoller
 from rules.outcome import Outcome
 from rules.stability import CharacterStability, DueTest, StabilityOutcome
-from rules.stability_test import call_stability_test, roll_stability_test
+from rules.stability_roll import call_stability_test, roll_stability_test
 
 EN, ES = Language.EN, Language.ES
 
@@ -97,10 +97,11 @@ def test_a_roll_that_brings_on_a_mental_illness_says_it_once_with_the_rating_los
     shown = fields(embed)
     # The rating lost said once (its value's ``/ 8 → / 7``), the illness on the state line.
     assert shown["Estabilidad"] == "-3 / 8 → -7 / 7 · **Alterada** · Trastorno mental"
-    # The penalties on the outcome line, as /check says them; the loss is the value's.
+    # The penalties on the outcome line, both in one phrase (each is in the breakdown), so
+    # that the line fits a phone; the loss is the value's.
     assert shown["Prueba de Estabilidad"].split("\n") == [
         "2 + 0 = 2 vs 6 (4 + 1 + 1)",
-        "**Fallo** · +1 por las heridas · +1 por el estado Alterado",
+        "**Fallo** · +2 por heridas y alteración",
     ]
     assert str(embed.to_dict()).lower().count("trastorno mental") == 1
     assert embed.colour is not None and embed.colour.value == 0xF1C40F  # Health's: Hurt
@@ -137,7 +138,7 @@ def test_a_call_lists_who_rolls_with_the_difficulty_raised_for_them() -> None:
         (tomas, call_stability_test(tomas.health, shaken, 4, 4)),
     ]
     saved = [(dataclasses.replace(c, stability=o.after), o) for c, o in called]
-    embed = test_call_embed(saved, 4, 4, "El shoggoth", ES)
+    embed = stability_call_embed(saved, 4, 4, "El shoggoth", ES)
     assert embed.title == "Prueba de Estabilidad"
     assert str(embed.description).split("\n")[:3] == [
         "Pérdida posible 4 · Dificultad 4 · El shoggoth",
@@ -145,7 +146,7 @@ def test_a_call_lists_who_rolls_with_the_difficulty_raised_for_them() -> None:
         "**Padre Tomás** · Estabilidad 0 / 6 · Alterado · Dificultad 6 (4 + 1 + 1)",
     ]
     replaced = call_stability_test(amelia.health, saved[0][1].after, 2, 5)
-    again = test_call_embed(
+    again = stability_call_embed(
         [(dataclasses.replace(amelia, stability=replaced.after), replaced)], 2, 5, None, EN
     )
     assert "replaces the test due (potential loss 4, Difficulty 4)" in str(again.description)

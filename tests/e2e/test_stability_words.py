@@ -31,6 +31,7 @@ from tests.e2e.kit.stability import (
     stability_roll_shown,
     stability_shown,
 )
+from tests.e2e.test_phone_fit import embed_lines as exact_lines
 
 MakeGuild = Callable[..., Awaitable[FakeGuild]]
 LOCALES = ["es-ES", "en-US"]
@@ -365,3 +366,34 @@ async def test_a_hurt_and_shaken_failure_fits_seven_phone_lines(
         show(f"Hurt and Shaken failure ({locale})", rolled)
         stability_roll_shown(rolled.embed, lang, die=1, base=4, penalties=[1, 1])
         assert message_lines(rolled.message) <= ROLL_LINES, message_lines(rolled.message)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+async def test_a_hurt_and_shaken_failure_into_a_mental_illness_fits_seven_phone_lines(
+    fake: FakeDiscord, bot: BotProcess, make_guild: MakeGuild, locale: str
+) -> None:
+    """Issue 24 point 4, the biggest roll: Hurt and Shaken, and the failure brings on a mental
+    illness. It took 8 lines: both penalties on the outcome line, the illness on the state
+    line, the rating drop said once, within 7 (as a phone of 40 columns wraps them)."""
+    guild = await make_guild(locale=locale)
+    lang = locale[:2]
+    player = guild.member("Lucía", locale=locale)
+    await create_stable(fake, guild, guild.owner, "Amelia Ríos", 8, player=player)
+    await gm_set(fake, guild, "Amelia Ríos", stability=-3, health=0)  # Shaken and Hurt
+    await call_test(fake, guild, guild.owner, 4, "Amelia Ríos")
+    await bot.script_dice(1)  # 1 + 0 = 1 vs 6 (4 + 1 + 1): -3 → -7, a mental illness
+    ill = await fake.slash(guild, player, "stability roll", {})
+    show(f"Hurt and Shaken, into a mental illness ({locale})", ill)
+    roll = stability_roll_shown(ill.embed, lang, die=1, base=4, penalties=[1, 1])
+    shown = stability_shown(ill.embed, lang)
+    assert (shown.before, shown.now, shown.rating_before, shown.rating) == (-3, -7, 8, 7)
+    illness = {"es": "Trastorno mental", "en": "Mental illness"}[lang]
+    assert ill.text.lower().count(illness.lower()) == 1  # on the state line, once
+    assert ill.text.count("8 → 7") == 0  # the rating drop once: the value's "/ 8 → / 7"
+    outcome = {
+        "es": "**Fallo** · +2 por heridas y alteración",
+        "en": "**Failure** · +2 for being hurt and Shaken",
+    }
+    assert roll.value.split("\n")[1] == outcome[lang]  # both penalties in one phrase
+    assert message_lines(ill.message) <= ROLL_LINES, message_lines(ill.message)
+    assert exact_lines(ill.embed) <= ROLL_LINES, exact_lines(ill.embed)

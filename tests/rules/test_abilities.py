@@ -14,12 +14,12 @@ from rules.abilities import (
     MAX_ABILITIES,
     Ability,
     AbilityKind,
+    AbilityRoll,
     CannotFight,
     InvestigativeNotTested,
     InvestigativeWhileHurt,
     NotEnoughPool,
     ReservedAbility,
-    TestRoll,
     TooManyAbilities,
     check_can_add,
     difficulty_penalty,
@@ -91,7 +91,7 @@ def check(
     difficulty: int | None = None,
     spend: int = 0,
     attack: bool = False,
-) -> TestRoll:
+) -> AbilityRoll:
     return make_test(
         who,
         ability,
@@ -274,7 +274,7 @@ def test_unconscious_cannot_spend() -> None:
 
 def test_P3_success_when_die_plus_spend_reaches_the_difficulty() -> None:
     result = check(HEALTHY, die=2, spend=2)
-    assert result == TestRoll(
+    assert result == AbilityRoll(
         ability_after=replace(ATHLETICS, pool=2),
         die=2,
         spend=2,

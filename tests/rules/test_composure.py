@@ -34,7 +34,7 @@ from rules import (
     spend_ability,
     spend_with_composure,
 )
-from rules.abilities import CannotFight, InvestigativeWhileHurt, NotEnoughPool, TestRoll
+from rules.abilities import AbilityRoll, CannotFight, InvestigativeWhileHurt, NotEnoughPool
 from tests.rules.factories import character, medic, stability
 
 LIBRARY_USE = Ability("Library Use", AbilityKind.INVESTIGATIVE, rating=3, pool=3)
@@ -214,7 +214,7 @@ def check(
     who: CharacterHealth = HEALTHY,
     attack: bool = False,
     difficulty: int | None = None,
-) -> TestRoll:
+) -> AbilityRoll:
     return make_test(
         who,
         ATHLETICS,
@@ -228,7 +228,7 @@ def check(
 
 def test_M8_shaken_raises_the_difficulty_of_a_test_by_1() -> None:
     result = check(SHAKEN, die=4)
-    assert result == TestRoll(
+    assert result == AbilityRoll(
         ability_after=ATHLETICS,
         die=4,
         spend=0,

@@ -6,7 +6,7 @@ import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
-from bot.features.consciousness.keeper import _disabled_components
+from bot.features.rolls.keeper import _disabled_components
 from bot.storage import Storage
 from bot.storage.roll_messages import (
     MESSAGES_PER_CHARACTER,

@@ -20,9 +20,9 @@ from bot.interaction.buttons import (
 from bot.interaction.deferral import acknowledge
 from bot.interaction.here import Here
 from bot.interaction.sending import send_public, update_message
-from bot.render import mention, safe
-from bot.storage import CharacterNotFound
+from bot.render.common import mention, safe
 from bot.storage.details import CharacterDeleteDetails
+from bot.storage.errors import CharacterNotFound
 
 __all__ = ["DELETE_ID", "DeleteButton", "delete_view"]
 
@@ -63,7 +63,7 @@ class DeleteButton(SaludButton, custom_id=DELETE_ID):
             deleted = await tx.delete_character(here.table_id, self.character_id)
             if deleted is None:
                 raise CharacterNotFound(here.table_id, self.character_id)
-            await tx.record(**here.history(CharacterDeleteDetails(name=deleted.name)))
+            await here.history(CharacterDeleteDetails(name=deleted.name)).record(tx)
         await send_public(
             interaction,
             text(

@@ -13,11 +13,10 @@ from bot.i18n import Language, text
 from bot.interaction.buttons import CustomId, PageButton, number
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
-from bot.render import mention
-from bot.render.common import line_params
+from bot.render.common import line_params, mention
 from bot.render.limits import FOOTER_LIMIT, INFO_COLOUR
 from bot.render.stability import stability_brief
-from bot.storage import StoredCharacter
+from bot.storage.models import StoredCharacter
 
 __all__ = [
     "LIST_PAGE_LINES",

@@ -15,7 +15,10 @@ from rapidfuzz import fuzz, process
 
 from bot.interaction.errors import UserFacingError
 from bot.render.sanitize import escape
-from bot.storage import LightCharacter, ServerNames, StorageChange, name_key
+from bot.storage.interface import StorageChange
+from bot.storage.memory import ServerNames
+from bot.storage.models import LightCharacter
+from bot.storage.names import name_key
 from rules.names import fold_name, reading_key, starts_a_word
 
 __all__ = [

@@ -19,7 +19,9 @@ from bot.interaction.here import Here, private_language, table_of
 from bot.interaction.subjects import note_options, note_subject
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from bot.render.sanitize import escape, has_invisible, visible
-from bot.storage import LightCharacter, ServerNames, name_key
+from bot.storage.memory import ServerNames
+from bot.storage.models import LightCharacter
+from bot.storage.names import name_key
 from rules.names import MAX_NAME_LENGTH, fold_name
 
 __all__ = [

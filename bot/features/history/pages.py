@@ -14,9 +14,9 @@ from bot.interaction.buttons import CustomId, SaludButton, button_view, number
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
-from bot.render import history_lines
+from bot.render.history import history_lines
 from bot.render.limits import DESCRIPTION_LIMIT, INFO_COLOUR, TITLE_LIMIT
-from bot.storage import CharacterRef, HistoryEntry, StoredCharacter
+from bot.storage.models import CharacterRef, HistoryEntry, StoredCharacter
 
 __all__ = ["HISTORY_LIMIT", "HistoryPageButton", "history_embed", "history_page"]
 

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.features.history.undo_preview import preview_embed, reversal_lines
-from bot.features.stability.buttons import stability_test_view
+from bot.features.rolls.stability import stability_test_view
 from bot.i18n import Language, text
 from bot.interaction.buttons import CustomId, SaludButton, button_view, choice, number
 from bot.interaction.deferral import acknowledge
@@ -18,12 +18,12 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.mentions import call_testers
 from bot.interaction.sending import NO_MENTIONS, send_change
-from bot.render import mention
 from bot.render.change import should_announce
 from bot.render.change_reply import Touched, change_reply, clip_lines
+from bot.render.common import mention
 from bot.render.limits import CONTENT_LIMIT
-from bot.storage import HistoryEntry, UndoResult
-from bot.storage.roll_messages import RollKind, renumber_rolls
+from bot.storage.models import HistoryEntry, RollKind, UndoResult
+from bot.storage.roll_messages import renumber_rolls
 from rules.outcome import Outcome
 from rules.stability import StabilityOutcome
 
@@ -81,7 +81,7 @@ def undo_reply(
     return content, embeds, more, announce
 
 
-def tests_due_again(result: UndoResult) -> list[int]:
+def due_again(result: UndoResult) -> list[int]:
     """The characters whose Stability test the undo makes due again (an undone roll, a
     call undone back to the one it replaced): due now, and not that one before the undo."""
     left = {change.character_id: change.after for change in result.reverted.characters}
@@ -176,7 +176,7 @@ class UndoButton(SaludButton, custom_id=UNDO_ID):
                 # A Stability test an undo makes due again (an undone roll) gets a new
                 # number too: the buttons of its call stay refused and disabled (M13).
                 tests = await renumber_rolls(
-                    tx, here.table_id, tests_due_again(result), kind=RollKind.STABILITY_TEST
+                    tx, here.table_id, due_again(result), kind=RollKind.STABILITY_TEST
                 )
         except _Superseded as moved:
             if moved.latest is None:

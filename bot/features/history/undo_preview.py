@@ -17,15 +17,14 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import Language, plural, text
-from bot.render import mention, safe
-from bot.render.common import duration_text
+from bot.render.common import duration_text, mention, safe
 from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT
-from bot.storage import HistoryCharacter, HistoryEntry, StoredCharacter
 from bot.storage.details import CharacterMoveDetails
+from bot.storage.models import HistoryCharacter, HistoryEntry, StoredCharacter
 from rules.abilities import Ability
 from rules.character import CharacterHealth
 from rules.stability import CharacterStability
-from rules.stability_test import stability_test_difficulty
+from rules.stability_roll import stability_test_difficulty
 
 __all__ = ["PREVIEW_COLOUR", "preview_embed", "reversal_line", "reversal_lines"]
 

@@ -14,7 +14,8 @@ from bot.render.change import Field
 from bot.render.change_reply import Touched
 from bot.render.common import FLAG_SEPARATOR
 from bot.render.stability import stability_sentences
-from bot.storage import BATCH_SIZE, Among, StorageChange, StoredCharacter
+from bot.storage.interface import StorageChange
+from bot.storage.models import BATCH_SIZE, Among, StoredCharacter
 from rules.outcome import Outcome
 from rules.scene import start_stability_scene
 from rules.stability import StabilityOutcome

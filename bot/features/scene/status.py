@@ -16,12 +16,12 @@ from bot.i18n import Language, plural, text
 from bot.interaction.buttons import CustomId, PageButton, number
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
-from bot.render import flags_text
 from bot.render.change_reply import clip_lines
-from bot.render.common import FLAG_SEPARATOR, line_params
+from bot.render.common import FLAG_SEPARATOR, flags_text, line_params
 from bot.render.limits import DESCRIPTION_LIMIT, FOOTER_LIMIT, INFO_COLOUR
 from bot.render.stability import stability_brief
-from bot.storage import StorageReads, StoredCharacter
+from bot.storage.interface import StorageReads
+from bot.storage.models import StoredCharacter
 
 __all__ = [
     "FALLEN_READ",

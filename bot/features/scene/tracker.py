@@ -7,12 +7,19 @@ the next edit, which reads the state afresh, so the last edit shows the last sta
 channel and message are stored, so it survives a restart; when the message or its channel
 is gone, or the bot may no longer edit it, the tracker stops quietly, for good.
 
-The edits go through the bot's pacer (``bot.interaction.pacer``), one piece of work per
+The edits go through the bot's pacer (``bot.discord_rest.pacer``), one piece of work per
 server at most (keyed by the server): a burst of changes waits as one edit, the trackers of
 every server share the bot's budget of background requests, and an edit Discord refused
 with a 429 is made again after its ``retry_after``, showing the state of then. A tracker's
 work is urgent: it goes before the sweeps of old roll buttons (issue 24.10), so that it is
 current within 5 s whatever they do. No task or lock is kept per server.
+
+A new tracker (``/scene tracker``) shows the state read before it was posted; a change
+committed between that read and the moment the tracker is stored (``replace``) was meant
+for no tracker, or for the old one, and the new one would miss it until the next change.
+The changes are counted (``heard``): the count read before the state is read is given to
+``replace``, which edits the new tracker once more when a change of its server came after
+it (issue 24).
 
 The embeds are drawn by the cog (``render``), which knows ``/scene status``'s lines.
 """
@@ -27,14 +34,15 @@ from functools import partial
 
 import discord
 
+from bot.discord_rest.message_edits import edit_message, is_gone
+from bot.discord_rest.pacer import RestPacer
 from bot.i18n import Language, public_language, text
-from bot.interaction.message_edits import edit_message, is_gone
-from bot.interaction.pacer import RestPacer
 from bot.render.limits import TITLE_LIMIT
 from bot.render.sanitize import escape
-from bot.storage import StorageEngine, StorageReads
+from bot.storage.interface import StorageEngine, StorageReads
 from bot.storage.memory import Lru
-from bot.storage.trackers import TrackerMessage, forget_tracker, get_tracker, set_tracker
+from bot.storage.models import TrackerMessage
+from bot.storage.trackers import forget_tracker, get_tracker, set_tracker
 
 __all__ = ["EDIT_INTERVAL", "LiveTracker", "Render"]
 
@@ -44,6 +52,9 @@ log = logging.getLogger(__name__)
 EDIT_INTERVAL = 2.0
 #: Servers known to have no tracker, kept so that their changes cost no read.
 _NO_TRACKER_MEMORY = 4096
+#: Servers whose last change is remembered (its number in the count of changes heard), so
+#: that a tracker being posted knows whether one came after its state was read.
+_CHANGES_MEMORY = 4096
 #: Past this many servers edited lately, the clocks older than ``EDIT_INTERVAL`` (which no
 #: longer hold anything back) are forgotten.
 _CLOCKS = 256
@@ -78,6 +89,9 @@ class LiveTracker:
         #: Trackers posted so far: a read that found none is not remembered as "no tracker"
         #: when one was posted while it read (it would hide that one for good).
         self._posted = 0
+        #: Changes heard so far, and the number of each server's last one.
+        self._heard = 0
+        self._last_change: Lru[int, int] = Lru(_CHANGES_MEMORY)
         self._closed = False
 
     def start(self) -> None:
@@ -91,15 +105,24 @@ class LiveTracker:
 
     # --- following changes ------------------------------------------------------------------
 
+    def heard(self) -> int:
+        """The count of changes heard so far: read before the state a new tracker shows is
+        read, and given to ``replace``."""
+        return self._heard
+
     def _changed(self, guild_id: int, character_ids: tuple[int, ...]) -> None:
+        self._heard += 1
+        self._last_change.put(guild_id, self._heard)
         if self._closed or guild_id in self._without:
             return
         self._dirty.add(guild_id)
         self._submit(guild_id)
 
     def _submit(self, guild_id: int) -> None:
+        # Not before now: trackers due alike go in the order of their changes.
+        now = time.monotonic()
         last = self._last_edit.get(guild_id)
-        not_before = 0.0 if last is None else last + EDIT_INTERVAL
+        not_before = now if last is None else max(now, last + EDIT_INTERVAL)
         self._pacer.submit(
             ("tracker", guild_id),
             partial(self._update, guild_id),
@@ -131,7 +154,7 @@ class LiveTracker:
         if guild_id in self._dirty:
             last = self._last_edit.get(guild_id)
             if last is not None and time.monotonic() < last + EDIT_INTERVAL:
-                self._submit(guild_id)  # edited lately (a new tracker): its turn comes later
+                self._submit(guild_id)  # edited lately: its turn comes later
                 return
             self._dirty.discard(guild_id)
             try:
@@ -186,20 +209,32 @@ class LiveTracker:
 
     # --- a new tracker ----------------------------------------------------------------------
 
-    async def replace(self, tracker: TrackerMessage, moved_text: str) -> None:
-        """Make ``tracker`` (just posted) the server's; the old one is edited to say it moved
-        (``moved_text``) and is no longer followed."""
+    async def replace(self, tracker: TrackerMessage, moved_text: str, *, heard: int) -> None:
+        """Make ``tracker`` (just posted, showing the state read after ``heard()`` was
+        ``heard``) the server's; the old one is edited to say it moved (``moved_text``) and
+        is no longer followed. A change of the server heard since is shown on the new one."""
         self._posted += 1
         async with self._storage.transaction(require_record=False) as tx:
             old = await set_tracker(tx, tracker)
         self._posted += 1  # a read begun during that transaction may have missed it too
         self._without.forget(tracker.guild_id)
-        self._edited(tracker.guild_id)
+        # Posting is no edit (the contract spaces the edits): a change may show at once.
+        if not self._closed and self._changed_since(tracker.guild_id, heard):
+            # Its edit went to no tracker (the server had none) or to the old one.
+            self._dirty.add(tracker.guild_id)
+            self._submit(tracker.guild_id)
         if old is not None and old.message_id != tracker.message_id:
             self._moved.setdefault(tracker.guild_id, []).append((old, moved_text))
             self._pacer.submit(
                 ("tracker", tracker.guild_id), partial(self._update, tracker.guild_id), urgent=True
             )
+
+    def _changed_since(self, guild_id: int, heard: int) -> bool:
+        """Whether a change of the server was heard after the count was ``heard``."""
+        last = self._last_change.get(guild_id)
+        if last is None:  # none lately, or forgotten after as many other servers' changes
+            return self._heard - heard >= _CHANGES_MEMORY
+        return last > heard
 
     async def _edit_moved(self, old: TrackerMessage, moved_text: str) -> None:
         body = {"content": moved_text, "embeds": []}

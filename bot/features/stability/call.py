@@ -13,18 +13,18 @@ from typing import Any
 
 import discord
 
-from bot.features.stability.buttons import stability_test_view
+from bot.features.rolls.stability import stability_test_view
 from bot.interaction.here import Here
 from bot.interaction.mentions import call_testers
 from bot.interaction.sending import send_change
 from bot.interaction.subjects import note_subject
-from bot.render.stability import test_call_embed
-from bot.storage import LightCharacter, StoredCharacter
+from bot.render.stability import stability_call_embed
 from bot.storage.details import StabilityTestDetails
-from bot.storage.roll_messages import RollKind, number_rolls
+from bot.storage.models import LightCharacter, RollKind, StoredCharacter
+from bot.storage.roll_messages import number_rolls
 from rules.errors import RuleError
 from rules.stability import StabilityOutcome
-from rules.stability_test import (
+from rules.stability_roll import (
     DuplicateTestTarget,
     UntestableCharacter,
     call_stability_test,
@@ -78,7 +78,7 @@ async def call_tests(
             characters=tuple(c.name for c in saved),
             reason=reason or None,
         )
-        await tx.record(**here.history(details))
+        await here.history(details).record(tx)
     return CalledTests(tuple(zip(saved, outcomes, strict=True)), tests, loss, difficulty, reason)
 
 
@@ -97,7 +97,9 @@ async def send_call(
     message's id, to keep it among those whose buttons the keeper disables."""
     language = here.public_language
     characters = [character for character, _ in called.called]
-    embed = test_call_embed(called.called, called.loss, called.difficulty, called.reason, language)
+    embed = stability_call_embed(
+        called.called, called.loss, called.difficulty, called.reason, language
+    )
     return await send_change(
         interaction,
         [embed],

@@ -132,7 +132,7 @@ def rows(bot: BotProcess, guild: FakeGuild) -> dict[str, dict[str, Any]]:
             values = dict(row)
             # Not a value of the character: the number of its latest Consciousness roll, which
             # only goes up so that an old button never matches a new roll
-            # (bot/features/consciousness/keeper.py).
+            # (bot/features/rolls/keeper.py).
             values.pop("roll_seq", None)
             values["abilities"] = [
                 tuple(item)

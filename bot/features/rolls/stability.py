@@ -13,28 +13,26 @@ happen in one transaction, so a button of a test rolled, replaced by a later cal
 (insanity) or brought back by an undo gets an ephemeral refusal and never rolls twice; the
 refusal says which (a test rolled with its result, a test replaced with a link to the
 buttons of the new one). As
-the Consciousness button does (``bot.features.consciousness.buttons``), the press's response
-edits the pressed message so that that character's buttons show disabled, the roll's public
-reply follows, and the keeper disables the other messages that carried the test.
+every roll button does (``bot.features.rolls.base``), the press's response edits the pressed
+message so that that character's buttons show disabled (and its call's line says how it
+rolled), the roll's public reply follows, and the keeper disables the other messages that
+carried the test.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
 
-from bot.features.consciousness.buttons import disable_pressed, safe_label, short_names
+from bot.features.rolls.base import DueRoll, RollButton, roll_view, roller_in
 from bot.i18n import Language, text
-from bot.interaction.buttons import CustomId, SaludButton, button_view, number
+from bot.interaction.buttons import CustomId, number
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_change
-from bot.interaction.subjects import note_subject
-from bot.render import safe
-from bot.render.limits import BUTTON_LABEL_LIMIT
+from bot.render.common import safe
 from bot.render.stability import (
     mark_rolled,
     rolled_line,
@@ -43,15 +41,16 @@ from bot.render.stability import (
     stability_move,
     stability_roll_field,
 )
-from bot.storage import CharacterNotFound, HistoryEntry, StorageChange, StoredCharacter
 from bot.storage.details import StabilityRollDetails, StabilityTestDetails
-from bot.storage.roll_messages import RollKind, RollMessage, forget_roll_messages, roll_number
+from bot.storage.interface import StorageChange
+from bot.storage.models import HistoryEntry, RollKind, RollMessage, StoredCharacter
+from bot.storage.roll_messages import forget_roll_messages, roll_number
 from rules.errors import IncurablyInsane
 from rules.stability import legal_stability_spends
-from rules.stability_test import StabilityTestRoll, roll_stability_test
+from rules.stability_roll import StabilityTestRoll, roll_stability_test
 
 __all__ = [
-    "BUTTON_SPENDS",
+    "STABILITY_TEST",
     "STABILITY_TEST_ID",
     "StabilityTestButton",
     "perform_stability_roll",
@@ -59,22 +58,9 @@ __all__ = [
     "stability_test_view",
 ]
 
-#: The spends offered as buttons beside the plain roll (when M7 allows them).
-BUTTON_SPENDS = (1, 2, 3)
-
 #: ``salud:stab:<character_id>:<spend>:<test>``: ``test`` is the number of the Stability test
 #: the button was posted for (the keeper reads these ids back to disable old ones).
 STABILITY_TEST_ID = CustomId("stab", number("character_id"), number("spend", 2), number("test"))
-
-
-def is_test_button_of(custom_id: str, character_id: int, test: int) -> bool:
-    """Whether ``custom_id`` is a button of that character's Stability test number ``test``."""
-    found = STABILITY_TEST_ID.read(custom_id)
-    return (
-        found is not None
-        and int(str(found["character_id"])) == character_id
-        and int(str(found["test"])) == test
-    )
 
 
 async def perform_stability_roll(
@@ -94,10 +80,7 @@ async def perform_stability_roll(
     message whose button was pressed, no longer kept among those the keeper disables.
     """
     async with here.change() as tx:
-        current = await tx.get_character(here.table_id, character_id)
-        if current is None:
-            raise CharacterNotFound(here.table_id, character_id)
-        note_subject(here.interaction, "character", current)
+        current = await roller_in(tx, here, character_id)
         number_now = None
         if test is not None:
             await _require_this_test(tx, here, current, test)
@@ -117,7 +100,7 @@ async def perform_stability_roll(
             loss=made.loss,
             lost=made.lost,
         )
-        await tx.record(**here.history(details))
+        await here.history(details).record(tx)
     # Committed, and no await since: noted before the sweep the commit started can run.
     if number_now is not None:
         line = rolled_line(saved.name, made, here.public_language)
@@ -241,55 +224,11 @@ async def send_stability_roll(
     )
 
 
-class StabilityTestButton(SaludButton, custom_id=STABILITY_TEST_ID):
-    """Roll one character's Stability test number ``test``, spending ``spend`` Stability."""
-
-    def __init__(
-        self, character_id: int, spend: int, test: int, label: str = "", *, row: int | None = None
-    ) -> None:
-        style = discord.ButtonStyle.primary if spend == 0 else discord.ButtonStyle.secondary
-        custom_id = STABILITY_TEST_ID.build(character_id=character_id, spend=spend, test=test)
-        super().__init__(custom_id, label or str(spend), style=style, row=row)
-        self.character_id = character_id
-        self.spend = spend
-        self.test = test
-
-    @classmethod
-    def parse(cls, match: re.Match[str], label: str) -> StabilityTestButton:
-        return cls(int(match["character_id"]), int(match["spend"]), int(match["test"]), label)
-
-    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
-        here = await here.of_character(self.character_id)
-        names = await here.names()  # the owner from the name index: no wait for the storage
-        found = next((c for c in names.characters if c.id == self.character_id), None)
-        if found is None:
-            raise UserFacingError("error.character_gone")
-        here.require_owner_or_gm(found, "stability.action.roll")
-        message, channel_id = interaction.message, interaction.channel_id
-        kept = None
-        if message is not None and channel_id is not None:
-            kept = RollMessage(
-                here.table_id,
-                self.character_id,
-                self.test,
-                channel_id,
-                message.id,
-                RollKind.STABILITY_TEST,
-            )
-        saved, roll = await perform_stability_roll(
-            here, self.character_id, self.spend, test=self.test, pressed=kept
-        )
-        character_id, test = self.character_id, self.test
-        await disable_pressed(
-            interaction,
-            lambda custom_id: is_test_button_of(custom_id, character_id, test),
-            _said_rolled(interaction.message, saved.name, roll, here.public_language),
-        )
-        await send_stability_roll(interaction, here, saved, roll)
-
-
 def _said_rolled(
-    message: discord.Message | None, name: str, roll: StabilityTestRoll, language: Language
+    message: discord.Message | None,
+    character: StoredCharacter,
+    roll: StabilityTestRoll,
+    language: Language,
 ) -> list[discord.Embed] | None:
     """The pressed call's embeds with the line of the character who rolled saying so (``✓ 2 +
     0 = 2 vs 4: fallo, 8 → 4``), edited with its disabled buttons; None to leave them (no
@@ -298,11 +237,43 @@ def _said_rolled(
         return None
     embeds = [discord.Embed.from_dict(embed.to_dict()) for embed in message.embeds]
     description = embeds[0].description or ""
-    marked = mark_rolled(description, name, roll, language)
+    marked = mark_rolled(description, character.name, roll, language)
     if marked == description:
         return None
     embeds[0].description = marked
     return embeds
+
+
+async def _pressed_roll(
+    here: Here, character_id: int, spend: int, test: int | None, pressed: RollMessage | None
+) -> tuple[StoredCharacter, StabilityTestRoll]:
+    return await perform_stability_roll(here, character_id, spend, test=test, pressed=pressed)
+
+
+#: The Stability test as a kind of roll made with buttons.
+STABILITY_TEST: DueRoll[StabilityTestRoll] = DueRoll(
+    kind=RollKind.STABILITY_TEST,
+    custom_id=STABILITY_TEST_ID,
+    number_field="test",
+    action="stability.action.roll",
+    perform=_pressed_roll,
+    reply=send_stability_roll,
+    roll_label="",  # its buttons always name their character
+    spend_label="",
+    roll_label_named="stability.button.roll",
+    spend_label_named="stability.button.spend",
+    pressed_embeds=_said_rolled,
+)
+
+
+class StabilityTestButton(RollButton, custom_id=STABILITY_TEST_ID):
+    """Roll one character's Stability test number ``test``, spending ``spend`` Stability."""
+
+    roll_kind = STABILITY_TEST
+
+    @property
+    def test(self) -> int | None:
+        return self.number
 
 
 def stability_test_view(
@@ -310,30 +281,13 @@ def stability_test_view(
 ) -> discord.ui.View | None:
     """For each character called (at most 4, a row each): a button to roll and one to roll
     spending each of 1–3 Stability that M7 allows, every label naming its character
-    (``Amelia: Tirar``, ``Amelia: +1``); ``tests``: each character's test number. None when
-    nobody has a test due."""
+    (``Amelia: Tirar``, ``Amelia: +1``; ``bot.features.rolls.base.roll_view``); ``tests``:
+    each character's test number. None when nobody has a test due."""
     due = [
-        c
-        for c in characters
-        if c.stability is not None and c.stability.due_test is not None and c.id in tests
+        (character, tests[character.id], legal_stability_spends(character.stability))
+        for character in characters
+        if character.stability is not None
+        and character.stability.due_test is not None
+        and character.id in tests
     ]
-    if not due:
-        return None
-    names = short_names(due)
-    view = button_view()
-    for row, character in enumerate(due):
-        assert character.stability is not None
-        name = safe_label(names[character.id])
-        test = tests[character.id]
-        label = text(language, "stability.button.roll", name=name)[:BUTTON_LABEL_LIMIT]
-        view.add_item(StabilityTestButton(character.id, 0, test, label, row=row))
-        allowed = legal_stability_spends(character.stability)
-        for spend in BUTTON_SPENDS:
-            if spend in allowed:
-                label = text(language, "stability.button.spend", name=name, points=spend)
-                view.add_item(
-                    StabilityTestButton(
-                        character.id, spend, test, label[:BUTTON_LABEL_LIMIT], row=row
-                    )
-                )
-    return view
+    return roll_view(StabilityTestButton, due, language, named=True)

@@ -1,6 +1,6 @@
 """Reading and editing a message the bot posted earlier, without a message cache (the roll
 buttons and the live tracker): one GET or PATCH of Discord's REST API, paced with the bot's
-other background requests (``bot.interaction.pacer``), and whether a failure means the
+other background requests (``bot.discord_rest.pacer``), and whether a failure means the
 message is gone for good."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 import discord
 
-from bot.interaction.pacer import RestPacer
+from bot.discord_rest.pacer import RestPacer
 
 __all__ = ["GONE_CODES", "edit_message", "is_gone", "message_payload"]
 

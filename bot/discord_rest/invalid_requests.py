@@ -2,7 +2,7 @@
 keeps before it bans a bot's IP from its API for an hour (10,000; issue 24.10).
 
 Every response the bot receives is counted, whoever made the request: the background
-pacer (``bot.interaction.pacer``) tells it of its own, and discord.py's requests (replies,
+pacer (``bot.discord_rest.pacer``) tells it of its own, and discord.py's requests (replies,
 announcements, command syncs) are seen through an aiohttp trace (``trace_config``). The
 pacer reads ``level`` before each background request: past ``SLOW`` invalid requests it
 slows every background request to ``SLOW_PACE`` a second, past ``STOP`` it sends none

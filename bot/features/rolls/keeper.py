@@ -11,12 +11,12 @@ It follows every committed change (``Storage.on_change``), so a roll made by a b
 ``/conscious``, a healing, a knock-out, a later roll or a deletion all count, after a restart
 too. A message that can no longer be edited (deleted, no access) is forgotten.
 
-The sweeps go through the bot's pacer (``bot.interaction.pacer``): at most one sweep waits
+The sweeps go through the bot's pacer (``bot.discord_rest.pacer``): at most one sweep waits
 per server (keyed by the server), gathering the characters of every change made meanwhile,
 and its requests share the bot's budget of background requests, after the trackers; a sweep
 refused with a 429 waits again and runs after ``retry_after``. The message whose button was
 pressed is not swept: the press edits it in its own response
-(``bot.features.consciousness.buttons``).
+(``bot.features.rolls.base``).
 
 One PATCH a message, no GET (issue 24.10): the keeper keeps the components the bot sent
 with each message, and a sweep sends them back with every roll button disabled but those of
@@ -32,24 +32,25 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any
 
 import discord
 
-from bot.features.consciousness.buttons import CONSCIOUSNESS_ID
+from bot.discord_rest.channel_holds import RateLimited
+from bot.discord_rest.message_edits import edit_message, is_gone, message_payload
+from bot.discord_rest.pacer import RestPacer
+from bot.features.rolls.base import DueRoll
+from bot.features.rolls.consciousness import CONSCIOUSNESS_ID
 from bot.interaction.buttons import CustomId
 from bot.interaction.here import Here
-from bot.interaction.message_edits import edit_message, is_gone, message_payload
-from bot.interaction.pacer import RateLimited, RestPacer
 from bot.render.stability import replace_call_line
-from bot.storage import StorageEngine, StorageUnreachable
+from bot.storage.errors import StorageUnreachable
+from bot.storage.interface import StorageEngine
 from bot.storage.memory import Lru
+from bot.storage.models import RollKind, RollMessage, UnkeptReply
 from bot.storage.roll_messages import (
-    RollKind,
-    RollMessage,
-    UnkeptReply,
     forget_roll_messages,
     forget_unkept_reply,
     has_roll_messages,
@@ -89,9 +90,8 @@ def _disabled_components(
         for item in row.get("components") or []:
             found = custom_id.read(str(item.get("custom_id") or ""))
             if found is not None and not item.get("disabled"):
-                character_id = int(str(found["character_id"]))
-                number = found[number_field]
-                roll = None if number is None else int(number)
+                character_id = found.number("character_id")
+                roll = found.optional_number(number_field)
                 if (character_id, roll) in stale or (
                     roll is None and character_id in stale_characters
                 ):
@@ -120,12 +120,12 @@ def _live_components(
                 found = custom_id.read(str(item.get("custom_id") or ""))
                 if found is None:
                     continue
-                character_id = int(str(found["character_id"]))
-                number = found[custom_id.fields[-1].name]
+                character_id = found.number("character_id")
+                number = found.optional_number(custom_id.fields[-1].name)
                 alive = (
                     (kind, character_id) in live_characters
                     if number is None
-                    else (kind, character_id, int(number)) in live
+                    else (kind, character_id, number) in live
                 )
                 if not alive and not item.get("disabled"):
                     item = {**item, "disabled": True}
@@ -151,14 +151,14 @@ def _kept_from(
         for item in row.get("components") or []:
             for kind, custom_id in ids.items():
                 found = custom_id.read(str(item.get("custom_id") or ""))
-                number = None if found is None else found[custom_id.fields[-1].name]
+                number = None if found is None else found.optional_number(custom_id.fields[-1].name)
                 if found is None or number is None:
                     continue
-                character_id = int(str(found["character_id"]))
+                character_id = found.number("character_id")
                 kept[(kind, character_id)] = RollMessage(
                     reply.guild_id,
                     character_id,
-                    int(number),
+                    number,
                     reply.channel_id,
                     int(message["id"]),
                     kind,
@@ -169,18 +169,18 @@ def _kept_from(
 
 class RollButtonKeeper:
     """Disables the buttons of rolls that are no longer due, after every change: of each
-    kind of roll in ``ids`` (the custom id its buttons carry), the Consciousness roll's and
+    kind of roll in ``kinds`` (``bot.features.rolls.kinds``), the Consciousness roll's and
     the Stability test's, read and swept together (one read per sweep, whatever the kinds)."""
 
     def __init__(
         self,
         storage: StorageEngine,
         pacer: RestPacer,
-        ids: Mapping[RollKind, CustomId] | None = None,
+        kinds: Sequence[DueRoll[Any]],
     ) -> None:
         self._storage = storage
         self._pacer = pacer
-        self._ids = dict(ids or {RollKind.CONSCIOUSNESS: CONSCIOUSNESS_ID})
+        self._ids: dict[RollKind, CustomId] = {kind.kind: kind.custom_id for kind in kinds}
         self._closed = False
         # The characters each server's waiting sweep is for (one sweep per server at most).
         self._due: dict[int, set[int]] = {}

@@ -10,7 +10,7 @@ uses a command in that server is told so, once, privately (``tell``); a GM who s
 channel again (``/config channel``, ``channel_set``) starts the posts again.
 
 The posts count against the budget of the bot's background requests
-(``bot.interaction.pacer``): they come first, background work leaves them room.
+(``bot.discord_rest.pacer``): they come first, background work leaves them room.
 """
 
 from __future__ import annotations
@@ -21,16 +21,13 @@ from typing import Any
 
 import discord
 
+from bot.discord_rest.pacer import RestPacer
 from bot.i18n import Language, text
-from bot.interaction.pacer import RestPacer
-from bot.storage import StorageChange, StorageClosed, StorageEngine
-from bot.storage.lost_channels import (
-    LostChannel,
-    channel_lost,
-    forget_lost_channel,
-    lost_channels,
-)
+from bot.storage.errors import StorageClosed
+from bot.storage.interface import StorageChange, StorageEngine
+from bot.storage.lost_channels import channel_lost, forget_lost_channel, lost_channels
 from bot.storage.memory import Lru
+from bot.storage.models import LostChannel
 
 __all__ = ["Announcements"]
 

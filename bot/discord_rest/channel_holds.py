@@ -2,7 +2,7 @@
 route's bucket that answered 429, or that Discord said is empty, until it resets; and a
 channel that answered 403, for ``REFUSAL_MEMORY`` seconds. Each request to one of them
 would be one more invalid request, which Discord counts toward its ban
-(``bot.interaction.invalid_requests``). The pacer (``bot.interaction.pacer``) checks
+(``bot.discord_rest.invalid_requests``). The pacer (``bot.discord_rest.pacer``) checks
 ``check`` before every request; the keepers ask ``refused`` before keeping a message."""
 
 from __future__ import annotations

@@ -1,0 +1,282 @@
+"""One base for a roll that falls due and is made with buttons: the kind of roll as one object
+(``DueRoll``), its button (``RollButton``), the owner/GM check of a press, the press's edit
+of its own message and the view of every character's buttons.
+
+A kind of roll (``bot.features.rolls.consciousness``, ``bot.features.rolls.stability``) is one
+``DueRoll``: its custom id (``salud:<prefix>:<character_id>:<spend>:<number>``, ``number`` the
+roll the button was posted for), the storage's ``RollKind`` its messages are kept under, how
+the roll is made (``perform``, one transaction) and replied to (``reply``), the words of its
+buttons; and one ``RollButton`` subclass naming that id. A press, for every kind: the
+character from the server's name index (no wait for the storage lock), refused unless the one
+who pressed is its owner or a GM; the roll made in one transaction that forgets the pressed
+message among those the keeper disables (``bot.features.rolls.keeper``); the press's response
+edits the pressed message so that the roll's buttons show disabled; the roll's public reply
+follows as a new message.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Self, TypeVar
+
+import discord
+
+from bot.i18n import Language, text
+from bot.interaction.buttons import CustomId, SaludButton, button_view
+from bot.interaction.errors import UserFacingError
+from bot.interaction.here import Here
+from bot.interaction.subjects import note_subject
+from bot.render.calls import short_names as short_call_names
+from bot.render.limits import BUTTON_LABEL_LIMIT, BUTTONS_PER_ROW, ROWS_PER_MESSAGE
+from bot.storage.errors import CharacterNotFound
+from bot.storage.interface import StorageChange
+from bot.storage.models import LightCharacter, RollKind, RollMessage, StoredCharacter
+
+__all__ = [
+    "BUTTON_SPENDS",
+    "DueRoll",
+    "RollButton",
+    "disable_pressed",
+    "require_roller",
+    "roll_view",
+    "roller_in",
+    "safe_label",
+    "short_names",
+]
+
+#: The spends offered as buttons beside the plain roll (where the rules allow them: C4, M7).
+BUTTON_SPENDS = (1, 2, 3)
+#: A name in a label leaves room for ": Roll" / ": +3".
+_NAME_IN_LABEL = 60
+
+#: What a kind's roll returns beside the character saved (``ConsciousnessRoll``, ...).
+Made = TypeVar("Made")
+
+
+@dataclass(frozen=True)
+class DueRoll(Generic[Made]):
+    """One kind of roll that falls due and is made with buttons."""
+
+    #: Its messages' kind in the storage (``bot.storage.roll_messages``).
+    kind: RollKind
+    #: ``salud:<prefix>:<character_id>:<spend>:<number>``.
+    custom_id: CustomId
+    #: The id's field holding the roll's number (``roll``, ``test``).
+    number_field: str
+    #: The action the owner/GM refusal names (``error.not_owner``).
+    action: str
+    #: The roll a press makes: the character saved, and the roll.
+    perform: Callable[
+        [Here, int, int, int | None, RollMessage | None],
+        Awaitable[tuple[StoredCharacter, Made]],
+    ]
+    #: The roll's public reply.
+    reply: Callable[[discord.Interaction[Any], Here, StoredCharacter, Made], Awaitable[None]]
+    #: The catalog keys of its buttons: the plain roll and a spend, each when the reply is
+    #: about one character (``""``: its buttons always name their character) and when about
+    #: several (``name``).
+    roll_label: str
+    spend_label: str
+    roll_label_named: str
+    spend_label_named: str
+    #: The pressed message's embeds once rolled (None: left as they are).
+    pressed_embeds: Callable[
+        [discord.Message | None, StoredCharacter, Made, Language], list[discord.Embed] | None
+    ] = lambda message, saved, made, language: None
+
+    def button_id(self, character_id: int, spend: int, number: int | None) -> str:
+        return self.custom_id.build(
+            **{"character_id": character_id, "spend": spend, self.number_field: number}
+        )
+
+    def is_button_of(self, custom_id: str, character_id: int, number: int | None) -> bool:
+        """Whether ``custom_id`` is a button of that character's roll number ``number`` (or
+        one of its buttons posted before its rolls were numbered)."""
+        found = self.custom_id.read(custom_id)
+        if found is None or found.number("character_id") != character_id:
+            return False
+        posted = found.optional_number(self.number_field)
+        return posted is None or number is None or posted == number
+
+
+async def require_roller(here: Here, character_id: int, action: str) -> LightCharacter:
+    """The character a button rolls for, from the server's name index (in memory when the
+    server named a character lately: no wait for the storage), if the one who pressed is its
+    owner or a GM; refused when it is gone (deleted since the button was posted)."""
+    names = await here.names()
+    found = next((c for c in names.characters if c.id == character_id), None)
+    if found is None:
+        raise UserFacingError("error.character_gone")
+    here.require_owner_or_gm(found, action)
+    return found
+
+
+async def roller_in(tx: StorageChange, here: Here, character_id: int) -> StoredCharacter:
+    """The character a roll is made for, read inside the roll's transaction (refused when it
+    is gone), and named as the subject of a refusal (``bot.interaction.subjects``)."""
+    current = await tx.get_character(here.table_id, character_id)
+    if current is None:
+        raise CharacterNotFound(here.table_id, character_id)
+    note_subject(here.interaction, "character", current)
+    return current
+
+
+class RollButton(SaludButton):
+    """A roll's button: roll for one character, spending ``spend`` (0: a plain roll), for its
+    roll number ``number`` only (None: a button posted before rolls were numbered). A kind
+    subclasses it once, naming its ``DueRoll`` and its id (``custom_id=``)."""
+
+    roll_kind: ClassVar[DueRoll[Any]]
+
+    def __init__(
+        self,
+        character_id: int,
+        spend: int,
+        number: int | None,
+        label: str = "",
+        *,
+        row: int | None = None,
+    ) -> None:
+        style = discord.ButtonStyle.primary if spend == 0 else discord.ButtonStyle.secondary
+        super().__init__(
+            self.roll_kind.button_id(character_id, spend, number),
+            label or str(spend),
+            style=style,
+            row=row,
+        )
+        self.character_id = character_id
+        self.spend = spend
+        self.number = number
+
+    @classmethod
+    def parse(cls, match: re.Match[str], label: str) -> Self:
+        posted = match[cls.roll_kind.number_field]
+        number = None if posted is None else int(posted)
+        return cls.of(int(match["character_id"]), int(match["spend"]), number, label)
+
+    @classmethod
+    def of(
+        cls, character_id: int, spend: int, number: int | None, label: str, row: int | None = None
+    ) -> Self:
+        """The button of that roll (a kind whose ``__init__`` takes its fields otherwise
+        says how)."""
+        return cls(character_id, spend, number, label, row=row)
+
+    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+        kind = self.roll_kind
+        here = await here.of_character(self.character_id)
+        await require_roller(here, self.character_id, kind.action)
+        message, channel_id = interaction.message, interaction.channel_id
+        kept = None
+        if message is not None and channel_id is not None:
+            kept = RollMessage(
+                here.table_id,
+                self.character_id,
+                self.number or 0,
+                channel_id,
+                message.id,
+                kind.kind,
+            )
+        saved, made = await kind.perform(here, self.character_id, self.spend, self.number, kept)
+        character_id, number = self.character_id, self.number
+        await disable_pressed(
+            interaction,
+            lambda custom_id: kind.is_button_of(custom_id, character_id, number),
+            kind.pressed_embeds(interaction.message, saved, made, here.public_language),
+        )
+        await kind.reply(interaction, here, saved, made)
+
+
+async def disable_pressed(
+    interaction: discord.Interaction[Any],
+    of_the_roll: Callable[[str], bool],
+    embeds: Sequence[discord.Embed] | None = None,
+) -> None:
+    """The response to a roll button's press: the pressed message, the buttons whose custom
+    id ``of_the_roll`` says are of the roll made disabled (read from the message the
+    interaction carries), and its ``embeds`` replaced when given (a Stability call saying who
+    rolled); nothing else of it changes. Not a new message: the roll's reply follows up."""
+    message = interaction.message
+    if message is None:
+        return
+    view = discord.ui.View.from_message(message, timeout=None)
+    changed = False
+    for item in view.children:
+        if (
+            isinstance(item, discord.ui.Button)
+            and item.custom_id is not None
+            and not item.disabled
+            and of_the_roll(item.custom_id)
+        ):
+            item.disabled = True
+            changed = True
+    if not changed:
+        return
+    view.stop()  # nothing to listen for: the buttons answer as DynamicItems (button_view)
+    edits: dict[str, Any] = {"view": view}
+    if embeds is not None:
+        edits["embeds"] = list(embeds)
+    if interaction.response.is_done():  # acknowledged while it waited (deferral.py)
+        await interaction.edit_original_response(**edits)
+    else:
+        await interaction.response.edit_message(**edits)
+
+
+def short_names(characters: Sequence[StoredCharacter]) -> dict[int, str]:
+    """What a button calls each character when one message carries several characters'
+    buttons (COMMANDS.md: ``Amelia: Roll``): ``bot.render.calls.short_names``, by id."""
+    shown = short_call_names([character.name for character in characters])
+    return {character.id: name for character, name in zip(characters, shown, strict=True)}
+
+
+def safe_label(name: str) -> str:
+    """A name in a button's label: labels show no markdown, so it is shown as typed; a name
+    longer than the label allows is cut so that the action still shows."""
+    return name if len(name) <= _NAME_IN_LABEL else name[: _NAME_IN_LABEL - 1] + "…"
+
+
+def roll_view(
+    button: type[RollButton],
+    due: Sequence[tuple[StoredCharacter, int | None, Sequence[int]]],
+    language: Language,
+    *,
+    named: bool,
+) -> discord.ui.View | None:
+    """The buttons of every roll ``due`` (a character, its roll's number, the spends the
+    rules allow it), or None when none is.
+
+    A button to roll and one for each allowed spend of 1–3, a row per character, for up to 5
+    characters; beyond 5, only the roll buttons (up to 25). ``named``: every label names its
+    character (``Amelia: Roll``, ``Amelia: +1``, ``short_names``), as a reply about several
+    characters needs.
+    """
+    if not due:
+        return None
+    kind = button.roll_kind
+    names = short_names([character for character, _, _ in due])
+    with_spends = len(due) <= ROWS_PER_MESSAGE
+    view = button_view()
+    for index, (character, number, allowed) in enumerate(due[: ROWS_PER_MESSAGE * BUTTONS_PER_ROW]):
+        row = index if with_spends else index // BUTTONS_PER_ROW
+        name = safe_label(names[character.id])
+        label = (
+            text(language, kind.roll_label_named, name=name)
+            if named
+            else text(language, kind.roll_label)
+        )
+        view.add_item(button.of(character.id, 0, number, label[:BUTTON_LABEL_LIMIT], row))
+        if not with_spends:
+            continue
+        for spend in BUTTON_SPENDS:
+            if spend in allowed:
+                label = (
+                    text(language, kind.spend_label_named, name=name, points=spend)
+                    if named
+                    else text(language, kind.spend_label, points=spend)
+                )
+                view.add_item(
+                    button.of(character.id, spend, number, label[:BUTTON_LABEL_LIMIT], row)
+                )
+    return view
