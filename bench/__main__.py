@@ -300,9 +300,8 @@ class Subject:
             return stored_interactions(conn, interaction_ids)
 
 
-async def make_pg_subject(config: Config, workdir: Path, pg: PgSide) -> Subject:
-    """Salud on PostgreSQL: its fake with the active servers, its database made and filled
-    before it starts (the bot loads its name index at start-up), the bot (stopped)."""
+async def salud_fake() -> tuple[BenchFake, Table, list[StoredServer]]:
+    """A fake Discord for a Salud, with the active servers, and those servers to store."""
     fake = BenchFake(app_name="Salud", reply_timeout=20.0)
     await fake.start()
     table = await make_table(fake, ACTIVE_SERVERS)
@@ -310,6 +309,13 @@ async def make_pg_subject(config: Config, workdir: Path, pg: PgSide) -> Subject:
         StoredServer(int(guild.id), tuple(int(member.id) for member in owners))
         for guild, owners in table.servers
     ]
+    return fake, table, active
+
+
+async def make_pg_subject(config: Config, workdir: Path, pg: PgSide) -> Subject:
+    """Salud on PostgreSQL: its fake with the active servers, its database made and filled
+    before it starts (the bot loads its name index at start-up), the bot (stopped)."""
+    fake, table, active = await salud_fake()
     await create_pg_schema(pg.direct_url)
     populate_pg(pg.direct_url, active)
     bot = BotProcess(
@@ -382,13 +388,7 @@ PROFILES_WRITTEN: dict[int, int] = {}
 
 async def make_subject(config: Config, run: Run, workdir: Path, servers: int) -> Subject:
     """A fake with the active servers, a database with them and the fillers, a bot (stopped)."""
-    fake = BenchFake(app_name="Salud", reply_timeout=20.0)
-    await fake.start()
-    table = await make_table(fake, ACTIVE_SERVERS)
-    active = [
-        StoredServer(int(guild.id), tuple(int(member.id) for member in owners))
-        for guild, owners in table.servers
-    ]
+    fake, table, active = await salud_fake()
     path = workdir / f"salud-{servers}.sqlite3"
     await create_schema(path)
     started = time.perf_counter()
