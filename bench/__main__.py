@@ -828,8 +828,8 @@ def report(run: Run, *, detailed: bool = True) -> str:
     four cells and their verdict first."""
     config = run.config
     goal = goal_lines(goal_cells(run))
-    if config.quick and goal:
-        goal[0] = "Quick run (a few interactions a cell): the ratios are not judged."
+    if config.quick:  # (its CPU figures may round to 0 at 10 ms a tick: no goal table)
+        goal = ["Quick run (a few interactions a cell): the ratios are not judged.", *goal[1:]]
     engines = engine_verdict(run)
     lines = [
         *goal,

@@ -51,5 +51,6 @@ def test_the_quick_bench_runs_on_both_engines() -> None:
         # tests/bot/test_hot_path.py pins it); a display: one read. At most the aim.
         assert (2.0 <= trips <= 3.0) if command == "/hurt" else (1.0 <= trips <= 1.5), cells
         assert re.fullmatch(r"\d+\.\d\d", cells[7]), cells  # PostgreSQL's CPU per reply
-    # The four cells of issue 29 are still there, first.
-    assert "| /hurt, 1 in flight |" in report.split("Both engines", 1)[0]
+    # Salud's cells on SQLite (issue 29's) are still there, before both engines'.
+    before = report.split("Both engines", 1)[0]
+    assert "| /hurt | 10 | 1 |" in before and "| /character show | 10 | 4 |" in before
