@@ -24,6 +24,7 @@ from bot.features.abilities import (
     set_sentence,
 )
 from bot.features.characters.option import Character
+from bot.features.numbers import numbers_view, send_numbers
 from bot.interaction.here import Here
 from bot.interaction.sending import send_brief
 from bot.interaction.transformers import InRange, check_range
@@ -97,7 +98,9 @@ class AbilityCog(
             entry = await here.history(details).record(tx)
         language = here.public_language
         said = set_sentence(saved, existing, after, entry is not None, language)
-        await send_brief(interaction, here, brief_embed(saved, description=said))
+        embed = brief_embed(saved, description=said, language=language)
+        await send_brief(interaction, here, embed, view=numbers_view(here, [saved]))
+        await send_numbers(interaction, here, [saved])
 
     @set_ability_command.autocomplete("ability")
     async def _set_ability_autocomplete(
@@ -128,7 +131,9 @@ class AbilityCog(
             await here.history(AbilityRemoveDetails(ability=removed.name)).record(tx)
         language = here.public_language
         said = ability_sentence(language, "abilities.remove.done", saved, removed)
-        await send_brief(interaction, here, brief_embed(saved, description=said))
+        embed = brief_embed(saved, description=said, language=language)
+        await send_brief(interaction, here, embed, view=numbers_view(here, [saved]))
+        await send_numbers(interaction, here, [saved])
 
     @remove_ability_command.autocomplete("ability")
     async def _remove_ability_autocomplete(

@@ -29,8 +29,9 @@ from bot.features.abilities import (
     spend_embed,
 )
 from bot.features.characters.option import Character
+from bot.features.numbers import numbers_view, send_numbers, send_screened
 from bot.interaction.here import Here
-from bot.interaction.sending import send_change, send_public
+from bot.interaction.sending import send_public
 from bot.interaction.transformers import InRange
 from bot.render import count_text
 from bot.render.stability import stability_announce
@@ -117,11 +118,12 @@ class AbilityUseCog(commands.Cog):
             points=count_text(language, "point", points),
             before=before.pool,
         )
-        await send_change(
+        await send_screened(
             interaction,
-            [spend_embed(saved, said, spent, language)],
+            here,
+            [saved],
+            lambda viewer, language: [spend_embed(saved, said, spent, language, viewer)],
             announce=stability_announce([spent.stability]),
-            here=here,
         )
 
     @spend.autocomplete("ability")
@@ -180,8 +182,11 @@ class AbilityUseCog(commands.Cog):
                 stability=current.stability,
             )
             await send_public(
-                interaction, embeds=[check_embed(current, roll, tested.name, language)]
+                interaction,
+                embeds=[check_embed(current, roll, tested.name, language)],
+                view=numbers_view(here, [current]),
             )
+            await send_numbers(interaction, here, [current])
             return
         async with here.change() as tx:
             current = await tx.character(character)
@@ -209,11 +214,12 @@ class AbilityUseCog(commands.Cog):
                 attack=attack,
             )
             await here.history(details).record(tx)
-        await send_change(
+        await send_screened(
             interaction,
-            [check_embed(saved, roll, tested.name, language)],
+            here,
+            [saved],
+            lambda viewer, language: [check_embed(saved, roll, tested.name, language, viewer)],
             announce=False,
-            here=here,
         )
 
     @check.autocomplete("ability")

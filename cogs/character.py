@@ -13,14 +13,23 @@ from bot.features.characters.delete import delete_view
 from bot.features.characters.listing import list_message
 from bot.features.characters.names import refuse_taken_name
 from bot.features.characters.option import Character, resolve_character
+from bot.features.numbers import (
+    NUMBERS_CHOICES,
+    numbers_of,
+    numbers_view,
+    send_numbers,
+    send_screened,
+    viewer_of,
+)
 from bot.features.rolls.consciousness import consciousness_view
 from bot.features.tables import TableArg, table_name
-from bot.i18n import text
+from bot.i18n import Language, text
+from bot.i18n.grammar import gendered
 from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.mentions import call_players
-from bot.interaction.sending import send_brief, send_change, send_private, send_public
+from bot.interaction.sending import send_brief, send_private, send_public
 from bot.interaction.transformers import InRange
 from bot.render import (
     mention,
@@ -30,6 +39,8 @@ from bot.render import (
 from bot.render.brief import brief_embed, created_embed
 from bot.render.change import Field, announce_worthy, change_embeds, correction_note
 from bot.render.stability import stability_announce
+from bot.render.visibility import EVERYONE, Viewer, shows_numbers
+from bot.storage import Numbers
 from bot.storage.details import (
     CharacterCreateDetails,
     CharacterMoveDetails,
@@ -123,8 +134,12 @@ class CharacterCog(
             key="cmd.character.create.player",
         ),
         gender=_("How replies speak of the character", key="cmd.character.create.gender"),
+        numbers=_(
+            "Who sees the character's numbers (GM only; default: the table's)",
+            key="cmd.character.create.numbers",
+        ),
     )
-    @app_commands.choices(gender=GENDER_CHOICES)
+    @app_commands.choices(gender=GENDER_CHOICES, numbers=NUMBERS_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction[SaludBot],
@@ -134,9 +149,15 @@ class CharacterCog(
         stability: StabilityRating | None = None,
         player: discord.Member | discord.User | None = None,
         gender: app_commands.Choice[str] | None = None,
+        numbers: app_commands.Choice[str] | None = None,
     ) -> None:
         here = await Here.of(interaction)
         chosen_gender = gender_of(gender)
+        chosen_numbers = numbers_of(numbers)
+        if chosen_numbers is not None:
+            here.require_gm("numbers.action.set")
+        else:
+            chosen_numbers = here.table.numbers
         clean = clean_name(name)
         owner_id = here.user_id
         if player is not None and player.id != here.user_id:
@@ -152,6 +173,7 @@ class CharacterCog(
             player_id=None if owner_id == here.user_id else owner_id,
             gender=None if chosen_gender is None else chosen_gender.value,
             stability=stability,
+            numbers=None if chosen_numbers is Numbers.SHOWN else chosen_numbers.value,
         )
         async with here.change() as tx:
             await refuse_taken_name(tx, here.table_id, clean)
@@ -162,11 +184,18 @@ class CharacterCog(
                 CharacterHealth.new(health, first_aid),
                 gender=chosen_gender,
                 stability=mind,
+                numbers=chosen_numbers,
             )
             await here.history(details).record(tx)
         language = here.public_language
         said = text(language, "character.created", owner=mention(owner_id))
-        await send_brief(interaction, here, created_embed(created, said, language))
+        await send_brief(
+            interaction,
+            here,
+            created_embed(created, said, language),
+            view=numbers_view(here, [created]),
+        )
+        await send_numbers(interaction, here, [created])
 
     @app_commands.command(
         name="show", description=_("Show a character's status", key="cmd.character.show")
@@ -181,7 +210,18 @@ class CharacterCog(
         target = character or await resolve_character(here, None)
         async with here.read() as reader:  # what is shown, as stored now
             current = await reader.character(target)
-        await send_public(interaction, embeds=[status_embed(current, here.public_language)])
+        viewer = viewer_of(here)
+        if not shows_numbers(current, EVERYONE) and shows_numbers(current, viewer):
+            # Its owner or a GM: in full, for their eyes only.
+            await send_private(
+                interaction, embeds=[status_embed(current, here.private_language, viewer)]
+            )
+            return
+        await send_public(
+            interaction,
+            embeds=[status_embed(current, here.public_language)],
+            view=numbers_view(here, [current]),
+        )
 
     @app_commands.command(
         name="list", description=_("Every character of this server", key="cmd.character.list")
@@ -213,8 +253,12 @@ class CharacterCog(
             "Does the character suffer a mental illness? (no: cured)",
             key="cmd.character.set.mental_illness",
         ),
+        numbers=_(
+            "Who sees the character's numbers: everyone, or only their player and the GMs",
+            key="cmd.character.set.numbers",
+        ),
     )
-    @app_commands.choices(gender=SET_GENDER_CHOICES)
+    @app_commands.choices(gender=SET_GENDER_CHOICES, numbers=NUMBERS_CHOICES)
     async def set_values(
         self,
         interaction: discord.Interaction[SaludBot],
@@ -228,10 +272,12 @@ class CharacterCog(
         stability: SetStability | None = None,
         max_stability: MaxStability | None = None,
         mental_illness: bool | None = None,
+        numbers: app_commands.Choice[str] | None = None,
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("action.character_set")
         new_gender = gender_of(gender)
+        new_numbers = numbers_of(numbers)
         given: dict[str, int | bool | str | None] = {
             "health": health,
             "max_health": max_health,
@@ -242,6 +288,7 @@ class CharacterCog(
             "stability": stability,
             "max_stability": max_stability,
             "mental_illness": mental_illness,
+            "numbers": None if new_numbers is None else new_numbers.value,
         }
         stability_given = not (
             stability is None and max_stability is None and mental_illness is None
@@ -270,6 +317,7 @@ class CharacterCog(
             saved = current
             rolls: dict[int, int] = {}
             gender_changed = gender is not None and new_gender != current.gender
+            numbers_changed = new_numbers is not None and new_numbers is not current.numbers
             if outcome.changed:
                 saved = await tx.save_health(current, outcome.after)
                 if outcome.roll_fell_due:
@@ -278,7 +326,10 @@ class CharacterCog(
                 saved = await tx.save_stability(saved, mind.after)
             if gender_changed:
                 saved = await tx.set_gender(saved, new_gender)
-            if outcome.changed or gender_changed or mind_changed:
+            if new_numbers is not None and numbers_changed:
+                saved = await tx.set_numbers(saved, new_numbers)
+            changed = outcome.changed or gender_changed or mind_changed or numbers_changed
+            if changed:
                 details = CharacterSetDetails(
                     health=health,
                     max_health=max_health,
@@ -289,36 +340,50 @@ class CharacterCog(
                     stability=stability,
                     max_stability=max_stability,
                     mental_illness=mental_illness,
+                    numbers=None if new_numbers is None else new_numbers.value,
                 )
                 await here.history(details).record(tx)
         language = here.public_language
-        if not (outcome.changed or gender_changed or mind_changed):
+        if not changed:
             await send_public(
                 interaction, text(language, "character.set.unchanged", name=safe(saved.name))
             )
             return
-        extra: list[Field] = []
-        if gender_changed:
-            said = text(language, f"render.value.gender.{new_gender or 'none'}")
-            extra.append(
-                (
-                    text(language, "render.change.what"),
-                    text(language, "character.set.gender", name=safe(saved.name), gender=said),
+
+        def render(viewer: Viewer, language: Language) -> list[discord.Embed]:
+            extra: list[Field] = []
+            what = text(language, "render.change.what")
+            if gender_changed:
+                said = text(language, f"render.value.gender.{new_gender or 'none'}")
+                extra.append(
+                    (
+                        what,
+                        text(language, "character.set.gender", name=safe(saved.name), gender=said),
+                    )
                 )
-            )
-        message_id = await send_change(
-            interaction,
-            change_embeds(
+            words: list[str] = []
+            if numbers_changed:
+                key = f"numbers.set.{saved.numbers.value}"
+                words.append(gendered(language, key, saved.gender, name=safe(saved.name)))
+                extra.append((what, words[-1]))
+            return change_embeds(
                 saved,
                 outcome,
                 language,
                 extra_fields=extra,
                 note=correction_note(saved, outcome, language),
                 stability=mind,
-            ),
+                viewer=viewer,
+                words=words,
+            )
+
+        message_id = await send_screened(
+            interaction,
+            here,
+            [saved],
+            render,
             announce=(outcome.changed and announce_worthy(outcome.before, outcome.after))
             or (mind is not None and stability_announce([mind])),
-            here=here,
             # G2 may make a Consciousness roll fall due: the reply carries its buttons.
             view=consciousness_view([saved], language, rolls) if outcome.roll_fell_due else None,
             call=call_players([(saved, outcome)], caller=here.user_id, language=language),
@@ -350,7 +415,7 @@ class CharacterCog(
             await here.history(CharacterRenameDetails(old=current.name, new=clean)).record(tx)
         language = here.public_language
         said = text(language, "character.renamed", old=safe(current.name), name=safe(renamed.name))
-        await send_brief(interaction, here, brief_embed(renamed, description=said))
+        await send_brief(interaction, here, brief_embed(renamed, description=said, words=said))
 
     @app_commands.command(
         name="move",
@@ -397,7 +462,7 @@ class CharacterCog(
             table=table_name(language, table),
             old=table_name(language, here.table),
         )
-        await send_brief(interaction, here, brief_embed(moved, description=said))
+        await send_brief(interaction, here, brief_embed(moved, description=said, words=said))
 
     @private_reply
     @app_commands.command(

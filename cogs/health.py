@@ -17,6 +17,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.features.characters.option import Character, Patient, resolve_character
+from bot.features.numbers import send_screened
 from bot.features.rolls.consciousness import (
     consciousness_view,
     perform_consciousness_roll,
@@ -26,7 +27,6 @@ from bot.i18n import Language, text
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here, private_language
 from bot.interaction.mentions import call_players
-from bot.interaction.sending import send_change
 from bot.interaction.transformers import MAX_REASON_LENGTH, InRange, clean_reason
 from bot.render import safe
 from bot.render.change import change_embeds, should_announce
@@ -34,6 +34,7 @@ from bot.render.first_aid import first_aid_line
 from bot.render.hurt import hurt_embeds
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from bot.render.rest import rest_words
+from bot.render.visibility import Viewer
 from bot.storage import LightCharacter, StoredCharacter
 from bot.storage.details import FirstAidDetails, HurtDetails, HurtTarget, RestDetails
 from bot.storage.roll_messages import number_due_rolls
@@ -202,12 +203,12 @@ class HealthCog(commands.Cog):
             numbers = await number_due_rolls(tx, here.table_id, [(c, o) for c, o, _ in hits])
             await here.history(hurt_details(amount, shown_reason, hits)).record(tx)
         language = here.public_language
-        embeds = hurt_embeds(hits, expression, shown_reason, language)
-        message_id = await send_change(
+        message_id = await send_screened(
             interaction,
-            embeds,
+            here,
+            [saved for saved, _, _ in hits],
+            lambda viewer, language: hurt_embeds(hits, expression, shown_reason, language, viewer),
             announce=should_announce([outcome for _, outcome, _ in hits]),
-            here=here,
             view=consciousness_view([saved for saved, _, _ in hits], language, numbers),
             call=call_players(
                 [(saved, outcome) for saved, outcome, _ in hits],
@@ -290,17 +291,24 @@ class HealthCog(commands.Cog):
                 patient=patient_now.name,
             )
             await here.history(details).record(tx)
-        language = here.public_language
-        first_aid = text(language, "render.status.first_aid")
-        given = first_aid_line(saved_medic, result, points, language)
-        embeds = change_embeds(
-            saved_patient, result.patient, language, extra_fields=[(first_aid, given)]
-        )
-        await send_change(
+
+        def render(viewer: Viewer, language: Language) -> list[discord.Embed]:
+            first_aid = text(language, "render.status.first_aid")
+            given = first_aid_line(saved_medic, result, points, language, viewer)
+            return change_embeds(
+                saved_patient,
+                result.patient,
+                language,
+                extra_fields=[(first_aid, given)],
+                viewer=viewer,
+            )
+
+        await send_screened(
             interaction,
-            embeds,
+            here,
+            [saved_patient, saved_medic],
+            render,
             announce=should_announce([result.patient, result.medic]),
-            here=here,
         )
 
     # --- /rest ------------------------------------------------------------------------------
@@ -332,12 +340,14 @@ class HealthCog(commands.Cog):
             if outcome.changed:
                 saved = await tx.save_health(current, outcome.after)
                 await here.history(RestDetails(days=days, hospital=hospital)).record(tx)
-        language = here.public_language
-        await send_change(
+        await send_screened(
             interaction,
-            change_embeds(saved, outcome, language, told=rest_words(saved, outcome, language)),
+            here,
+            [saved],
+            lambda viewer, language: change_embeds(
+                saved, outcome, language, told=rest_words(saved, outcome, language), viewer=viewer
+            ),
             announce=should_announce([outcome]),
-            here=here,
         )
 
 

@@ -16,13 +16,14 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.features.numbers import send_screened, table_numbers_view
 from bot.features.scene.server_wide import batches, count_among, new_stability_scene, save_all
 from bot.features.scene.status import status_message, tracker_embeds
 from bot.i18n import plural, text
 from bot.interaction.deferral import defer_change_of
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
-from bot.interaction.sending import send_change, send_public
+from bot.interaction.sending import send_public
 from bot.render.change_reply import Touched
 from bot.render.several import Line, several_embeds
 from bot.storage import Among
@@ -83,8 +84,15 @@ class SceneCog(
         minds = any(item.after is not None and item.after.stability for item in touched)
         lead = text(language, "scene.new.resets_stability" if minds else "scene.new.resets")
         title = text(language, "scene.new.title")
-        embeds = several_embeds(title, lines, language, lead=lead)
-        await send_change(interaction, embeds, announce=False, here=here)
+        await send_screened(
+            interaction,
+            here,
+            [line.character for line in lines],
+            lambda viewer, language: several_embeds(
+                title, lines, language, lead=lead, viewer=viewer
+            ),
+            announce=False,
+        )
 
     @app_commands.command(
         name="status",
@@ -113,7 +121,9 @@ class SceneCog(
             embeds = await tracker_embeds(reader, here.table_id, language, datetime.now(UTC))
         if embeds:
             here.titled(embeds[0])
-        message_id = await send_public(interaction, embeds=embeds)
+        names = await here.names()
+        view = table_numbers_view(here, names.characters)  # its edits keep the button
+        message_id = await send_public(interaction, embeds=embeds, view=view)
         if message_id is None:  # pragma: no cover - Discord always says
             return
         link = (

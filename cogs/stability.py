@@ -24,17 +24,18 @@ from bot.features.characters.option import (
     StablePatient,
     resolve_character,
 )
+from bot.features.numbers import send_screened
 from bot.features.rolls.stability import perform_stability_roll, send_stability_roll
 from bot.features.stability.call import call_tests, send_call
 from bot.features.stability.incidents import IncidentLoss
 from bot.i18n import Language, text
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
-from bot.interaction.sending import send_change
 from bot.interaction.subjects import note_subject
 from bot.interaction.transformers import MAX_REASON_LENGTH, InRange, clean_reason
 from bot.render import safe
 from bot.render.stability import stability_announce, stability_change_embeds
+from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.storage import LightCharacter, StoredCharacter
 from bot.storage.details import StabilityTreatDetails
 from bot.storage.roll_messages import RollKind
@@ -99,11 +100,15 @@ def treatment_line(
     result: TreatmentResult,
     offered: int,
     language: Language,
+    viewer: Viewer = EVERYONE,
 ) -> str:
     """``**Dr. Freud** gasta 2 de Psicoanálisis (5 → 3 / 8): +4 de Estabilidad``: the medic's
     spend with the pool before → after, and what it did; the rating named when it capped the
-    Stability restored."""
+    Stability restored. A medic whose numbers ``viewer`` may not see treats without a spend
+    or a pool."""
     after = result.psychoanalysis_after
+    if not shows_numbers(medic, viewer):
+        return text(language, "numbers.treat", medic=safe(medic.name), patient=safe(patient.name))
     pool = f"{after.pool + result.spent} → {after.pool} / {after.rating}"
     params = {"medic": safe(medic.name), "points": result.spent, "pool": pool}
     if result.lucid:
@@ -250,16 +255,23 @@ class StabilityCog(
                 lucidity=result.lucid,
             )
             await here.history(details).record(tx)
-        language = here.public_language
-        line = treatment_line(saved_medic, saved_patient, result, points, language)
-        embeds = stability_change_embeds(
-            saved_patient,
-            result.patient,
-            language,
-            extra_fields=[(text(language, "stability.treat.field"), line)],
-        )
-        await send_change(
-            interaction, embeds, announce=stability_announce([result.patient]), here=here
+
+        def render(viewer: Viewer, language: Language) -> list[discord.Embed]:
+            line = treatment_line(saved_medic, saved_patient, result, points, language, viewer)
+            return stability_change_embeds(
+                saved_patient,
+                result.patient,
+                language,
+                extra_fields=[(text(language, "stability.treat.field"), line)],
+                viewer=viewer,
+            )
+
+        await send_screened(
+            interaction,
+            here,
+            [saved_patient, saved_medic],
+            render,
+            announce=stability_announce([result.patient]),
         )
 
 

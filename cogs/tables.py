@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.features.numbers import NUMBERS_CHOICES, numbers_of
 from bot.features.tables import (
     MAX_TABLE_NAME,
     AnnouncementChannel,
@@ -29,6 +30,7 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_private, send_public
 from bot.render.sanitize import escape
+from bot.storage import Numbers
 from bot.storage.names import name_key
 from bot.storage.tables import MAX_TABLES, GameTable, TableDirectory
 from rules import clean_name
@@ -75,13 +77,19 @@ class TablesCog(
         name=_("The table's name", key="cmd.table.create.name"),
         place=_("Where it is played; this channel when omitted", key="cmd.table.create.place"),
         gm_role=_("Members of this role are GMs at this table", key="cmd.table.create.gm_role"),
+        numbers=_(
+            "Numbers of the table's new characters (default: shown)",
+            key="cmd.table.create.numbers",
+        ),
     )
+    @app_commands.choices(numbers=NUMBERS_CHOICES)
     async def create(
         self,
         interaction: discord.Interaction[SaludBot],
         name: app_commands.Range[str, 1, MAX_TABLE_NAME],
         place: Place | None = None,
         gm_role: discord.Role | None = None,
+        numbers: app_commands.Choice[str] | None = None,
     ) -> None:
         here = await Here.of(interaction)
         here.require_server_gm("table.action.create")
@@ -95,7 +103,11 @@ class TablesCog(
         if gm_role is not None and gm_role.id == here.server_id:
             raise UserFacingError("error.gm_role_everyone")
         table = GameTable(
-            interaction.id, here.server_id, cleaned, None if gm_role is None else gm_role.id
+            interaction.id,
+            here.server_id,
+            cleaned,
+            None if gm_role is None else gm_role.id,
+            numbers=numbers_of(numbers) or Numbers.SHOWN,
         )
         previous = tables.table_of_place(here.server_id, place_id)
         async with here.settings_change() as tx:
@@ -327,6 +339,38 @@ class TablesCog(
         else:
             reply = text(language, "table.channel.set", table=name, channel=f"<#{channel_id}>")
         await send_private(interaction, reply)
+
+    @app_commands.command(
+        name="numbers",
+        description=_(
+            "GM: who sees the numbers of a table's new characters", key="cmd.table.numbers"
+        ),
+    )
+    @app_commands.describe(
+        table=_("The table", key="cmd.table.table"),
+        numbers=_(
+            "Shown to everyone, or only to each player and the GMs",
+            key="cmd.table.numbers.numbers",
+        ),
+    )
+    @app_commands.choices(numbers=NUMBERS_CHOICES)
+    async def numbers(
+        self,
+        interaction: discord.Interaction[SaludBot],
+        table: TableArg,
+        numbers: app_commands.Choice[str],
+    ) -> None:
+        """The default ``numbers`` of the characters created at ``table`` from then on; works
+        on the main table too, before any other table exists (COMMANDS.md "Private
+        numbers")."""
+        here = await Here.of(interaction)
+        language = here.private_language
+        if not here.is_gm_at(table):
+            raise UserFacingError("error.not_gm", action=text(language, "numbers.action.table"))
+        chosen = numbers_of(numbers) or Numbers.SHOWN
+        await _save_table(here, replace(table, numbers=chosen))
+        name = table_name(language, table)
+        await send_private(interaction, text(language, f"numbers.table.{chosen.value}", table=name))
 
 
 async def _save_table(here: Here, changed: GameTable) -> None:

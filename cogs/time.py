@@ -16,13 +16,14 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.features.characters.option import Character
+from bot.features.numbers import send_screened
 from bot.features.rolls.consciousness import consciousness_view
 from bot.features.scene.server_wide import batches, count_among, save_all
 from bot.i18n import Language, plural, text
 from bot.interaction.deferral import defer_change_of
 from bot.interaction.here import Here
 from bot.interaction.mentions import call_players
-from bot.interaction.sending import send_change, send_public
+from bot.interaction.sending import send_public
 from bot.interaction.transformers import InRange
 from bot.render import duration_text, safe
 from bot.render.change_reply import Touched, announce_touched
@@ -79,15 +80,14 @@ class TimeCog(commands.Cog):
             )
             return
         lines = [_bleeding_line(item, language) for item in touched]
-        embeds = several_embeds(
-            text(language, "scene.time.title", duration=duration), lines, language
-        )
+        title = text(language, "scene.time.title", duration=duration)
         due = [line.character for line in lines if line.outcome.roll_fell_due]
-        message_id = await send_change(
+        message_id = await send_screened(
             interaction,
-            embeds,
+            here,
+            [line.character for line in lines],
+            lambda viewer, language: several_embeds(title, lines, language, viewer=viewer),
             announce=announce_touched(touched),
-            here=here,
             view=consciousness_view(due, language, rolls, named=len(lines) > 1),
             call=call_players(
                 [(line.character, line.outcome) for line in lines],
@@ -138,8 +138,12 @@ class TimeCog(commands.Cog):
             await send_public(interaction, reply)
             return
         title = plural(language, "scene.refresh.title", len(lines))
-        await send_change(
-            interaction, several_embeds(title, lines, language), announce=False, here=here
+        await send_screened(
+            interaction,
+            here,
+            [line.character for line in lines],
+            lambda viewer, language: several_embeds(title, lines, language, viewer=viewer),
+            announce=False,
         )
 
 

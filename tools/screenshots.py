@@ -2,7 +2,8 @@
 
 Runs a short scripted session of a Spanish table — three investigators, a wound, a
 Consciousness roll falling due, First Aid, a death, ``/scene status``, ``/history``, a
-Stability test called for two; then, in a second server, two tables' live trackers — with
+Stability test called for two, a private NPC told in words and the numbers its GM sees;
+then, in a second server, two tables' live trackers — with
 the real bot (``python -m bot``) against the fake Discord of ``devkit/fake_discord`` on
 127.0.0.1, keeps the payloads the bot really sent, draws each as HTML in the style of
 Discord's dark theme at a phone's width, and photographs it with headless Chromium (Debian's
@@ -362,6 +363,22 @@ async def session(fake: FakeDiscord, guild: FakeGuild) -> dict[str, dict[str, An
             },
         )
     )
+    # The Keeper's screen: a private NPC told to the table in words, and the numbers a GM
+    # gets from its Numbers button (an ephemeral answer: only the GM sees it).
+    npc = {"name": "El profundo", "health": 8, "gender": "masculine", "numbers": "private"}
+    await _ok(await fake.slash(guild, gm, "character create", npc))
+    shots["private"] = await _ok(
+        await fake.slash(
+            guild,
+            gm,
+            "hurt",
+            {"character": "El profundo", "amount": "11", "reason": "la escopeta de Amelia"},
+        )
+    )
+    numbers = next(b for b in shots["private"].buttons if b.get("label") == "Ver números")
+    answer = await fake.click(guild, gm, shots["private"], numbers["custom_id"])
+    assert answer.ephemeral and "El profundo" in answer.text, answer.text
+    shots["private-numbers"] = answer
     return shots.sent
 
 

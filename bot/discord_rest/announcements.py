@@ -61,17 +61,31 @@ class Announcements:
                 self._lost.put(lost.guild_id, lost.channel_id)
 
     async def post(
-        self, client: discord.Client, guild_id: int, channel_id: int, copies: Sequence[Copy]
+        self,
+        client: discord.Client,
+        guild_id: int,
+        channel_id: int,
+        copies: Sequence[Copy],
+        *,
+        view: discord.ui.View | None = None,
     ) -> None:
-        """Post ``copies`` in the server's announcement channel, unless the bot lost it. A
-        failure there never affects the reply: it is logged, and a 403 or 404 stops the posts
-        for good."""
+        """Post ``copies`` in the server's announcement channel, unless the bot lost it (the
+        first with ``view``'s buttons, when given). A failure there never affects the reply:
+        it is logged, and a 403 or 404 stops the posts for good."""
         if self._lost.get(guild_id) == channel_id:
             return
         channel = client.get_partial_messageable(channel_id, guild_id=guild_id)
         try:
-            for content, embeds in copies:
+            for index, (content, embeds) in enumerate(copies):
                 self._pacer.charge()
+                if view is not None and index == 0:
+                    await channel.send(
+                        content=content,
+                        embeds=list(embeds),
+                        allowed_mentions=_NO_MENTIONS,
+                        view=view,
+                    )
+                    continue
                 await channel.send(
                     content=content, embeds=list(embeds), allowed_mentions=_NO_MENTIONS
                 )

@@ -16,6 +16,7 @@ from discord.app_commands import locale_str as _
 
 from bot.features.characters.names import find_character
 from bot.i18n import Language, text, user_language
+from bot.i18n.grammar import gendered
 from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import table_of
@@ -24,6 +25,7 @@ from bot.render.common import safe
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from bot.render.rolls import ability_roll_field
 from bot.render.stability import composure_field, stability_sentences
+from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.storage.models import StoredCharacter
 from rules.abilities import (
     Ability,
@@ -148,10 +150,13 @@ def ability_sentence(
 # --- autocomplete --------------------------------------------------------------------------
 
 
-def _own_choice(ability: Ability, language: Language) -> app_commands.Choice[str]:
-    label = (
-        f"{ability.name} · {ability.pool}/{ability.rating} · {kind_label(ability.kind, language)}"
-    )
+def _own_choice(
+    ability: Ability, language: Language, *, shown: bool = True
+) -> app_commands.Choice[str]:
+    """``Escaramuza · 3/5 · general``; without the pool for a character whose numbers are
+    private (a label is seen by whoever types, ``bot.render.visibility``)."""
+    pool = f"{ability.pool}/{ability.rating} · " if shown else ""
+    label = f"{ability.name} · {pool}{kind_label(ability.kind, language)}"
     return app_commands.Choice(name=label[:CHOICE_LENGTH], value=ability.name[:CHOICE_LENGTH])
 
 
@@ -187,7 +192,8 @@ def ability_choices(
             reading_key(a.name, language.value),
         )
     )
-    choices = [_own_choice(ability, language) for ability in matching]
+    shown = character is None or shows_numbers(character, EVERYONE)
+    choices = [_own_choice(ability, language, shown=shown) for ability in matching]
     if own_only:
         return choices[:MAX_CHOICES]
     held = {find_known(ability.name) for ability in own} - {None}
@@ -303,22 +309,53 @@ def set_sentence(
 
 
 def check_embed(
-    character: StoredCharacter, roll: AbilityRoll, ability_name: str, language: Language
+    character: StoredCharacter,
+    roll: AbilityRoll,
+    ability_name: str,
+    language: Language,
+    viewer: Viewer = EVERYONE,
 ) -> discord.Embed:
     """The reply to ``/check`` (COMMANDS.md "Replies that move no state"): the character's
     name and the test's field, ``DIE + SPEND = TOTAL vs DIFFICULTY`` with its breakdown (the
-    wounds' and the Shaken +1, M8), the outcome and the pool, each said once."""
-    return brief_embed(character, fields=[ability_roll_field(roll, ability_name, language)])
+    wounds' and the Shaken +1, M8), the outcome and the pool, each said once; for a viewer
+    who may not see the character's numbers, the outcome in words."""
+    kind = "attack" if roll.attack else "check"
+    outcome = "passed" if roll.success else "failed"
+    words = text(
+        language,
+        f"numbers.said.{kind}.{outcome}",
+        name=safe(character.name),
+        ability=safe(ability_name),
+    )
+    return brief_embed(
+        character,
+        fields=[ability_roll_field(roll, ability_name, language)],
+        words=words,
+        viewer=viewer,
+    )
 
 
 def spend_embed(
-    character: StoredCharacter, said: str, spent: AbilitySpend, language: Language
+    character: StoredCharacter,
+    said: str,
+    spent: AbilitySpend,
+    language: Language,
+    viewer: Viewer = EVERYONE,
 ) -> discord.Embed:
     """The reply to ``/spend``: what was spent, in a sentence; a Shaken character's
     investigative spend adds its composure test (M8) with what the strain cost, and a mental
-    illness it brought on in words."""
+    illness it brought on in words. For a viewer who may not see the character's numbers:
+    that it spent, and whether it kept its nerve, in words."""
     composure = spent.composure
     outcome = spent.stability
+    name = safe(character.name)
+    ability = safe(spent.ability_after.name)
+    words = [text(language, "numbers.said.spend", name=name, ability=ability)]
+    if composure is not None:
+        key = "kept" if composure.kept else "faltered"
+        words.append(gendered(language, f"numbers.said.nerve.{key}", character.gender, name=name))
+    if not shows_numbers(character, viewer):
+        return brief_embed(character, words=" ".join(words), viewer=viewer)
     if composure is None or outcome.before is None or outcome.after is None:
         return brief_embed(character, description=said)
     name, value = composure_field(composure, outcome.before, outcome.after, language)

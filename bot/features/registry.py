@@ -11,6 +11,7 @@ from bot.features.characters.listing import ListPageButton
 from bot.features.help import HelpButton
 from bot.features.history.pages import HistoryPageButton
 from bot.features.history.undo_confirm import UndoButton
+from bot.features.numbers import NumbersButton, TableNumbersButton
 from bot.features.rolls.kinds import ROLL_BUTTONS
 from bot.features.scene.status import StatusPageButton
 from bot.interaction.buttons import SaludButton
@@ -26,6 +27,8 @@ PERSISTENT_BUTTONS: tuple[type[SaludButton], ...] = (
     UndoButton,
     StatusPageButton,
     HelpButton,
+    NumbersButton,
+    TableNumbersButton,
 )
 
 

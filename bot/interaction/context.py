@@ -69,6 +69,8 @@ class AnnouncementChannel(Protocol):
         guild_id: int,
         channel_id: int,
         copies: Sequence[tuple[str | None, Sequence[discord.Embed]]],
+        *,
+        view: discord.ui.View | None = None,
     ) -> None: ...
 
 

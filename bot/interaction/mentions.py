@@ -15,6 +15,7 @@ import discord
 
 from bot.i18n import Language
 from bot.render.calls import RollCall, call_text
+from bot.render.visibility import EVERYONE, shows_numbers
 from bot.storage.models import StoredCharacter
 from rules.outcome import Outcome
 from rules.stability_roll import stability_test_difficulty
@@ -60,7 +61,8 @@ def call_players(
         if character.owner_id == caller:
             continue
         difficulty = character.health.consciousness_difficulty
-        calls.append(RollCall(character.owner_id, character.name, difficulty))
+        shown = shows_numbers(character, EVERYONE)  # the call is public
+        calls.append(RollCall(character.owner_id, character.name, difficulty if shown else None))
     said = call_text(calls, language)
     if said is None:
         return None
@@ -83,7 +85,8 @@ def call_testers(
         if due is None or character.owner_id == caller:
             continue
         raised = stability_test_difficulty(character.health, stability, due.difficulty)
-        calls.append(RollCall(character.owner_id, character.name, raised.total))
+        shown = shows_numbers(character, EVERYONE)  # the call is public
+        calls.append(RollCall(character.owner_id, character.name, raised.total if shown else None))
     said = call_text(calls, language, "render.call.stability")
     if said is None:
         return None

@@ -123,6 +123,7 @@ async def send_change(
     view: discord.ui.View | None = None,
     more: Sequence[Sequence[discord.Embed]] = (),
     call: PlayerCall | None = None,
+    copy_view: discord.ui.View | None = None,
 ) -> int | None:
     """The public reply to a change, also posted in the announcement channel when
     ``announce`` (state changed, knocked out, died) and the command was used elsewhere.
@@ -136,6 +137,7 @@ async def send_change(
     character touched; they follow the reply (and its announcement). A failure to post the
     announcement never affects the reply; a channel deleted or forbidden to the bot is not
     posted in again until a GM sets one (``bot.discord_rest.announcements``).
+    ``copy_view``: the buttons of the copy there (the ``Numbers`` button; never a roll's).
     """
     message_id = await send_public(
         interaction,
@@ -155,15 +157,19 @@ async def send_change(
         return message_id
     copies = [(content, embeds), *((None, extra) for extra in more)]
     await here.context.services.announcements.post(
-        interaction.client, here.server_id, channel_id, copies
+        interaction.client, here.server_id, channel_id, copies, view=copy_view
     )
     return message_id
 
 
 async def send_brief(
-    interaction: discord.Interaction[Any], here: Here, embed: discord.Embed
+    interaction: discord.Interaction[Any],
+    here: Here,
+    embed: discord.Embed,
+    *,
+    view: discord.ui.View | None = None,
 ) -> None:
     """The public reply to a change that moves no state (a character created or renamed, an
     ability set or spent, a test that spent from a pool): its one compact embed
     (``bot.render.brief``); nothing to announce."""
-    await send_change(interaction, [embed], announce=False, here=here)
+    await send_change(interaction, [embed], announce=False, here=here, view=view)

@@ -15,6 +15,8 @@ from bot.i18n import Language, text
 from bot.render.common import state_colour
 from bot.render.limits import DESCRIPTION_LIMIT, FIELD_VALUE_LIMIT, TITLE_LIMIT
 from bot.render.status import CharacterLike
+from bot.render.visibility import EVERYONE, Viewer, shows_numbers
+from bot.render.words import state_words
 
 __all__ = ["brief_embed", "created_embed"]
 
@@ -25,9 +27,21 @@ def brief_embed(
     description: str | None = None,
     fields: Sequence[tuple[str, str]] = (),
     inline: bool = False,
+    words: str | None = None,
+    language: Language | None = None,
+    viewer: Viewer = EVERYONE,
 ) -> discord.Embed:
     """The character's name, what happened in a sentence (``description``) and the
-    command's own fields (a test's roll), each field ``inline`` or full width."""
+    command's own fields (a test's roll), each field ``inline`` or full width.
+
+    When ``viewer`` may not see the character's numbers (``bot.render.visibility``), the
+    fields are left out and the sentence is ``words`` (what happened, said without a
+    number), else its state in words (in ``language``)."""
+    if not shows_numbers(character, viewer):
+        fields = ()
+        if words is None and language is not None:
+            words = state_words(character, language)
+        description = words
     embed = discord.Embed(
         title=character.name[:TITLE_LIMIT],
         description=description[:DESCRIPTION_LIMIT] if description else None,
@@ -54,4 +68,4 @@ def created_embed(character: CharacterLike, said: str, language: Language) -> di
         fields.append(
             (text(language, "render.stability.name"), f"{stability.pool} / {stability.rating}")
         )
-    return brief_embed(character, description=said, fields=fields, inline=True)
+    return brief_embed(character, description=said, fields=fields, inline=True, words=said)

@@ -58,7 +58,8 @@ class RollCall:
 
     owner_id: int
     name: str
-    difficulty: int
+    #: None for a character whose numbers the table does not see: called without it.
+    difficulty: int | None
 
 
 def call_text(
@@ -77,7 +78,7 @@ def call_text(
         (call,) = calls
         return text(
             language,
-            f"{what}.one",
+            f"{what}.one" if call.difficulty is not None else f"{what}.one.words",
             player=mention(call.owner_id),
             name=_name(call.name),
             difficulty=call.difficulty,

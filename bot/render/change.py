@@ -41,6 +41,8 @@ from bot.render.stability import (
     went_insane,
 )
 from bot.render.status import death_embed
+from bot.render.visibility import EVERYONE, Viewer, shows_numbers
+from bot.render.words import happened_words, words_embeds
 from bot.storage.models import StoredCharacter
 from rules.character import CharacterHealth
 from rules.events import (
@@ -194,6 +196,8 @@ def change_embeds(
     note: str | None = None,
     told: str | None = None,
     stability: StabilityOutcome | None = None,
+    viewer: Viewer = EVERYONE,
+    words: Sequence[str] = (),
 ) -> list[discord.Embed]:
     """The embed that shows one character's change (``character`` as saved, ``outcome`` the
     rules' result): see the module's docstring. ``extra_fields`` are what the command did
@@ -208,7 +212,31 @@ def change_embeds(
     A list (of one embed, two with insanity) so that a caller can add it to a message's
     embeds; it stays within ``budget`` characters (give each character its share when one
     message shows several): what happened is shortened when it must.
+
+    ``viewer``: whom it is rendered for; a character whose numbers they may not see is said
+    in words (``bot.render.words``), its fields left out, ``words`` (sentences without a
+    number) said after what happened.
     """
+    if not shows_numbers(character, viewer):
+        if died(outcome):
+            return [death_embed(character, language)]
+        mind = stability if stability is not None and stability.changed else None
+        in_words = words_embeds(
+            character,
+            language,
+            said=happened_words(
+                None,
+                character,
+                language,
+                before_health=outcome.before,
+                before_stability=None if mind is None else mind.before,
+            )
+            + list(words),
+            note=note,
+        )
+        if mind is not None and went_insane(mind):
+            in_words.append(insanity_embed(character, language))
+        return in_words
     before, after = outcome.before, character.health
     if died(outcome):
         embed = death_embed(character, language)

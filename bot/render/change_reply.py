@@ -15,6 +15,8 @@ from bot.render.common import flags_text, safe, state_emoji, state_label
 from bot.render.limits import CONTENT_LIMIT, EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, INFO_COLOUR
 from bot.render.stability import stability_change_embeds
 from bot.render.status import death_embed
+from bot.render.visibility import EVERYONE, shows_numbers
+from bot.render.words import words_line
 from bot.storage.models import StoredCharacter
 from rules.outcome import Outcome
 from rules.stability import StabilityOutcome
@@ -76,6 +78,8 @@ def compact_line(item: Touched, language: Language) -> str:
         return item.note
     after = item.after
     assert after is not None
+    if not shows_numbers(after, EVERYONE):  # the summary is public
+        return words_line(after, language)
     health = after.health
     start = "—" if item.before is None else str(item.before.health.health)
     parts = [

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bot.i18n import Language, text
 from bot.render.common import safe
+from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.storage.models import StoredCharacter
 from rules.character import CharacterHealth
 from rules.first_aid import HEALTH_PER_POINT, FirstAidResult, first_aid_cap
@@ -33,10 +34,24 @@ def healing_limit(
 
 
 def first_aid_line(
-    medic: StoredCharacter, result: FirstAidResult, offered: int, language: Language
+    medic: StoredCharacter,
+    result: FirstAidResult,
+    offered: int,
+    language: Language,
+    viewer: Viewer = EVERYONE,
 ) -> str:
     """``**Padre Tomás** gasta 2 de Primeros Auxilios (5 → 3 / 8): +4 de Salud.`` (see the
-    module); a stabilization says only the spend, its sentence follows."""
+    module); a stabilization says only the spend, its sentence follows. A medic whose
+    numbers ``viewer`` may not see gives First Aid without a spend or a pool."""
+    if not shows_numbers(medic, viewer):
+        key = "numbers.firstaid"
+        given = {"medic": safe(medic.name), "restored": result.restored}
+        if result.stabilized:
+            return text(language, f"{key}.stabilized", **given)
+        limit = healing_limit(result.patient.before, offered, result.restored, language)
+        if limit is None:
+            return text(language, f"{key}.healed", **given)
+        return text(language, f"{key}.healed_limited", limit=limit, **given)
     pool = (
         f"{result.medic.before.first_aid_pool} → {medic.health.first_aid_pool}"
         f" / {medic.health.first_aid_rating}"

@@ -24,6 +24,8 @@ from functools import singledispatch
 from bot.i18n import Language, text
 from bot.render.common import count_text, duration_text, join_words, mention, safe
 from bot.render.stability import stability_move
+from bot.render.visibility import EVERYONE, Viewer, shows_numbers
+from bot.render.words import words_entry_text
 from bot.storage.details import (
     AbilityRemoveDetails,
     AbilitySetDetails,
@@ -130,9 +132,15 @@ def _fitting(parts: Sequence[str], room: int, language: Language) -> str:
     return ", ".join(shown)
 
 
-def entry_text(entry: HistoryEntry, language: Language, room: int = MAX_LINE_LENGTH) -> str:
+def entry_text(
+    entry: HistoryEntry, language: Language, room: int = MAX_LINE_LENGTH, viewer: Viewer = EVERYONE
+) -> str:
     """What ``entry`` did with the Health it moved, in about ``room`` characters (the
-    values are cut, counted, when more would not fit)."""
+    values are cut, counted, when more would not fit); in words when it touches a character
+    whose numbers ``viewer`` may not see."""
+    sides = (side for change in entry.characters for side in (change.before, change.after))
+    if any(side is not None and not shows_numbers(side, viewer) for side in sides):
+        return words_entry_text(entry, language, room)
     said = sentence_of(entry.details, entry, language)
     if not said.values:
         return said.words
@@ -460,11 +468,11 @@ def _undo(details: UndoDetails, entry: HistoryEntry, language: Language) -> Sent
 # --- the lines ---------------------------------------------------------------------------------
 
 
-def _line(entry: HistoryEntry, language: Language, name_of: Callable[[int], str]) -> str:
+def _line(entry: HistoryEntry, language: Language, name_of: Callable[[int], str], v: Viewer) -> str:
     head = _SEPARATOR.join([f"#{entry.number}", _when(entry.created_at), name_of(entry.actor_id)])
     undone = f" *{text(language, 'render.history.undone')}*" if entry.undone else ""
     room = MAX_LINE_LENGTH - len(head) - len(_SEPARATOR) - len(undone) - 4  # ~~ … ~~
-    line = f"{head}{_SEPARATOR}{entry_text(entry, language, room)}"
+    line = f"{head}{_SEPARATOR}{entry_text(entry, language, room, v)}"
     if entry.undone:
         return f"~~{line}~~{undone}"
     return line
@@ -475,10 +483,11 @@ def history_lines(
     language: Language,
     *,
     name_of: Callable[[int], str] = mention,
+    viewer: Viewer = EVERYONE,
 ) -> list[str]:
     """One line per entry, in the order given (the caller sorts; newest first reads best).
 
     ``name_of`` turns the actor's user id into text (default: a ``<@id>`` mention). An empty
     list when there are no entries; ``text(language, "render.history.empty")`` says so.
     """
-    return [_line(entry, language, name_of) for entry in entries]
+    return [_line(entry, language, name_of, viewer) for entry in entries]

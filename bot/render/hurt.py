@@ -13,6 +13,7 @@ from bot.render.change import change_embeds
 from bot.render.common import safe
 from bot.render.rolls import damage_roll_text, expression_text
 from bot.render.several import Line, several_embeds
+from bot.render.visibility import EVERYONE, Viewer, hidden_from
 from bot.storage.models import StoredCharacter
 from rules.dice import DamageRoll, DiceExpression, FixedAmount
 from rules.outcome import Outcome
@@ -28,24 +29,35 @@ def hurt_embeds(
     expression: DiceExpression | FixedAmount,
     reason: str | None,
     language: Language,
+    viewer: Viewer = EVERYONE,
 ) -> list[discord.Embed]:
-    """The embeds of the reply (``reason`` as cleaned, shown as typed, sanitised here)."""
+    """The embeds of the reply (``reason`` as cleaned, shown as typed, sanitised here), for
+    ``viewer``: a target whose numbers they may not see is said in words, and a blow that
+    hits one says its amount to nobody (the dice rolled against it are its numbers)."""
     if len(hits) == 1:
         saved, outcome, roll = hits[0]
         damage = damage_roll_text(roll, language, expression)
         if reason:
             damage += "\n" + text(language, "health.hurt.reason", reason=safe(reason))
         field = (text(language, "health.hurt.damage_field"), damage)
-        return change_embeds(saved, outcome, language, extra_fields=[field])
+        said = [text(language, "health.hurt.reason", reason=safe(reason))] if reason else []
+        return change_embeds(
+            saved, outcome, language, extra_fields=[field], viewer=viewer, words=said
+        )
     lines = [_hit_line(saved, outcome, roll, language) for saved, outcome, roll in hits]
-    return several_embeds(_several_title(expression, reason, language), lines, language)
+    amount = None if hidden_from([saved for saved, _, _ in hits], viewer) else expression
+    return several_embeds(_several_title(amount, reason, language), lines, language, viewer=viewer)
 
 
 def _several_title(
-    expression: DiceExpression | FixedAmount, reason: str | None, language: Language
+    expression: DiceExpression | FixedAmount | None, reason: str | None, language: Language
 ) -> str:
-    """What the targets of one blow share, said once: ``Daño 2d6+1 · explosión``."""
-    title = text(language, "health.hurt.several_title", amount=expression_text(expression))
+    """What the targets of one blow share, said once: ``Daño 2d6+1 · explosión`` (``Daño ·
+    explosión`` when the amount is not to be said)."""
+    if expression is None:
+        title = text(language, "numbers.hurt.several_title")
+    else:
+        title = text(language, "health.hurt.several_title", amount=expression_text(expression))
     return f"{title} · {safe(reason)}" if reason else title
 
 

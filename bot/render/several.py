@@ -33,6 +33,8 @@ from bot.render.common import (
     state_label,
 )
 from bot.render.limits import DESCRIPTION_LIMIT, EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, TITLE_LIMIT
+from bot.render.visibility import EVERYONE, Viewer, shows_numbers
+from bot.render.words import state_words
 from bot.storage.models import StoredCharacter
 from rules.outcome import Outcome
 from rules.state import HealthState
@@ -66,11 +68,14 @@ class Line:
     bleeding_implied: bool = False
 
 
-def character_line(item: Line, language: Language) -> str:
+def character_line(item: Line, language: Language, viewer: Viewer = EVERYONE) -> str:
     """``**Amelia Ríos** · Salud 8 → -3 / 8 · **Dañada** · [5, 5] + 1 = 11``: the state it is
     in now (the Health before → after says where it came from: a line among four must fit
-    two lines of a phone)."""
+    two lines of a phone). A character whose numbers ``viewer`` may not see: its name and
+    its state in words (``**Profundo** · **Gravemente herido** · Inconsciente``)."""
     character, before = item.character, item.outcome.before
+    if not shows_numbers(character, viewer):
+        return f"**{safe(character.name)}**{FLAG_SEPARATOR}{state_words(character, language)}"
     if item.detail_only and item.detail:
         return f"**{safe(character.name)}**{FLAG_SEPARATOR}{item.detail}"
     after, gender = character.health, character.gender
@@ -89,17 +94,29 @@ def character_line(item: Line, language: Language) -> str:
     return FLAG_SEPARATOR.join(parts)
 
 
-def rolls_line(characters: Sequence[StoredCharacter], language: Language) -> str | None:
+def rolls_line(
+    characters: Sequence[StoredCharacter], language: Language, viewer: Viewer = EVERYONE
+) -> str | None:
     """The Consciousness rolls pending among ``characters``, grouped by Difficulty, the word
     said once (``Tirada de Consciencia: Dificultad 3 para Amelia Ríos y 1 para
-    Jack Malone``); None when there is none."""
+    Jack Malone``); None when there is none. Those whose numbers ``viewer`` may not see are
+    named without a Difficulty, on a sentence of their own."""
     groups: dict[int, list[str]] = {}
+    unsaid: list[str] = []
     for character in characters:
         health = character.health
         if health.roll_pending and health.conscious and not health.is_dead:
+            if not shows_numbers(character, viewer):
+                unsaid.append(safe(character.name))
+                continue
             groups.setdefault(health.consciousness_difficulty, []).append(safe(character.name))
+    hidden = (
+        text(language, "numbers.several.rolls", names=join_words(language, unsaid))
+        if unsaid
+        else None
+    )
     if not groups:
-        return None
+        return hidden
     said = [
         text(
             language,
@@ -109,11 +126,17 @@ def rolls_line(characters: Sequence[StoredCharacter], language: Language) -> str
         )
         for difficulty, names in groups.items()
     ]
-    return text(language, "render.several.rolls", groups=join_words(language, said))
+    shown = text(language, "render.several.rolls", groups=join_words(language, said))
+    return shown if hidden is None else f"{shown}\n{hidden}"
 
 
 def several_embeds(
-    title: str, items: Sequence[Line], language: Language, *, lead: str | None = None
+    title: str,
+    items: Sequence[Line],
+    language: Language,
+    *,
+    lead: str | None = None,
+    viewer: Viewer = EVERYONE,
 ) -> list[discord.Embed]:
     """The embeds of a change of several characters: one titled with what they share, with
     a line for each living one, then a death embed for each that died (see the module).
@@ -124,7 +147,9 @@ def several_embeds(
     beyond the message's ten embeds are named on a line of their own."""
     living = [item for item in items if not died(item.outcome)]
     dead = [item for item in items if died(item.outcome)]
-    rolls = rolls_line([item.character for item in living if not item.detail_only], language)
+    rolls = rolls_line(
+        [item.character for item in living if not item.detail_only], language, viewer
+    )
     share = EMBED_TOTAL_LIMIT // EMBEDS_PER_MESSAGE
     deaths = [
         change_embeds(
@@ -135,6 +160,7 @@ def several_embeds(
             if item.detail and item.detail_name
             else [],
             budget=share,
+            viewer=viewer,
         )[0]
         for item in dead
     ]
@@ -146,7 +172,7 @@ def several_embeds(
         closing.append(text(language, "scene.status.fallen", names=names))
     opening = [lead] if lead else []
     room = DESCRIPTION_LIMIT - sum(len(line) + 1 for line in (*opening, *closing))
-    lines = clip_lines([character_line(item, language) for item in living], language, room)
+    lines = clip_lines([character_line(item, language, viewer) for item in living], language, room)
     if not lines and not closing and shown_deaths:
         # Every one of them died: no embed with nothing but a title; what they shared heads
         # the first death embed (``⏳ Tiempo de juego: +10 min`` above ``Bea ha muerto``),

@@ -26,6 +26,8 @@ from bot.render.limits import (
     TITLE_LIMIT,
 )
 from bot.render.rolls import breakdown
+from bot.render.visibility import EVERYONE, Viewer, shows_numbers
+from bot.render.words import happened_words, words_embeds
 from rules.events import Corrected, Event
 from rules.stability import CharacterStability, StabilityOutcome, StabilityState
 from rules.stability_events import (
@@ -40,12 +42,10 @@ from rules.stability_events import (
     StabilityTestDue,
     StabilityTestFailed,
     StabilityTestPassed,
-    StabilityTestReplaced,
     Strained,
     WentInsane,
 )
 from rules.stability_roll import stability_test_difficulty
-from rules.state import HealthState
 
 if TYPE_CHECKING:
     from bot.storage.models import HistoryCharacter
@@ -56,14 +56,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SHOWN_STABILITY_EVENTS",
+    "clip",
     "composure_field",
     "insanity_embed",
-    "mark_rolled",
-    "replace_call_line",
-    "rolled_line",
     "stability_announce",
     "stability_brief",
-    "stability_call_embed",
     "stability_change_embeds",
     "stability_field",
     "stability_flags",
@@ -325,7 +322,8 @@ def insanity_embed(character: CharacterLike, language: Language) -> discord.Embe
     )
 
 
-def _clip(value: str, limit: int) -> str:
+def clip(value: str, limit: int) -> str:
+    """``value`` within ``limit`` characters, an ellipsis where it was cut."""
     return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
@@ -336,15 +334,23 @@ def stability_change_embeds(
     *,
     extra_fields: Sequence[Field] = (),
     note: str | None = None,
+    viewer: Viewer = EVERYONE,
 ) -> list[discord.Embed]:
     """The reply to a change of one character's Stability (a roll, a treatment): the title is
     its name, the colour its Health's; the ``Estabilidad`` field first (``5 → 1 / 8 ·`` the
     state line, a mental illness just acquired among its marks), then the command's fields
     with the events no field shows in words under the last one. Incurable insanity replaces
     the embed by its own, which carries the same fields (as a death's does). ``note``: a
-    sentence under the title."""
+    sentence under the title. In words for a viewer who may not see the character's numbers
+    (``bot.render.words``)."""
     after = outcome.after
     assert after is not None  # a roll or a treatment needs Stability
+    if not shows_numbers(character, viewer):
+        happened = happened_words(None, character, language, before_stability=outcome.before)
+        embeds = words_embeds(character, language, said=happened, note=note)
+        if went_insane(outcome):
+            embeds.append(insanity_embed(character, language))
+        return embeds
     if went_insane(outcome):
         embed = insanity_embed(character, language)
     else:
@@ -353,7 +359,7 @@ def stability_change_embeds(
         )
     if note:
         said = f"{note}\n{embed.description}" if embed.description else note
-        embed.description = _clip(said, DESCRIPTION_LIMIT)
+        embed.description = clip(said, DESCRIPTION_LIMIT)
     name, value = stability_field(character, outcome.before, after, language, outcome.events)
     embed.add_field(name=name, value=value, inline=False)
     fields = list(extra_fields)
@@ -365,75 +371,8 @@ def stability_change_embeds(
     elif sentences:
         fields.append((text(language, "render.change.what"), sentences))
     for field_name, field_value in fields:
-        embed.add_field(name=field_name, value=_clip(field_value, FIELD_VALUE_LIMIT), inline=False)
+        embed.add_field(name=field_name, value=clip(field_value, FIELD_VALUE_LIMIT), inline=False)
     return [embed]
-
-
-def _called_line(
-    character: CharacterLike, outcome: StabilityOutcome, difficulty: int, language: Language
-) -> str:
-    """``**Amelia Ríos** · Estabilidad 8 / 8 · Serena``: one character called, with the
-    Difficulty it would roll against now when wounds or being Shaken raise it (judged again
-    when it rolls, M5), and the test this call replaced (at the Difficulty it would have
-    rolled it against)."""
-    after = outcome.after
-    assert after is not None  # a character called has Stability
-    parts = [f"**{safe(character.name)}**", stability_brief(after, language, character.gender)]
-    raised = stability_test_difficulty(character.health, after, difficulty)
-    if raised.total != difficulty:
-        parts.append(
-            text(
-                language,
-                "render.stability.call.raised",
-                difficulty=raised.total,
-                breakdown=breakdown(difficulty, raised.wound, raised.shaken).strip(),
-            )
-        )
-    replaced = [event for event in outcome.events if isinstance(event, StabilityTestReplaced)]
-    for event in replaced:
-        was = stability_test_difficulty(character.health, after, event.difficulty)
-        parts.append(
-            text(
-                language,
-                "render.stability.call.replaced",
-                loss=event.loss,
-                difficulty=was.total,
-            )
-        )
-    return FLAG_SEPARATOR.join(parts)
-
-
-def stability_call_embed(
-    called: Sequence[tuple[CharacterLike, StabilityOutcome]],
-    loss: int,
-    difficulty: int,
-    reason: str | None,
-    language: Language,
-) -> discord.Embed:
-    """The reply of ``/stability test`` (COMMANDS.md "Stability"): the incident (its potential
-    loss, the Difficulty, the GM's reason) said once in the title's line, then who must roll,
-    a line each, then how the buttons roll. The colour is the worst Health among them."""
-    incident = text(language, "render.stability.call.incident", loss=loss, difficulty=difficulty)
-    if reason:
-        incident = f"{incident}{FLAG_SEPARATOR}{safe(reason)}"
-    lines = [incident]
-    lines += [
-        _called_line(character, outcome, difficulty, language) for character, outcome in called
-    ]
-    # For one character, "each player" would make no sense: only what the +1 to +3 do.
-    lines.append(
-        text(
-            language,
-            "render.stability.call.how_one" if len(called) == 1 else "render.stability.call.how",
-        )
-    )
-    states = [character.health.state for character, _ in called]
-    worst = max(states, key=lambda state: list(HealthState).index(state))
-    return discord.Embed(
-        title=text(language, "render.stability.call.title"),
-        description=_clip("\n".join(lines), DESCRIPTION_LIMIT),
-        colour=state_colour(worst),
-    )
 
 
 def stability_move(change: HistoryCharacter, language: Language) -> str | None:
@@ -454,35 +393,3 @@ def stability_move(change: HistoryCharacter, language: Language) -> str | None:
     elif before.rating != after.rating:
         parts.append(text(language, "render.history.max_stability", **ratings))
     return ", ".join(parts) if parts else None
-
-
-def rolled_line(name: str, roll: StabilityTestRoll, language: Language) -> str:
-    """A call's line for a character once it rolled (COMMANDS.md "Stability"): ``**Amelia
-    Ríos** · ✓ 2 + 0 = 2 vs 4: fallo, 8 → 4`` (the pool left out when it did not move)."""
-    before, after = roll.outcome.before, roll.outcome.after
-    assert before is not None and after is not None  # a test rolled needs Stability
-    said = f"{roll.die} + {roll.spend} = {roll.total} vs {roll.difficulty}"
-    key = "passed" if roll.success else "failed"
-    rolled = text(language, f"render.stability.call.rolled.{key}", roll=said)
-    if before.pool != after.pool:
-        rolled = f"{rolled}, {before.pool} → {after.pool}"
-    return f"**{safe(name)}**{FLAG_SEPARATOR}{rolled}"
-
-
-def mark_rolled(description: str, name: str, roll: StabilityTestRoll, language: Language) -> str:
-    """A call's description with ``name``'s line saying that it rolled, and how; the others
-    as they were (who still must roll). Unchanged when no line is that character's (renamed
-    since the call)."""
-    return replace_call_line(description, name, rolled_line(name, roll, language))
-
-
-def replace_call_line(description: str, name: str, line: str) -> str:
-    """A call's description with the line of the character ``name`` (any line but the
-    incident's, the first) replaced by ``line``; unchanged when none is that character's."""
-    start = f"**{safe(name)}**{FLAG_SEPARATOR}"
-    lines = description.split("\n")
-    for index, old in enumerate(lines):
-        if index and old.startswith(start):
-            lines[index] = line
-            return _clip("\n".join(lines), DESCRIPTION_LIMIT)
-    return description

@@ -29,6 +29,8 @@ from bot.render.limits import (
     TITLE_LIMIT,
 )
 from bot.render.stability import stability_status_value
+from bot.render.visibility import EVERYONE, Screened, Viewer, shows_numbers
+from bot.render.words import state_words
 from rules.abilities import Ability, AbilityKind
 from rules.state import HealthState
 
@@ -53,8 +55,9 @@ ABILITY_SEPARATOR = " · "
 _EMBED_MARGIN = 200
 
 
-class CharacterLike(Protocol):
-    """What the renderers read of a stored character (``bot.storage``'s ``StoredCharacter``)."""
+class CharacterLike(Screened, Protocol):
+    """What the renderers read of a stored character (``bot.storage``'s ``StoredCharacter``):
+    whose it is and whether its numbers are private (``Screened``), and what is shown."""
 
     @property
     def name(self) -> str: ...
@@ -145,7 +148,9 @@ def _note_rest(
         embed.add_field(name="\u200b", value=note, inline=False)
 
 
-def status_embed(character: CharacterLike, language: Language) -> discord.Embed:
+def status_embed(
+    character: CharacterLike, language: Language, viewer: Viewer = EVERYONE
+) -> discord.Embed:
     """The status embed of COMMANDS.md ("Replies"): what a player needs to know at a glance.
 
     Title: the name, as typed. Colour: by state. Fields, in order: ``Health``/``Salud``
@@ -156,10 +161,20 @@ def status_embed(character: CharacterLike, language: Language) -> discord.Embed:
     First Aid received this scene against its limit (F2, F3), and what failed Stability tests
     took this scene against the worst incident (M6) once one was rolled. The owner is not
     named: nobody is pinged.
+
+    For a ``viewer`` who may not see the character's numbers: its state, flags and Stability
+    in words, nothing more (``bot.render.words``).
     """
     health = character.health
     state = health.state
     embed = discord.Embed(title=character.name[:TITLE_LIMIT], colour=state_colour(state))
+    if not shows_numbers(character, viewer):
+        embed.add_field(
+            name=text(language, "render.status.state"),
+            value=state_words(character, language),
+            inline=False,
+        )
+        return embed
     embed.add_field(
         name=text(language, "render.status.health"),
         value=f"{health.health} / {health.max_health}",

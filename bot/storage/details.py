@@ -47,6 +47,7 @@ __all__ = [
     "GenderChoice",
     "HurtDetails",
     "HurtTarget",
+    "NumbersChoice",
     "RefreshDetails",
     "RestDetails",
     "SceneNewDetails",
@@ -64,6 +65,8 @@ __all__ = [
 ]
 
 GenderChoice = Literal["feminine", "masculine", "none"]
+#: ``numbers`` of ``/character create|set`` and ``/table numbers`` (issue 28).
+NumbersChoice = Literal["shown", "private"]
 
 
 class Details:
@@ -249,6 +252,8 @@ class CharacterCreateDetails(Details, command="character create"):
     player_id: int | None = None
     gender: GenderChoice | None = None
     stability: int | None = None
+    #: Given only when private (the table's default or the GM's choice).
+    numbers: NumbersChoice | None = None
 
     @classmethod
     def read(cls, stored: Mapping[str, Any]) -> Self:
@@ -275,6 +280,7 @@ class CharacterSetDetails(Details, command="character set"):
     stability: int | None = None
     max_stability: int | None = None
     mental_illness: bool | None = None
+    numbers: NumbersChoice | None = None
 
 
 @dataclass(frozen=True)

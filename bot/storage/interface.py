@@ -27,6 +27,7 @@ from bot.storage.models import (
     GuildSettings,
     HistoryEntry,
     LostChannel,
+    Numbers,
     RollKind,
     RollMessage,
     StoredCharacter,
@@ -191,6 +192,7 @@ class StorageChange(StorageReads, Protocol):
         abilities: Iterable[Ability] = (),
         gender: Gender | None = None,
         stability: CharacterStability | None = None,
+        numbers: Numbers = Numbers.SHOWN,
     ) -> StoredCharacter:
         """A new character (name stored trimmed), with Stability when given. Raises
         ``DuplicateName``, and ``ValueError`` for two abilities whose names are equal
@@ -224,6 +226,9 @@ class StorageChange(StorageReads, Protocol):
         self, character: StoredCharacter, gender: Gender | None
     ) -> StoredCharacter:
         """Give the character a grammatical gender (None: none). Raises ``CharacterNotFound``."""
+
+    async def set_numbers(self, character: StoredCharacter, numbers: Numbers) -> StoredCharacter:
+        """Whether the table sees the character's numbers. Raises ``CharacterNotFound``."""
 
     async def set_ability(self, character: StoredCharacter, ability: Ability) -> StoredCharacter:
         """Add the ability, or replace the one with the same name ignoring case. Raises

@@ -25,6 +25,7 @@ __all__ = [
     "HistoryEntry",
     "LightCharacter",
     "LostChannel",
+    "Numbers",
     "RollKind",
     "RollMessage",
     "StoredCharacter",
@@ -66,6 +67,24 @@ class Among(Enum):
     #: The bleeding (T1, ``CharacterHealth.is_bleeding``): living, Seriously wounded, neither
     #: stabilized nor in hospital.
     BLEEDING = "bleeding"
+
+
+class Numbers(Enum):
+    """Whether the table sees a character's numbers (``shown``, the default) or only its
+    owner and the table's GMs do (``private``: the table hears it in words; issue 28)."""
+
+    SHOWN = "shown"
+    PRIVATE = "private"
+
+
+def numbers_from_value(value: object) -> Numbers:
+    """The stored setting (a column or a snapshot's ``numbers``): NULL or absent is shown."""
+    return Numbers.SHOWN if value is None else Numbers(str(value))
+
+
+def numbers_to_value(numbers: Numbers) -> str | None:
+    """What the column holds: NULL for shown (every row from before issue 28)."""
+    return None if numbers is Numbers.SHOWN else numbers.value
 
 
 @dataclass(frozen=True)
@@ -113,6 +132,8 @@ class LightCharacter:
     #: Whether the character has Stability (RULES.md M1): the ``character`` option of
     #: ``/stability test|roll`` and ``patient`` of ``/stability treat`` suggest only those.
     has_stability: bool = False
+    #: Whether its numbers are the table's or only its owner's and the GMs' (issue 28).
+    numbers: Numbers = Numbers.SHOWN
 
 
 @dataclass(frozen=True)
@@ -131,6 +152,8 @@ class StoredCharacter:
     abilities: tuple[Ability, ...] = ()
     gender: Gender | None = None
     stability: CharacterStability | None = None
+    #: Private numbers are told to the table in words (``bot.render.visibility``).
+    numbers: Numbers = Numbers.SHOWN
 
     @property
     def name_key(self) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any, Protocol
 
-from bot.storage.models import StoredCharacter
+from bot.storage.models import StoredCharacter, numbers_from_value
 from rules.abilities import Ability, AbilityKind
 from rules.character import CharacterHealth, Gender, Hospital
 from rules.stability import CharacterStability, DueTest
@@ -233,6 +233,9 @@ def make_snapshot(row: RowLike, abilities: list[dict[str, Any]]) -> Snapshot:
     }
     if row["stability_rating"] is not None:  # every character row has the column (0010)
         snapshot["stability"] = {column: row[column] for column in STABILITY_COLUMNS}
+    numbers = _optional(row, "numbers")
+    if numbers is not None:  # only private numbers are kept: a shown one's is as before
+        snapshot["numbers"] = numbers
     return snapshot
 
 
@@ -246,6 +249,7 @@ def character_from_snapshot(snapshot: Snapshot) -> StoredCharacter:
         abilities=tuple(ability_from_row(item) for item in snapshot["abilities"]),
         gender=gender_from_value(snapshot.get("gender")),
         stability=stability_from_row(snapshot["stability"]) if "stability" in snapshot else None,
+        numbers=numbers_from_value(snapshot.get("numbers")),
     )
 
 

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from bot.storage.models import Numbers
 from bot.storage.names import name_key
 
 if TYPE_CHECKING:
@@ -43,6 +44,8 @@ class GameTable:
     name: str | None = None
     gm_role_id: int | None = None
     channel_id: int | None = None
+    #: The ``numbers`` of the characters created at it from then on (issue 28).
+    numbers: Numbers = Numbers.SHOWN
 
     @property
     def is_main(self) -> bool:
@@ -178,7 +181,7 @@ class TableWrites(Protocol):
         """A new table, with its server's main row if it had none."""
 
     def update(self, table: GameTable) -> None:
-        """Store a table's name, GM role and announcement channel as given."""
+        """Store a table's name, GM role, announcement channel and numbers as given."""
 
     def bind(self, table: GameTable, place_id: int) -> None:
         """The place plays at ``table`` from now on (moved from any other)."""

@@ -35,6 +35,9 @@ POSTED = {
     "UndoButton": ("salud:undo:5:42:yes", "salud:undo:5:42:no"),
     "StatusPageButton": ("salud:page:status:2",),
     "HelpButton": ("salud:help:rules", "salud:help:commands", "salud:help:stability"),
+    # The Numbers button: up to four characters, or a whole table (issue 28).
+    "NumbersButton": ("salud:num:7", "salud:num:7-12-3-9223372036854775807"),
+    "TableNumbersButton": ("salud:numt:1577534459735965753",),
 }
 
 

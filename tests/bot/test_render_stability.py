@@ -13,11 +13,11 @@ from bot.render import status_embed
 from bot.render.change import change_embeds
 from bot.render.stability import (
     stability_brief,
-    stability_call_embed,
     stability_change_embeds,
     stability_roll_field,
     stability_value,
 )
+from bot.render.stability_call import stability_call_embed
 from bot.storage.models import StoredCharacter
 from rules.character import CharacterHealth, Gender
 from rules.dice import ScriptedRoller

@@ -11,7 +11,10 @@ it fails the test (call `bot.forget_log()` in a test that provokes one on purpos
 dice it scripted (`bot.script_dice`) that the bot never rolled. The real bot rolls only the
 dice a test scripts: an unscripted roll is a traceback (`devkit/probe.py`). Any internal (a
 rule id, `True`, a stored value) in what the bot sent meanwhile fails the test too: every
-payload of every Salud fake is read (`tests/e2e/kit/internals.py`).
+payload of every Salud fake is read (`tests/e2e/kit/internals.py`). And no public payload gives
+a private character's numbers (COMMANDS.md "Private numbers"): every public payload of every
+Salud fake is kept and read against the private characters the bots stored
+(`tests/e2e/kit/screen.py`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ import pytest_asyncio
 from devkit.fake_discord import REQUEST_WATCHERS, FakeDiscord, FakeGuild
 from devkit.harness import FLOOR_COMMAND, SALUD_COMMAND, BotProcess
 from tests.e2e.kit.internals import InternalsScan
-from tests.e2e.kit.processes import STARTED, fake_with_bot, running_bot, running_fake
+from tests.e2e.kit.processes import DATABASES, STARTED, fake_with_bot, running_bot, running_fake
+from tests.e2e.kit.screen import ScreenScan, private_characters
 
 Pair = tuple[FakeDiscord, BotProcess]
 
@@ -149,3 +153,28 @@ def _no_internals_shown(internals_scan: InternalsScan) -> Iterator[None]:
         internals_scan.in_test = False
     found, internals_scan.findings[:] = list(internals_scan.findings), []
     assert not found, "internals shown to players:\n" + "\n".join(map(str, found))
+
+
+@pytest.fixture(scope="session")
+def screen_scan() -> Iterator[ScreenScan]:
+    """Keeps every public payload the bot sends, the whole session long."""
+    scan = ScreenScan()
+    REQUEST_WATCHERS.append(scan)
+    yield scan
+    REQUEST_WATCHERS.remove(scan)
+
+
+@pytest.fixture(autouse=True)
+def _no_private_numbers_shown(screen_scan: ScreenScan) -> Iterator[None]:
+    """Fails the test if a public payload sent during it (or since the test before) gives
+    the numbers of a character whose numbers are private (the Keeper's screen), as the
+    databases of the bots that ran say."""
+    yield
+    private = []
+    fakes = screen_scan.fakes
+    for database in DATABASES:
+        if database.is_file():
+            private += private_characters(database, fakes)
+    found = screen_scan.findings(private)
+    screen_scan.forget()
+    assert not found, "private numbers shown to the table:\n" + "\n".join(map(str, found))

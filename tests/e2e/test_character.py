@@ -554,7 +554,15 @@ async def test_commands_match_the_contract(fake: FakeDiscord, bot: BotProcess) -
     options = {o["name"]: o for o in character["options"]}
     assert set(options) >= {"create", "show", "list", "set", "delete"}
     create_options = [o["name"] for o in options["create"]["options"]]
-    assert create_options == ["name", "health", "first_aid", "stability", "player", "gender"]
+    assert create_options == [
+        "name",
+        "health",
+        "first_aid",
+        "stability",
+        "player",
+        "gender",
+        "numbers",
+    ]
     set_options = [o["name"] for o in options["set"]["options"]]
     assert set_options == [
         "character",
@@ -567,6 +575,7 @@ async def test_commands_match_the_contract(fake: FakeDiscord, bot: BotProcess) -
         "stability",
         "max_stability",
         "mental_illness",
+        "numbers",
     ]
     assert character["default_member_permissions"] is None
     assert character["contexts"] == [0]

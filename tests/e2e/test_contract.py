@@ -23,6 +23,7 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
         ("stability", INTEGER, False, 1, 99),
         ("player", USER, False, None, None),
         ("gender", STRING, False, None, None),
+        ("numbers", STRING, False, None, None),
     ],
     "character show": [("character", STRING, False, None, None)],
     "character list": [],
@@ -37,6 +38,7 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
         ("stability", INTEGER, False, -99, 99),
         ("max_stability", INTEGER, False, 0, 99),
         ("mental_illness", BOOLEAN, False, None, None),
+        ("numbers", STRING, False, None, None),
     ],
     "character rename": [
         ("character", STRING, True, None, None),
@@ -79,6 +81,7 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
         ("name", STRING, True, None, None),
         ("place", CHANNEL, False, None, None),
         ("gm_role", ROLE, False, None, None),
+        ("numbers", STRING, False, None, None),
     ],
     "table bind": [("table", STRING, True, None, None), ("place", CHANNEL, True, None, None)],
     "table unbind": [("place", CHANNEL, True, None, None)],
@@ -89,6 +92,10 @@ CONTRACT: dict[str, list[tuple[str, int, bool, int | None, int | None]]] = {
     "table channel": [
         ("table", STRING, True, None, None),
         ("channel", CHANNEL, False, None, None),
+    ],
+    "table numbers": [
+        ("table", STRING, True, None, None),
+        ("numbers", STRING, True, None, None),
     ],
     "character move": [
         ("character", STRING, True, None, None),

@@ -85,7 +85,7 @@ async def test_each_server_numbers_its_changes_from_one_and_undo_shows_the_same_
 def as_version_10(bot: BotProcess) -> None:
     """The database as Salud left it before migration 0011: no number on the history (the
     bot is stopped), the messages carrying roll buttons in their two tables of 0010 again
-    (0012 made them one), no index of 0013, no tables of 0014 and nothing of 0015. A
+    (0012 made them one), no index of 0013, no tables of 0014 and nothing of 0015 or 0016. A
     database of today's main has none already."""
     with writable(bot) as conn:
         conn.execute("DROP TABLE IF EXISTS unkept_roll_replies")  # migration 0015's
@@ -112,6 +112,9 @@ def as_version_10(bot: BotProcess) -> None:
         if "number" in columns:
             conn.execute("DROP INDEX history_number")
             conn.execute("ALTER TABLE history DROP COLUMN number")
+        characters = {str(row[1]) for row in conn.execute("PRAGMA table_info(characters)")}
+        if "numbers" in characters:  # migration 0016's (issue 28)
+            conn.execute("ALTER TABLE characters DROP COLUMN numbers")
         conn.execute("DROP INDEX IF EXISTS characters_out_of_play")  # migration 0013's
         conn.execute("DROP TABLE IF EXISTS table_places")  # 0014's tables (issue 27)
         conn.execute("DROP TABLE IF EXISTS game_tables")

@@ -16,6 +16,7 @@ import pytest
 from bot.config.operate import main
 from bot.storage import OperateError, Storage, check_url, copy_database
 from bot.storage.postgres.storage import PgStorage
+from bot.storage.sqlite.database import latest_version
 from devkit.postgres import PostgresServer
 
 from .conftest import ALICE, GUILD_A, Interactions, create, fresh_postgres_database, health
@@ -148,7 +149,10 @@ async def test_an_older_source_is_refused_saying_to_start_the_bot_on_it_first(
     source = await filled(tmp_path / "bot.sqlite3", next_id)
     with sqlite3.connect(source) as raw:
         raw.execute("PRAGMA user_version = 14")
-    with pytest.raises(OperateError, match="older than this Salud's 15: start the bot on it"):
+    latest = latest_version()  # the schema's version this Salud writes
+    with pytest.raises(
+        OperateError, match=f"older than this Salud's {latest}: start the bot on it"
+    ):
         await asyncio.to_thread(copy_database, str(source), pg_url)
     assert await pg_tables(pg_url) == set()
 
@@ -191,7 +195,7 @@ async def test_check_on_postgresql_finds_a_broken_row_and_backup_writes_a_sound_
     code, out, err = await run(capsys, "check", DATABASE_URL=pg_url)
     assert (code, err) == (0, "")
     assert one_line(out) == (
-        f"salud check: {pg_url} is sound: rows sound, schema version 15 (current), "
+        f"salud check: {pg_url} is sound: rows sound, schema version {latest_version()} (current), "
         "6 characters in 2 servers"
     )
     missing = str(tmp_path / "no" / "b.sqlite3")

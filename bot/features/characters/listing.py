@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 
+from bot.features.numbers import table_numbers_view
 from bot.i18n import Language, text
 from bot.interaction.buttons import CustomId, PageButton, number
 from bot.interaction.here import Here
@@ -16,6 +17,8 @@ from bot.interaction.sending import NO_MENTIONS
 from bot.render.common import line_params, mention
 from bot.render.limits import FOOTER_LIMIT, INFO_COLOUR
 from bot.render.stability import stability_brief
+from bot.render.visibility import EVERYONE, Viewer, shows_numbers
+from bot.render.words import words_line
 from bot.storage.models import StoredCharacter
 
 __all__ = [
@@ -37,10 +40,20 @@ OUT_OF_PLAY_READ = 60
 LOOKALIKE_MARK = "⚠️"
 
 
-def list_line(character: StoredCharacter, language: Language, *, lookalike: bool = False) -> str:
+def list_line(
+    character: StoredCharacter,
+    language: Language,
+    *,
+    lookalike: bool = False,
+    viewer: Viewer = EVERYONE,
+) -> str:
     """``🟡 **Ana** — Health 0 / 9 — Hurt — <@owner>`` (the mention pings nobody in an embed),
     then ``— Stability 5 / 8 · Shaken`` for a character that has Stability;
-    ``lookalike``: marked as a name that another character's looks like (older databases)."""
+    ``lookalike``: marked as a name that another character's looks like (older databases).
+    In words for a viewer who may not see its numbers (``🟡 **Ana** · Hurt — <@owner>``)."""
+    if not shows_numbers(character, viewer):
+        line = f"{words_line(character, language)} — {mention(character.owner_id)}"
+        return f"{line} {LOOKALIKE_MARK}" if lookalike else line
     line = text(
         language,
         "character.list.line",
@@ -109,12 +122,13 @@ async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui
             here.table_id, out_of_play=True, limit=OUT_OF_PLAY_READ, language=language.value
         )
     embed = here.titled(list_embed(characters, language, page, total, lookalikes, insane))
-    return embed, ListPageButton.pager(
+    pager = ListPageButton.pager(
         page,
         pages,
         text(language, "character.list.previous"),
         text(language, "character.list.next"),
     )
+    return embed, table_numbers_view(here, [*characters, *insane], pager)
 
 
 #: ``salud:page:list:<page>``.

@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 
+from bot.features.numbers import table_numbers_view
 from bot.i18n import Language, text
 from bot.interaction.buttons import CustomId, SaludButton, button_view, number
 from bot.interaction.errors import UserFacingError
@@ -64,8 +65,15 @@ async def history_page(
     more = len(entries) > HISTORY_LIMIT
     language = here.public_language
     embed = here.titled(history_embed(entries[:HISTORY_LIMIT], language, character, page))
+    touched = [
+        side
+        for entry in entries[:HISTORY_LIMIT]
+        for change in entry.characters
+        for side in (change.before, change.after)
+        if side is not None
+    ]
     if page == 1 and not more:
-        return embed, None
+        return embed, table_numbers_view(here, touched)
     subject = 0 if character is None else character.id
     view = button_view()
     view.add_item(
@@ -74,7 +82,7 @@ async def history_page(
     view.add_item(
         HistoryPageButton(subject, page + 1, text(language, "history.next"), disabled=not more)
     )
-    return embed, view
+    return embed, table_numbers_view(here, touched, view)
 
 
 #: ``salud:page:history:<character_id or 0>:<page>``.

@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.features.history.undo_preview import preview_embed, reversal_lines
+from bot.features.numbers import numbers_view, send_numbers
 from bot.features.rolls.stability import stability_test_view
 from bot.i18n import Language, text
 from bot.interaction.buttons import CustomId, SaludButton, button_view, choice, number
@@ -200,9 +201,10 @@ class UndoButton(SaludButton, custom_id=UNDO_ID):
             here=here,
             content=content,
             more=more,
-            view=stability_test_view(due, public, tests),
+            view=numbers_view(here, result.restored, stability_test_view(due, public, tests)),
             call=call_testers(due, caller=here.user_id, language=public),
         )
+        await send_numbers(interaction, here, result.restored)
         await here.context.services.roll_buttons.remember_message(
             here.table_id, interaction.channel_id, message_id, tests, RollKind.STABILITY_TEST
         )

@@ -19,6 +19,8 @@ import discord
 from bot.i18n import Language, plural, text
 from bot.render.common import duration_text, mention, safe
 from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT
+from bot.render.visibility import EVERYONE, Sight, Viewer, shows_numbers
+from bot.render.words import happened_words
 from bot.storage.details import CharacterMoveDetails
 from bot.storage.models import HistoryCharacter, HistoryEntry, StoredCharacter
 from rules.abilities import Ability
@@ -202,7 +204,11 @@ def _value_changes(
 
 
 def reversal_line(
-    change: HistoryCharacter, language: Language, *, health: bool = True
+    change: HistoryCharacter,
+    language: Language,
+    *,
+    health: bool = True,
+    viewer: Viewer = EVERYONE,
 ) -> str | None:
     """One character of the change, as the undo turns it back: ``**Ana**: Health 3 → 9 / 9 ·
     First Aid 0 → 2 / 4``, ``**Ana** returns to play: Health 9 / 9`` (a deletion undone) or
@@ -212,6 +218,14 @@ def reversal_line(
     if back is None:
         name = safe(now.name if now is not None else change.name)
         return text(language, "undo.line.removed", name=name)
+    if not shows_numbers(back, viewer) or (now is not None and not shows_numbers(now, viewer)):
+        # Private numbers: what comes back is said in words, never its values.
+        if now is None:
+            return text(language, "undo.line.recreated", name=safe(back.name))
+        said = happened_words(now, back, language)
+        if not said:
+            return None if not health else text(language, "numbers.undo.back", name=safe(back.name))
+        return " ".join(said)
     if now is None:
         line = text(language, "undo.line.recreated", name=safe(back.name))
         if health:
@@ -223,15 +237,27 @@ def reversal_line(
     return text(language, "undo.line.changed", name=safe(now.name), values=" · ".join(parts))
 
 
-def reversal_lines(entry: HistoryEntry, language: Language, *, health: bool = True) -> list[str]:
+def reversal_lines(
+    entry: HistoryEntry,
+    language: Language,
+    *,
+    health: bool = True,
+    viewer: Viewer = EVERYONE,
+) -> list[str]:
     """Every character the entry touched that has something to say, in the order stored
     (by id); a move between tables undone says where the character plays again."""
     details = entry.details
     if isinstance(details, CharacterMoveDetails):
         table = details.from_name or text(language, "table.main_name")
         return [text(language, "undo.line.moved", name=safe(details.name), table=safe(table))]
-    lines = (reversal_line(change, language, health=health) for change in entry.characters)
+    lines = (
+        reversal_line(change, language, health=health, viewer=viewer) for change in entry.characters
+    )
     return [line for line in lines if line is not None]
+
+
+#: Who reads the preview: the GM who asked for ``/undo`` (it is theirs alone).
+GM = Viewer(Sight.GM)
 
 
 def _command(entry: HistoryEntry) -> str:
@@ -257,7 +283,7 @@ def preview_embed(
     )
     if changed:
         intro = text(language, "undo.preview.changed") + "\n" + intro
-    lines = "\n".join(reversal_lines(entry, language))
+    lines = "\n".join(reversal_lines(entry, language, viewer=GM))  # a GM's eyes only
     description = f"{intro}\n{lines}"
     if len(description) > DESCRIPTION_LIMIT:
         description = description[: DESCRIPTION_LIMIT - 1] + "…"

@@ -30,6 +30,7 @@ from bot.interaction.here import Here
 from bot.interaction.subjects import note_subject
 from bot.render.calls import short_names as short_call_names
 from bot.render.limits import BUTTON_LABEL_LIMIT, BUTTONS_PER_ROW, ROWS_PER_MESSAGE
+from bot.render.visibility import EVERYONE, shows_numbers
 from bot.storage.errors import CharacterNotFound
 from bot.storage.interface import StorageChange
 from bot.storage.models import LightCharacter, RollKind, RollMessage, StoredCharacter
@@ -267,8 +268,8 @@ def roll_view(
             else text(language, kind.roll_label)
         )
         view.add_item(button.of(character.id, 0, number, label[:BUTTON_LABEL_LIMIT], row))
-        if not with_spends:
-            continue
+        if not with_spends or not shows_numbers(character, EVERYONE):
+            continue  # which spends are legal would tell a private pool (C4, M7)
         for spend in BUTTON_SPENDS:
             if spend in allowed:
                 label = (

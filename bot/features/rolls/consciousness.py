@@ -24,15 +24,16 @@ from typing import Any, Self
 
 import discord
 
+from bot.features.numbers import send_screened
 from bot.features.rolls.base import DueRoll, RollButton, roll_view, roller_in
 from bot.i18n import Language
 from bot.interaction.buttons import CustomId, number
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
-from bot.interaction.sending import send_change
 from bot.render.change import change_embeds, should_announce
 from bot.render.common import safe
 from bot.render.rolls import consciousness_roll_field
+from bot.render.visibility import EVERYONE, Viewer
 from bot.storage.details import ConsciousDetails
 from bot.storage.models import RollKind, RollMessage, StoredCharacter
 from bot.storage.roll_messages import forget_roll_messages, roll_number
@@ -108,15 +109,20 @@ def _require_pending(character: StoredCharacter) -> None:
 
 
 def roll_reply_embeds(
-    character: StoredCharacter, roll: ConsciousnessRoll, language: Language
+    character: StoredCharacter,
+    roll: ConsciousnessRoll,
+    language: Language,
+    viewer: Viewer = EVERYONE,
 ) -> list[discord.Embed]:
     """The status embed after the roll, with the roll's field (``DIE + SPEND = TOTAL vs
-    DIFFICULTY`` and the outcome in words) and the events."""
+    DIFFICULTY`` and the outcome in words) and the events; in words for a viewer who may
+    not see the character's numbers."""
     return change_embeds(
         character,
         roll.outcome,
         language,
         extra_fields=[consciousness_roll_field(roll, language)],
+        viewer=viewer,
     )
 
 
@@ -127,12 +133,14 @@ async def send_roll_reply(
     roll: ConsciousnessRoll,
 ) -> None:
     """The public reply to a roll (announced too when the character was knocked out or
-    changed state)."""
-    await send_change(
+    changed state); the presser of a private character's roll gets its arithmetic in an
+    ephemeral follow-up."""
+    await send_screened(
         interaction,
-        roll_reply_embeds(character, roll, here.public_language),
+        here,
+        [character],
+        lambda viewer, language: roll_reply_embeds(character, roll, language, viewer),
         announce=should_announce([roll.outcome]),
-        here=here,
     )
 
 

@@ -45,7 +45,7 @@ from bot.features.rolls.base import DueRoll
 from bot.features.rolls.consciousness import CONSCIOUSNESS_ID
 from bot.interaction.buttons import CustomId
 from bot.interaction.here import Here
-from bot.render.stability import replace_call_line
+from bot.render.stability_call import replace_call_line
 from bot.storage.errors import StorageUnreachable
 from bot.storage.interface import StorageEngine
 from bot.storage.memory import Lru

@@ -26,21 +26,21 @@ from typing import Any
 
 import discord
 
+from bot.features.numbers import send_screened
 from bot.features.rolls.base import DueRoll, RollButton, roll_view, roller_in
 from bot.i18n import Language, text
 from bot.interaction.buttons import CustomId, number
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
-from bot.interaction.sending import send_change
 from bot.render.common import safe
 from bot.render.stability import (
-    mark_rolled,
-    rolled_line,
     stability_announce,
     stability_change_embeds,
     stability_move,
     stability_roll_field,
 )
+from bot.render.stability_call import mark_rolled, rolled_line
+from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.storage.details import StabilityRollDetails, StabilityTestDetails
 from bot.storage.interface import StorageChange
 from bot.storage.models import HistoryEntry, RollKind, RollMessage, StoredCharacter
@@ -103,7 +103,8 @@ async def perform_stability_roll(
         await here.history(details).record(tx)
     # Committed, and no await since: noted before the sweep the commit started can run.
     if number_now is not None:
-        line = rolled_line(saved.name, made, here.public_language)
+        shown = shows_numbers(saved, EVERYONE)  # the call's line is public
+        line = rolled_line(saved.name, made, here.public_language, shown=shown)
         here.context.services.roll_buttons.note_rolled(
             here.table_id, character_id, number_now, saved.name, line
         )
@@ -198,13 +199,21 @@ async def _roll_entry(
 
 
 def roll_embeds(
-    character: StoredCharacter, roll: StabilityTestRoll, language: Language
+    character: StoredCharacter,
+    roll: StabilityTestRoll,
+    language: Language,
+    viewer: Viewer = EVERYONE,
 ) -> list[discord.Embed]:
     """The reply to a roll: Stability before → after with the state, the roll's field
     (``DIE + SPEND = TOTAL vs DIFFICULTY`` with its breakdown, the outcome), a mental illness
-    in words; incurable insanity in its own embed."""
+    in words; incurable insanity in its own embed. In words for a viewer who may not see
+    the character's numbers."""
     return stability_change_embeds(
-        character, roll.outcome, language, extra_fields=[stability_roll_field(roll, language)]
+        character,
+        roll.outcome,
+        language,
+        extra_fields=[stability_roll_field(roll, language)],
+        viewer=viewer,
     )
 
 
@@ -215,12 +224,14 @@ async def send_stability_roll(
     roll: StabilityTestRoll,
 ) -> None:
     """The public reply to a roll (announced too when its state changed, it acquired a
-    mental illness or went insane)."""
-    await send_change(
+    mental illness or went insane); the presser of a private character's roll gets its
+    arithmetic in an ephemeral follow-up."""
+    await send_screened(
         interaction,
-        roll_embeds(character, roll, here.public_language),
+        here,
+        [character],
+        lambda viewer, language: roll_embeds(character, roll, language, viewer),
         announce=stability_announce([roll.outcome]),
-        here=here,
     )
 
 
@@ -237,7 +248,8 @@ def _said_rolled(
         return None
     embeds = [discord.Embed.from_dict(embed.to_dict()) for embed in message.embeds]
     description = embeds[0].description or ""
-    marked = mark_rolled(description, character.name, roll, language)
+    shown = shows_numbers(character, EVERYONE)  # the call is public
+    marked = mark_rolled(description, character.name, roll, language, shown=shown)
     if marked == description:
         return None
     embeds[0].description = marked

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.features.numbers import table_numbers_view
 from bot.i18n import Language, plural, text
 from bot.interaction.buttons import CustomId, PageButton, number
 from bot.interaction.here import Here
@@ -20,6 +21,8 @@ from bot.render.change_reply import clip_lines
 from bot.render.common import FLAG_SEPARATOR, flags_text, line_params
 from bot.render.limits import DESCRIPTION_LIMIT, FOOTER_LIMIT, INFO_COLOUR
 from bot.render.stability import stability_brief
+from bot.render.visibility import EVERYONE, Viewer, shows_numbers
+from bot.render.words import words_line
 from bot.storage.interface import StorageReads
 from bot.storage.models import StoredCharacter
 
@@ -40,9 +43,12 @@ STATUS_PAGE_LINES = 20
 FALLEN_READ = 60
 
 
-def status_line(character: StoredCharacter, language: Language) -> str:
+def status_line(character: StoredCharacter, language: Language, viewer: Viewer = EVERYONE) -> str:
     """``🟠 **Ana** — -7 / 9 — Seriously wounded · Unconscious · Bleeding``, then ``—
-    Stability 5 / 8 · Shaken`` for a character that has Stability."""
+    Stability 5 / 8 · Shaken`` for a character that has Stability; in words for a viewer
+    who may not see its numbers (``🟠 **Ana** · Seriously wounded · Unconscious``)."""
+    if not shows_numbers(character, viewer):
+        return words_line(character, language)
     line = text(language, "scene.status.line", **line_params(character, language))
     flags = flags_text(character.health, language, character.gender)
     if flags:
@@ -183,9 +189,10 @@ async def status_message(here: Here, page: int) -> tuple[discord.Embed, discord.
         )
         closing = await _closing(reader, here.table_id, language, counts)
     embed = here.titled(status_page_embed(characters, in_play, language, page, closing))
-    return embed, StatusPageButton.pager(
+    pager = StatusPageButton.pager(
         page, pages, text(language, "scene.status.previous"), text(language, "scene.status.next")
     )
+    return embed, table_numbers_view(here, characters, pager)
 
 
 async def tracker_embeds(

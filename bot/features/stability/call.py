@@ -13,12 +13,12 @@ from typing import Any
 
 import discord
 
+from bot.features.numbers import send_screened
 from bot.features.rolls.stability import stability_test_view
 from bot.interaction.here import Here
 from bot.interaction.mentions import call_testers
-from bot.interaction.sending import send_change
 from bot.interaction.subjects import note_subject
-from bot.render.stability import stability_call_embed
+from bot.render.stability_call import stability_call_embed
 from bot.storage.details import StabilityTestDetails
 from bot.storage.models import LightCharacter, RollKind, StoredCharacter
 from bot.storage.roll_messages import number_rolls
@@ -97,14 +97,16 @@ async def send_call(
     message's id, to keep it among those whose buttons the keeper disables."""
     language = here.public_language
     characters = [character for character, _ in called.called]
-    embed = stability_call_embed(
-        called.called, called.loss, called.difficulty, called.reason, language
-    )
-    return await send_change(
+    return await send_screened(
         interaction,
-        [embed],
+        here,
+        characters,
+        lambda viewer, language: [
+            stability_call_embed(
+                called.called, called.loss, called.difficulty, called.reason, language, viewer
+            )
+        ],
         announce=False,
-        here=here,
         view=stability_test_view(characters, language, called.tests),
         call=call_testers(characters, caller=here.user_id, language=language),
     )

@@ -29,6 +29,7 @@ import psycopg
 from bot.storage.errors import DatabaseOpenFailed, DatabaseUnreachable, StorageUnreachable
 from bot.storage.fair_lock import FairLock, Ticket
 from bot.storage.memory import NameIndex, RecentInteractions, SettingsCache
+from bot.storage.models import numbers_from_value
 from bot.storage.postgres.pipeline import OneStatementEach, PgPipeline
 from bot.storage.postgres.schema import apply_migrations, connect, hidden, latest_version
 from bot.storage.sqlite.pipeline import TripChecks
@@ -51,10 +52,10 @@ async def _load_tables(conn: psycopg.AsyncConnection[Any]) -> TableDirectory:
     """Every table and place of the database, read once at start-up."""
     directory = TableDirectory()
     cursor = await conn.execute(
-        "SELECT id, guild_id, name, gm_role_id, channel_id FROM game_tables"
+        "SELECT id, guild_id, name, gm_role_id, channel_id, numbers FROM game_tables"
     )
     for row in await cursor.fetchall():
-        directory.put(GameTable(row[0], row[1], row[2], row[3], row[4]))
+        directory.put(GameTable(row[0], row[1], row[2], row[3], row[4], numbers_from_value(row[5])))
     cursor = await conn.execute("SELECT place_id, guild_id, table_id FROM table_places")
     for row in await cursor.fetchall():
         directory.bind(row[1], row[0], row[2])

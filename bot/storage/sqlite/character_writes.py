@@ -15,7 +15,7 @@ from bot.storage.errors import (
     TooManyCharacters,
     TransactionStateError,
 )
-from bot.storage.models import StoredCharacter
+from bot.storage.models import Numbers, StoredCharacter, numbers_to_value
 from bot.storage.names import name_key
 from bot.storage.snapshot import (
     HEALTH_COLUMNS,
@@ -142,25 +142,15 @@ class CharacterWriter:
         *,
         character_id: int | None,
         guild_id: int,
-        name: str,
-        owner_id: int,
-        created_at: str,
+        fields: Mapping[str, Any],
         health: Mapping[str, Any],
         stability: Mapping[str, Any],
-        gender: str | None = None,
     ) -> int:
         """The character's row, sent now: its id is needed, and a taken name is the caller's
         ``DuplicateName``. A new character (no ``character_id``: not one an undo brings back)
         is refused with ``TooManyCharacters`` when its guild has ``MAX_CHARACTERS`` already:
         the same statement counts, so two creations at once cannot both pass the limit."""
-        named, named_values = character_columns(
-            name=name,
-            owner_id=owner_id,
-            created_at=created_at,
-            gender=gender,
-            health=health,
-            stability=stability,
-        )
+        named, named_values = character_columns(fields, health, stability)
         columns = ["guild_id", *named]
         values: list[Any] = [guild_id, *named_values]
         if character_id is not None:
@@ -182,7 +172,7 @@ class CharacterWriter:
                 )
         except sqlite3.IntegrityError as error:
             if is_unique_violation(error, "characters.name_key"):
-                raise DuplicateName(guild_id, name) from error
+                raise DuplicateName(guild_id, str(fields["name"])) from error
             raise
         if inserted is None:  # pragma: no cover - sqlite always gives one for a rowid table
             raise StorageError("INSERT gave no row id")
@@ -214,6 +204,7 @@ class CharacterWriter:
         abilities: Iterable[Ability] = (),
         gender: Gender | None = None,
         stability: CharacterStability | None = None,
+        numbers: Numbers = Numbers.SHOWN,
     ) -> StoredCharacter:
         """A new character (name stored trimmed), with Stability when given. Raises
         ``DuplicateName``, and ``ValueError`` for two abilities whose names are equal
@@ -222,33 +213,25 @@ class CharacterWriter:
         self._known.claim_guild(guild_id)
         self.names_written.add(guild_id)
         rows = abilities_by_key(abilities)
-        clean = name.strip()
-        created_at = self._now()
         health_row = health_to_row(health)
         stability_row = stability_to_row(stability)
-        gender_value = None if gender is None else gender.value
+        fields = {
+            "name": name.strip(),
+            "owner_id": owner_id,
+            "gender": None if gender is None else gender.value,
+            "numbers": numbers_to_value(numbers),
+            "created_at": self._now(),
+        }
         new_id = await self._insert(
             character_id=None,
             guild_id=guild_id,
-            name=clean,
-            owner_id=owner_id,
-            created_at=created_at,
+            fields=fields,
             health=health_row,
             stability=stability_row,
-            gender=gender_value,
         )
         self._known.first_write(guild_id, new_id, None)
         created = StoredRow.new(
-            {
-                "id": new_id,
-                "guild_id": guild_id,
-                "name": clean,
-                "owner_id": owner_id,
-                "gender": gender_value,
-                "created_at": created_at,
-                **health_row,
-                **stability_row,
-            }
+            {"id": new_id, "guild_id": guild_id, **fields, **health_row, **stability_row}
         )
         # A new id: no ability row can exist for it yet.
         return self._store_abilities(self._stored(created), rows).character()
@@ -329,16 +312,28 @@ class CharacterWriter:
         self, character: StoredCharacter, gender: Gender | None
     ) -> StoredCharacter:
         """Give the character a grammatical gender (None: none). Raises ``CharacterNotFound``."""
+        return await self._set_column(character, "gender", None if gender is None else gender.value)
+
+    async def set_numbers(self, character: StoredCharacter, numbers: Numbers) -> StoredCharacter:
+        """Whether the table sees the character's numbers. Raises ``CharacterNotFound``."""
+        return await self._set_column(character, "numbers", numbers_to_value(numbers))
+
+    async def _set_column(
+        self, character: StoredCharacter, column: str, value: str | None
+    ) -> StoredCharacter:
+        """One column the name index also reads (``gender``, ``numbers``; NULL: not given,
+        and not kept in the snapshot for ``numbers``: a shown one's is as before)."""
         current = await self._require(character.guild_id, character.id)
         self.names_written.add(character.guild_id)
-        value = None if gender is None else gender.value
-        if current.snapshot.get("gender") != value:
+        if current.snapshot.get(column) != value:
             self._pipe.queue(
-                "UPDATE characters SET gender = ? WHERE id = ? AND guild_id = ?",
+                f"UPDATE characters SET {column} = ? WHERE id = ? AND guild_id = ?",
                 (value, character.id, character.guild_id),
             )
-        stored = StoredRow({**current.snapshot, "gender": value}, current.keys)
-        return self._stored(stored).character()
+        snapshot = {key: item for key, item in current.snapshot.items() if key != column}
+        if value is not None or column == "gender":
+            snapshot[column] = value
+        return self._stored(StoredRow(snapshot, current.keys)).character()
 
     async def set_ability(self, character: StoredCharacter, ability: Ability) -> StoredCharacter:
         """Add the ability, or replace the one with the same name ignoring case (its stored
@@ -455,6 +450,7 @@ class CharacterWriter:
             "owner_id": int(snapshot["owner_id"]),
             "created_at": str(snapshot["created_at"]),
             "gender": snapshot.get("gender"),
+            "numbers": snapshot.get("numbers"),
             **{column: health[column] for column in HEALTH_COLUMNS},
             **{column: stability[column] for column in STABILITY_COLUMNS},
         }
@@ -462,22 +458,12 @@ class CharacterWriter:
             await self._insert(
                 character_id=character_id,
                 guild_id=guild_id,
-                name=fields["name"],
-                owner_id=fields["owner_id"],
-                created_at=fields["created_at"],
+                fields=fields,
                 health=health,
                 stability=stability,
-                gender=fields["gender"],
             )
         else:
-            columns, values = character_columns(
-                name=fields["name"],
-                owner_id=fields["owner_id"],
-                created_at=fields["created_at"],
-                gender=fields["gender"],
-                health=health,
-                stability=stability,
-            )
+            columns, values = character_columns(fields, health, stability)
             try:
                 await self._pipe.execute(
                     f"UPDATE characters SET {', '.join(f'{c} = ?' for c in columns)}"

@@ -37,6 +37,7 @@ from bot.storage.models import (
     StoredCharacter,
     TrackerMessage,
     UnkeptReply,
+    numbers_from_value,
 )
 from bot.storage.names import look_key, typed_look_key
 from bot.storage.snapshot import (
@@ -239,6 +240,7 @@ class Reader:
                         owner_id=int(row["owner_id"]),
                         gender=gender_from_value(row["gender"]),
                         has_stability=bool(row["stable"]),
+                        numbers=numbers_from_value(row["numbers"]),
                     ),
                     str(row["name_key"]),
                 )

@@ -16,6 +16,7 @@ from bot.storage.models import (
     GuildSettings,
     StoredCharacter,
     Unset,
+    numbers_from_value,
     utc_now,
 )
 from bot.storage.names import (
@@ -104,6 +105,7 @@ CHARACTER_COLUMNS = (
     "owner_id",
     "created_at",
     "gender",
+    "numbers",
     *HEALTH_COLUMNS,
     *STABILITY_COLUMNS,
 )
@@ -177,6 +179,7 @@ def character_of_row(row: sqlite3.Row, abilities: tuple[Ability, ...]) -> Stored
         abilities=abilities,
         gender=gender_from_value(row["gender"]),
         stability=None if row["stability_rating"] is None else stability_from_row(row),
+        numbers=numbers_from_value(row["numbers"]),
     )
 
 
@@ -268,7 +271,8 @@ def abilities_by_key(abilities: Iterable[Ability]) -> dict[str, dict[str, Any]]:
 #: with both keys' indexes (a MULTI-INDEX OR), never a scan.
 #: Every character of a server as the options resolve them (``NameIndex``).
 SELECT_NAMES = (
-    "SELECT id, name, name_key, owner_id, gender, stability_rating IS NOT NULL AS stable"
+    "SELECT id, name, name_key, owner_id, gender, stability_rating IS NOT NULL AS stable,"
+    " numbers"
     " FROM characters WHERE guild_id = ? ORDER BY name_key, id"
 )
 
@@ -302,18 +306,15 @@ def name_keys(name: str) -> tuple[str, str, str, str, str]:
 
 
 def character_columns(
-    *,
-    name: str,
-    owner_id: int,
-    created_at: str,
-    gender: str | None,
-    health: Mapping[str, Any],
-    stability: Mapping[str, Any],
+    fields: Mapping[str, Any], health: Mapping[str, Any], stability: Mapping[str, Any]
 ) -> tuple[list[str], list[Any]]:
-    """The columns of a character row beside its ids, and their values (the name's keys
-    worked out from the name)."""
-    columns = ["name", *NAME_KEY_COLUMNS, "owner_id", "created_at", "gender"]
-    values: list[Any] = [name, *name_keys(name), owner_id, created_at, gender]
+    """The columns of a character row beside its ids, and their values: ``fields``' name,
+    owner, creation time, gender and numbers (those two may be left out: NULL), the name's
+    keys worked out from the name, then Health's and Stability's columns."""
+    name = str(fields["name"])
+    columns = ["name", *NAME_KEY_COLUMNS, "owner_id", "created_at", "gender", "numbers"]
+    values: list[Any] = [name, *name_keys(name), fields["owner_id"], fields["created_at"]]
+    values += [fields.get("gender"), fields.get("numbers")]
     return [*columns, *HEALTH_COLUMNS, *STABILITY_COLUMNS], [
         *values,
         *(health[c] for c in HEALTH_COLUMNS),

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import aiosqlite
 
-from bot.storage.models import StoredCharacter
+from bot.storage.models import StoredCharacter, numbers_from_value, numbers_to_value
 from bot.storage.names import name_key
 from bot.storage.sqlite.character_writes import CharacterWriter
 from bot.storage.sqlite.pipeline import Pipeline
@@ -20,10 +20,12 @@ async def load_directory(conn: aiosqlite.Connection) -> TableDirectory:
     """Every table and place of the file, read once at start-up."""
     directory = TableDirectory()
     async with conn.execute(
-        "SELECT id, guild_id, name, gm_role_id, channel_id FROM game_tables"
+        "SELECT id, guild_id, name, gm_role_id, channel_id, numbers FROM game_tables"
     ) as cursor:
         for row in await cursor.fetchall():
-            directory.put(GameTable(row[0], row[1], row[2], row[3], row[4]))
+            directory.put(
+                GameTable(row[0], row[1], row[2], row[3], row[4], numbers_from_value(row[5]))
+            )
     async with conn.execute("SELECT place_id, guild_id, table_id FROM table_places") as cursor:
         for row in await cursor.fetchall():
             directory.bind(row[1], row[0], row[2])
@@ -67,7 +69,7 @@ class TableWriter:
         self._main_row(table.guild_id, self._now())
         self._pipe.queue(
             "INSERT INTO game_tables (id, guild_id, name, name_key, gm_role_id, channel_id,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            " numbers, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 table.id,
                 table.guild_id,
@@ -75,6 +77,7 @@ class TableWriter:
                 _key(table),
                 table.gm_role_id,
                 table.channel_id,
+                numbers_to_value(table.numbers),
                 self._now(),
             ),
         )
@@ -84,9 +87,16 @@ class TableWriter:
         if table.is_main:
             self._main_row(table.guild_id, self._now())
         self._pipe.queue(
-            "UPDATE game_tables SET name = ?, name_key = ?, gm_role_id = ?, channel_id = ?"
-            " WHERE id = ?",
-            (table.name, _key(table), table.gm_role_id, table.channel_id, table.id),
+            "UPDATE game_tables SET name = ?, name_key = ?, gm_role_id = ?, channel_id = ?,"
+            " numbers = ? WHERE id = ?",
+            (
+                table.name,
+                _key(table),
+                table.gm_role_id,
+                table.channel_id,
+                numbers_to_value(table.numbers),
+                table.id,
+            ),
         )
 
     def bind(self, table: GameTable, place_id: int) -> None:

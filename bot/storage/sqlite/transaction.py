@@ -38,6 +38,7 @@ from bot.storage.models import (
     GuildSettings,
     HistoryEntry,
     LostChannel,
+    Numbers,
     RollKind,
     RollMessage,
     StoredCharacter,
@@ -336,9 +337,10 @@ class Transaction:
         abilities: Iterable[Ability] = (),
         gender: Gender | None = None,
         stability: CharacterStability | None = None,
+        numbers: Numbers = Numbers.SHOWN,
     ) -> StoredCharacter:
         return await self._characters.create(
-            guild_id, name, owner_id, health, abilities, gender, stability
+            guild_id, name, owner_id, health, abilities, gender, stability, numbers
         )
 
     async def save_health(
@@ -367,6 +369,9 @@ class Transaction:
         self, character: StoredCharacter, gender: Gender | None
     ) -> StoredCharacter:
         return await self._characters.set_gender(character, gender)
+
+    async def set_numbers(self, character: StoredCharacter, numbers: Numbers) -> StoredCharacter:
+        return await self._characters.set_numbers(character, numbers)
 
     async def set_ability(self, character: StoredCharacter, ability: Ability) -> StoredCharacter:
         return await self._characters.set_ability(character, ability)

@@ -14,6 +14,9 @@ from devkit.harness import SALUD_COMMAND, BotProcess
 
 #: Every bot running now; tests/e2e/conftest.py fails a test during which one logged a traceback.
 STARTED: list[BotProcess] = []
+#: The database of every bot started this session, running or not (the screen's scan reads
+#: which characters were private: ``tests/e2e/kit/screen.py``).
+DATABASES: list[Path] = []
 
 
 @asynccontextmanager
@@ -54,6 +57,8 @@ async def running_bot(
         probe=command == SALUD_COMMAND,
     )
     STARTED.append(bot)
+    if bot.database_path not in DATABASES:
+        DATABASES.append(bot.database_path)
     try:
         await bot.start()
         yield bot
