@@ -16,7 +16,7 @@ from bot.features.registry import register_buttons
 from bot.gateway.intake import Intake
 from bot.gateway.lean_state import LeanClient
 from bot.gateway.places import PlaceFollower
-from bot.gateway.sync import SYNC_HASH_KEY, command_hash
+from bot.gateway.sync import SYNC_HASH_KEY, SYNC_TURN_KEY, command_hash
 from bot.i18n import SaludTranslator
 from bot.interaction.here import Here
 from bot.interaction.tree import SaludTree
@@ -173,8 +173,14 @@ class SaludBot(LeanClient, commands.AutoShardedBot):
         if stored == fingerprint:
             log.info("Commands unchanged since the last sync; not syncing")
             return False
-        synced = await self.tree.sync()
+        # Several processes starting together: the first to write the turn's row syncs;
+        # the others wait for its commit (the row's lock), then read the hash it stored.
         async with self.storage.transaction(require_record=False) as tx:
+            await tx.set_meta(SYNC_TURN_KEY, fingerprint)
+            if await tx.get_meta(SYNC_HASH_KEY) == fingerprint:  # sent after the write
+                log.info("Commands unchanged since the last sync; not syncing")
+                return False
+            synced = await self.tree.sync()
             await tx.set_meta(SYNC_HASH_KEY, fingerprint)
         log.info("Synced %d commands with Discord", len(synced))
         return True

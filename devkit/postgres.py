@@ -116,6 +116,13 @@ class PostgresServer:
         self.stop(mode)
         self.start()
 
+    def new_database(self, name: str) -> str:
+        """Creates an empty database ``name`` on this server; its URL."""
+        made = self._run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", USER, name)
+        if made.returncode != 0:
+            raise RuntimeError(f"createdb {name} failed: {made.stderr}")
+        return f"postgresql://{USER}@127.0.0.1:{self.port}/{name}"
+
     def running(self) -> bool:
         return self._run("pg_ctl", "-D", str(self.data), "status").returncode == 0
 
@@ -185,11 +192,7 @@ def running_postgres() -> Iterator[PostgresServer]:
             raise RuntimeError(f"initdb failed: {made.stderr}")
         server.start()
         try:
-            created = server._run(
-                "createdb", "-h", "127.0.0.1", "-p", str(server.port), "-U", USER, DATABASE
-            )
-            if created.returncode != 0:
-                raise RuntimeError(f"createdb failed: {created.stderr}")
+            server.new_database(DATABASE)
             yield server
         finally:
             if server.running():

@@ -12,10 +12,13 @@ from typing import Any
 
 from discord import app_commands
 
-__all__ = ["SYNC_HASH_KEY", "command_hash", "translated_payloads"]
+__all__ = ["SYNC_HASH_KEY", "SYNC_TURN_KEY", "command_hash", "translated_payloads"]
 
 #: Key of the ``meta`` table row that holds the hash of the last synced commands.
 SYNC_HASH_KEY = "command_sync_hash"
+#: Key of the row a process writes before it syncs: its lock makes the processes that start
+#: together take turns, so that one syncs and the others find its hash.
+SYNC_TURN_KEY = "command_sync_turn"
 
 
 async def translated_payloads(tree: app_commands.CommandTree[Any]) -> list[dict[str, Any]]:

@@ -29,6 +29,19 @@ log = logging.getLogger(__name__)
 NO_MENTIONS = discord.AllowedMentions.none()
 
 
+#: Discord's answer to a second response to one interaction.
+ALREADY_ACKNOWLEDGED = 40060
+
+
+async def _placeholder_waits(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction's response is a deferral's "thinking…" nobody filled yet."""
+    try:
+        original = await interaction.original_response()
+    except discord.HTTPException:
+        return False
+    return original.flags.loading
+
+
 async def _send(
     interaction: discord.Interaction[Any],
     content: str | None,
@@ -53,8 +66,16 @@ async def _send(
         mark_filled(interaction)
         message_id: int | None = sent.id
     else:
-        response = await interaction.response.send_message(**kwargs)
-        message_id = response.message_id
+        try:
+            response = await interaction.response.send_message(**kwargs)
+            message_id = response.message_id
+        except discord.HTTPException as error:
+            if error.code != ALREADY_ACKNOWLEDGED or not await _placeholder_waits(interaction):
+                raise
+            # Another process has it too (two sessions of one shard) and deferred it while
+            # this one applied the change: this reply fills that process's "thinking…".
+            sent = await interaction.followup.send(wait=True, **kwargs)
+            message_id = sent.id
     if view is not None and not ephemeral and message_id is not None:
         _note_components(interaction, message_id, view)
     return message_id
@@ -103,14 +124,20 @@ async def send_public(
 async def update_message(interaction: discord.Interaction[Any], content: str) -> None:
     """Replace the text of the message whose button was pressed and remove its buttons
     (also after the press was acknowledged: ``bot.interaction.deferral``)."""
-    if interaction.response.is_done():
-        await interaction.edit_original_response(
-            content=content, view=None, allowed_mentions=NO_MENTIONS
-        )
-    else:
-        await interaction.response.edit_message(
-            content=content, view=None, allowed_mentions=NO_MENTIONS
-        )
+    if not interaction.response.is_done():
+        try:
+            await interaction.response.edit_message(
+                content=content, view=None, allowed_mentions=NO_MENTIONS
+            )
+            return
+        except discord.HTTPException as error:
+            if error.code != ALREADY_ACKNOWLEDGED:
+                raise
+            # Another process acknowledged the press (two sessions of one shard): edited
+            # through the interaction's webhook instead.
+    await interaction.edit_original_response(
+        content=content, view=None, allowed_mentions=NO_MENTIONS
+    )
 
 
 async def send_change(

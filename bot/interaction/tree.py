@@ -148,19 +148,34 @@ def error_message(
     return None
 
 
-def _expired(error: BaseException | None) -> bool:
-    """Whether Discord refused an answer because the interaction expired (404, code 10062)."""
+def _caused_by(error: BaseException | None, kind: type[BaseException], code: int = 0) -> bool:
+    """Whether ``error`` is, or was caused by, a ``kind`` (of Discord's error ``code``)."""
     seen = 0
     while error is not None and seen < 5:
-        if isinstance(error, discord.NotFound) and error.code == 10062:
+        if isinstance(error, kind) and (not code or getattr(error, "code", None) == code):
             return True
         error = getattr(error, "original", None) or error.__cause__
         seen += 1
     return False
 
 
+def _expired(error: BaseException | None) -> bool:
+    """Whether Discord refused an answer because the interaction expired (404, code 10062)."""
+    return _caused_by(error, discord.NotFound, 10062)
+
+
+def _answered_elsewhere(error: BaseException) -> bool:
+    """Whether another process has this interaction (Discord delivered it to two sessions
+    of one shard): it applied the change (the history's unique interaction id), or its
+    answer reached Discord first (400, code 40060). That process answers; this one must not."""
+    return _caused_by(error, AlreadyApplied) or _caused_by(error, discord.HTTPException, 40060)
+
+
 async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Answer ``interaction`` with the message for ``error``; log it when unexpected."""
+    if _answered_elsewhere(error):
+        log.info("interaction %s is another process's: not answered here", interaction.id)
+        return
     if _expired(error) and not interaction.response.is_done():
         # Past Discord's 3 s without an answer: no reply can reach the player any more (the
         # bot was overloaded, or Discord slow). Here._answerable keeps such a change unstored.

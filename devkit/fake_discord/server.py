@@ -216,6 +216,11 @@ class FakeDiscord:
         self.resumes = 0
         self.handshakes = 0  # successful IDENTIFY (READY sent) or RESUME (RESUMED sent)
         self._sessions: dict[int, _Session] = {}  # by shard id
+        #: When set, a second IDENTIFY of a shard leaves the first session connected: both
+        #: are sent the shard's events, interactions included, as Discord does for two
+        #: processes started with the same shard (a takeover begun before the old one died).
+        self.twin_sessions = False
+        self._twins: list[_Session] = []  # the sessions an IDENTIFY of their shard kept
         self._invalidate_next_resume = False
         self._injections: list[Injection] = []
         #: Channels where the bot lost its permissions: posting, reading or editing a message
@@ -368,6 +373,10 @@ class FakeDiscord:
         """Shard id -> how many ``event`` dispatches each session was sent."""
         return {shard: session.delivered[event] for shard, session in self._sessions.items()}
 
+    def delivered_to_twins(self, event: str) -> list[int]:
+        """How many ``event`` dispatches each session kept by ``twin_sessions`` was sent."""
+        return [twin.delivered[event] for twin in self._twins]
+
     def session_intents(self) -> dict[int, int]:
         """Shard id -> the intents its IDENTIFY asked for."""
         return {shard: session.intents for shard, session in self._sessions.items()}
@@ -488,7 +497,7 @@ class FakeDiscord:
         """Sends a DISPATCH to the session of the server's shard (DMs: shard 0), if it asked
         for the event's intent; buffered while that session is disconnected."""
         guild_id = sharding.guild_of(event, data)
-        for session in self._sessions.values():
+        for session in [*self._sessions.values(), *self._twins]:
             if session.carries(guild_id):
                 self._send_event(session, event, data)
 
@@ -532,6 +541,7 @@ class FakeDiscord:
                 if session.conn is conn:
                     session.conn = None
                     self.gateway_log.append(f"disconnected {ws.close_code}")
+            self._twins = [twin for twin in self._twins if twin.conn is not conn]
             conn.send(None)
             await asyncio.wait([writer], timeout=1)
             await self._notify()
@@ -569,8 +579,11 @@ class FakeDiscord:
             return
         old = self._sessions.get(session.shard_id)
         if old is not None and old.conn is not None and old.conn is not conn:
-            old.conn.send(None)
-            asyncio.get_running_loop().create_task(old.conn.ws.close(code=4000))
+            if self.twin_sessions:
+                self._twins.append(old)
+            else:
+                old.conn.send(None)
+                asyncio.get_running_loop().create_task(old.conn.ws.close(code=4000))
         self._sessions[session.shard_id] = session
         session.conn = conn
         ready: dict[str, Any] = {
@@ -611,7 +624,10 @@ class FakeDiscord:
     def _resume(self, conn: _Connection, data: dict[str, Any]) -> None:
         self.resumes += 1
         self.gateway_log.append("RESUME")
-        session = next((s for s in self._sessions.values() if s.id == data.get("session_id")), None)
+        session = next(
+            (s for s in [*self._sessions.values(), *self._twins] if s.id == data.get("session_id")),
+            None,
+        )
         if self._invalidate_next_resume or session is None:
             self._invalidate_next_resume = False
             self.gateway_log.append("INVALID_SESSION")
@@ -988,6 +1004,24 @@ class FakeDiscord:
                 "Via": "1.1 google",
             },
         )
+
+    def busiest_second_since(
+        self, since: float, where: Callable[[RecordedRequest], bool] = lambda _: True
+    ) -> int:
+        """The most requests that Discord's global limit counts (refused ones included) that
+        arrived in any one second since ``since`` (``time.monotonic()``), whichever process
+        of the bot sent them; ``where``: only those it accepts."""
+        times = [
+            r.at
+            for r in self.requests
+            if r.at >= since and not self._interaction_path(r.path) and where(r)
+        ]
+        most = start = 0
+        for end, at in enumerate(times):
+            while times[start] <= at - 1.0:
+                start += 1
+            most = max(most, end - start + 1)
+        return most
 
     def _interaction_path(self, path: str) -> bool:
         """Whether ``path`` answers an interaction (its callback, its webhook), or is no REST

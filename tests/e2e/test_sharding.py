@@ -20,6 +20,7 @@ from devkit.fake_discord import FakeDiscord, FakeGuild, Reply
 from devkit.fake_discord.sharding import INTENTS, shard_of
 from devkit.fake_discord.stream import STREAM_EVENTS, EventStream
 from devkit.harness import BotProcess
+from tests.e2e.kit.shards import guild_on
 
 GUILDS_ONLY = INTENTS["GUILDS"]
 
@@ -30,16 +31,6 @@ async def own_fake() -> AsyncIterator[FakeDiscord]:
     await server.start()
     yield server
     await server.stop()
-
-
-async def guild_on(fake: FakeDiscord, shard: int, count: int) -> FakeGuild:
-    """A new server whose id puts it on ``shard`` of ``count`` (ids spread over the shards)."""
-    for _ in range(50):
-        guild = await fake.create_guild(locale="en-US")
-        if shard_of(guild.id, count) == shard:
-            return guild
-        await fake.remove_guild(guild)
-    raise AssertionError(f"no server id landed on shard {shard} of {count}")
 
 
 def salud(

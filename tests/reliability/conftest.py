@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from devkit.postgres import PostgresServer, running_postgres
 from tests.e2e.conftest import (  # noqa: F401  (fixtures, registered by importing them)
     _no_new_tracebacks,
     bot,
@@ -41,3 +42,11 @@ def _internals_not_scanned(internals_scan: InternalsScan) -> Iterator[None]:  # 
     during them, and until the next e2e test turns it back on."""
     internals_scan.scanning = False
     yield
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A real PostgreSQL server for this worker's tests on PostgreSQL (each test makes its own
+    database on it: ``support.new_postgres_database``); started when a test first asks."""
+    with running_postgres() as server:
+        yield server

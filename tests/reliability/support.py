@@ -4,18 +4,24 @@ database file the way an auditor would (read-only, one consistent snapshot)."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
+import shutil
+import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import bot as bot_package
 from bot.storage.snapshot import load_after
+from bot.storage.sqlite.database import latest_version
 from devkit.fake_discord import FakeDiscord, FakeGuild, FakeMember, Reply
 from devkit.fake_discord.replies import message_text
-from devkit.harness import BotProcess
+from devkit.harness import SALUD_COMMAND, BotProcess
+from devkit.postgres import PostgresServer
 from tests.e2e.kit.commands import create
 from tests.e2e.kit.db import read_only
 from tests.e2e.kit.processes import fake_with_bot
@@ -116,6 +122,51 @@ def is_refusal(reply: Reply) -> bool:
 def said(reply: Reply) -> str:
     """What the user read: the reply, or the followups that replaced its placeholder."""
     return reply.text or "\n".join(message_text(message) for message in reply.followups)
+
+
+# --- another version of Salud, a PostgreSQL database ----------------------------------------------
+#: The schema of the newer Salud that ``newer_salud`` makes.
+NEWER = latest_version() + 1
+
+
+def newer_salud(tmp: Path) -> Path:
+    """A newer version of ``bot/``: this one with one more migration on both engines, in a
+    folder of its own (``cogs/`` and ``rules/`` are imported from this tree as they are)."""
+    root = tmp / "newer"
+    shutil.copytree(
+        Path(bot_package.__file__).parent,
+        root / "bot",
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    for engine in ("sqlite", "postgres"):
+        migration = root / "bot" / "storage" / engine / "migrations" / f"{NEWER:04d}_newer.sql"
+        migration.write_text("ALTER TABLE history ADD COLUMN newer_salud TEXT;\n", encoding="utf-8")
+    return root
+
+
+def salud_command(code: Path | None) -> tuple[str, ...]:
+    """The command of a bot process whose ``bot/`` package is in ``code`` (None: this tree's)."""
+    if code is None:
+        return SALUD_COMMAND
+    return (
+        sys.executable,
+        "-c",
+        f"import runpy, sys; sys.path.insert(0, {str(code)!r});"
+        " runpy.run_module('bot', run_name='__main__', alter_sys=True)",
+    )
+
+
+_DATABASES = itertools.count(1)
+
+
+async def new_postgres_database(server: PostgresServer) -> str:
+    """The URL of a new empty database on ``server``."""
+    return await asyncio.to_thread(server.new_database, f"reliability_{next(_DATABASES)}")
+
+
+def on_postgres(url: str) -> dict[str, str]:
+    """The environment of a bot on the PostgreSQL database ``url`` (no SQLite file)."""
+    return {"DATABASE_PATH": "", "DATABASE_URL": url}
 
 
 # --- the database, read-only --------------------------------------------------------------------

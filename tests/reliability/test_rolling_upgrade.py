@@ -14,21 +14,23 @@ newer Salud upgraded the database.
 from __future__ import annotations
 
 import asyncio
-import shutil
 import sqlite3
-import sys
 from pathlib import Path
 
-import bot as bot_package
-from bot.storage.sqlite.database import latest_version
-from devkit.fake_discord import FakeDiscord, FakeGuild
-from devkit.fake_discord.sharding import shard_of
-from devkit.harness import SALUD_COMMAND, BotProcess
+from devkit.fake_discord import FakeDiscord
+from devkit.harness import BotProcess
 from tests.e2e.kit import create
 from tests.e2e.kit.db import read_only
-from tests.reliability.support import RESTARTING, UNEXPECTED, isolated_bot, said
-
-NEWER = latest_version() + 1
+from tests.e2e.kit.shards import guild_on
+from tests.reliability.support import (
+    NEWER,
+    RESTARTING,
+    UNEXPECTED,
+    isolated_bot,
+    newer_salud,
+    said,
+    salud_command,
+)
 
 
 def _migrate_as_a_newer_salud(path: Path) -> None:
@@ -90,45 +92,12 @@ async def test_an_older_process_stops_when_a_newer_one_migrates_the_file(
         assert bot.new_tracebacks() == [], bot.log_tail()
 
 
-async def _guild_on(fake: FakeDiscord, shard: int) -> FakeGuild:
-    for _ in range(50):
-        guild = await fake.create_guild(locale="en-US")
-        if shard_of(guild.id, 2) == shard:
-            return guild
-        await fake.remove_guild(guild)
-    raise AssertionError(f"no server id landed on shard {shard} of 2")
-
-
-def _newer_salud(tmp: Path) -> Path:
-    """A newer version of ``bot/``: this one with one more migration, in a folder of its own
-    (``cogs/`` and ``rules/`` are imported from this tree as they are)."""
-    root = tmp / "newer"
-    shutil.copytree(
-        Path(bot_package.__file__).parent,
-        root / "bot",
-        ignore=shutil.ignore_patterns("__pycache__"),
-    )
-    migration = root / "bot" / "storage" / "sqlite" / "migrations" / f"{NEWER:04d}_newer_salud.sql"
-    migration.write_text("ALTER TABLE history ADD COLUMN newer_salud TEXT;\n", encoding="utf-8")
-    return root
-
-
 def _shard_process(fake: FakeDiscord, tmp: Path, shard: int, code: Path | None) -> BotProcess:
     """A bot process for ``shard`` of 2 on the shared file; ``code``: where its ``bot/`` is
     (None: this tree's)."""
-    command = (
-        SALUD_COMMAND
-        if code is None
-        else (
-            sys.executable,
-            "-c",
-            f"import runpy, sys; sys.path.insert(0, {str(code)!r});"
-            " runpy.run_module('bot', run_name='__main__', alter_sys=True)",
-        )
-    )
     return BotProcess(
         fake,
-        command=command,
+        command=salud_command(code),
         database_path=tmp / "shared.sqlite3",
         log_path=tmp / f"shard{shard}.log",
         extra_env={"SHARD_COUNT": "2", "SHARD_IDS": str(shard)},
@@ -142,9 +111,9 @@ async def test_two_versions_on_one_file_during_a_rolling_upgrade(tmp_path: Path)
     fake = FakeDiscord(app_name="Salud")
     await fake.start()
     older = _shard_process(fake, tmp_path, 0, None)
-    newer = _shard_process(fake, tmp_path, 1, await asyncio.to_thread(_newer_salud, tmp_path))
+    newer = _shard_process(fake, tmp_path, 1, await asyncio.to_thread(newer_salud, tmp_path))
     try:
-        zero, one = await _guild_on(fake, 0), await _guild_on(fake, 1)
+        zero, one = await guild_on(fake, 0, 2), await guild_on(fake, 1, 2)
         await older.start()
         await create(fake, zero, zero.owner, "Ana", 10)
         served = await fake.slash(zero, zero.owner, "hurt", {"character": "Ana", "amount": "1"})

@@ -10,8 +10,10 @@ sure of only until a committed change stored it)."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar, cast
 
 import psycopg
@@ -38,6 +40,12 @@ __all__ = ["OneStatementEach", "PgPipeline", "rows_of"]
 
 T = TypeVar("T")
 Connection = psycopg.AsyncConnection[Any]
+#: What each trip runs inside (``PgStorage._trip_watch``: a late interaction acknowledged).
+TripWatch = Callable[[], AbstractAsyncContextManager[None]]
+
+
+def _unwatched() -> AbstractAsyncContextManager[None]:
+    return contextlib.nullcontext()
 
 
 #: The columns of each query's rows, by name (a query's text always gives the same columns).
@@ -87,9 +95,12 @@ class PgPipeline(Pipeline):
         on_failure: Callable[[], None] = lambda: None,
         checks: TripChecks = NO_CHECKS,
         stored_servers: set[Any] | None = None,
+        *,
+        watch: TripWatch = _unwatched,
     ) -> None:
         super().__init__(cast(Any, None), on_failure, checks)
         self._pg = conn
+        self._watch = watch
         #: The servers whose row a committed transaction made sure of (the engine's, shared
         #: by its transactions), and those this one creates if missing (known once it commits).
         self._stored_servers: set[Any] = set() if stored_servers is None else stored_servers
@@ -106,7 +117,8 @@ class PgPipeline(Pipeline):
         try:
             if before_last is not None:  # SQLite's file check: PostgreSQL has none
                 before_last()
-            return await self._trip(queued, last, read)
+            async with self._watch():
+                return await self._trip(queued, last, read)
         except psycopg.Error as error:
             self._on_failure()
             known = as_sqlite_error(error)
@@ -168,9 +180,11 @@ class OneStatementEach:
     """``storage.read()``'s queries, each on its own (autocommit: no ``BEGIN``/``ROLLBACK``),
     as SQLite's ``OneTripEach``."""
 
-    def __init__(self, conn: Connection) -> None:
+    def __init__(self, conn: Connection, watch: TripWatch = _unwatched) -> None:
         self._conn = conn
+        self._watch = watch
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        cursor = await self._conn.execute(translate(sql), params)
-        return rows_of(cursor, await cursor.fetchall(), sql)
+        async with self._watch():
+            cursor = await self._conn.execute(translate(sql), params)
+            return rows_of(cursor, await cursor.fetchall(), sql)

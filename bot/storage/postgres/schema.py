@@ -10,6 +10,7 @@ transaction under a transaction-scoped advisory lock, and the version is read un
 
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass
 from importlib import resources
@@ -23,6 +24,8 @@ from bot.storage.errors import (
     DatabaseUnusable,
     MigrationError,
 )
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "CONNECT_SECONDS",
@@ -147,6 +150,7 @@ async def migrate(conn: psycopg.AsyncConnection[Any]) -> int:
         )
     if not tables:
         await conn.execute("CREATE TABLE schema_version (version INTEGER NOT NULL)")
+    found = current
     for migration in migrations:
         if migration.version <= current:
             continue
@@ -154,4 +158,6 @@ async def migrate(conn: psycopg.AsyncConnection[Any]) -> int:
         await conn.execute("DELETE FROM schema_version")
         await conn.execute("INSERT INTO schema_version VALUES (%s)", (migration.version,))
         current = migration.version
+    if current != found:  # one line, from the one process that migrated
+        log.info("Migrated the database's schema from version %d to %d", found, current)
     return current

@@ -13,12 +13,19 @@ the lock anyway; a connection that broke (the server restarted) is replaced by t
 transaction, so the bot goes on without a restart. Meanwhile a change or a read raises
 ``StorageUnreachable`` (the command's ephemeral sentence), nothing stored; a ``COMMIT`` whose
 answer was lost is settled by looking its interaction up once reconnected (``_finish``).
+
+A slow server (a congested network, a row held by another process): every trip to it, not
+only the ``COMMIT``, acknowledges the interaction once its deadline passes while the trip
+runs (``_trip_watch``), so that a change or a read that would answer after Discord's 3 s is
+deferred first, then answered, as on a slow disk.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -96,6 +103,8 @@ class PgStorage(Storage):
         self.moved_on = None
         self._moved_on_listeners = []
         self._path = Path(hidden(url))  # how the log names the database
+        #: The ticket of the transaction or read that holds the lock (``_trip_watch``).
+        self._ticket: Ticket | None = None
 
     @classmethod
     async def open_url(cls, url: str, *, clock: Clock | None = None) -> PgStorage:
@@ -119,19 +128,55 @@ class PgStorage(Storage):
             self._pg = await connect(self._url)
         return self._pg
 
+    async def _acquire(self, ticket: Ticket | None = None) -> None:
+        await super()._acquire(ticket)
+        self._ticket = ticket
+
+    def _release(self) -> None:
+        self._ticket = None
+        super()._release()
+
+    @asynccontextmanager
+    async def _trip_watch(self) -> AsyncIterator[None]:
+        """Around one trip to the server: when the holder's interaction is still not
+        acknowledged at its deadline, it is acknowledged meanwhile (``on_late``), and the
+        trip's result waits for that acknowledgement, so that the reply can follow it up.
+        A timer, not a task: a trip on time costs nothing more."""
+        ticket = self._ticket
+        if ticket is None or ticket.on_late is None or ticket.deadline is None:
+            yield
+            return
+        loop = asyncio.get_running_loop()
+        late: list[asyncio.Task[None]] = []
+        timer = loop.call_later(
+            max(0.0, ticket.deadline - time.monotonic()),
+            lambda: late.append(loop.create_task(self._acknowledge_meanwhile(ticket))),
+        )
+        try:
+            yield
+        finally:
+            timer.cancel()
+            for acknowledging in late:
+                await acknowledging
+
     async def _begin(self, guild_id: int | None) -> Transaction:
-        conn = await self._connection()
+        async with self._trip_watch():
+            conn = await self._connection()
         return Transaction(
             cast(Any, conn),  # given to ``PgPipeline``, which speaks psycopg
             self._clock,
             self._settings,
             guild_id,
             TripChecks(self._schema, None),  # no file to check: a server
-            functools.partial(PgPipeline, stored_servers=self._stored_servers),
+            functools.partial(
+                PgPipeline, stored_servers=self._stored_servers, watch=self._trip_watch
+            ),
         )
 
     async def _queries(self) -> Queries:
-        return OneStatementEach(await self._connection())
+        async with self._trip_watch():
+            conn = await self._connection()
+        return OneStatementEach(conn, self._trip_watch)
 
     async def _rollback(self) -> None:
         conn = self._pg
