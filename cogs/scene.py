@@ -26,7 +26,7 @@ from bot.interaction.here import Here
 from bot.interaction.sending import send_public
 from bot.render.change_reply import Touched
 from bot.render.several import Line, several_embeds
-from bot.storage import Among
+from bot.storage import TURN_EVERY, Among, StorageChange
 from bot.storage.details import SceneNewDetails
 from bot.storage.trackers import TrackerMessage
 from rules.scene import start_scene
@@ -56,17 +56,22 @@ class SceneCog(
         here = await Here.of(interaction)
         here.require_gm("scene.action.new")
         await defer_change_of(interaction, await count_among(here, Among.LIVING))
-        living = 0
-        async with here.change() as tx:
+
+        async def new_scene(tx: StorageChange) -> tuple[list[Touched], int]:
             # The dead are left out: a scene no longer concerns them (COMMANDS.md "The dead").
-            touched = []
-            async for batch in batches(tx, here.table_id, Among.LIVING):
+            living = 0
+            touched: list[Touched] = []
+            async for batch in batches(tx, here.table_id, Among.LIVING, TURN_EVERY):
                 living += len(batch)
                 changed = [(c, start_scene(c.health)) for c in batch]
                 saved = await save_all(tx, [(c, o) for c, o in changed if o.changed])
                 # M6, M10: the scene's Stability cap starts again and lucidity ends.
                 touched += await new_stability_scene(tx, changed, saved, here.public_language)
             await here.history(SceneNewDetails()).record(tx)
+            return touched, living
+
+        # Prepared before the write lock: another server is not held meanwhile (issue 24).
+        touched, living = await here.whole_server_change(new_scene)
         language = here.public_language
         if not touched:
             if not living:

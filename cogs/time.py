@@ -8,6 +8,7 @@ values changed; one that changes nothing stores nothing (a ``/time`` with nobody
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -28,11 +29,13 @@ from bot.interaction.transformers import InRange
 from bot.render import duration_text, safe
 from bot.render.change_reply import Touched, announce_touched
 from bot.render.several import Line, several_embeds
-from bot.storage import Among, StorageChange, StoredCharacter
+from bot.storage import TURN_EVERY, Among, StorageChange, StoredCharacter
 from bot.storage.details import RefreshDetails, TimeDetails
 from bot.storage.roll_messages import number_due_rolls
-from rules.abilities import refresh_ability
+from rules.abilities import Ability, refresh_ability
+from rules.outcome import Outcome
 from rules.pools import refresh, refresh_stability
+from rules.stability import StabilityOutcome
 from rules.time import MAX_MINUTES, pass_time
 
 if TYPE_CHECKING:
@@ -116,20 +119,22 @@ class TimeCog(commands.Cog):
             interaction, 1 if character else await count_among(here, Among.LIVING)
         )
         language = here.public_language
+
+        async def refresh_all(tx: StorageChange) -> list[Line]:
+            # Every character that can still use a pool: not the dead.
+            lines = []
+            async for batch in batches(tx, here.table_id, Among.LIVING, TURN_EVERY):
+                lines += await _refresh(tx, batch, language)
+            await here.history(RefreshDetails(character=None)).record(tx)
+            return lines
+
         lines: list[Line] = []
-        async with here.change() as tx:
-            if character is None:  # every character that can still use a pool: not the dead
-                async for batch in batches(tx, here.table_id, Among.LIVING):
-                    lines += [
-                        line
-                        for target in batch
-                        if (line := await _refresh_one(tx, target, language)) is not None
-                    ]
-            else:
-                line = await _refresh_one(tx, await tx.character(character), language)
-                lines += [] if line is None else [line]
-            named = None if character is None else character.name
-            await here.history(RefreshDetails(character=named)).record(tx)
+        if character is None:  # prepared before the write lock: no other server is held
+            lines = await here.whole_server_change(refresh_all)
+        else:
+            async with here.change() as tx:
+                lines = await _refresh(tx, [await tx.character(character)], language)
+                await here.history(RefreshDetails(character=character.name)).record(tx)
         if not lines:
             if character is None:
                 reply = text(language, "scene.refresh.unchanged_all")
@@ -147,23 +152,46 @@ class TimeCog(commands.Cog):
         )
 
 
-async def _refresh_one(
-    tx: StorageChange, character: StoredCharacter, language: Language
-) -> Line | None:
-    """P1 for one character: First Aid and every ability pool back to its rating, and
-    Stability (M11); its line says which pools moved. None when every pool was full."""
-    outcome = refresh(character.health)
-    abilities = tuple(refresh_ability(ability) for ability in character.abilities)
-    mind = refresh_stability(character.stability)  # M11: not the incurably insane
-    saved = character
-    if outcome.changed:
-        saved = await tx.save_health(saved, outcome.after)
-    if abilities != character.abilities:
-        saved = await tx.save_abilities(saved, abilities)
-    if mind.changed:
-        saved = await tx.save_stability(saved, mind.after)
-    if saved is character:
-        return None
+async def _refresh(
+    tx: StorageChange, characters: Sequence[StoredCharacter], language: Language
+) -> list[Line]:
+    """P1 for these characters: First Aid and every ability pool back to its rating, and
+    Stability (M11), each part saved for all of them in one statement; a line for each one
+    whose pools moved, saying which."""
+    plans = [
+        (
+            character,
+            refresh(character.health),
+            tuple(refresh_ability(ability) for ability in character.abilities),
+            refresh_stability(character.stability),  # M11: not the incurably insane
+        )
+        for character in characters
+    ]
+    saved: dict[int, StoredCharacter] = {}
+    healths = [(plan[0], plan[1].after) for plan in plans if plan[1].changed]
+    saved |= {after.id: after for after in await tx.save_healths(healths)}
+    for character, _outcome, abilities, _mind in plans:
+        if abilities != character.abilities:
+            saved[character.id] = await tx.save_abilities(character, abilities)
+    minds = [(plan[0], plan[3].after) for plan in plans if plan[3].changed]
+    saved |= {after.id: after for after in await tx.save_stabilities(minds)}
+    return [
+        _refresh_line(character, saved[character.id], outcome, abilities, mind, language)
+        for character, outcome, abilities, mind in plans
+        if character.id in saved
+    ]
+
+
+def _refresh_line(
+    character: StoredCharacter,
+    saved: StoredCharacter,
+    outcome: Outcome,
+    abilities: tuple[Ability, ...],
+    mind: StabilityOutcome,
+    language: Language,
+) -> Line:
+    """A refreshed character's line: which pools moved (``character`` before, ``saved``
+    after)."""
     refreshed = []
     if outcome.changed:
         health = saved.health

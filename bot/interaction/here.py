@@ -17,10 +17,10 @@ storage error; ``bot.interaction.tree`` turns them into an ephemeral localised r
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
@@ -40,6 +40,8 @@ from bot.storage.tables import GameTable, TableDirectory
 from rules.dice import Roller
 
 __all__ = ["Here", "guild_id_of", "private_language", "table_of"]
+
+T = TypeVar("T")
 
 
 def guild_id_of(interaction: discord.Interaction[Any]) -> int:
@@ -230,6 +232,25 @@ class Here:
             if channel_id is not None:
                 tx.reply_to = (self.interaction.id, channel_id)
             yield tx
+
+    async def whole_server_change(self, body: Callable[[StorageChange], Awaitable[T]]) -> T:
+        """``change``'s frame for a change of every character of the table (``/scene new``,
+        ``/refresh``): ``body(tx)`` is prepared before the write lock, so that another
+        server's command is not held while thousands of characters are read and worked out
+        (``Storage.prepared_change``); it may run twice, and must leave nothing behind but
+        what it returns."""
+
+        async def framed(tx: StorageChange) -> T:
+            if self.storage.applied_recently(self.interaction.id):
+                raise UserFacingError("error.already_applied")
+            channel_id = self.interaction.channel_id
+            if channel_id is not None:
+                tx.reply_to = (self.interaction.id, channel_id)
+            return await body(tx)
+
+        return await self.storage.prepared_change(
+            framed, guild_id=self.table_id, ticket=self.context.ticket
+        )
 
     def history(self, details: Details) -> HistoryRecord:
         """The history entry of this change: this table, interaction and actor, and the

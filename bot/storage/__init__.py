@@ -30,6 +30,7 @@ from bot.storage.interface import ChangeListener, StorageChange, StorageEngine, 
 from bot.storage.memory import ServerNames
 from bot.storage.models import (
     BATCH_SIZE,
+    TURN_EVERY,
     UNSET,
     Among,
     CharacterRef,
@@ -56,6 +57,7 @@ from bot.storage.sqlite.transaction import Transaction
 __all__ = [
     "BATCH_SIZE",
     "DEFAULT_DATABASE_PATH",
+    "TURN_EVERY",
     "UNSET",
     "AlreadyApplied",
     "Among",

@@ -10,10 +10,10 @@ the storage a bot is given. Nothing here speaks SQL or names an engine's types: 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from types import TracebackType
-from typing import Protocol, Self
+from typing import Protocol, Self, TypeVar
 
 from bot.storage.details import Details
 from bot.storage.errors import SchemaMovedOn
@@ -42,6 +42,8 @@ from rules.character import CharacterHealth, Gender
 from rules.stability import CharacterStability
 
 __all__ = ["ChangeListener", "StorageChange", "StorageEngine", "StorageReads"]
+
+T = TypeVar("T")
 
 
 class ChangeListener(Protocol):
@@ -314,6 +316,18 @@ class StorageEngine(Protocol):
         ticket: Ticket | None = None,
         guild_id: int | None = None,
     ) -> AbstractAsyncContextManager[StorageChange]: ...
+
+    async def prepared_change(
+        self,
+        body: Callable[[StorageChange], Awaitable[T]],
+        *,
+        guild_id: int,
+        ticket: Ticket | None = None,
+    ) -> T:
+        """``body(tx)`` in one transaction, as ``transaction`` would run it, for a whole
+        server's change: its reads and its work done before the write lock (another server's
+        change is not held meanwhile), ``body`` run again when the server changed before its
+        writes (``body`` must leave nothing behind but what it returns)."""
 
     def read(self, ticket: Ticket | None = None) -> AbstractAsyncContextManager[StorageReads]: ...
 

@@ -16,6 +16,7 @@ from rules.stability import CharacterStability
 
 __all__ = [
     "BATCH_SIZE",
+    "TURN_EVERY",
     "UNSET",
     "Among",
     "CharacterRef",
@@ -55,6 +56,9 @@ UNSET: Final = Unset.UNSET
 
 #: Characters read at a time when work goes over a whole server (``Reader.batch_of_characters``).
 BATCH_SIZE = 500
+#: Characters worked out between two turns of the event loop in a whole server's change (its
+#: snapshots, its rows; the batches of a prepared change): at most a few milliseconds each.
+TURN_EVERY = 100
 
 
 class Among(Enum):

@@ -43,16 +43,18 @@ async def count_among(here: Here, among: Among) -> int:
 
 
 async def batches(
-    tx: StorageChange, guild_id: int, among: Among
+    tx: StorageChange, guild_id: int, among: Among, size: int = BATCH_SIZE
 ) -> AsyncIterator[list[StoredCharacter]]:
-    """The server's characters ``among`` some, ``BATCH_SIZE`` at a time, by id (each batch
-    one read inside the change's transaction; the loop turns between them)."""
+    """The server's characters ``among`` some, ``size`` at a time, by id (each batch one read
+    inside the change's transaction; the loop turns between them). A prepared change reads
+    ``TURN_EVERY`` at a time: each read is a trip under the lock of its own, and what is
+    worked out between two turns of the loop stays short."""
     after = 0
     while True:
-        batch = await tx.batch_of_characters(guild_id, among, after_id=after)
+        batch = await tx.batch_of_characters(guild_id, among, after_id=after, limit=size)
         if batch:
             yield batch
-        if len(batch) < BATCH_SIZE:
+        if len(batch) < size:
             return
         after = batch[-1].id
 

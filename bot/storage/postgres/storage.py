@@ -39,6 +39,7 @@ from bot.storage.memory import NameIndex, RecentInteractions, SettingsCache
 from bot.storage.models import numbers_from_value
 from bot.storage.postgres.pipeline import OneStatementEach, PgPipeline
 from bot.storage.postgres.schema import apply_migrations, connect, hidden, latest_version
+from bot.storage.sqlite.held import LiveOf
 from bot.storage.sqlite.pipeline import TripChecks
 from bot.storage.sqlite.reader import Queries, Reader
 from bot.storage.sqlite.rows import Clock, utc_now
@@ -71,6 +72,8 @@ async def _load_tables(conn: psycopg.AsyncConnection[Any]) -> TableDirectory:
 
 class PgStorage(Storage):
     """The bot's PostgreSQL database, behind the same ``StorageEngine`` protocol."""
+
+    _gone = _GONE  # a change meets them as ``StorageUnreachable`` (``_unreachable``)
 
     def __init__(
         self,
@@ -188,22 +191,10 @@ class PgStorage(Storage):
             log.warning("rollback failed: the connection is dropped", exc_info=True)
             await conn.close()
 
-    @asynccontextmanager
-    async def transaction(
-        self,
-        *,
-        require_record: bool = True,
-        ticket: Ticket | None = None,
-        guild_id: int | None = None,
-    ) -> AsyncIterator[Transaction]:
-        """As SQLite's; a server that cannot be reached is ``StorageUnreachable``."""
-        try:
-            async with super().transaction(
-                require_record=require_record, ticket=ticket, guild_id=guild_id
-            ) as tx:
-                yield tx
-        except _GONE as error:
-            raise await self._unreachable(error) from error
+    async def _live_pipeline(self) -> LiveOf:
+        conn = await self._connection()
+        checks = TripChecks(self._schema, None)
+        return lambda on_failure: PgPipeline(conn, on_failure, checks)
 
     @asynccontextmanager
     async def read(self, ticket: Ticket | None = None) -> AsyncIterator[Reader]:

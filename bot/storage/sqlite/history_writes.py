@@ -18,7 +18,7 @@ from bot.storage.errors import (
     TransactionStateError,
 )
 from bot.storage.models import (
-    BATCH_SIZE,
+    TURN_EVERY,
     HistoryCharacter,
     HistoryEntry,
     UndoResult,
@@ -137,7 +137,8 @@ class HistoryRecorder:
         if probed is not None and self._probed_guild == guild_id:
             # Its id and number are known (probed with BEGIN): written with the COMMIT, where
             # a repeated interaction fails as AlreadyApplied (``Transaction.finish``).
-            entry_id, number = int(probed[0]), int(probed[1])  # one entry a transaction
+            # One entry a transaction; the id as probed (``held.HELD_ID`` when held).
+            entry_id, number = probed[0], int(probed[1])
             self._pipe.queue(_INSERT_ENTRY, (entry_id, number, *values))
         else:  # not probed (nothing sent yet, or another server): sent now, for both
             try:
@@ -152,7 +153,7 @@ class HistoryRecorder:
         rows = []
         characters = []
         for count, change in enumerate(changes, start=1):
-            if count % BATCH_SIZE == 0:
+            if count % TURN_EVERY == 0:
                 await asyncio.sleep(0)  # a whole server's change: the loop turns between batches
             before, after = change.before, change.after
             shown = after if after is not None else before

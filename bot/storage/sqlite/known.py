@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
 from bot.storage.errors import TransactionStateError
-from bot.storage.models import BATCH_SIZE
+from bot.storage.models import TURN_EVERY
 from bot.storage.snapshot import Snapshot, dump_json
 from bot.storage.sqlite.rows import StoredRow
 
@@ -134,7 +134,7 @@ class KnownCharacters:
         known after a failed trip is read with ``read``)."""
         changes = []
         for count, (character_id, first) in enumerate(sorted(self._first.items()), start=1):
-            if count % BATCH_SIZE == 0:
+            if count % TURN_EVERY == 0:
                 # A whole server's change (issue 24): the loop turns between batches.
                 await asyncio.sleep(0)
             if character_id in self._now:

@@ -163,6 +163,10 @@ class Pipeline:
         if listed:
             self._queued.append(Statement(sql, listed, many=True))
 
+    def queue_statements(self, statements: Iterable[Statement]) -> None:
+        """Run these with the next trip (the writes of a held change, ``held.py``)."""
+        self._queued.extend(statements)
+
     def discard(self) -> None:
         """Forget what was not sent (the transaction is rolled back)."""
         self._queued.clear()

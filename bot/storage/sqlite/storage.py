@@ -7,11 +7,11 @@ import logging
 import sqlite3
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Self
+from typing import Any, Self, TypeVar, cast
 
 import aiosqlite
 
@@ -24,7 +24,13 @@ from bot.storage.sqlite.database import apply_migrations, connect, latest_versio
 from bot.storage.sqlite.file_check import check_database_file
 from bot.storage.sqlite.file_identity import DatabaseFile
 from bot.storage.sqlite.full_disk import FullDisk, is_full
-from bot.storage.sqlite.pipeline import TripChecks
+from bot.storage.sqlite.held import (
+    ChangedMeanwhile,
+    Holding,
+    LiveOf,
+    NotPreparable,
+)
+from bot.storage.sqlite.pipeline import NO_CHECKS, Pipeline, TripChecks
 from bot.storage.sqlite.reader import OneTripEach, Queries, Reader
 from bot.storage.sqlite.rows import Clock, utc_now
 from bot.storage.sqlite.schema_guard import schema_check
@@ -36,6 +42,12 @@ __all__ = ["ChangeListener", "Storage"]
 
 #: ``listener(guild_id, ids of the characters the change touched)``, after its commit.
 ChangeListener = Callable[[int, tuple[int, ...]], None]
+
+#: How many times a whole server's change is prepared before the write lock (``held.py``)
+#: before it is made under the lock from start to end: the servers that change it meanwhile.
+PREPARED_TRIES = 2
+
+T = TypeVar("T")
 
 #: How many of the latest commits' durations the commit estimate looks at.
 COMMITS_REMEMBERED = 32
@@ -52,6 +64,9 @@ class Storage:
     after the ticket's deadline first acknowledges the interaction (``Ticket.on_late``), so
     that no change is committed whose reply could no longer reach Discord.
     """
+
+    #: The errors of a database that went away (none for a file; PostgreSQL's server).
+    _gone: tuple[type[BaseException], ...] = ()
 
     def __init__(
         self,
@@ -195,14 +210,32 @@ class Storage:
         deadline: before a ``COMMIT`` that the latest commits say may take that long, and
         while one that takes longer than they said is still running.
         """
+        try:
+            async with self._locked(lambda: self._begin(guild_id), require_record, ticket) as tx:
+                yield tx
+        except self._gone as error:
+            raise await self._unreachable(error) from error
+
+    @asynccontextmanager
+    async def _locked(
+        self,
+        make: Callable[[], Awaitable[Transaction]],
+        require_record: bool,
+        ticket: Ticket | None,
+        before: Callable[[Transaction], Awaitable[None]] | None = None,
+    ) -> AsyncIterator[Transaction]:
+        """``transaction``'s frame: the lock, the transaction ``make`` gives (``before(tx)``
+        first, rolled back when it raises), its commit or rollback, and what follows."""
         self._refuse_if_moved_on()
         await self._acquire(ticket)
         try:
             # Queues BEGIN IMMEDIATE and the probe of the history's next id and number.
-            tx = await self._begin(guild_id)
+            tx = await make()
             if ticket is not None:
                 tx.guard_commit(lambda: self._acknowledge_if_late(ticket, self.commit_estimate))
             try:
+                if before is not None:
+                    await before(tx)
                 yield tx
                 started = time.monotonic()
                 await self._finish(tx, require_record, ticket)
@@ -227,6 +260,63 @@ class Storage:
             self._applied.add(tx.recorded_interaction)
             self._tell_listeners(tx)
         self._committed()
+
+    async def prepared_change(
+        self,
+        body: Callable[[Transaction], Awaitable[T]],
+        *,
+        guild_id: int,
+        ticket: Ticket | None = None,
+    ) -> T:
+        """``body(tx)``, a whole server's change, prepared before the write lock (``held.py``):
+        its reads one statement at a time under the lock, its writes held; then, under the
+        lock, one trip begins the transaction and finds whether the server changed since,
+        and one more commits the held writes. Changed: prepared again, at most
+        ``PREPARED_TRIES`` times, then made under the lock from start to end (as is a change
+        that needs a write's answer before its end). One transaction with its history entry
+        whichever way."""
+        for _ in range(PREPARED_TRIES):
+            try:
+                return await self._prepared_once(body, guild_id, ticket)
+            except ChangedMeanwhile:
+                continue
+            except NotPreparable:
+                break
+        async with self.transaction(ticket=ticket, guild_id=guild_id) as tx:
+            return await body(tx)
+
+    async def _prepared_once(
+        self, body: Callable[[Transaction], Awaitable[T]], guild_id: int, ticket: Ticket | None
+    ) -> T:
+        async def read(sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
+            async with self.read(ticket) as reader:
+                return await reader.fetch_all(sql, params)
+
+        holding = await Holding.start(read, guild_id)  # the server's fingerprint, first
+        tx = Transaction(cast(Any, None), self._clock, self._settings, guild_id, NO_CHECKS, holding)
+        result = await body(tx)
+
+        async def made() -> Transaction:
+            return tx
+
+        async def live(_: Transaction) -> None:
+            await holding.go_live(await self._live_pipeline())
+
+        try:
+            async with self._locked(made, True, ticket, live):
+                pass
+        except self._gone as error:
+            raise await self._unreachable(error) from error
+        return result
+
+    async def _unreachable(self, error: BaseException) -> BaseException:
+        """What a change raises for one of ``_gone`` (a database server that went away)."""
+        return error
+
+    async def _live_pipeline(self) -> LiveOf:
+        """The real pipeline a held change is written with (under the lock)."""
+        checks = TripChecks(self._schema, self._file.check)
+        return lambda on_failure: Pipeline(self._conn, on_failure=on_failure, checks=checks)
 
     async def _begin(self, guild_id: int | None) -> Transaction:
         """A new transaction on the connection (under the lock): its ``BEGIN`` is queued."""
