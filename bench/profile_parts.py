@@ -51,6 +51,8 @@ HANDLE_RUN: Key = ("asyncio/events.py", "_run")
 HTTP_REQUEST: Key = ("aiohttp/client_reqrep.py", "update_body_from_data")
 #: aiosqlite's coroutine of a round trip: called, then resumed once when the thread answers.
 TRIP: Key = ("aiosqlite/core.py", "_execute")
+#: The database drivers' packages (their functions' own time is the "driver" figure).
+DRIVERS = ("/aiosqlite/", "/psycopg/", "/psycopg_binary/")
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,7 @@ class Parts:
     callbacks: float
     http_requests: float
     trips: float
+    driver: float  # ms in the database driver's own Python (aiosqlite, psycopg)
 
 
 Stats = dict[tuple[str, int, str], tuple[int, int, float, float, dict[object, object]]]
@@ -128,6 +131,12 @@ def parts_of(path: Path, replies: int) -> Parts:
         callbacks=count(HANDLE_RUN),
         http_requests=count(HTTP_REQUEST),
         trips=count(TRIP) / 2,
+        driver=sum(
+            tt
+            for func, (_cc, _nc, tt, _ct, _callers) in stats.items()
+            if any(package in func[0] for package in DRIVERS)
+        )
+        * per,
     )
 
 
@@ -147,15 +156,19 @@ ROWS: tuple[tuple[str, str, str], ...] = (
     ("callbacks run per reply", "callbacks", "{:.1f}"),
     ("HTTP requests per reply", "http_requests", "{:.2f}"),
     ("aiosqlite round trips per reply", "trips", "{:.2f}"),
+    ("of the CPU: the database driver's own Python (aiosqlite, psycopg)", "driver", "{:.3f}"),
 )
 
 
-def table(cells: Sequence[tuple[str, Parts, Parts]]) -> list[str]:
-    """A markdown table: one row per part, Salud and the floor side by side for each cell."""
+def table(
+    cells: Sequence[tuple[str, Parts, Parts]], names: tuple[str, str] = ("Salud", "floor")
+) -> list[str]:
+    """A markdown table: one row per part, Salud and the floor (or the two ``names``) side
+    by side for each cell."""
     head = "| part (ms of CPU per reply, under cProfile) |"
     rule = "| --- |"
     for name, _salud, _floor in cells:
-        head += f" {name}: Salud | floor |"
+        head += f" {name}: {names[0]} | {names[1]} |"
         rule += " ---: | ---: |"
     lines = [head, rule]
     for label, attribute, form in ROWS:
@@ -172,16 +185,30 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("folder", type=Path, help="the DIR of python -m bench --profile DIR")
     parser.add_argument("--count", type=int, default=400, help="replies per cell")
     parser.add_argument("--servers", type=int, default=10, help="Salud's servers stored")
+    parser.add_argument(
+        "--engines",
+        action="store_true",
+        help="Salud on PostgreSQL against Salud on SQLite (the profiles of --engines"
+        " sqlite,postgres) instead of Salud against the floor",
+    )
     args = parser.parse_args(argv)
+    subject, against = f"salud-{args.servers}", "floor"
+    names = ("Salud", "floor")
+    if args.engines:
+        subject, against, names = (
+            "salud-postgres",
+            f"salud-{args.servers}",
+            ("PostgreSQL", "SQLite"),
+        )
     cells = []
-    for floor in sorted(args.folder.glob("floor-*.prof")):
-        cell = floor.stem.removeprefix("floor-")
-        salud = args.folder / f"salud-{args.servers}-{cell}.prof"
+    for other in sorted(args.folder.glob(f"{against}-*.prof")):
+        cell = other.stem.removeprefix(f"{against}-")
+        salud = args.folder / f"{subject}-{cell}.prof"
         if salud.exists():
             command, _, in_flight = cell.rpartition("-")
             name = f"/{command.replace('-', ' ')} ×{in_flight}"
-            cells.append((name, parts_of(salud, args.count), parts_of(floor, args.count)))
-    print("\n".join(table(cells)))
+            cells.append((name, parts_of(salud, args.count), parts_of(other, args.count)))
+    print("\n".join(table(cells, names)))
     return 0
 
 

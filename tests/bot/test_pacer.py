@@ -157,8 +157,9 @@ async def test_a_global_429_pauses_every_background_request(fake: FakeDiscord) -
         await until(lambda: len(done) == 25, 15.0)
     finally:
         await pacer.close()
-    # Each global 429 stops every worker until the window frees and halves the pace: a few.
-    assert 1 <= fake.global_429s <= 5, fake.global_429s
+    # Each global 429 stops every worker until the window frees and halves the pace: a few,
+    # each with at most the requests already on their way when it came back (one a worker).
+    assert 1 <= fake.global_429s <= WORKERS, fake.global_429s
     assert pacer.limited == fake.global_429s
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -24,7 +24,14 @@ from bot.storage.sqlite.history_writes import INSERT_ENTRY_NEW_ID
 from bot.storage.sqlite.rows import ABILITIES_JSON, OUT_OF_PLAY, SELECT_NEXT_HISTORY_ID
 from bot.storage.sqlite.schema_guard import with_schema_version
 
-__all__ = ["PgRow", "as_sqlite_error", "server_locks", "translate", "with_returning_id"]
+__all__ = [
+    "PgRow",
+    "as_sqlite_error",
+    "locked_server",
+    "server_locks",
+    "translate",
+    "with_returning_id",
+]
 
 #: Whole fragments said another way in PostgreSQL.
 _FRAGMENTS: tuple[tuple[str, str], ...] = (
@@ -101,15 +108,26 @@ def with_returning_id(sql: str) -> str:
     return f"{sql} RETURNING id"
 
 
-def server_locks(sql: str, params: Sequence[Any]) -> list[tuple[str, tuple[Any, ...]]]:
+def server_locks(
+    sql: str, params: Sequence[Any], stored: Container[Any] = ()
+) -> list[tuple[str, tuple[Any, ...]]]:
     """The statements to send before ``sql``: the lock of the server's row (``SELECT … FOR
-    UPDATE``, created first when new), which serialises a server's changes across
+    UPDATE``, created first unless ``stored`` says a committed transaction made sure of it:
+    rows of ``servers`` are never deleted), which serialises a server's changes across
     processes, before its next history number is taken. None when no server is named."""
     where = _LOCKING.get(sql)
     if where is None or len(params) <= where or params[where] is None:
         return []
     guild = (params[where],)
+    if params[where] in stored:
+        return [(_LOCK_SERVER, guild)]
     return [(_ENSURE_SERVER, guild), (_LOCK_SERVER, guild)]
+
+
+def locked_server(sql: str, params: Sequence[Any]) -> Any:
+    """The server whose row ``server_locks`` locks before ``sql`` (None: none)."""
+    where = _LOCKING.get(sql)
+    return None if where is None or len(params) <= where else params[where]
 
 
 def as_sqlite_error(error: psycopg.Error) -> Exception | None:

@@ -1,10 +1,12 @@
-"""A transaction's statements sent to PostgreSQL in psycopg 3's pipeline mode: those nobody
-waits for go with the next statement whose result is needed, or with the ``COMMIT``, in one
-trip to the server (a ``/hurt`` is two trips, as on SQLite; docs/DESIGN.md, Storage).
+"""A transaction's statements sent to PostgreSQL: those nobody waits for go with the next
+statement whose result is needed, or with the ``COMMIT``, as one simple query (bound
+client-side by psycopg), one round trip to the server (a ``/hurt`` is two trips, as on
+SQLite; docs/DESIGN.md, Storage; counted on the wire by ``tests/bot/test_hot_path.py``).
 
 ``PgPipeline`` is the SQLite engine's ``Pipeline`` with another trip: the same queue, its
 statements said in PostgreSQL's dialect (``dialect.translate``), the lock of the server's
-row sent before its next history number is taken (``dialect.server_locks``)."""
+row sent before its next history number is taken (``dialect.server_locks``; the row made
+sure of only until a committed change stored it)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ import psycopg
 from bot.storage.postgres.dialect import (
     PgRow,
     as_sqlite_error,
+    locked_server,
     server_locks,
     translate,
     with_returning_id,
@@ -45,14 +48,35 @@ def _unwatched() -> AbstractAsyncContextManager[None]:
     return contextlib.nullcontext()
 
 
-def rows_of(cursor: psycopg.AsyncCursor[Any], rows: list[Any]) -> list[sqlite3.Row]:
-    """The rows as the readers take them (by name or position, as ``sqlite3.Row``)."""
-    names = {column.name: i for i, column in enumerate(cursor.description or ())}
+#: The columns of each query's rows, by name (a query's text always gives the same columns).
+_COLUMNS: dict[str, dict[str, int]] = {}
+#: Beyond this many query texts (their IN lists vary in length) the cache starts again.
+_COLUMNS_KEPT = 1024
+
+
+def rows_of(cursor: psycopg.AsyncCursor[Any], rows: list[Any], sql: str) -> list[sqlite3.Row]:
+    """The rows of the query ``sql`` as the readers take them (by name or position, as
+    ``sqlite3.Row``). The column names are read once per query text: psycopg's
+    ``description`` builds a ``Column`` for every column at every call (29 for a
+    character)."""
+    names = _COLUMNS.get(sql)
+    if names is None:
+        result = cursor.pgresult
+        fields = 0 if result is None else result.nfields
+        names = {}
+        for i in range(fields):
+            name = None if result is None else result.fname(i)
+            names[(name or b"").decode()] = i
+        if len(_COLUMNS) >= _COLUMNS_KEPT:
+            _COLUMNS.clear()
+        _COLUMNS[sql] = names
     return cast(list[sqlite3.Row], [PgRow(row, names) for row in rows])
 
 
-async def _run(conn: Connection, statement: Statement) -> psycopg.AsyncCursor[Any]:
-    cursor = conn.cursor()
+async def _run(
+    conn: Connection, statement: Statement, cursor: psycopg.AsyncCursor[Any] | None = None
+) -> psycopg.AsyncCursor[Any]:
+    cursor = conn.cursor() if cursor is None else cursor
     sql = translate(statement.sql)
     if statement.many:
         await cursor.executemany(sql, cast(Sequence[Sequence[Any]], statement.params))
@@ -70,12 +94,17 @@ class PgPipeline(Pipeline):
         conn: Connection,
         on_failure: Callable[[], None] = lambda: None,
         checks: TripChecks = NO_CHECKS,
+        stored_servers: set[Any] | None = None,
         *,
         watch: TripWatch = _unwatched,
     ) -> None:
         super().__init__(cast(Any, None), on_failure, checks)
         self._pg = conn
         self._watch = watch
+        #: The servers whose row a committed transaction made sure of (the engine's, shared
+        #: by its transactions), and those this one creates if missing (known once it commits).
+        self._stored_servers: set[Any] = set() if stored_servers is None else stored_servers
+        self._ensuring: list[Any] = []
 
     async def _send(
         self,
@@ -103,31 +132,48 @@ class PgPipeline(Pipeline):
     async def _trip(
         self, queued: list[Statement], last: Statement, read: Callable[[sqlite3.Cursor], T]
     ) -> T:
+        """The statements as one simple query (its parameters bound by psycopg's client-side
+        binding, ``mogrify``): one message, one round trip, the results in order. psycopg's
+        pipeline mode sent the same in one trip too, but flushed the socket and polled for
+        results after every statement (``pipeline_communicate``, some 15 µs each)."""
         returning = read is _lastrowid or read is _inserted_row
-        probes: list[tuple[Statement, psycopg.AsyncCursor[Any]]] = []
-        conn = self._pg
-        async with conn.pipeline() as pipe:
-            for statement in [*queued, last]:
-                for sql, params in server_locks(statement.sql, statement.params):
-                    await conn.cursor().execute(sql, params)
-                if statement is last and returning:
-                    statement = Statement(with_returning_id(statement.sql), statement.params)
-                cursor = await _run(conn, statement)
-                if statement.probe is not None:
-                    probes.append((statement, cursor))
-            await pipe.sync()
-            for statement, probe_cursor in probes:
-                row = await probe_cursor.fetchone()
+        cursor = psycopg.AsyncClientCursor(self._pg)
+        texts: list[str] = []
+        probes: dict[int, Statement] = {}  # index of the statement's result: its probe
+        for statement in [*queued, last]:
+            locks = server_locks(statement.sql, statement.params, self._stored_servers)
+            if len(locks) > 1:
+                self._ensuring.append(locked_server(statement.sql, statement.params))
+            texts += [cursor.mogrify(sql, params) for sql, params in locks]
+            sql = statement.sql
+            if statement is last and returning:
+                sql = with_returning_id(sql)
+            sql = translate(sql)
+            if statement.probe is not None:
+                probes[len(texts)] = statement
+            if statement.many:
+                rows = cast(Sequence[Sequence[Any]], statement.params)
+                texts += [cursor.mogrify(sql, row) for row in rows]
+            else:
+                texts.append(cursor.mogrify(sql, statement.params))
+        await cursor.execute(";\n".join(texts))
+        if last.sql == "COMMIT":
+            self._stored_servers.update(self._ensuring)
+        for index in range(len(texts) - 1):  # each result in turn, up to the last statement's
+            probe = probes.get(index)
+            if probe is not None:
+                row = await cursor.fetchone()
                 probed = None if row is None else tuple(row)
-                if statement.check is not None:  # the schema's version (``schema_guard``)
-                    statement.check(probed)
-                self.probed[str(statement.probe)] = probed
-            if read is _fetchall:
-                return cast(T, rows_of(cursor, await cursor.fetchall()))
-            if returning:
-                found = await cursor.fetchone()
-                return cast(T, None if found is None else int(found[0]))
-            return cast(T, None)
+                if probe.check is not None:  # the schema's version (``schema_guard``)
+                    probe.check(probed)
+                self.probed[str(probe.probe)] = probed
+            cursor.nextset()
+        if read is _fetchall:
+            return cast(T, rows_of(cursor, await cursor.fetchall(), last.sql))
+        if returning:
+            found = await cursor.fetchone()
+            return cast(T, None if found is None else int(found[0]))
+        return cast(T, None)
 
 
 class OneStatementEach:
@@ -141,4 +187,4 @@ class OneStatementEach:
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         async with self._watch():
             cursor = await self._conn.execute(translate(sql), params)
-            return rows_of(cursor, await cursor.fetchall())
+            return rows_of(cursor, await cursor.fetchall(), sql)

@@ -90,6 +90,9 @@ class PgStorage(Storage):
         self._url = url
         self._clock = clock
         self._lock = FairLock()
+        #: Servers whose row in ``servers`` is known stored (``PgPipeline``): for this
+        #: connection's database only, so forgotten with the connection.
+        self._stored_servers: set[int] = set()
         self._holder = None
         self._closed = False
         self._settings = SettingsCache()
@@ -124,6 +127,7 @@ class PgStorage(Storage):
             if self._pg is not None:
                 await self._pg.close()
             self._pg = None
+            self._stored_servers.clear()
             self._pg = await connect(self._url)
         return self._pg
 
@@ -167,7 +171,9 @@ class PgStorage(Storage):
             self._settings,
             guild_id,
             TripChecks(self._schema, None),  # no file to check: a server
-            functools.partial(PgPipeline, watch=self._trip_watch),
+            functools.partial(
+                PgPipeline, stored_servers=self._stored_servers, watch=self._trip_watch
+            ),
         )
 
     async def _queries(self) -> Queries:
