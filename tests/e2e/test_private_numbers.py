@@ -480,6 +480,22 @@ async def test_a_private_character_is_offered_every_spend_and_a_refused_one_is_s
     assert stored(bot, guild, "Jack Malone")["stability_pool"] == -10
 
 
+async def ghast_kept_by(
+    fake: FakeDiscord, make_guild: Any, *, server: str, member: str
+) -> tuple[FakeGuild, FakeMember]:
+    """A server in ``server``'s language whose GM speaks ``member``'s, and their private
+    Ghast (5 Health, 3 First Aid)."""
+    guild = await make_guild(locale=server)
+    gm = guild.member("Gm", permissions=["manage_guild"], locale=member)
+    await fake.slash(
+        guild,
+        gm,
+        "character create",
+        {"name": "Ghast", "health": 5, "first_aid": 3, "numbers": "private"},
+    )
+    return guild, gm
+
+
 async def test_the_numbers_sent_privately_follow_the_members_language_both_ways(
     fake: FakeDiscord, bot: BotProcess, make_guild: Any
 ) -> None:
@@ -487,14 +503,7 @@ async def test_the_numbers_sent_privately_follow_the_members_language_both_ways(
     A Spanish GM on an English server gets the numbers of a ``/time`` in Spanish, its title
     and lines too, and so are the ``Numbers`` button's answer and a refused spend; an English
     GM on a Spanish server gets a ``/refresh``'s in English. The table reads the server's."""
-    english = await make_guild(locale="en-US")
-    gm = english.member("Gm", permissions=["manage_guild"], locale="es-ES")
-    await fake.slash(
-        english,
-        gm,
-        "character create",
-        {"name": "Ghast", "health": 5, "first_aid": 3, "numbers": "private"},
-    )
+    english, gm = await ghast_kept_by(fake, make_guild, server="en-US", member="es-ES")
     hurt = await fake.slash(english, gm, "hurt", {"character": "Ghast", "amount": "15"})
     assert "Consciousness" in hurt.text, "the table reads the server's language"
     refused = await fake.click(english, gm, hurt, button_of(hurt.message, "Spend 3 Health"))
@@ -509,14 +518,7 @@ async def test_the_numbers_sent_privately_follow_the_members_language_both_ways(
     answer = await fake.click(english, gm, timed, numbers_button(timed.message, "Numbers"))
     assert answer.ephemeral and "Salud" in answer.text and "Health" not in answer.text
 
-    spanish = await make_guild(locale="es-ES")
-    keeper = spanish.member("Keeper", permissions=["manage_guild"], locale="en-US")
-    await fake.slash(
-        spanish,
-        keeper,
-        "character create",
-        {"name": "Ghast", "health": 5, "first_aid": 3, "numbers": "private"},
-    )
+    spanish, keeper = await ghast_kept_by(fake, make_guild, server="es-ES", member="en-US")
     await bot.script_dice(4)
     checked = await fake.slash(
         spanish,
