@@ -24,17 +24,20 @@ from bot.features.abilities import (
     complete_ability,
     find_ability,
     first_aid_ability,
+    first_aid_name,
     is_first_aid,
     refuse_reserved,
     spend_embed,
 )
 from bot.features.characters.option import Character
 from bot.features.numbers import numbers_view, send_numbers, send_screened
+from bot.i18n import Language
 from bot.interaction.here import Here
 from bot.interaction.sending import send_public
 from bot.interaction.transformers import InRange
 from bot.render import count_text
 from bot.render.stability import stability_announce
+from bot.render.visibility import Viewer
 from bot.storage.details import CheckDetails, SpendDetails
 from rules.abilities import (
     MAX_DIFFICULTY,
@@ -109,20 +112,24 @@ class AbilityUseCog(commands.Cog):
                 kept=None if composure is None else composure.kept,
             )
             await here.history(details).record(tx)
-        language = here.public_language
-        said = ability_sentence(
-            language,
-            f"abilities.spend.{after.kind.value}",
-            saved,
-            after,
-            points=count_text(language, "point", points),
-            before=before.pool,
-        )
+
+        def render(viewer: Viewer, language: Language) -> list[discord.Embed]:
+            """In the reader's language: the public one, or the member's own (their numbers)."""
+            said = ability_sentence(
+                language,
+                f"abilities.spend.{after.kind.value}",
+                saved,
+                after,
+                points=count_text(language, "point", points),
+                before=before.pool,
+            )
+            return [spend_embed(saved, said, spent, language, viewer)]
+
         await send_screened(
             interaction,
             here,
             [saved],
-            lambda viewer, language: [spend_embed(saved, said, spent, language, viewer)],
+            render,
             announce=stability_announce([spent.stability]),
         )
 
@@ -214,11 +221,18 @@ class AbilityUseCog(commands.Cog):
                 attack=attack,
             )
             await here.history(details).record(tx)
+
+        def tested_name(language: Language) -> str:
+            """The ability tested, as the reader calls it (First Aid in their language)."""
+            return first_aid_name(language) if first_aid else tested.name
+
         await send_screened(
             interaction,
             here,
             [saved],
-            lambda viewer, language: [check_embed(saved, roll, tested.name, language, viewer)],
+            lambda viewer, language: [
+                check_embed(saved, roll, tested_name(language), language, viewer)
+            ],
             announce=False,
         )
 

@@ -17,15 +17,22 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.features.numbers import send_screened, table_numbers_view
-from bot.features.scene.server_wide import batches, count_among, new_stability_scene, save_all
+from bot.features.scene.server_wide import (
+    batches,
+    count_among,
+    new_stability_scene,
+    save_all,
+    stability_scene_said,
+)
 from bot.features.scene.status import status_message, tracker_embeds
-from bot.i18n import plural, text
+from bot.i18n import Language, plural, text
 from bot.interaction.deferral import defer_change_of
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_public
 from bot.render.change_reply import Touched
 from bot.render.several import Line, several_embeds
+from bot.render.visibility import Viewer
 from bot.storage import TURN_EVERY, Among, StorageChange
 from bot.storage.details import SceneNewDetails
 from bot.storage.trackers import TrackerMessage
@@ -66,7 +73,7 @@ class SceneCog(
                 changed = [(c, start_scene(c.health)) for c in batch]
                 saved = await save_all(tx, [(c, o) for c, o in changed if o.changed])
                 # M6, M10: the scene's Stability cap starts again and lucidity ends.
-                touched += await new_stability_scene(tx, changed, saved, here.public_language)
+                touched += await new_stability_scene(tx, changed, saved)
             await here.history(SceneNewDetails()).record(tx)
             return touched, living
 
@@ -80,22 +87,24 @@ class SceneCog(
                 header = plural(language, "scene.new.unchanged", living)
             await send_public(interaction, header)
             return
-        lines = [
-            Line(item.after, item.outcome, detail=_said(item))
-            for item in touched
-            if item.after and item.outcome
-        ]
         # What a new scene resets, said once; Stability's only where a character has it.
         minds = any(item.after is not None and item.after.stability for item in touched)
-        lead = text(language, "scene.new.resets_stability" if minds else "scene.new.resets")
-        title = text(language, "scene.new.title")
+
+        def render(viewer: Viewer, language: Language) -> list[discord.Embed]:
+            lines = [
+                Line(item.after, item.outcome, detail=stability_scene_said(item, language))
+                for item in touched
+                if item.after and item.outcome
+            ]
+            lead = text(language, "scene.new.resets_stability" if minds else "scene.new.resets")
+            title = text(language, "scene.new.title")
+            return several_embeds(title, lines, language, lead=lead, viewer=viewer)
+
         await send_screened(
             interaction,
             here,
-            [line.character for line in lines],
-            lambda viewer, language: several_embeds(
-                title, lines, language, lead=lead, viewer=viewer
-            ),
+            [item.after for item in touched if item.after and item.outcome],
+            render,
             announce=False,
         )
 
@@ -143,10 +152,3 @@ class SceneCog(
 
 async def setup(bot: SaludBot) -> None:
     await bot.add_cog(SceneCog(bot))
-
-
-def _said(item: Touched) -> str | None:
-    """What a new scene did to a character beyond its Health (the Stability its tests lost
-    this scene, lucidity's end), on its line."""
-    said = " ".join(value.replace("\n", " ") for _, value in item.extra_fields)
-    return said or None

@@ -9,6 +9,7 @@ values changed; one that changes nothing stores nothing (a ``/time`` with nobody
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import discord
@@ -29,6 +30,7 @@ from bot.interaction.transformers import InRange
 from bot.render import duration_text, safe
 from bot.render.change_reply import Touched, announce_touched
 from bot.render.several import Line, several_embeds
+from bot.render.visibility import Viewer
 from bot.storage import TURN_EVERY, Among, StorageChange, StoredCharacter
 from bot.storage.details import RefreshDetails, TimeDetails
 from bot.storage.roll_messages import number_due_rolls
@@ -83,13 +85,19 @@ class TimeCog(commands.Cog):
             )
             return
         lines = [_bleeding_line(item, language) for item in touched]
-        title = text(language, "scene.time.title", duration=duration)
         due = [line.character for line in lines if line.outcome.roll_fell_due]
+
+        def render(viewer: Viewer, language: Language) -> list[discord.Embed]:
+            """In the reader's language: the public one, or the GM's own (their numbers)."""
+            title = text(language, "scene.time.title", duration=duration_text(language, minutes))
+            lines = [_bleeding_line(item, language) for item in touched]
+            return several_embeds(title, lines, language, viewer=viewer)
+
         message_id = await send_screened(
             interaction,
             here,
             [line.character for line in lines],
-            lambda viewer, language: several_embeds(title, lines, language, viewer=viewer),
+            render,
             announce=announce_touched(touched),
             view=consciousness_view(due, language, rolls, named=len(lines) > 1),
             call=call_players(
@@ -120,20 +128,20 @@ class TimeCog(commands.Cog):
         )
         language = here.public_language
 
-        async def refresh_all(tx: StorageChange) -> list[Line]:
+        async def refresh_all(tx: StorageChange) -> list[Refreshed]:
             # Every character that can still use a pool: not the dead.
             lines = []
             async for batch in batches(tx, here.table_id, Among.LIVING, TURN_EVERY):
-                lines += await _refresh(tx, batch, language)
+                lines += await _refresh(tx, batch)
             await here.history(RefreshDetails(character=None)).record(tx)
             return lines
 
-        lines: list[Line] = []
+        lines: list[Refreshed] = []
         if character is None:  # prepared before the write lock: no other server is held
             lines = await here.whole_server_change(refresh_all)
         else:
             async with here.change() as tx:
-                lines = await _refresh(tx, [await tx.character(character)], language)
+                lines = await _refresh(tx, [await tx.character(character)])
                 await here.history(RefreshDetails(character=character.name)).record(tx)
         if not lines:
             if character is None:
@@ -142,22 +150,39 @@ class TimeCog(commands.Cog):
                 reply = text(language, "scene.refresh.unchanged", name=safe(character.name))
             await send_public(interaction, reply)
             return
-        title = plural(language, "scene.refresh.title", len(lines))
+
+        def render(viewer: Viewer, language: Language) -> list[discord.Embed]:
+            """In the reader's language: the public one, or the GM's own (their numbers)."""
+            title = plural(language, "scene.refresh.title", len(lines))
+            said = [line.said(language) for line in lines]
+            return several_embeds(title, said, language, viewer=viewer)
+
         await send_screened(
-            interaction,
-            here,
-            [line.character for line in lines],
-            lambda viewer, language: several_embeds(title, lines, language, viewer=viewer),
-            announce=False,
+            interaction, here, [line.saved for line in lines], render, announce=False
         )
 
 
-async def _refresh(
-    tx: StorageChange, characters: Sequence[StoredCharacter], language: Language
-) -> list[Line]:
+@dataclass(frozen=True)
+class Refreshed:
+    """One character of a ``/refresh``: as it was, as saved, and what moved (P1, M11)."""
+
+    before: StoredCharacter
+    saved: StoredCharacter
+    outcome: Outcome
+    abilities: tuple[Ability, ...]
+    mind: StabilityOutcome
+
+    def said(self, language: Language) -> Line:
+        """Its line, in ``language`` (the public one, or the GM's own)."""
+        return _refresh_line(
+            self.before, self.saved, self.outcome, self.abilities, self.mind, language
+        )
+
+
+async def _refresh(tx: StorageChange, characters: Sequence[StoredCharacter]) -> list[Refreshed]:
     """P1 for these characters: First Aid and every ability pool back to its rating, and
-    Stability (M11), each part saved for all of them in one statement; a line for each one
-    whose pools moved, saying which."""
+    Stability (M11), each part saved for all of them in one statement; each one whose pools
+    moved, with what moved (its line is said in each reader's language)."""
     plans = [
         (
             character,
@@ -176,7 +201,7 @@ async def _refresh(
     minds = [(plan[0], plan[3].after) for plan in plans if plan[3].changed]
     saved |= {after.id: after for after in await tx.save_stabilities(minds)}
     return [
-        _refresh_line(character, saved[character.id], outcome, abilities, mind, language)
+        Refreshed(character, saved[character.id], outcome, abilities, mind)
         for character, outcome, abilities, mind in plans
         if character.id in saved
     ]

@@ -75,7 +75,9 @@ def character_line(item: Line, language: Language, viewer: Viewer = EVERYONE) ->
     its state in words (``**Profundo** · **Gravemente herido** · Inconsciente``)."""
     character, before = item.character, item.outcome.before
     if not shows_numbers(character, viewer):
-        return f"**{safe(character.name)}**{FLAG_SEPARATOR}{state_words(character, language)}"
+        # The pending roll is the closing line's (``rolls_line``), as for anyone.
+        said = state_words(character, language, roll=False)
+        return f"**{safe(character.name)}**{FLAG_SEPARATOR}{said}"
     if item.detail_only and item.detail:
         return f"**{safe(character.name)}**{FLAG_SEPARATOR}{item.detail}"
     after, gender = character.health, character.gender

@@ -15,7 +15,7 @@ from bot.render.limits import DESCRIPTION_LIMIT
 from bot.render.rolls import breakdown
 from bot.render.stability import clip, stability_brief
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
-from bot.render.words import state_words
+from bot.render.words import mind_words
 from bot.storage.models import StoredCharacter as CharacterLike
 from rules.stability import StabilityOutcome
 from rules.stability_events import StabilityTestReplaced
@@ -38,8 +38,8 @@ def _called_line(
     rolled it against)."""
     after = outcome.after
     assert after is not None  # a character called has Stability
-    if not shows_numbers(character, viewer):
-        return f"**{safe(character.name)}**{FLAG_SEPARATOR}{state_words(character, language)}"
+    if not shows_numbers(character, viewer):  # its Stability in words, as shown ones' state
+        return f"**{safe(character.name)}**{FLAG_SEPARATOR}{mind_words(character, language)}"
     parts = [f"**{safe(character.name)}**", stability_brief(after, language, character.gender)]
     raised = stability_test_difficulty(character.health, after, difficulty)
     if raised.total != difficulty:

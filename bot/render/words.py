@@ -44,6 +44,7 @@ class CharacterLike(Protocol):
 __all__ = [
     "CharacterLike",
     "happened_words",
+    "mind_words",
     "state_words",
     "words_embeds",
     "words_entry_text",
@@ -52,15 +53,18 @@ __all__ = [
 ]
 
 
-def words_flags(health: CharacterHealth, language: Language, gender: Gender | None) -> list[str]:
+def words_flags(
+    health: CharacterHealth, language: Language, gender: Gender | None, *, roll: bool = True
+) -> list[str]:
     """The flags of ``bot.render.common.flag_list`` without their numbers: a due roll without
-    its Difficulty, a hospital stay without the days left, bleeding without its rate."""
+    its Difficulty (``roll``: unless a closing line names it), a hospital stay without the
+    days left, bleeding without its rate."""
     if health.state is HealthState.DEAD:
         return []
     flags: list[str] = []
     if not health.conscious:
         flags.append(text(language, "render.flag.unconscious"))
-    elif health.roll_pending:
+    elif health.roll_pending and roll:
         flags.append(text(language, "numbers.flag.roll_pending"))
     if health.stabilized:
         flags.append(gendered(language, "render.flag.stabilized", gender))
@@ -88,17 +92,33 @@ def _mind_words(
     return words
 
 
-def state_words(character: CharacterLike, language: Language, *, bold: bool = True) -> str:
-    """``**Gravemente herida** · Inconsciente · Alterada``: the state and every flag in words."""
+def state_words(
+    character: CharacterLike, language: Language, *, bold: bool = True, roll: bool = True
+) -> str:
+    """``**Gravemente herida** · Inconsciente · Alterada``: the state and every flag in words
+    (``roll``: the pending Consciousness roll too, unless a closing line names it)."""
     health, gender = character.health, character.gender
     label = state_label(health.state, language, gender)
     return FLAG_SEPARATOR.join(
         [
             f"**{label}**" if bold else label,
-            *words_flags(health, language, gender),
+            *words_flags(health, language, gender, roll=roll),
             *_mind_words(character.stability, language, gender),
         ]
     )
+
+
+def mind_words(character: CharacterLike, language: Language) -> str:
+    """``Serena`` / ``Alterada · Trastorno mental``: its Stability in words (a call's line:
+    the test it is called to is the call itself)."""
+    stability, gender = character.stability, character.gender
+    if stability is None:
+        return state_words(character, language, bold=False)
+    state = stability_state_of(stability.pool)
+    words = [gendered(language, f"render.stability.state.{state.value}", gender)]
+    if stability.mental_illness:
+        words.append(text(language, "render.stability.flag.mental_illness"))
+    return FLAG_SEPARATOR.join(words)
 
 
 def words_line(character: CharacterLike, language: Language) -> str:
@@ -127,6 +147,8 @@ def _health_words(
     said: list[str] = []
     if after.state is not before.state:
         said.append(_say(f"state.{after.state.value}", character, language))
+        if after.is_dead:
+            return said  # its death says it all: no roll, no consciousness, no hospital
     elif moved := _moved(before.health, after.health, "hurt", "healed"):
         said.append(_say(moved, character, language))
     if before.conscious and not after.conscious:

@@ -28,7 +28,15 @@ import pytest_asyncio
 from devkit.fake_discord import REQUEST_WATCHERS, FakeDiscord, FakeGuild
 from devkit.harness import FLOOR_COMMAND, SALUD_COMMAND, BotProcess
 from tests.e2e.kit.internals import InternalsScan
-from tests.e2e.kit.processes import DATABASES, STARTED, fake_with_bot, running_bot, running_fake
+from tests.e2e.kit.processes import (
+    DATABASES,
+    SCREENING,
+    STARTED,
+    STOPPED_PRIVATE,
+    fake_with_bot,
+    running_bot,
+    running_fake,
+)
 from tests.e2e.kit.screen import ScreenScan, private_characters
 
 Pair = tuple[FakeDiscord, BotProcess]
@@ -169,11 +177,15 @@ def _no_private_numbers_shown(screen_scan: ScreenScan) -> Iterator[None]:
     """Fails the test if a public payload sent during it (or since the test before) gives
     the numbers of a character whose numbers are private (the Keeper's screen), as the
     databases of the bots that ran say."""
-    yield
-    private = []
+    SCREENING.on = True
+    try:
+        yield
+    finally:
+        SCREENING.on = False
+    private, STOPPED_PRIVATE[:] = list(STOPPED_PRIVATE), []
     fakes = screen_scan.fakes
     for database in DATABASES:
-        if database.is_file():
+        if isinstance(database, str) or database.is_file():
             private += private_characters(database, fakes)
     found = screen_scan.findings(private)
     screen_scan.forget()

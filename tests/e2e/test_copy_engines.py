@@ -1,7 +1,7 @@
 """``salud copy`` and ``salud backup`` on databases the real bot played (COMMANDS.md,
 Operating): a table's evening played on SQLite (``test_postgres_engine.session``: every
-command, buttons, a tracker, tables and a move), copied SQLite → PostgreSQL → SQLite by the
-command line, keeps every row of every table, ids and counters included; a PostgreSQL
+command, buttons, a tracker, tables, a move and a private NPC), copied SQLite → PostgreSQL →
+SQLite by the command line, keeps every row of every table, ids and counters included; a PostgreSQL
 database backed up to an SQLite file starts a bot that shows the same characters."""
 
 from __future__ import annotations
@@ -98,11 +98,12 @@ async def test_a_played_database_goes_to_postgresql_and_back_row_for_row(
     url = await fresh_postgres_database(postgres_server)
     line = one_line(await asyncio.to_thread(salud, "copy", str(played), url, cwd=tmp_path))
     print("COPY LINE:", line)
-    # 72 rows: meta holds the command sync's hash and its turn (processes starting together
-    # take turns on that row to sync once).
+    # 79 rows: meta holds the command sync's hash and its turn (processes starting together
+    # take turns on that row to sync once); the private NPC is a character, two history
+    # entries (two rows each) and a roll message.
     assert line == (
-        "salud copy: copied 1 server, 2 characters, 26 history entries, 1 roll message, "
-        f"1 tracker, 2 tables, 72 rows in 12 tables from {played} to {url}"
+        "salud copy: copied 1 server, 3 characters, 28 history entries, 2 roll messages, "
+        f"1 tracker, 2 tables, 79 rows in 12 tables from {played} to {url}"
     )
     tables = sorted(set(before) - {"sqlite_sequence"})
     assert await postgres_rows(url, sqlite_columns(played, tables)) == before

@@ -3,8 +3,11 @@ an SQLite file and against the real bot on a real PostgreSQL server (``DATABASE_
 ``devkit/postgres.py``) gets the same replies, word for word, and the same history.
 
 One session covers every command of the contract (and a button), the /table commands and
-/character move among them, so that the PostgreSQL engine's dialect is exercised by each
-statement the commands send; the two bots run one after the other on fakes of their own."""
+/character move among them, and a private NPC (the Keeper's screen: the table's words, the
+numbers its GM gets privately, the ``Numbers`` button's answer), so that the PostgreSQL
+engine's dialect is exercised by each statement the commands send and both engines are seen
+to say the same words of a private character; the two bots run one after the other on fakes
+of their own."""
 
 from __future__ import annotations
 
@@ -18,16 +21,17 @@ from typing import Any
 import psycopg
 import pytest
 
-from devkit.fake_discord import FakeDiscord, Reply
+from devkit.fake_discord import FakeDiscord, Reply, message_text
 from devkit.harness import BotProcess
 from devkit.postgres import PostgresServer, running_postgres
 from tests.e2e.kit.commands import gm_of
 from tests.e2e.kit.processes import fake_with_bot
+from tests.e2e.kit.screen import private_characters
 
-#: The history entries the session leaves: 22 changes, the undo, the deletion and the move
-#: at the main table (numbered up to 25), then a /hurt at the other table (its #1).
-STORED_CHANGES = 26
-MAIN_TABLE_NUMBERS = 25
+#: The history entries the session leaves: 24 changes, the undo, the deletion and the move
+#: at the main table (numbered up to 27), then a /hurt at the other table (its #1).
+STORED_CHANGES = 28
+MAIN_TABLE_NUMBERS = 27
 
 
 @pytest.fixture(scope="module")
@@ -72,11 +76,24 @@ async def session(fake: FakeDiscord, bot: BotProcess) -> list[dict[str, Any]]:
         seen.append({"pressed": label, **said(pressed)})
         return pressed
 
+    async def run_private(command: str, options: dict[str, Any]) -> Reply:
+        """A command about the private NPC: its public reply, and the GM's numbers."""
+        reply = await run(command, options)
+        await reply.wait_followups(1)
+        seen.append({"followups": [message_text(m) for m in reply.followups]})
+        return reply
+
     await run("config channel", {"channel": guild.announcements})
     await run("config gm-role")
     await run("character create", {"name": "Ana", "health": 8, "first_aid": 3, "stability": 6})
     await run("character create", {"name": "Bea", "health": 6, "first_aid": 2, "stability": 5})
     await run("character create", {"name": "Zoe", "health": 4})
+    # The Keeper's screen: a private NPC, hurt to a Consciousness roll (every spend offered).
+    await run_private(
+        "character create", {"name": "Nyx", "health": 5, "gender": "feminine", "numbers": "private"}
+    )
+    screened = await run_private("hurt", {"character": "Nyx", "amount": "7"})
+    await press(screened, "Numbers")
     await run("character show", {"character": "Ana"})
     await run("character list")
     await run("character set", {"character": "Bea", "max_health": 7})
@@ -143,6 +160,9 @@ async def test_every_command_answers_the_same_on_sqlite_and_on_postgresql(
     url_env = {"DATABASE_PATH": "", "DATABASE_URL": postgres_server.url}
     async with fake_with_bot(tmp_path / "postgres", env=url_env) as (fake, bot):
         on_postgres = await session(fake, bot)
+        # The screen's scan reads this bot's private characters from its server.
+        private = await asyncio.to_thread(private_characters, postgres_server.url, [fake])
+        assert [character.name for character in private] == ["Nyx"], private
     assert len(on_postgres) == len(on_sqlite)
     for sqlite_said, postgres_said in zip(on_sqlite, on_postgres, strict=True):
         assert postgres_said == sqlite_said

@@ -19,7 +19,13 @@ from devkit.harness import BotProcess
 from tests.e2e.kit import stored
 from tests.e2e.kit import undo as confirmed_undo
 from tests.e2e.kit.db import read_only
-from tests.e2e.kit.screen import PrivateCharacter, ScreenScan, Shown, leaks_of
+from tests.e2e.kit.screen import (
+    PrivateCharacter,
+    ScreenScan,
+    Shown,
+    leaks_of,
+    private_characters,
+)
 
 #: The words each language reads (the contract's, and the catalogs').
 WORDS: dict[str, dict[str, str]] = {
@@ -39,6 +45,8 @@ WORDS: dict[str, dict[str, str]] = {
         "died": "Profundo has died",
         "stability_roll": "Jack: Roll",
         "main": "Main table",
+        "profundo_line": "**Profundo** · **Hurt**",
+        "called_line": "**Jack Malone** · Steady",
     },
     "es": {
         "locale": "es-ES",
@@ -56,6 +64,8 @@ WORDS: dict[str, dict[str, str]] = {
         "died": "Profundo ha muerto",
         "stability_roll": "Jack: Tirar",
         "main": "Mesa principal",
+        "profundo_line": "**Profundo** · **Dañado**",
+        "called_line": "**Jack Malone** · Sereno",
     },
 }
 
@@ -165,14 +175,19 @@ async def test_the_keepers_screen_end_to_end(
     assert embed["title"] == words["damage"], "the dice rolled against a private one are its"
     assert f"{words['health']} 9 → 6 / 9" in embed["description"], embed["description"]
     assert words["roll_pending"] in embed["description"], embed["description"]
+    lines = embed["description"].split("\n")
+    assert words["profundo_line"] in lines, "the pending roll is said once, on the closing line"
     assert "2d6" not in hurt.text and "-4" not in hurt.text and "-6" not in hurt.text
     assert hurt.content.startswith(lucia.mention) and words["call"] in hurt.content
     assert "(" not in hurt.content, "the call gives no Difficulty"
+    every_spend = ["{name}: +1", "{name}: +2", "{name}: +3"]
     assert labels(hurt.message) == [
         words["roll_of"].format(name="Profundo"),
+        *(spend.format(name="Profundo") for spend in every_spend),
         words["roll_of"].format(name="Jack"),
+        *(spend.format(name="Jack") for spend in every_spend),
         words["numbers"],
-    ], "no spend buttons for a private pool"
+    ], "every spend for a private pool: the legal ones would tell it"
     shown = await private_followup(hurt)
     assert "-4" in message_text(shown) and "-6" in message_text(shown), message_text(shown)
     assert stored(bot, guild, "Profundo")["health"] == -4
@@ -203,6 +218,7 @@ async def test_the_keepers_screen_end_to_end(
     # A Stability test of Jack's, rolled by Lucía: no Difficulty on the call, no die after.
     call = await fake.slash(guild, gm, "stability test", {"loss": 4, "character": "Jack Malone"})
     assert not call.ephemeral and "4" not in call.embed["description"], call.text
+    assert words["called_line"] in call.embed["description"].split("\n"), "its Stability, in words"
     await bot.script_dice(2)
     clicked = await fake.click(guild, lucia, call, button_of(call.message, words["stability_roll"]))
     made = await clicked.answer()
@@ -239,6 +255,8 @@ async def test_the_keepers_screen_end_to_end(
     assert "Jack Malone" in listed.text and "9" in listed.text, listed.text
     history = await fake.slash(guild, stranger, "history")
     assert "/hurt" in history.text, history.text
+    death = rf"/hurt: {words['died']}\.$"
+    assert re.search(death, history.embed["description"], re.M), "a death says it all"
     assert words["numbers"] in labels(history.message)
 
     # /character show: in full and privately to the player, in words to anyone else.
@@ -280,12 +298,31 @@ def test_the_scan_fails_when_a_renderer_leaks() -> None:
     dice = {"embeds": [{"title": "Profundo", "description": "takes 1d6+1"}]}
     assert leaks_of(dice, [], "Profundo")
     assert leaks_of({}, ["Profundo · 3/5 · general"], "Profundo")
+
+    # A roll's spend buttons: every one of +1, +2, +3 tells nothing; the legal ones alone do.
+    def row(*spends: int) -> dict[str, Any]:
+        buttons = [
+            {
+                "type": 2,
+                "label": f"Jack: +{spend}" if spend else "Jack: Roll",
+                "custom_id": f"salud:cons:5:{spend}:1",
+            }
+            for spend in spends
+        ]
+        return {"components": [{"type": 1, "components": buttons}]}
+
+    assert leaks_of(row(0, 1, 2, 3), [], "Jack Malone", 5) == []
+    assert leaks_of(row(0), [], "Jack Malone", 5) == [], "no spend at all tells nothing"
+    assert leaks_of(row(0, 1), [], "Jack Malone", 5), "only the legal spend"
+    assert leaks_of(row(0, 1), [], "Jack Malone", 6) == [], "another character's buttons"
     scan = ScreenScan()
     scan.shown.append(Shown("7", 10.0, "a reply", message=line))
     private = [PrivateCharacter("7", "Profundo", 5.0)]
     assert [finding.name for finding in scan.findings(private)] == ["Profundo"]
     assert scan.findings([PrivateCharacter("8", "Profundo", 5.0)]) == [], "another server's"
     assert scan.findings([PrivateCharacter("7", "Profundo", 11.0)]) == [], "before it was private"
+    assert scan.findings([PrivateCharacter("7", "Profundo", 5.0, 10.0)]) == [], "shown again"
+    assert scan.findings([PrivateCharacter("7", "Profundo", 5.0, 10.5)]), "shown only after"
 
 
 async def test_the_numbers_button_works_after_a_restart_and_undo_gives_the_setting_back(
@@ -309,6 +346,10 @@ async def test_the_numbers_button_works_after_a_restart_and_undo_gives_the_setti
     undone = await confirmed_undo(fake, guild, gm)
     assert undone.public, undone.text
     assert stored(bot, guild, "Ghoul")["numbers"] is None
+    # The screen's scan judges the Ghoul's payloads only while its numbers were private.
+    (ghoul,) = [c for c in private_characters(bot.database_path, [fake]) if c.guild_id == guild.id]
+    assert ghoul.name == "Ghoul" and ghoul.since == hidden.record.created, ghoul
+    assert undone.click is not None and ghoul.until == undone.click.record.created, ghoul
     shown = await fake.slash(guild, gm, "character show", {"character": "Ghoul"})
     assert not shown.ephemeral and "7 / 7" in shown.text, shown.text
 
@@ -359,3 +400,139 @@ async def test_the_announcement_copy_says_it_in_words_with_the_numbers_button(
     assert labels(copy) == ["Numbers"], labels(copy)
     pressed = await fake.click(guild, gm, copy, numbers_button(copy, "Numbers"))
     assert pressed.ephemeral and "-1 / 4" in pressed.text, pressed.text
+
+
+#: A press of a spend the rules refuse, as its owner reads it (the numbers are theirs).
+SPEND_REFUSED: dict[str, dict[str, str]] = {
+    "en": {
+        "health": "Spending 3 Health would leave **Jack Malone** at −12 or less, dead. "
+        "The most Jack Malone can spend now is 1.",
+        "stability": "Spending 2 Stability would leave **Jack Malone** at −12 or less: "
+        "incurably insane. The most he can spend now is 1.",
+        "stranger": "Only **Jack Malone**'s player or a GM can",
+    },
+    "es": {
+        "health": "Gastar 3 de Salud dejaría a **Jack Malone** en −12 o menos, y moriría. "
+        "Ahora puede gastar como mucho 1.",
+        "stability": "Gastar 2 de Estabilidad dejaría a **Jack Malone** en −12 o menos: "
+        "perdería la razón para siempre. Ahora puede gastar como mucho 1.",
+        "stranger": "Solo el jugador de **Jack Malone** o un DJ puede",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+async def test_a_private_character_is_offered_every_spend_and_a_refused_one_is_said_privately(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Any, lang: str
+) -> None:
+    """COMMANDS.md "Private numbers": which spends are legal would tell a private pool, so
+    its rolls always carry +1, +2 and +3; a press of one the rules refuse (C4, M7) is
+    answered to its owner or a GM alone, with the numbers; a stranger's press gets the
+    owner-or-GM refusal, no number. A shown character at the same Health keeps the legal
+    ones only, as before."""
+    words, refused = WORDS[lang], SPEND_REFUSED[lang]
+    guild = await make_guild(locale=words["locale"])
+    gm, lucia, stranger = await cast(fake, bot, guild, lang)
+    await fake.slash(
+        guild,
+        gm,
+        "character create",
+        {"name": "Olga", "health": 6, "player": lucia, "numbers": "shown"},
+    )
+    # Jack and Olga at -10: C4 allows a spend of 1 at most.
+    hurt = await fake.slash(
+        guild, gm, "hurt", {"character": "Jack Malone", "amount": "16", "character2": "Olga"}
+    )
+    assert not hurt.ephemeral, hurt.text
+    roll, spend = words["roll_of"].format(name="{name}"), "{name}: +{points}"
+    assert labels(hurt.message) == [
+        roll.format(name="Jack"),
+        *(spend.format(name="Jack", points=points) for points in (1, 2, 3)),
+        roll.format(name="Olga"),
+        spend.format(name="Olga", points=1),
+        words["numbers"],
+    ], labels(hurt.message)
+
+    spend_three = button_of(hurt.message, "Jack: +3")
+    by_owner = await fake.click(guild, lucia, hurt, spend_three)
+    assert by_owner.ephemeral and by_owner.text == refused["health"], by_owner.text
+    by_stranger = await fake.click(guild, stranger, hurt, spend_three)
+    assert by_stranger.ephemeral and refused["stranger"] in by_stranger.text, by_stranger.text
+    assert not re.search(r"[0-9]", by_stranger.text), by_stranger.text
+    by_gm = await fake.click(guild, gm, hurt, button_of(hurt.message, "Jack: +2"))
+    assert by_gm.ephemeral and "−12" in by_gm.text, by_gm.text
+    jack = stored(bot, guild, "Jack Malone")
+    assert jack["health"] == -10 and jack["roll_pending"], "a refused press changes nothing"
+
+    # Stability at -10: M7 allows a spend of 1 at most; a call of one carries every spend.
+    await fake.slash(guild, gm, "character set", {"character": "Jack Malone", "stability": -10})
+    call = await fake.slash(guild, gm, "stability test", {"loss": 1, "character": "Jack Malone"})
+    assert labels(call.message) == [
+        words["stability_roll"],
+        *(spend.format(name="Jack", points=points) for points in (1, 2, 3)),
+        words["numbers"],
+    ], labels(call.message)
+    by_owner = await fake.click(guild, lucia, call, button_of(call.message, "Jack: +2"))
+    assert by_owner.ephemeral and by_owner.text == refused["stability"], by_owner.text
+    by_stranger = await fake.click(guild, stranger, call, button_of(call.message, "Jack: +3"))
+    assert by_stranger.ephemeral and refused["stranger"] in by_stranger.text, by_stranger.text
+    assert not re.search(r"[0-9]", by_stranger.text), by_stranger.text
+    assert stored(bot, guild, "Jack Malone")["stability_pool"] == -10
+
+
+async def ghast_kept_by(
+    fake: FakeDiscord, make_guild: Any, *, server: str, member: str
+) -> tuple[FakeGuild, FakeMember]:
+    """A server in ``server``'s language whose GM speaks ``member``'s, and their private
+    Ghast (5 Health, 3 First Aid)."""
+    guild = await make_guild(locale=server)
+    gm = guild.member("Gm", permissions=["manage_guild"], locale=member)
+    await fake.slash(
+        guild,
+        gm,
+        "character create",
+        {"name": "Ghast", "health": 5, "first_aid": 3, "numbers": "private"},
+    )
+    return guild, gm
+
+
+async def test_the_numbers_sent_privately_follow_the_members_language_both_ways(
+    fake: FakeDiscord, bot: BotProcess, make_guild: Any
+) -> None:
+    """COMMANDS.md "Language": what is said to one person follows their Discord language.
+    A Spanish GM on an English server gets the numbers of a ``/time`` in Spanish, its title
+    and lines too, and so are the ``Numbers`` button's answer and a refused spend; an English
+    GM on a Spanish server gets a ``/refresh``'s in English. The table reads the server's."""
+    english, gm = await ghast_kept_by(fake, make_guild, server="en-US", member="es-ES")
+    hurt = await fake.slash(english, gm, "hurt", {"character": "Ghast", "amount": "15"})
+    assert "Consciousness" in hurt.text, "the table reads the server's language"
+    refused = await fake.click(english, gm, hurt, button_of(hurt.message, "Spend 3 Health"))
+    assert refused.ephemeral and refused.text.startswith("Gastar 3 de Salud"), refused.text
+    timed = await fake.slash(english, gm, "time", {"minutes": 10})
+    assert not timed.ephemeral and timed.embed["title"] == "⏳ Game time: +10 min", timed.text
+    numbers = await private_followup(timed)
+    assert numbers["content"] == "Solo tú ves esto: los números que la mesa no ve."
+    (embed,) = numbers["embeds"]
+    assert embed["title"] == "⏳ Tiempo de juego: +10 min", embed
+    assert "10 de los 30 min que le cuestan 1 de Salud" in embed["description"], embed
+    answer = await fake.click(english, gm, timed, numbers_button(timed.message, "Numbers"))
+    assert answer.ephemeral and "Salud" in answer.text and "Health" not in answer.text
+
+    spanish, keeper = await ghast_kept_by(fake, make_guild, server="es-ES", member="en-US")
+    await bot.script_dice(4)
+    checked = await fake.slash(
+        spanish,
+        keeper,
+        "check",
+        {"character": "Ghast", "ability": "First Aid", "spend": 2, "difficulty": 1},
+    )
+    assert not checked.ephemeral and "Primeros Auxilios" in checked.text, checked.text
+    assert "First Aid" in message_text(await private_followup(checked)), "the keeper's words"
+    refreshed = await fake.slash(spanish, keeper, "refresh", {"character": "Ghast"})
+    assert refreshed.embed["title"].startswith("🔄 Reservas renovadas"), refreshed.text
+    assert "Ghast" in refreshed.text and "3 / 3" not in refreshed.text, refreshed.text
+    numbers = await private_followup(refreshed)
+    assert numbers["content"] == "Only you see this: the numbers the table does not."
+    (embed,) = numbers["embeds"]
+    assert embed["title"] == "🔄 Pools refreshed to their ratings (1 character)", embed
+    assert "First Aid 1 → 3 / 3" in embed["description"], embed

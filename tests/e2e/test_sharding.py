@@ -20,6 +20,7 @@ from devkit.fake_discord import FakeDiscord, FakeGuild, Reply
 from devkit.fake_discord.sharding import INTENTS, shard_of
 from devkit.fake_discord.stream import STREAM_EVENTS, EventStream
 from devkit.harness import BotProcess
+from tests.e2e.kit.processes import watched
 from tests.e2e.kit.shards import guild_on
 
 GUILDS_ONLY = INTENTS["GUILDS"]
@@ -41,13 +42,16 @@ def salud(
     shards: int = 1,
     extra_env: dict[str, str] | None = None,
 ) -> BotProcess:
-    """A Salud process on ``tmp``'s one database file, logging to ``name``.log."""
-    return BotProcess(
-        fake,
-        database_path=tmp / "bot.sqlite3",
-        log_path=tmp / f"{name}.log",
-        shards=shards,
-        extra_env=extra_env,
+    """A Salud process on ``tmp``'s one database file, logging to ``name``.log (read by the
+    screen's scan)."""
+    return watched(
+        BotProcess(
+            fake,
+            database_path=tmp / "bot.sqlite3",
+            log_path=tmp / f"{name}.log",
+            shards=shards,
+            extra_env=extra_env,
+        )
     )
 
 

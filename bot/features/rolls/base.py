@@ -248,7 +248,8 @@ def roll_view(
     """The buttons of every roll ``due`` (a character, its roll's number, the spends the
     rules allow it), or None when none is.
 
-    A button to roll and one for each allowed spend of 1–3, a row per character, for up to 5
+    A button to roll and one for each allowed spend of 1–3 (each of 1–3 for a character whose
+    numbers are private: the legal ones would tell its pool), a row per character, for up to 5
     characters; beyond 5, only the roll buttons (up to 25). ``named``: every label names its
     character (``Amelia: Roll``, ``Amelia: +1``, ``short_names``), as a reply about several
     characters needs.
@@ -268,10 +269,13 @@ def roll_view(
             else text(language, kind.roll_label)
         )
         view.add_item(button.of(character.id, 0, number, label[:BUTTON_LABEL_LIMIT], row))
-        if not with_spends or not shows_numbers(character, EVERYONE):
-            continue  # which spends are legal would tell a private pool (C4, M7)
+        if not with_spends:
+            continue
+        # Which spends are legal would tell a private pool (C4, M7): it gets every one, and
+        # a press of one the rules refuse is answered to its owner or a GM alone.
+        offered = allowed if shows_numbers(character, EVERYONE) else BUTTON_SPENDS
         for spend in BUTTON_SPENDS:
-            if spend in allowed:
+            if spend in offered:
                 label = (
                     text(language, kind.spend_label_named, name=name, points=spend)
                     if named

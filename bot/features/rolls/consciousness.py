@@ -1,7 +1,8 @@
 """The Consciousness roll, shared by ``/conscious`` and the buttons that a reply carries.
 
 A reply in which a roll falls due (``/hurt``, ``/time`` bleeding) carries a "Roll
-Consciousness" button, and "Spend 1/2/3 Health" buttons where C4 allows that spend. Their
+Consciousness" button, and "Spend 1/2/3 Health" buttons where C4 allows that spend (all
+three for a character whose numbers are private). Their
 custom ids describe themselves (``salud:cons:<character_id>:<spend>:<roll>``, ``roll`` being
 the number of the roll they were posted for, ``bot.features.rolls.keeper``), so they keep
 working after a restart (``bot.interaction.buttons.SaludButton``, registered when the bot starts:
@@ -202,16 +203,17 @@ def consciousness_view(
     *,
     named: bool | None = None,
 ) -> discord.ui.View | None:
-    """Buttons for every character of ``characters`` that has a roll pending, or None when
-    none has (``bot.features.rolls.base.roll_view``).
+    """Buttons for every character of ``characters`` that has a roll pending, or None when none has
+    (``bot.features.rolls.base.roll_view``).
 
-    A reply about one character: "Roll Consciousness" and "Spend N Health" for each legal N
-    of 1–3. About several (even when one of them has a roll pending): every button names its
-    character (``Amelia: Roll``, ``Amelia: +1``), a row each, for up to 5 characters; beyond
-    5, only the roll buttons (up to 25; the others use ``/conscious``). ``rolls``: each
-    character's current roll number (``bot.storage.roll_messages.number_due_rolls``), which
-    its buttons carry. ``named``: whether the reply is about several characters, when more
-    than ``characters`` (``/time`` gives buttons only to those whose roll fell due).
+    A reply about one character: "Roll Consciousness" and "Spend N Health" for each legal N of
+    1–3 (each N for a character whose numbers are private: the rules refuse the others to its
+    owner or a GM alone). About several (even when one of them has a roll pending): every button
+    names its character (``Amelia: Roll``, ``Amelia: +1``), a row each, for up to 5 characters;
+    beyond 5, only the roll buttons (up to 25; the others use ``/conscious``). ``rolls``: each
+    character's current roll number (``bot.storage.roll_messages.number_due_rolls``), which its
+    buttons carry. ``named``: whether the reply is about several characters, when more than
+    ``characters`` (``/time`` gives buttons only to those whose roll fell due).
     """
     numbers = rolls or {}
     due = [

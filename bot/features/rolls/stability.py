@@ -1,8 +1,9 @@
 """The Stability test's roll, shared by ``/stability roll`` and the buttons a call carries.
 
 A ``/stability test`` reply carries, for each character called, a button to roll and
-buttons to roll spending 1, 2 or 3 Stability where M7 allows that spend; every label names
-its character (``Amelia: Tirar``, ``Amelia: +1``). Their custom ids describe themselves
+buttons to roll spending 1, 2 or 3 Stability where M7 allows that spend (all three for a
+character whose numbers are private); every label names its character (``Amelia: Tirar``,
+``Amelia: +1``). Their custom ids describe themselves
 (``salud:stab:<character_id>:<spend>:<test>``, ``test`` the number of the test they were
 posted for: ``bot.storage.roll_messages``, ``RollKind.STABILITY_TEST``), so they keep working
 after a restart (``bot.interaction.buttons.SaludButton``, registered once:

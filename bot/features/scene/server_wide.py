@@ -10,7 +10,6 @@ from collections.abc import AsyncIterator, Sequence
 
 from bot.i18n import Language, text
 from bot.interaction.here import Here
-from bot.render.change import Field
 from bot.render.change_reply import Touched
 from bot.render.common import FLAG_SEPARATOR
 from bot.render.stability import stability_sentences
@@ -20,7 +19,7 @@ from rules.outcome import Outcome
 from rules.scene import start_stability_scene
 from rules.stability import StabilityOutcome
 
-__all__ = ["batches", "count_among", "new_stability_scene", "save_all"]
+__all__ = ["batches", "count_among", "new_stability_scene", "save_all", "stability_scene_said"]
 
 
 async def save_all(
@@ -76,13 +75,12 @@ async def new_stability_scene(
     tx: StorageChange,
     started: Sequence[tuple[StoredCharacter, Outcome]],
     touched: Sequence[Touched],
-    language: Language,
 ) -> list[Touched]:
     """``/scene new`` for Stability (M6, M10): each character's scene counters back to 0 and
     its lucidity over, saved in one statement; ``touched`` (the Health part) with those
-    characters added or brought up to date, what was reset (the Stability lost to tests,
-    lucidity's end) said in words. A character
-    without Stability costs nothing here."""
+    characters added or brought up to date, their Stability's outcome kept (``stability``)
+    for ``stability_scene_said`` to say in each reader's language. A character without
+    Stability costs nothing here."""
     minds = [
         (character, outcome, start_stability_scene(character.stability))
         for character, outcome in started
@@ -95,14 +93,22 @@ async def new_stability_scene(
     result = list(touched)
     where = {item.after.id: index for index, item in enumerate(result) if item.after is not None}
     for (character, outcome, mind), after in zip(minds, saved, strict=True):
-        said = FLAG_SEPARATOR.join(
-            [*_counters_reset(mind, language), *stability_sentences(after, mind.events, language)]
-        )
-        extra: tuple[Field, ...] = ((text(language, "render.change.what"), said),) if said else ()
         index = where.get(character.id)
         if index is None:
-            result.append(Touched(character, after, outcome, extra))
+            result.append(Touched(character, after, outcome, stability=mind))
         else:
             item = result[index]
-            result[index] = Touched(item.before, after, item.outcome, (*item.extra_fields, *extra))
+            result[index] = Touched(item.before, after, item.outcome, stability=mind)
     return result
+
+
+def stability_scene_said(item: Touched, language: Language) -> str | None:
+    """What a new scene did to a character's Stability (the Stability its tests lost this
+    scene, lucidity's end), in words on one line; None when nothing."""
+    mind, after = item.stability, item.after
+    if mind is None or after is None:
+        return None
+    said = FLAG_SEPARATOR.join(
+        [*_counters_reset(mind, language), *stability_sentences(after, mind.events, language)]
+    )
+    return said.replace("\n", " ") or None
