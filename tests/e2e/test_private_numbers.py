@@ -268,6 +268,10 @@ async def test_the_keepers_screen_end_to_end(
     # /undo: what comes back, in words.
     undone = await confirmed_undo(fake, guild, gm)
     assert undone.public and "Profundo" in undone.text, undone.text
+    # Each fact once: what comes back is said in Profundo's embed, not again in the content.
+    public = message_text(undone.message).splitlines()
+    assert len(public) == len(set(public)), public
+    assert "Profundo" not in undone.content, undone.content
     assert stored(bot, guild, "Profundo")["health"] == -4
 
 

@@ -213,7 +213,8 @@ def reversal_line(
     """One character of the change, as the undo turns it back: ``**Ana**: Health 3 → 9 / 9 ·
     First Aid 0 → 2 / 4``, ``**Ana** returns to play: Health 9 / 9`` (a deletion undone) or
     ``**Ana**'s creation is undone …``; None when nothing of it would be said (with
-    ``health`` False, a character whose Health alone changes back: its embed says it)."""
+    ``health`` False, a character whose Health alone changes back, or a private character's
+    return in words: its embed says it)."""
     now, back = change.after, change.before
     if back is None:
         name = safe(now.name if now is not None else change.name)
@@ -222,6 +223,8 @@ def reversal_line(
         # Private numbers: what comes back is said in words, never its values.
         if now is None:
             return text(language, "undo.line.recreated", name=safe(back.name))
+        if not health:
+            return None  # the character's embed says what comes back, in the same words
         said = happened_words(now, back, language)
         if not said:
             return None if not health else text(language, "numbers.undo.back", name=safe(back.name))
