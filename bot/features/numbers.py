@@ -154,7 +154,9 @@ async def send_numbers(
     if not visible:
         if refuse and hidden:
             names = join_words(language, [f"**{safe(c.name)}**" for c in hidden])
-            raise UserFacingError("numbers.refused", names=names)
+            players = len({c.owner_id for c in hidden})
+            key = "numbers.refused" if players == 1 else "numbers.refused.players"
+            raise UserFacingError(key, names=names)
         if refuse:
             raise UserFacingError("error.stale_button")
         return False

@@ -39,7 +39,9 @@ WORDS: dict[str, dict[str, str]] = {
         "profundo_hurt": "Profundo",
         "stays": "Jack Malone stays conscious.",
         "followup": "Only you see this",
-        "refused": "Only the player of",
+        # Two players' characters: "the players of", each verb as a native agrees it.
+        "refused": "Only the players of **Profundo** and **Jack Malone** or a GM of the table"
+        " may see their numbers.",
         "health": "Health",
         "hospital": "Jack Malone goes into hospital.",
         "died": "Profundo has died",
@@ -58,7 +60,8 @@ WORDS: dict[str, dict[str, str]] = {
         "profundo_hurt": "Profundo",
         "stays": "Jack Malone sigue consciente.",
         "followup": "Solo tú ves esto",
-        "refused": "Solo el jugador de",
+        "refused": "Solo los jugadores de **Profundo** y **Jack Malone** o un DJ de la mesa"
+        " pueden ver sus números.",
         "health": "Salud",
         "hospital": "Jack Malone ingresa en el hospital.",
         "died": "Profundo ha muerto",
