@@ -214,13 +214,34 @@ def words_embeds(
     """The public embed of a change of a character with private numbers: its name, its
     state and flags in words, what happened in words (a death's or insanity's own embed,
     which carry no number, are the caller's: ``death_embed``, ``insanity_embed``)."""
-    lines = [line for line in (note, state_words(character, language), *said) if line]
+    state = state_words(character, language)
+    lines = [
+        line for line in (note, state, *_not_in_state(said, state, character, language)) if line
+    ]
     embed = discord.Embed(
         title=character.name[:TITLE_LIMIT],
         description="\n".join(lines)[:DESCRIPTION_LIMIT],
         colour=state_colour(character.health.state),
     )
     return [embed]
+
+
+#: A due roll said as a sentence, and the flag that says it on the state line.
+_DUE_SAID = (("roll_due", "numbers.flag.roll_pending"), ("test_due", "numbers.flag.test_due"))
+
+
+def _not_in_state(
+    said: Sequence[str], state: str, character: StoredCharacter, language: Language
+) -> list[str]:
+    """What happened, less the due rolls its state line already names (``Tirada de
+    Consciencia pendiente`` says what ``debe hacer una Tirada de Consciencia`` would again)."""
+    flags = state.split(FLAG_SEPARATOR)
+    again = {
+        _say(sentence, character, language)
+        for sentence, flag in _DUE_SAID
+        if text(language, flag) in flags
+    }
+    return [line for line in said if line not in again]
 
 
 def words_entry_text(entry: HistoryEntry, language: Language, room: int) -> str:

@@ -397,6 +397,10 @@ async def test_the_announcement_copy_says_it_in_words_with_the_numbers_button(
     )
     hurt = await fake.slash(guild, gm, "hurt", {"character": "Wilbur", "amount": "5"})
     assert not hurt.ephemeral and "Wilbur" in hurt.text, hurt.text
+    # Each fact once: the state line names the due roll, no sentence says it again.
+    said = hurt.embed["description"].splitlines()
+    assert said[0] == "**Hurt** · Consciousness roll pending", said
+    assert not any("must make a Consciousness roll" in line for line in said), said
     await fake.wait_until(
         lambda: bool(fake.channel_messages(guild.announcements.id)),
         5.0,
