@@ -124,6 +124,7 @@ def flag_list(
     *,
     roll: bool = True,
     brief: bool = False,
+    numbers: bool = True,
 ) -> list[str]:
     """The flags a character carries besides its state, in the order a GM needs them.
 
@@ -131,7 +132,9 @@ def flag_list(
     hospital with the days left (R4); bleeding (Seriously wounded, neither stabilized nor in
     hospital: T1); full recovery on the next day of rest (R5). A dead character has none.
     ``roll=False`` leaves out the pending roll (a reply that says it on a line of its own);
-    ``brief`` says bleeding without its rate (a line among others).
+    ``brief`` says bleeding without its rate (a line among others); ``numbers=False`` says
+    them for a character whose numbers are private: the roll without its Difficulty, the
+    hospital without the days left, bleeding briefly, no full recovery due.
     """
     if health.state is HealthState.DEAD:
         return []
@@ -139,19 +142,26 @@ def flag_list(
     if not health.conscious:
         flags.append(text(language, "render.flag.unconscious"))
     elif health.roll_pending and roll:
-        difficulty = health.consciousness_difficulty
-        flags.append(text(language, "render.flag.roll_pending", difficulty=difficulty))
+        if numbers:
+            difficulty = health.consciousness_difficulty
+            flags.append(text(language, "render.flag.roll_pending", difficulty=difficulty))
+        else:
+            flags.append(text(language, "numbers.flag.roll_pending"))
     if health.stabilized:
         flags.append(gendered(language, "render.flag.stabilized", gender))
     if health.hospital is not None:
-        days_left = max(0, health.hospital.days_left)
-        form = "one" if days_left == 1 else "other"
-        flags.append(text(language, f"render.flag.hospital.{form}", days=days_left))
+        if numbers:
+            days_left = max(0, health.hospital.days_left)
+            form = "one" if days_left == 1 else "other"
+            flags.append(text(language, f"render.flag.hospital.{form}", days=days_left))
+        else:
+            flags.append(text(language, "numbers.flag.hospital"))
     elif health.is_bleeding:
+        brief = brief or not numbers
         flags.append(
             text(language, "render.flag.bleeding.brief" if brief else "render.flag.bleeding")
         )
-    if health.full_recovery_due:
+    if health.full_recovery_due and numbers:
         flags.append(text(language, "render.flag.full_recovery_due"))
     return flags
 

@@ -17,12 +17,18 @@ import discord
 
 from bot.i18n import Language, text
 from bot.i18n.grammar import gendered
-from bot.render.common import FLAG_SEPARATOR, safe, state_colour, state_emoji, state_label
+from bot.render.common import (
+    FLAG_SEPARATOR,
+    flag_list,
+    safe,
+    state_colour,
+    state_emoji,
+    state_label,
+)
 from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT
 from bot.storage.models import HistoryEntry, StoredCharacter
 from rules.character import CharacterHealth, Gender
 from rules.stability import CharacterStability, StabilityState, stability_state_of
-from rules.state import HealthState
 
 
 class CharacterLike(Protocol):
@@ -48,31 +54,8 @@ __all__ = [
     "state_words",
     "words_embeds",
     "words_entry_text",
-    "words_flags",
     "words_line",
 ]
-
-
-def words_flags(
-    health: CharacterHealth, language: Language, gender: Gender | None, *, roll: bool = True
-) -> list[str]:
-    """The flags of ``bot.render.common.flag_list`` without their numbers: a due roll without
-    its Difficulty (``roll``: unless a closing line names it), a hospital stay without the
-    days left, bleeding without its rate."""
-    if health.state is HealthState.DEAD:
-        return []
-    flags: list[str] = []
-    if not health.conscious:
-        flags.append(text(language, "render.flag.unconscious"))
-    elif health.roll_pending and roll:
-        flags.append(text(language, "numbers.flag.roll_pending"))
-    if health.stabilized:
-        flags.append(gendered(language, "render.flag.stabilized", gender))
-    if health.hospital is not None:
-        flags.append(text(language, "numbers.flag.hospital"))
-    elif health.is_bleeding:
-        flags.append(text(language, "render.flag.bleeding.brief"))
-    return flags
 
 
 def _mind_words(
@@ -102,7 +85,7 @@ def state_words(
     return FLAG_SEPARATOR.join(
         [
             f"**{label}**" if bold else label,
-            *words_flags(health, language, gender, roll=roll),
+            *flag_list(health, language, gender, roll=roll, numbers=False),
             *_mind_words(character.stability, language, gender),
         ]
     )
