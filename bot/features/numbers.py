@@ -97,7 +97,13 @@ def numbers_view(
     """``view`` with the ``Numbers`` button when some of ``characters`` have numbers the
     table does not see (the button names the first four; a message about more names its
     table); ``view`` as it was otherwise."""
-    hidden = hidden_from(characters, EVERYONE)
+    return _screen_view(here, hidden_from(characters, EVERYONE), view)
+
+
+def _screen_view(
+    here: Here, hidden: Sequence[StoredCharacter], view: discord.ui.View | None
+) -> discord.ui.View | None:
+    """``view`` with the ``Numbers`` button for the ``hidden`` characters, if any."""
     if not hidden:
         return view
     if len(hidden) > IDS_A_BUTTON:
@@ -187,17 +193,17 @@ async def send_screened(
     leaves out some of ``characters``' numbers, it carries the ``Numbers`` button and the
     member who used the command, if they may see them, gets the reply with its numbers in
     an ephemeral follow-up. Returns the public message's id."""
+    hidden = hidden_from(characters, EVERYONE)
     message_id = await send_change(
         interaction,
         render(EVERYONE, here.public_language),
         announce=announce,
         here=here,
         content=content,
-        view=numbers_view(here, characters, view),
+        view=_screen_view(here, hidden, view),
         call=call,
-        copy_view=numbers_view(here, characters),  # the announcement's copy: no roll button
+        copy_view=_screen_view(here, hidden, None),  # the announcement's copy: no roll button
     )
-    hidden = hidden_from(characters, EVERYONE)
     viewer = viewer_of(here)
     if any(shows_numbers(character, viewer) for character in hidden):
         await send_private(
