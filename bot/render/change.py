@@ -230,6 +230,7 @@ def change_embeds(
                 language,
                 before_health=outcome.before,
                 before_stability=None if mind is None else mind.before,
+                due=False,
             )
             + list(words),
             note=note,

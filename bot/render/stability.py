@@ -346,7 +346,9 @@ def stability_change_embeds(
     after = outcome.after
     assert after is not None  # a roll or a treatment needs Stability
     if not shows_numbers(character, viewer):
-        happened = happened_words(None, character, language, before_stability=outcome.before)
+        happened = happened_words(
+            None, character, language, before_stability=outcome.before, due=False
+        )
         embeds = words_embeds(character, language, said=happened, note=note)
         if went_insane(outcome):
             embeds.append(insanity_embed(character, language))

@@ -124,7 +124,7 @@ def _moved(was: int, now: int, lost: str, gained: str) -> str | None:
 
 
 def _health_words(
-    before: CharacterHealth, character: StoredCharacter, language: Language
+    before: CharacterHealth, character: StoredCharacter, language: Language, *, due: bool
 ) -> list[str]:
     after = character.health
     said: list[str] = []
@@ -139,7 +139,8 @@ def _health_words(
     elif not before.conscious and after.conscious and not after.is_dead:
         said.append(_say("woke", character, language))
     elif after.roll_pending and not before.roll_pending and after.conscious:
-        said.append(_say("roll_due", character, language))
+        if due:
+            said.append(_say("roll_due", character, language))
     elif before.roll_pending and not after.roll_pending and after.conscious:
         said.append(_say("stayed_conscious", character, language))
     if after.stabilized and not before.stabilized:
@@ -152,7 +153,7 @@ def _health_words(
 
 
 def _mind_said(
-    before: CharacterStability | None, character: StoredCharacter, language: Language
+    before: CharacterStability | None, character: StoredCharacter, language: Language, *, due: bool
 ) -> list[str]:
     after = character.stability
     if before is None or after is None:
@@ -165,7 +166,7 @@ def _mind_said(
         said.append(_say(moved, character, language))
     if after.mental_illness and not before.mental_illness:
         said.append(_say("mental_illness", character, language))
-    if after.due_test is not None and before.due_test is None:
+    if due and after.due_test is not None and before.due_test is None:
         said.append(_say("test_due", character, language))
     return said
 
@@ -177,13 +178,15 @@ def happened_words(
     *,
     before_health: CharacterHealth | None = None,
     before_stability: CharacterStability | None = None,
+    due: bool = True,
 ) -> list[str]:
     """What happened to the character, a sentence each, said from its state before and
-    after (never from the events, whose sentences carry numbers)."""
+    after (never from the events, whose sentences carry numbers). ``due=False`` leaves out
+    a roll or test falling due: a state line that names it says it (``words_embeds``)."""
     health = before_health or (None if before is None else before.health)
     mind = before_stability or (None if before is None else before.stability)
-    said = [] if health is None else _health_words(health, character, language)
-    said += _mind_said(mind, character, language)
+    said = [] if health is None else _health_words(health, character, language, due=due)
+    said += _mind_said(mind, character, language, due=due)
     return said
 
 
@@ -195,36 +198,16 @@ def words_embeds(
     note: str | None = None,
 ) -> list[discord.Embed]:
     """The public embed of a change of a character with private numbers: its name, its
-    state and flags in words, what happened in words (a death's or insanity's own embed,
-    which carry no number, are the caller's: ``death_embed``, ``insanity_embed``)."""
-    state = state_words(character, language)
-    lines = [
-        line for line in (note, state, *_not_in_state(said, state, character, language)) if line
-    ]
+    state and flags in words, what happened in words (``said``: ``happened_words(…,
+    due=False)``, since the state line names a roll due). A death's or insanity's own embed,
+    which carry no number, are the caller's: ``death_embed``, ``insanity_embed``."""
+    lines = [line for line in (note, state_words(character, language), *said) if line]
     embed = discord.Embed(
         title=character.name[:TITLE_LIMIT],
         description="\n".join(lines)[:DESCRIPTION_LIMIT],
         colour=state_colour(character.health.state),
     )
     return [embed]
-
-
-#: A due roll said as a sentence, and the flag that says it on the state line.
-_DUE_SAID = (("roll_due", "numbers.flag.roll_pending"), ("test_due", "numbers.flag.test_due"))
-
-
-def _not_in_state(
-    said: Sequence[str], state: str, character: StoredCharacter, language: Language
-) -> list[str]:
-    """What happened, less the due rolls its state line already names (``Tirada de
-    Consciencia pendiente`` says what ``debe hacer una Tirada de Consciencia`` would again)."""
-    flags = state.split(FLAG_SEPARATOR)
-    again = {
-        _say(sentence, character, language)
-        for sentence, flag in _DUE_SAID
-        if text(language, flag) in flags
-    }
-    return [line for line in said if line not in again]
 
 
 def words_entry_text(entry: HistoryEntry, language: Language, room: int) -> str:
