@@ -69,9 +69,19 @@ async def test_a_full_disk_is_one_sentence_to_players_and_one_log_line(tmp_path:
             log = bot.log_path.read_text(encoding="utf-8", errors="replace")
             assert log.count("is full (") == 1, "once a minute, not once per command"
             assert "Traceback" not in log
-            spanish = await fake.slash(
-                guild, owners["Ana"], "hurt", {"character": "Ana", "amount": "1"}, locale="es-ES"
-            )
+            # Whether one more change fits depends on the room the refused ones left in the
+            # log (CI once stored the next one), so go on until the disk refuses one again.
+            for _try in range(20):
+                spanish = await fake.slash(
+                    guild,
+                    owners["Ana"],
+                    "hurt",
+                    {"character": "Ana", "amount": "1"},
+                    locale="es-ES",
+                )
+                if spanish.ephemeral:
+                    break
+                done.append(spanish)
             assert spanish.ephemeral and "sin espacio en disco" in spanish.text, spanish.text
         finally:
             limit_files(bot.pid, None)
