@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.storage import DEFAULT_DATABASE_PATH
+from bot.storage.default_path import DEFAULT_DATABASE_PATH
 
 __all__ = [
     "DEFAULT_DATABASE_PATH",

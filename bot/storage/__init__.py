@@ -8,6 +8,7 @@ with ``StorageEngine``, ``StorageChange`` and ``StorageReads``, never an engine'
 
 from __future__ import annotations
 
+from bot.storage.default_path import DEFAULT_DATABASE_PATH
 from bot.storage.engines import backup_url, check_url, copy_database, open_storage, shown_url
 from bot.storage.errors import (
     AlreadyApplied,
@@ -46,7 +47,6 @@ from bot.storage.models import (
     utc_now,
 )
 from bot.storage.names import name_key
-from bot.storage.sqlite.database import DEFAULT_DATABASE_PATH
 from bot.storage.sqlite.operate import DatabaseReport, OperateError
 from bot.storage.sqlite.operate import backup as backup_database
 from bot.storage.sqlite.operate import check as check_database

@@ -141,3 +141,17 @@ def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
     ]
     chain = {"a": {"b"}, "b": {"c"}, "c": set(), "d": {"c"}}
     assert levels(chain) == 3
+
+
+def test_the_settings_and_the_dialect_do_not_stand_on_an_engine() -> None:
+    """The settings read the default path, not the storage that opens the engines; the
+    PostgreSQL dialect translates the shared SQL (``bot/storage/shared_sql.py``), not
+    SQLite's modules (before: 14 and 9 levels, the storage's longest chain under both)."""
+    graph = module_graph()
+    assert "bot.storage" not in graph["bot.config.settings"]
+    assert [t for t in graph["bot.storage.postgres.dialect"] if ".sqlite" in t] == []
+    assert _depth(graph, "bot.config.settings") <= 3
+
+
+def _depth(graph: Mapping[str, set[str]], node: str) -> int:
+    return 1 + max((_depth(graph, target) for target in graph[node]), default=0)

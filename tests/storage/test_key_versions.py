@@ -26,8 +26,9 @@ from bot.storage.key_versions import (
     reading_key_es_v1,
     typed_look_key_v1,
 )
+from bot.storage.shared_sql import ABILITIES_JSON
 from bot.storage.sqlite.database import apply_migrations, connect, latest_version, load_migrations
-from bot.storage.sqlite.rows import ABILITIES_JSON, LOOKALIKE_WHERE, SELECT_CHARACTER
+from bot.storage.sqlite.rows import LOOKALIKE_WHERE, SELECT_CHARACTER
 
 from .conftest import ALICE, GUILD_A
 

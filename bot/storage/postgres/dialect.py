@@ -20,9 +20,13 @@ from typing import Any
 import psycopg
 from psycopg import errors as pg_errors
 
-from bot.storage.sqlite.history_writes import INSERT_ENTRY_NEW_ID
-from bot.storage.sqlite.rows import ABILITIES_JSON, OUT_OF_PLAY, SELECT_NEXT_HISTORY_ID
-from bot.storage.sqlite.schema_guard import with_schema_version
+from bot.storage.schema_guard import with_schema_version
+from bot.storage.shared_sql import (
+    ABILITIES_JSON,
+    INSERT_ENTRY_NEW_ID,
+    OUT_OF_PLAY,
+    SELECT_NEXT_HISTORY_ID,
+)
 
 __all__ = [
     "PgRow",

@@ -39,11 +39,11 @@ from bot.storage.memory import NameIndex, RecentInteractions, SettingsCache
 from bot.storage.models import numbers_from_value
 from bot.storage.postgres.pipeline import OneStatementEach, PgPipeline
 from bot.storage.postgres.schema import apply_migrations, connect, hidden, latest_version
+from bot.storage.schema_guard import schema_check
 from bot.storage.sqlite.held import LiveOf
 from bot.storage.sqlite.pipeline import TripChecks
 from bot.storage.sqlite.reader import Queries, Reader
 from bot.storage.sqlite.rows import Clock, utc_now
-from bot.storage.sqlite.schema_guard import schema_check
 from bot.storage.sqlite.storage import COMMITS_REMEMBERED, Storage
 from bot.storage.sqlite.transaction import Transaction
 from bot.storage.tables import GameTable, TableDirectory

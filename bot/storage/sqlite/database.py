@@ -16,7 +16,6 @@ from bot.storage.key_versions import SQL_FUNCTIONS
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
-    "DEFAULT_DATABASE_PATH",
     "Migration",
     "apply_migrations",
     "connect",
@@ -26,8 +25,6 @@ __all__ = [
     "split_statements",
 ]
 
-#: Where the database is without ``DATABASE_PATH`` (the embedded engine needs nothing else).
-DEFAULT_DATABASE_PATH = "data/bot.sqlite3"
 BUSY_TIMEOUT_MS = 5000
 #: Tries of ``journal_mode = WAL`` when another process holds the lock it needs.
 WAL_ATTEMPTS = 10

@@ -22,8 +22,8 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Final, cast
 
 from bot.storage.errors import StorageError
+from bot.storage.shared_sql import NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID
 from bot.storage.sqlite.pipeline import Pipeline, Statement
-from bot.storage.sqlite.rows import NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID
 
 __all__ = [
     "FINGERPRINT",

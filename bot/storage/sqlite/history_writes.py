@@ -23,6 +23,7 @@ from bot.storage.models import (
     HistoryEntry,
     UndoResult,
 )
+from bot.storage.shared_sql import INSERT_ENTRY_NEW_ID, NEXT_HISTORY_ID
 from bot.storage.snapshot import (
     Snapshot,
     character_from_snapshot,
@@ -33,20 +34,13 @@ from bot.storage.sqlite.character_writes import CharacterWriter
 from bot.storage.sqlite.known import KnownCharacters
 from bot.storage.sqlite.pipeline import Pipeline
 from bot.storage.sqlite.reader import Reader
-from bot.storage.sqlite.rows import NEXT_HISTORY_ID, is_unique_violation
+from bot.storage.sqlite.rows import is_unique_violation
 
-__all__ = ["INSERT_ENTRY_NEW_ID", "HistoryRecorder"]
+__all__ = ["HistoryRecorder"]
 
 _INSERT_ENTRY = (
     "INSERT INTO history (id, number, guild_id, interaction_id, actor_id, command, details,"
     " created_at, undo_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-#: Sent at once when the probe did not give the entry's id and number: its server's next
-#: number taken under the write lock, both read back.
-INSERT_ENTRY_NEW_ID = (
-    "INSERT INTO history (number, guild_id, interaction_id, actor_id, command, details,"
-    " created_at, undo_of) VALUES ((SELECT coalesce(max(number), 0) + 1 FROM history"
-    " WHERE guild_id = ?), ?, ?, ?, ?, ?, ?, ?) RETURNING id, number"
 )
 _INSERT_CHARACTER = (
     "INSERT INTO history_characters (history_id, character_id, name, before, after)"

@@ -28,7 +28,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.storage.sqlite.database import DEFAULT_DATABASE_PATH, latest_version
+from bot.storage.default_path import DEFAULT_DATABASE_PATH
+from bot.storage.sqlite.database import latest_version
 from bot.storage.sqlite.file_check import (
     COMPANION_SUFFIXES,
     Unsound,

@@ -28,8 +28,8 @@ from typing import Any, Generic, TypeVar
 
 import aiosqlite
 
+from bot.storage.schema_guard import SchemaCheck, with_schema_version
 from bot.storage.sqlite.one_trip import in_one_trip
-from bot.storage.sqlite.schema_guard import SchemaCheck, with_schema_version
 
 __all__ = ["NO_CHECKS", "Batch", "Pipeline", "Statement", "TripChecks"]
 

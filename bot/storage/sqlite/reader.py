@@ -40,6 +40,7 @@ from bot.storage.models import (
     numbers_from_value,
 )
 from bot.storage.names import look_key, typed_look_key
+from bot.storage.shared_sql import ABILITIES_JSON, OUT_OF_PLAY
 from bot.storage.snapshot import (
     Snapshot,
     ability_from_row,
@@ -49,13 +50,11 @@ from bot.storage.snapshot import (
     load_snapshot,
 )
 from bot.storage.sqlite.rows import (
-    ABILITIES_JSON,
     AMONG,
     COUNT_OUT_OF_PLAY,
     IDS_PER_QUERY,
     LOOKALIKE_IDS,
     LOOKALIKE_WHERE,
-    OUT_OF_PLAY,
     SELECT_CHARACTER,
     SELECT_HISTORY,
     SELECT_NAMES,

@@ -26,6 +26,7 @@ from bot.storage.names import (
     reading_key_es,
     typed_look_key,
 )
+from bot.storage.shared_sql import OUT_OF_PLAY
 from bot.storage.snapshot import (
     HEALTH_COLUMNS,
     STABILITY_COLUMNS,
@@ -40,11 +41,9 @@ from bot.storage.snapshot import (
     stability_from_row,
 )
 from rules.abilities import Ability
-from rules.stability import INSANITY_THRESHOLD
 from rules.state import DEATH_THRESHOLD, SERIOUSLY_WOUNDED_AT
 
 __all__ = [
-    "ABILITIES_JSON",
     "AMONG",
     "CHARACTER_COLUMNS",
     "COUNT_OUT_OF_PLAY",
@@ -53,12 +52,9 @@ __all__ = [
     "LOOKALIKE_IDS",
     "LOOKALIKE_WHERE",
     "NAME_KEY_COLUMNS",
-    "NEXT_HISTORY_ID",
-    "OUT_OF_PLAY",
     "SELECT_CHARACTER",
     "SELECT_HISTORY",
     "SELECT_NAMES",
-    "SELECT_NEXT_HISTORY_ID",
     "UNSET",
     "UPDATE_HEALTH",
     "UPDATE_STABILITY",
@@ -134,27 +130,6 @@ UPSERT_ABILITY = (
 DELETE_ABILITY = "DELETE FROM abilities WHERE character_id = ? AND name_key = ?"
 #: Ids per ``IN (…)`` list: under SQLite's oldest limit of 999 parameters.
 IDS_PER_QUERY = 900
-#: The id the next history entry gets (AUTOINCREMENT: above every id ever given) and the
-#: number it gets in its server (migration 0011: one more than the server's last), asked with
-#: ``BEGIN IMMEDIATE``, after which no other connection can write until the COMMIT. The
-#: parameter is the server of the transaction (NULL when it did not say: number 1, unused).
-NEXT_HISTORY_ID = "next_history_id"
-SELECT_NEXT_HISTORY_ID = (
-    "SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'history'), 0),"
-    " coalesce((SELECT max(id) FROM history), 0)) + 1,"
-    " coalesce((SELECT max(number) FROM history WHERE guild_id = ?), 0) + 1"
-)
-
-
-#: A character's abilities as one JSON column of its row, so that a character is read in one
-#: query (each query is a round trip to aiosqlite's thread; issue 6 measured them as the main
-#: cost of a command). Sorted by name_key in Python (``abilities_of``): json_group_array
-#: promises no order.
-ABILITIES_JSON = (
-    "(SELECT json_group_array(json_object('key', a.name_key, 'name', a.name, 'kind', a.kind,"
-    " 'rating', a.rating, 'pool', a.pool)) FROM abilities AS a WHERE a.character_id = c.id)"
-    " AS abilities_json"
-)
 
 
 def abilities_of(row: sqlite3.Row) -> list[dict[str, Any]]:
@@ -322,10 +297,6 @@ def character_columns(
     ]
 
 
-#: The living who are incurably insane (M4): out of play, listed apart from the others
-#: (``characters`` as ``c``; its parameter the death threshold). The insanity threshold is
-#: written out, as the partial index ``characters_out_of_play`` (migration 0013) says it.
-OUT_OF_PLAY = f"(c.stability_pool <= {int(INSANITY_THRESHOLD)} AND c.health > ?)"
 #: How many of a guild (its one parameter, then the death threshold) are out of play: read
 #: from that index alone.
 COUNT_OUT_OF_PLAY = (

@@ -19,6 +19,7 @@ from bot.storage.errors import SchemaMovedOn, StorageClosed, TransactionStateErr
 from bot.storage.fair_lock import FairLock, Ticket
 from bot.storage.memory import NameIndex, RecentInteractions, ServerNames, SettingsCache
 from bot.storage.models import GuildSettings
+from bot.storage.schema_guard import schema_check
 from bot.storage.sqlite.checkpoint import Checkpointer
 from bot.storage.sqlite.database import apply_migrations, connect, latest_version
 from bot.storage.sqlite.file_check import check_database_file
@@ -33,7 +34,6 @@ from bot.storage.sqlite.held import (
 from bot.storage.sqlite.pipeline import NO_CHECKS, Pipeline, TripChecks
 from bot.storage.sqlite.reader import OneTripEach, Queries, Reader
 from bot.storage.sqlite.rows import Clock, utc_now
-from bot.storage.sqlite.schema_guard import schema_check
 from bot.storage.sqlite.table_rows import load_directory
 from bot.storage.sqlite.transaction import Transaction
 from bot.storage.tables import TableDirectory

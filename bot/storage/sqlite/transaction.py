@@ -46,14 +46,13 @@ from bot.storage.models import (
     UndoResult,
     UnkeptReply,
 )
+from bot.storage.shared_sql import NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID
 from bot.storage.sqlite.character_writes import CharacterWriter
 from bot.storage.sqlite.history_writes import HistoryRecorder
 from bot.storage.sqlite.known import KnownCharacters
 from bot.storage.sqlite.pipeline import NO_CHECKS, Pipeline, TripChecks
 from bot.storage.sqlite.reader import Reader
 from bot.storage.sqlite.rows import (
-    NEXT_HISTORY_ID,
-    SELECT_NEXT_HISTORY_ID,
     UNSET,
     Clock,
     Unset,
