@@ -535,7 +535,8 @@ async def test_names_with_markdown_and_mentions_ping_nobody(table: Table) -> Non
         table.gm, "ability set", {"character": "Ana", "ability": "@everyone *Lore*", "rating": 2}
     )
     assert "@everyone \\*Lore\\*" in reply.embed["description"]
-    assert (reply.message or {}).get("allowed_mentions", {"parse": []}).get("parse", []) == []
+    assert reply.body is not None
+    assert reply.body["data"]["allowed_mentions"]["parse"] == [], reply.body
     reply = await table.ok(
         table.ana, "spend", {"character": "Ana", "ability": "@EVERYONE *lore*", "points": 1}
     )

@@ -62,16 +62,19 @@ async def test_a_late_waiter_is_acknowledged_once_and_keeps_its_place() -> None:
     lock = FairLock()
     await lock.acquire()
     acknowledged: list[float] = []
+    late = asyncio.Event()
     ticket = Ticket(1, time.monotonic() + 0.05)
 
     async def on_late() -> None:
         acknowledged.append(time.monotonic())
         ticket.deadline = None  # what the bot's deferral does
+        late.set()
 
     ticket.on_late = on_late
     waiting = asyncio.create_task(lock.acquire(ticket))
     behind = asyncio.create_task(lock.acquire(Ticket(2, None)))
-    await asyncio.sleep(0.2)
+    await asyncio.wait_for(late.wait(), 5)  # its deadline passed while it waited
+    await asyncio.sleep(0)  # the waiter goes on waiting after its acknowledgement
     assert len(acknowledged) == 1 and not waiting.done()
     lock.release()
     await asyncio.wait_for(waiting, 1)  # served first: it kept its place
