@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import ast
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
-__all__ = ["Graph", "entry_graph", "levels", "module_graph", "modules"]
+__all__ = ["Graph", "entry_graph", "level_of", "levels", "module_graph", "modules"]
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,13 +77,19 @@ def entry_graph(graph: Mapping[str, set[str]]) -> Graph:
     return entries
 
 
-def levels(graph: Mapping[str, set[str]]) -> int:
-    """The longest chain of arrows, in nodes (the graph must have no circle)."""
+def level_of(graph: Mapping[str, set[str]]) -> Callable[[str], int]:
+    """The longest chain of arrows from a node, in nodes (the graph must have no circle)."""
 
     @cache
     def level(node: str) -> int:
         return 1 + max((level(target) for target in graph[node]), default=0)
 
+    return level
+
+
+def levels(graph: Mapping[str, set[str]]) -> int:
+    """The longest chain of arrows, in nodes (the graph must have no circle)."""
+    level = level_of(graph)
     return max((level(node) for node in graph), default=0)
 
 

@@ -15,7 +15,7 @@ import ast
 from collections.abc import Mapping
 from pathlib import Path
 
-from tools.import_graph import entry_of, levels, module_graph, modules
+from tools.import_graph import entry_of, level_of, levels, module_graph, modules
 
 #: The longest chain of module imports of bot/, in modules. Issue 25 asks for 12; below 16
 #: the chain runs through the storage's engines (``bot.storage.engines``: 12 levels of the
@@ -150,8 +150,4 @@ def test_the_settings_and_the_dialect_do_not_stand_on_an_engine() -> None:
     graph = module_graph()
     assert "bot.storage" not in graph["bot.config.settings"]
     assert [t for t in graph["bot.storage.postgres.dialect"] if ".sqlite" in t] == []
-    assert _depth(graph, "bot.config.settings") <= 3
-
-
-def _depth(graph: Mapping[str, set[str]], node: str) -> int:
-    return 1 + max((_depth(graph, target) for target in graph[node]), default=0)
+    assert level_of(graph)("bot.config.settings") <= 3
