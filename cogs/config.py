@@ -10,6 +10,7 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.i18n import Language, text
+from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_private
@@ -40,6 +41,7 @@ class ConfigCog(
         self.bot = bot
         super().__init__()
 
+    @private_reply
     @app_commands.command(
         name="gm-role", description=_("GM: set or clear the GM role", key="cmd.config.gm_role")
     )
@@ -62,6 +64,7 @@ class ConfigCog(
             reply = text(language, "config.gm_role.set", role=role.mention)
         await send_private(interaction, reply)
 
+    @private_reply
     @app_commands.command(
         name="channel",
         description=_("GM: set or clear the announcement channel", key="cmd.config.channel"),
@@ -91,6 +94,7 @@ class ConfigCog(
             reply = text(language, "config.channel.set", channel=f"<#{channel_id}>")
         await send_private(interaction, reply)
 
+    @private_reply
     @app_commands.command(
         name="language",
         description=_("GM: language of the server's public messages", key="cmd.config.language"),

@@ -18,6 +18,7 @@ from bot.features.help import (
     leaf_commands,
     overview,
 )
+from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here, private_language
 from bot.interaction.sending import send_private
@@ -33,6 +34,7 @@ class HelpCog(commands.Cog):
     def __init__(self, bot: SaludBot) -> None:
         self.bot = bot
 
+    @private_reply
     @app_commands.command(
         name="help", description=_("The commands and a summary of the rules", key="cmd.help")
     )

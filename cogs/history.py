@@ -21,6 +21,7 @@ from bot.features.characters.option import Character
 from bot.features.history.pages import history_page
 from bot.features.history.undo_confirm import undo_view
 from bot.features.history.undo_preview import preview_embed
+from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_private, send_public
@@ -54,6 +55,7 @@ class HistoryCog(commands.Cog):
         embed, view = await history_page(here, character, 1)
         await send_public(interaction, embeds=[embed], view=view)
 
+    @private_reply
     @app_commands.command(
         name="undo", description=_("GM: revert the server's latest change", key="cmd.undo")
     )

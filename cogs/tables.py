@@ -26,6 +26,7 @@ from bot.features.tables import (
     table_name,
 )
 from bot.i18n import Language, plural, text
+from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_private, send_public
@@ -70,6 +71,7 @@ class TablesCog(
         self.bot = bot
         super().__init__()
 
+    @private_reply
     @app_commands.command(
         name="create", description=_("GM: a new table for another game", key="cmd.table.create")
     )
@@ -126,6 +128,7 @@ class TablesCog(
             reply += " " + text(language, "table.moved_from", table=table_name(language, previous))
         await send_private(interaction, reply)
 
+    @private_reply
     @app_commands.command(
         name="bind", description=_("GM: play a table in one more place", key="cmd.table.bind")
     )
@@ -161,6 +164,7 @@ class TablesCog(
             reply += " " + text(language, "table.moved_from", table=table_name(language, previous))
         await send_private(interaction, reply)
 
+    @private_reply
     @app_commands.command(
         name="unbind", description=_("GM: stop playing a table in a place", key="cmd.table.unbind")
     )
@@ -223,6 +227,7 @@ class TablesCog(
         )
         await send_public(interaction, embeds=[embed])
 
+    @private_reply
     @app_commands.command(
         name="rename", description=_("GM: a new name for a table", key="cmd.table.rename")
     )
@@ -252,6 +257,7 @@ class TablesCog(
             text(language, "table.renamed", old=old, table=table_name(language, renamed)),
         )
 
+    @private_reply
     @app_commands.command(
         name="delete", description=_("GM: remove an empty table", key="cmd.table.delete")
     )
@@ -277,6 +283,7 @@ class TablesCog(
             interaction, text(language, "table.deleted", table=table_name(language, table))
         )
 
+    @private_reply
     @app_commands.command(
         name="gm-role", description=_("GM: the GM role of a table", key="cmd.table.gm_role")
     )
@@ -308,6 +315,7 @@ class TablesCog(
             reply = text(language, "table.gm_role.set", table=name, role=role.mention)
         await send_private(interaction, reply)
 
+    @private_reply
     @app_commands.command(
         name="channel",
         description=_("GM: the announcement channel of a table", key="cmd.table.channel"),
@@ -340,6 +348,7 @@ class TablesCog(
             reply = text(language, "table.channel.set", table=name, channel=f"<#{channel_id}>")
         await send_private(interaction, reply)
 
+    @private_reply
     @app_commands.command(
         name="numbers",
         description=_(

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot.interaction.context import SaludInteraction
-from bot.interaction.deferral import mark_filled
+from bot.interaction.deferral import mark_filled, public_placeholder
 from bot.interaction.here import Here
 from bot.interaction.mentions import PlayerCall
 
@@ -96,7 +96,18 @@ async def send_private(
     embeds: Sequence[discord.Embed] = (),
     view: discord.ui.View | None = None,
 ) -> None:
-    """An ephemeral reply (a followup when the response was already sent or deferred)."""
+    """An ephemeral reply (a followup when the response was already sent or deferred).
+
+    After a public deferral nothing filled yet (a busy machine acknowledged the command
+    before its reply was known), the first followup would fill that public "thinking…" for
+    the whole channel to read: it is deleted first, and the reply is said privately."""
+    if public_placeholder(interaction):
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException as error:
+            log.warning(
+                "could not delete the placeholder of interaction %s: %s", interaction.id, error
+            )
     await _send(interaction, content, embeds=embeds, view=view, ephemeral=True)
 
 

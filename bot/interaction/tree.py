@@ -26,11 +26,10 @@ from discord import app_commands
 
 from bot.i18n import Language, catalog, text
 from bot.i18n.grammar import gendered
-from bot.interaction.deferral import public_placeholder
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import private_language
 from bot.interaction.option_types import check_option_types
-from bot.interaction.sending import NO_MENTIONS, send_private
+from bot.interaction.sending import send_private
 from bot.interaction.subjects import subject_of
 from bot.render.sanitize import escape, visible
 from bot.storage.errors import (
@@ -209,10 +208,7 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
     else:
         log.debug("refused %s: %r", interaction.id, error)
     try:
-        if public_placeholder(interaction):
-            await _replace_placeholder(interaction, message)
-        else:
-            await send_private(interaction, message)
+        await send_private(interaction, message)
     except discord.HTTPException as failure:
         if _expired(failure):
             log.warning(
@@ -222,15 +218,6 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
             )
             return
         log.exception("could not send the error reply for interaction %s", interaction.id)
-
-
-async def _replace_placeholder(interaction: discord.Interaction[Any], message: str) -> None:
-    """An error after a public deferral: delete the public "thinking…" and say it privately."""
-    try:
-        await interaction.delete_original_response()
-    except discord.HTTPException as error:
-        log.warning("could not delete the placeholder of interaction %s: %s", interaction.id, error)
-    await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
 
 #: The bot the tree belongs to (``bot.app.SaludBot``), never imported here.

@@ -105,6 +105,31 @@ async def test_a_late_press_of_delete_still_edits_the_confirmation(slow: Pair) -
     assert "Cid" not in listed.text
 
 
+async def test_a_late_setting_is_deferred_privately_and_stays_private(slow: Pair) -> None:
+    """A command whose reply is private (the GM's settings, a new table, /undo's question)
+    is acknowledged as privately as it will answer: its commit ran past the deadline, and
+    the channel never sees a "thinking…" nor the reply that fills it."""
+    fake, _ = slow
+    guild = await fake.create_guild(locale="en-US")
+    gm = guild.owner
+    await create(fake, guild, gm, "Dan", 9)
+    await fake.slash(guild, gm, "hurt", {"character": "Dan", "amount": "1"})
+    deferred: bool | None
+    for command, options, said, deferred in [
+        ("config channel", {"channel": guild.announcements}, "Announcement channel set", True),
+        ("config language", {"language": "es"}, "Spanish", True),
+        ("table create", {"name": "Misk", "place": guild.category("Spare")}, "Misk", None),
+        ("undo", {}, "Dan", False),  # a read: answered at once, privately
+    ]:
+        reply = await fake.slash(guild, gm, command, options)
+        assert reply.record.errors == [], command
+        if deferred is not None:  # a new table's commit may end in time: either way
+            assert reply.deferred is deferred, reply.record.summary()
+        assert reply.ephemeral, f"/{command} answered in the channel: {reply.record.summary()}"
+        assert said in reply.text, (command, reply.text)
+        assert reply.followups == [], f"/{command}: one private answer, nothing after it"
+
+
 def test_the_slow_disk_is_the_devkits_not_a_setting() -> None:
     """The fault comes from devkit/sitecustomize, which production never loads."""
     root = Path(__file__).resolve().parents[2]

@@ -18,7 +18,12 @@ from tests.reliability.support import BUSY, interaction_ids, isolated_bot
 
 FLOOD_CHARACTERS = 25
 QUIET_EVERY = 0.1
-ANSWERED_WITHIN = 1.0
+#: A quiet command is answered at once, never deferred: within the 2 s after which the bot
+#: would acknowledge it first (``DEFER_AFTER``). One queued behind the flood would wait for
+#: the whole flood (several seconds) and be deferred. The margin under 2 s is for the CPU the
+#: flood's events take in the bot's one event loop on a 2-core machine running 4 test workers
+#: (stalls of 1.5 s were seen there; the storage's turns are not what those measure).
+ANSWERED_WITHIN = 2.0
 DEADLINE = 3.0  # Discord's, for a first answer
 
 
@@ -79,6 +84,7 @@ async def _flood(tmp_path: Path, flood: int) -> None:
 
         slow = [f"{r.latency:.2f} s" for r in calm if (r.latency or 99) > ANSWERED_WITHIN]
         assert not slow, f"{len(slow)} of {len(calm)} quiet /hurt answered late: {slow}"
+        assert not [r.record.summary() for r in calm if r.deferred], "a quiet /hurt waited"
         assert all(not r.ephemeral for r in calm), [r.text for r in calm if r.ephemeral][:3]
 
         ids = interaction_ids(bot.database_path)
@@ -98,7 +104,7 @@ async def _flood(tmp_path: Path, flood: int) -> None:
 
 
 async def test_a_flood_from_one_server_does_not_delay_another(tmp_path: Path) -> None:
-    await _flood(tmp_path, flood=2000)
+    await _flood(tmp_path, flood=1000)  # 4 times the cap of a server's open commands
 
 
 @pytest.mark.stress
