@@ -31,6 +31,7 @@ class InteractionRecord:
     original_edits: int = 0  # edits of the original message after the callback
     followup_ids: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # error answers the fake gave for it
+    filled_at: float | None = None  # loop time of the first edit or followup after the callback
 
     def summary(self) -> str:
         """One line for timeout messages."""
@@ -119,6 +120,14 @@ class Reply:
         if self.record.callback_at is None:
             return None
         return self.record.callback_at - self.record.created
+
+    @property
+    def answered_in(self) -> float | None:
+        """Seconds from dispatch to the message the user reads: the callback's own, or after
+        a deferral the first edit or followup that filled it (None before then)."""
+        record = self.record
+        done = record.filled_at if self.deferred else record.callback_at
+        return None if done is None else done - record.created
 
     @property
     def choices(self) -> list[dict[str, Any]]:

@@ -917,6 +917,8 @@ class FakeDiscord:
         for record in self.interactions.values():
             if record.original_id == message_id and record.callback_type is not None:
                 record.original_edits += 1
+                if record.filled_at is None:
+                    record.filled_at = asyncio.get_running_loop().time()
         return message
 
     # --- validation helpers -------------------------------------------------------------------
@@ -1298,6 +1300,8 @@ class FakeDiscord:
                 flags=flags,
             )
             record.followup_ids.append(message["id"])
+            if record.filled_at is None:
+                record.filled_at = asyncio.get_running_loop().time()
         if request.query.get("wait") in ("1", "true", "True"):
             return _json(message)
         return web.Response(status=204)
