@@ -17,7 +17,8 @@ from tests.e2e.kit import create, slow_disk
 from tests.reliability.support import BUSY, interaction_ids, isolated_bot
 
 FLOOD_CHARACTERS = 25
-COMMIT_SECONDS = 0.02
+COMMIT_SECONDS = 0.01
+QUIET_NAMES = ("Quiet", "Calm", "Still")
 QUIET_EVERY = 0.1
 #: Seconds from a quiet command to the message its player reads (filled, when a busy machine
 #: deferred it): one queued behind the flood would wait for the flood's 250 commits. The
@@ -31,11 +32,13 @@ DEADLINE = 3.0  # Discord's, for a first answer
 async def _quiet_server(
     fake: FakeDiscord, guild: FakeGuild, stop: asyncio.Event, sent: list[Reply]
 ) -> None:
-    """One /hurt every 100 ms until told to stop."""
+    """One /hurt every 100 ms until told to stop, on its characters in turn (a flood of 5 to 10 s
+    would take one past death)."""
     while not stop.is_set():
+        name = QUIET_NAMES[len(sent) % len(QUIET_NAMES)]
         sent.append(
             await fake.slash(
-                guild, guild.owner, "hurt", {"character": "Quiet", "amount": "1"}, wait="none"
+                guild, guild.owner, "hurt", {"character": name, "amount": "1"}, wait="none"
             )
         )
         await asyncio.sleep(QUIET_EVERY)  # not a wait: the quiet server's pace
@@ -51,14 +54,15 @@ async def quiet_answered(fake: FakeDiscord, sent: list[Reply], count: int) -> No
 
 
 async def _flood(tmp_path: Path, flood: int) -> None:
-    # Every commit takes 20 ms: the flood's 250 commits take 5 s or more, so a quiet command
+    # Every commit takes 10 ms: the flood's 250 commits take 4 s or more, so a quiet command
     # served after them would be seconds late, and one served in turn is not.
     async with isolated_bot(tmp_path, name="busy", env=slow_disk(COMMIT_SECONDS)) as (fake, bot):
         loud, quiet = await fake.create_guild(), await fake.create_guild()
         names = [f"Loud {number}" for number in range(FLOOD_CHARACTERS)]
         for name in names:
             await create(fake, loud, loud.owner, name, 99)
-        await create(fake, quiet, quiet.owner, "Quiet", 99)
+        for name in QUIET_NAMES:
+            await create(fake, quiet, quiet.owner, name, 99)
 
         stop = asyncio.Event()
         calm: list[Reply] = []
