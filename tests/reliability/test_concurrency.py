@@ -167,7 +167,7 @@ async def _overload(tmp_path: Path, count: int) -> None:
         assert bot.running
         ours = {int(r.record.id) for r in replies}
         stored = set(interaction_ids(bot.database_path)) & ours
-        answered = {int(r.record.id) for r in replies if r.is_complete() and not r.ephemeral}
+        answered = {int(r.record.id) for r in replies if r.is_complete() and not is_refusal(r)}
         assert stored == answered, (
             f"{len(stored - answered)} changes stored without their reply reaching Discord;"
             f" {len(answered - stored)} answered but not stored"
