@@ -108,12 +108,18 @@ async def test_sweeps_of_roll_buttons_leave_every_tracker_current_within_5_s(
         servers = await tracked_servers(fake, 120)
         trackers = [message_id for _, _, message_id in servers]
         wounded = servers[:60]
-        first = await asyncio.gather(
-            *(
-                fake.slash(guild, gm, "hurt", {"character": "Ana", "amount": "100"}, timeout=30.0)
-                for guild, gm, _ in wounded
+        # Set up in batches of 20, as the trackers are: 60 at once once took a loaded 2-core
+        # CI past Discord's 3 s before the part this test judges began.
+        first = []
+        for start in range(0, len(wounded), 20):
+            first += await asyncio.gather(
+                *(
+                    fake.slash(
+                        guild, gm, "hurt", {"character": "Ana", "amount": "100"}, timeout=30.0
+                    )
+                    for guild, gm, _ in wounded[start : start + 20]
+                )
             )
-        )
         assert all(reply.custom_ids for reply in first), [r.text for r in first]
         rounds = 3
         spacing = 2.0 / len(servers)
