@@ -10,14 +10,15 @@ background work leaves them room: replies come first.
 - **A budget for the whole bot**: every attempt takes a token of one bucket, ``RATE`` a
   second (``BURST`` at once), under Discord's 50; a process that runs only some of the
   shards takes their share of it (several processes of one bot share Discord's limit).
-  And however the tokens were taken, the requests go at least half ``1 / RATE`` apart,
-  and no more than the rate's worth in any one second, counted when each goes
-  (``_send_slot``): requests that waited for a busy event loop are not sent bunched.
+  The requests go in the order they asked, at least half ``1 / RATE`` apart, and each
+  counts from when it goes until a second after its answer, never more than the rate's
+  worth at once: however late a receiver reads them, no second of their arrivals holds
+  more (``bot.discord_rest.admission``, the gate).
 - **Trackers first**: work is submitted ``urgent`` (a tracker, which the contract wants
   current within 5 s) or not (a sweep of old roll buttons, which only looks); when both
   wait, the urgent goes first, but at most ``URGENT_TURNS`` times in a row, so that the
   sweeps are never starved and never take more than their share: when a worker takes its
-  next piece of work, and when requests under way wait for a token (a sweep of many
+  next piece of work, and when requests under way wait at the gate (a sweep of many
   messages holds no tracker back).
 - **Coalescing**: work is submitted under a key (a server's tracker, a server's sweep of
   roll buttons); a key already waiting keeps its place and takes the newer work, and a
@@ -51,7 +52,6 @@ A fixed number of workers (``WORKERS``) run the work: the tasks do not grow with
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import contextvars
 import heapq
@@ -66,8 +66,9 @@ from typing import Any
 import aiohttp
 import discord
 
+from bot.discord_rest.admission import URGENT_TURNS, Admission
 from bot.discord_rest.channel_holds import ChannelHolds, RateLimited
-from bot.discord_rest.invalid_requests import SLOW_PACE, Backoff, InvalidRequests
+from bot.discord_rest.invalid_requests import InvalidRequests
 from bot.storage.errors import StorageUnreachable
 
 __all__ = ["BURST", "RATE", "WORKERS", "Job", "RateLimited", "RestPacer"]
@@ -75,25 +76,16 @@ __all__ = ["BURST", "RATE", "WORKERS", "Job", "RateLimited", "RestPacer"]
 log = logging.getLogger(__name__)
 
 #: Background requests a second, for the whole bot: under Discord's global 50, leaving room
-#: for the announcements (``charge``), discord.py's own requests, and the requests that
-#: arrive bunched although they were sent evenly (a busy network, or a receiver that reads
-#: them late): at 45 a second the fake counted 46 to 51 in its busiest second under load
-#: (once a global 429), at 40 a second 41 to 46 (issue 24). 150 trackers edited after one
-#: change each take 3.75 s of it.
-RATE = 40.0
+#: for the announcements (``charge``) and discord.py's own requests. Requests that would
+#: arrive bunched (a busy network, or a receiver that reads them late) are held back by the
+#: gate (``bot.discord_rest.admission``), which counts each until a second after its
+#: answer: 200 trackers edited after one change each take 4.2 s of it (issue 24.10).
+RATE = 49.0
 #: Requests that may go at once after a quiet moment.
 BURST = 2.0
-#: After a global 429 the pace is halved (down to ``SLOWEST``); it is back at the full rate
-#: this many seconds after the last one (it grows by ``rate / RECOVERY_SECONDS`` a second).
-RECOVERY_SECONDS = 2.0
-SLOWEST = 1.0
-#: Urgent work (trackers) taken before the other (sweeps) at most this many times in a row.
-URGENT_TURNS = 7
-#: How long background work waits before asking again whether invalid requests allow it.
-_STOPPED_WAIT = 1.0
-#: Pieces of work running at once (each waits for Discord's answer to its requests, 0.05–0.15 s:
-#: 8 keep the full rate going).
-WORKERS = 8
+#: Pieces of work running at once (each reads the state it shows, then waits for Discord's
+#: answer, 0.05–0.15 s: 12 keep the full rate going while the storage is busy).
+WORKERS = 12
 #: Tries of a piece of work that failed for a passing reason (5xx, network) before it is
 #: dropped (the next change submits it again).
 PASSING_FAILURES = 3
@@ -101,7 +93,7 @@ PASSING_FAILURES = 3
 #: longer works), pauses everything: each request would be one more invalid request.
 BAN_PAUSE = 60.0
 
-#: The lane of the work whose requests run in this context (0: urgent), for ``_take``.
+#: The lane of the work whose requests run in this context (0: urgent), for the gate's turn.
 _LANE: contextvars.ContextVar[int] = contextvars.ContextVar("salud_pacer_lane", default=1)
 
 #: A piece of work: requests made with ``RestPacer.request``.
@@ -134,30 +126,15 @@ class RestPacer:
         invalid: InvalidRequests | None = None,
     ) -> None:
         self._http = http
-        self._rate = rate
-        self._pace = rate  # the rate now: lower for a while after a global 429
         self.invalid = invalid or InvalidRequests()
-        self._slow_next = 0.0  # when the next request may go while invalid requests are many
-        self._burst = burst
+        self._admission = Admission(rate=rate, burst=burst, invalid=self.invalid)
         self._workers = workers
         self._base_url = base_url
-        self._tokens = burst
-        self._refilled = time.monotonic()
-        #: When the requests of the last second were sent (``charge`` included): never more
-        #: than ``_per_second`` of them.
-        self._sends: collections.deque[float] = collections.deque()
-        self._per_second = max(1, int(rate))
-        #: Half the rate's interval: a backlog (after the loop was busy) catches up without
-        #: going bunched, and a sleep's lateness costs no throughput.
-        self._spacing = 0.5 / rate
-        self._paused_until = 0.0
         self._channels = ChannelHolds()  # buckets held after a 429, channels refused (403)
         self._pending: dict[Hashable, _Pending] = {}
         # One heap per lane (urgent first), of (due, seq, key).
         self._heaps: tuple[list[tuple[float, int, Hashable]], ...] = ([], [])
         self._passed = 0  # times in a row the other lane waited while urgent work went
-        self._urgent_waiting = 0  # urgent requests waiting for a token
-        self._urgent_streak = 0  # tokens taken in a row by urgent requests while others waited
         self._running: set[Hashable] = set()
         self._seq = itertools.count()
         self._wakeup = asyncio.Event()
@@ -189,6 +166,7 @@ class RestPacer:
             task.cancel()
         if self._tasks:
             await asyncio.wait(self._tasks, timeout=1.0)
+        self._admission.close()
         if self._session is not None:
             await self._session.close()
 
@@ -232,7 +210,7 @@ class RestPacer:
     @property
     def paused_for(self) -> float:
         """Seconds before background requests may go again after a global 429 or a 401."""
-        return max(0.0, self._paused_until - time.monotonic())
+        return self._admission.paused_for
 
     def _again(self, key: Hashable, failed: _Pending, delay: float, *, failure: bool) -> None:
         """Put the work of ``key`` back to run after ``delay``; a newer submission made
@@ -322,74 +300,8 @@ class RestPacer:
 
     def charge(self) -> None:
         """A request the bot made outside the pacer (an announcement): it counts against the
-        budget, so that background work leaves room for it (at most a second's worth owed)."""
-        now = time.monotonic()
-        self._refill(now)
-        self._tokens = max(self._tokens - 1.0, -self._pace)
-        self._sends.append(now)
-
-    def _refill(self, now: float) -> None:
-        elapsed = now - self._refilled
-        self._tokens = min(self._burst, self._tokens + elapsed * self._pace)
-        self._pace = min(self._rate, self._pace + elapsed * self._rate / RECOVERY_SECONDS)
-        self._refilled = now
-
-    async def _take(self) -> None:
-        """Wait for a token of the budget (for a global pause to end, and for the invalid
-        requests of the last 10 minutes to allow one). The requests of urgent work waiting
-        take the tokens first, ``URGENT_TURNS`` to one: a sweep of many messages under way
-        does not hold the trackers back."""
-        urgent = _LANE.get() == 0
-        if urgent:
-            self._urgent_waiting += 1
-        try:
-            await self._take_token(urgent)
-        finally:
-            if urgent:
-                self._urgent_waiting -= 1
-
-    async def _take_token(self, urgent: bool) -> None:
-        while True:
-            now = time.monotonic()
-            if now < self._paused_until:
-                await asyncio.sleep(self._paused_until - now)
-                continue
-            backoff = self.invalid.level
-            if backoff is Backoff.STOP:
-                await asyncio.sleep(_STOPPED_WAIT)
-                continue
-            if backoff is Backoff.SLOW and now < self._slow_next:
-                await asyncio.sleep(self._slow_next - now)
-                continue
-            self._refill(now)
-            yields = not urgent and self._urgent_waiting and self._urgent_streak < URGENT_TURNS
-            if self._tokens >= 1.0 and not yields:
-                self._tokens -= 1.0
-                self._urgent_streak = self._urgent_streak + 1 if urgent else 0
-                if backoff is Backoff.SLOW:
-                    self._slow_next = now + 1.0 / SLOW_PACE
-                return
-            short = 1.0 - self._tokens  # a token's worth short, or yielding to urgent work
-            await asyncio.sleep((short if short > 0 else 0.5) / self._pace)
-
-    async def _send_slot(self) -> None:
-        """Wait until this request may go, and count it as sent now: half ``1 / rate``
-        after the last one sent, and no more than the rate's worth in the last second. The bucket
-        alone allows a second's rate plus its burst, and the tokens taken while the event
-        loop was busy (a loaded machine) would be sent bunched, as a burst repeats itself a
-        second later: Discord counts the requests of any one second as they arrive."""
-        sends = self._sends
-        while True:
-            now = time.monotonic()
-            while sends and sends[0] <= now - 1.0:
-                sends.popleft()
-            at = now if not sends else max(now, sends[-1] + self._spacing)
-            if len(sends) >= self._per_second:
-                at = max(at, sends[0] + 1.0)
-            if at <= now:
-                sends.append(now)
-                return
-            await asyncio.sleep(at - now)
+        budget, so that background work leaves room for it."""
+        self._admission.charge()
 
     async def request(
         self, method: str, path: str, *, channel_id: int, body: dict[str, Any] | None = None
@@ -400,9 +312,13 @@ class RestPacer:
         without asking, for a channel refused lately), ``NotFound``, ``DiscordServerError``
         or ``HTTPException`` for the other errors."""
         self._channels.check(channel_id)
-        await self._take()
-        self._channels.check(channel_id)  # a worker refused there while this one waited
-        await self._send_slot()
+        async with self._admission.turn(urgent=_LANE.get() == 0):
+            self._channels.check(channel_id)  # a worker refused there while this one waited
+            return await self._send(method, path, channel_id, body)
+
+    async def _send(
+        self, method: str, path: str, channel_id: int, body: dict[str, Any] | None
+    ) -> Any:
         base = self._base_url or discord.http.Route.BASE
         headers = {"User-Agent": self._http.user_agent}
         if self._http.token is not None:
@@ -433,7 +349,7 @@ class RestPacer:
                 raise limited
             if response.status == 401:  # the token no longer works: every request would fail
                 log.error("Discord refused the bot's token: background requests paused")
-                self._slow_down(BAN_PAUSE)
+                self._admission.slow_down(BAN_PAUSE)
             if response.status == 403:
                 self._channels.refuse(channel_id)
                 raise discord.Forbidden(response, data)
@@ -449,22 +365,13 @@ class RestPacer:
             return
         self._channels.hold(channel_id, _seconds(headers.get("X-RateLimit-Reset-After")) or 0.0)
 
-    def _slow_down(self, pause: float) -> None:
-        """A global 429: nothing for ``pause`` seconds, then half the pace, no burst."""
-        now = time.monotonic()
-        self._refill(now)
-        if self._paused_until <= now:  # once per pause: workers refused together count once
-            self._pace = max(SLOWEST, self._pace / 2.0)
-        self._paused_until = max(self._paused_until, now + pause)
-        self._tokens = min(self._tokens, 0.0)
-
     def _limited(self, response: aiohttp.ClientResponse, data: Any) -> RateLimited:
         """The 429's ``retry_after`` (from its JSON body, else its headers); a global one
         pauses every background request meanwhile."""
         if not isinstance(data, dict):  # not Discord's answer: Cloudflare's ban
             ban = _seconds(response.headers.get("Retry-After")) or BAN_PAUSE
             log.warning("Discord's gateway refused background requests: pausing %.0f s", ban)
-            self._slow_down(ban)
+            self._admission.slow_down(ban)
             return RateLimited(ban, is_global=True)
         after = _seconds(data.get("retry_after"))
         if after is None:
@@ -472,7 +379,7 @@ class RestPacer:
         is_global = bool(data.get("global")) or response.headers.get("X-RateLimit-Global") == "true"
         if is_global:
             log.warning("Discord's global rate limit: background requests paused %.2f s", after)
-            self._slow_down(after)
+            self._admission.slow_down(after)
         return RateLimited(after, is_global=is_global)
 
 

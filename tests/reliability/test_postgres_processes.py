@@ -403,9 +403,9 @@ async def test_each_process_paces_at_its_share_of_the_global_limit(
     tmp_path: Path, postgres_server: PostgresServer
 ) -> None:
     """Each process runs 1 of the 2 shards: its background requests go at half the bot's
-    pace (``RATE``, 40 a second), and both together stay under Discord's 50 (``make stress``:
-    one process at the whole pace sends about 40 a second under the same burst, so two
-    unshared ones would send about 80)."""
+    pace (``RATE``, 49 a second), and both together stay under Discord's 50 (``make stress``:
+    one process at the whole pace sends about 45 a second under the same burst, so two
+    unshared ones would send about 90)."""
     load = await trackers_under_load(tmp_path, postgres_server, ["0", "1"])
     print(f"\n2 processes of 1 shard each, {2 * TRACKED_PER_SHARD} trackers at once: {load}")
     assert load.refused == 0 and load.busiest <= 50, load

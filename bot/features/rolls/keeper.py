@@ -47,6 +47,7 @@ from bot.interaction.buttons import CustomId
 from bot.interaction.here import Here
 from bot.render.stability_call import replace_call_line
 from bot.storage.errors import StorageUnreachable
+from bot.storage.fair_lock import Ticket
 from bot.storage.interface import StorageEngine
 from bot.storage.memory import Lru
 from bot.storage.models import RollKind, RollMessage, UnkeptReply
@@ -365,7 +366,7 @@ class RollButtonKeeper:
 
     async def _disable_stale(self, guild_id: int, character_ids: list[int]) -> None:
         storage = self._storage
-        async with storage.read() as reader:
+        async with storage.read(Ticket(("sweep", guild_id), None)) as reader:
             if not await has_roll_messages(reader, guild_id):
                 self._without.put(guild_id, True)
                 return

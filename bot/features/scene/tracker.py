@@ -39,6 +39,7 @@ from bot.discord_rest.pacer import RestPacer
 from bot.i18n import Language, public_language, text
 from bot.render.limits import TITLE_LIMIT
 from bot.render.sanitize import escape
+from bot.storage.fair_lock import Ticket
 from bot.storage.interface import StorageEngine, StorageReads
 from bot.storage.memory import Lru
 from bot.storage.models import TrackerMessage
@@ -166,7 +167,9 @@ class LiveTracker:
     async def refresh(self, guild_id: int) -> None:
         """Edit the server's tracker to show its state now (nothing when it has none)."""
         posted = self._posted
-        async with self._storage.read() as reader:
+        # Its own turn in the storage's round of servers: under the key of no server, the
+        # reads of 200 trackers would wait for one turn a round of 200 servers' commands.
+        async with self._storage.read(Ticket(("tracker", guild_id), None)) as reader:
             tracker = await get_tracker(reader, guild_id)
             if tracker is None:
                 if posted == self._posted:
