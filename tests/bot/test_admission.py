@@ -12,32 +12,28 @@ from bot.discord_rest.admission import URGENT_TURNS, Admission
 from bot.discord_rest.invalid_requests import InvalidRequests
 
 
+async def admit(gate: Admission, admitted: list[str], name: str, *, urgent: bool = False) -> None:
+    """One request through ``gate``: its name noted when it is admitted."""
+    async with gate.turn(urgent=urgent):
+        admitted.append(name)
+
+
 async def test_requests_are_admitted_in_the_order_they_came() -> None:
     gate = Admission(rate=50.0, burst=1.0, invalid=InvalidRequests())
-    admitted: list[int] = []
-
-    async def request(number: int) -> None:
-        async with gate.turn(urgent=False):
-            admitted.append(number)
-
+    admitted: list[str] = []
     tasks = []
     for number in range(30):
-        tasks.append(asyncio.create_task(request(number)))
+        tasks.append(asyncio.create_task(admit(gate, admitted, str(number))))
         await asyncio.sleep(0)  # each one queued before the next
     await asyncio.gather(*tasks)
-    assert admitted == list(range(30))
+    assert admitted == [str(number) for number in range(30)]
 
 
 async def test_urgent_requests_go_first_seven_to_one() -> None:
     gate = Admission(rate=100.0, burst=1.0, invalid=InvalidRequests())
     admitted: list[str] = []
-
-    async def request(name: str, urgent: bool) -> None:
-        async with gate.turn(urgent=urgent):
-            admitted.append(name)
-
-    tasks = [asyncio.create_task(request(f"s{n}", False)) for n in range(4)]
-    tasks += [asyncio.create_task(request(f"t{n}", True)) for n in range(16)]
+    tasks = [asyncio.create_task(admit(gate, admitted, f"s{n}")) for n in range(4)]
+    tasks += [asyncio.create_task(admit(gate, admitted, f"t{n}", urgent=True)) for n in range(16)]
     await asyncio.gather(*tasks)
     expected = ["t"] * URGENT_TURNS + ["s"] + ["t"] * URGENT_TURNS + ["s"]
     assert [name[0] for name in admitted[:16]] == expected, admitted
@@ -69,17 +65,10 @@ async def test_no_second_holds_more_arrivals_than_the_rate_however_late_the_answ
 
 async def test_a_request_cancelled_while_it_waits_leaves_its_turn_to_the_next() -> None:
     gate = Admission(rate=20.0, burst=1.0, invalid=InvalidRequests())
-    admitted: list[int] = []
-
-    async def request(number: int) -> None:
-        async with gate.turn(urgent=False):
-            admitted.append(number)
-
-    first = asyncio.create_task(request(0))
-    second = asyncio.create_task(request(1))
-    third = asyncio.create_task(request(2))
+    admitted: list[str] = []
+    first, second, third = (asyncio.create_task(admit(gate, admitted, n)) for n in "012")
     await asyncio.sleep(0)
     second.cancel()
     await asyncio.gather(first, third)
-    assert admitted == [0, 2]
+    assert admitted == ["0", "2"]
     gate.close()
