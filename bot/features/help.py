@@ -23,6 +23,7 @@ from bot.i18n import Language, catalog, text
 from bot.interaction.buttons import CustomId, SaludButton, button_view, choice
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
+from bot.render.cut import cut
 from bot.render.limits import (
     CHOICE_LENGTH_LIMIT,
     CHOICES_LIMIT,
@@ -206,8 +207,7 @@ def command_page(command: Command, language: Language) -> discord.Embed:
     )
     lines = [_option_line(group, language) for group in _series(list(command.parameters))]
     options = "\n".join(lines) if lines else text(language, "help.page.no_options")
-    if len(options) > FIELD_VALUE_LIMIT:
-        options = options[: FIELD_VALUE_LIMIT - 1] + "…"
+    options = cut(options, FIELD_VALUE_LIMIT)
     embed.add_field(name=text(language, "help.page.options"), value=options, inline=False)
     key = catalog_key(command)
     for title, entry in (("help.page.who", "help.who"), ("help.page.example", "help.example")):

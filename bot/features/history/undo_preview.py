@@ -18,6 +18,7 @@ import discord
 
 from bot.i18n import Language, plural, text
 from bot.render.common import duration_text, mention, safe
+from bot.render.cut import cut
 from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT
 from bot.render.visibility import EVERYONE, Sight, Viewer, shows_numbers
 from bot.render.words import happened_words
@@ -287,9 +288,7 @@ def preview_embed(
     if changed:
         intro = text(language, "undo.preview.changed") + "\n" + intro
     lines = "\n".join(reversal_lines(entry, language, viewer=GM))  # a GM's eyes only
-    description = f"{intro}\n{lines}"
-    if len(description) > DESCRIPTION_LIMIT:
-        description = description[: DESCRIPTION_LIMIT - 1] + "…"
+    description = cut(f"{intro}\n{lines}", DESCRIPTION_LIMIT)
     embed = discord.Embed(title=title[:TITLE_LIMIT], description=description, colour=PREVIEW_COLOUR)
     embed.set_footer(text=text(language, "undo.preview.footer"))
     return embed

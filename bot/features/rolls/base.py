@@ -29,6 +29,7 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.subjects import note_subject
 from bot.render.calls import short_names as short_call_names
+from bot.render.cut import cut
 from bot.render.limits import BUTTON_LABEL_LIMIT, BUTTONS_PER_ROW, ROWS_PER_MESSAGE
 from bot.render.visibility import EVERYONE, shows_numbers
 from bot.storage.errors import CharacterNotFound
@@ -235,7 +236,7 @@ def short_names(characters: Sequence[StoredCharacter]) -> dict[int, str]:
 def safe_label(name: str) -> str:
     """A name in a button's label: labels show no markdown, so it is shown as typed; a name
     longer than the label allows is cut so that the action still shows."""
-    return name if len(name) <= _NAME_IN_LABEL else name[: _NAME_IN_LABEL - 1] + "…"
+    return cut(name, _NAME_IN_LABEL)
 
 
 def roll_view(
@@ -268,7 +269,7 @@ def roll_view(
             if named
             else text(language, kind.roll_label)
         )
-        view.add_item(button.of(character.id, 0, number, label[:BUTTON_LABEL_LIMIT], row))
+        view.add_item(button.of(character.id, 0, number, cut(label, BUTTON_LABEL_LIMIT), row))
         if not with_spends:
             continue
         # Which spends are legal would tell a private pool (C4, M7): it gets every one, and
@@ -282,6 +283,6 @@ def roll_view(
                     else text(language, kind.spend_label, points=spend)
                 )
                 view.add_item(
-                    button.of(character.id, spend, number, label[:BUTTON_LABEL_LIMIT], row)
+                    button.of(character.id, spend, number, cut(label, BUTTON_LABEL_LIMIT), row)
                 )
     return view
