@@ -19,7 +19,7 @@ import discord
 from bot.i18n import Language, plural, text
 from bot.render.common import duration_text, mention, safe
 from bot.render.cut import cut
-from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT
+from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT, UNDO_PREVIEW_COLOUR
 from bot.render.visibility import EVERYONE, Sight, Viewer, shows_numbers
 from bot.render.words import happened_words
 from bot.storage.details import CharacterMoveDetails
@@ -29,9 +29,7 @@ from rules.character import CharacterHealth
 from rules.stability import CharacterStability
 from rules.stability_roll import stability_test_difficulty
 
-__all__ = ["PREVIEW_COLOUR", "preview_embed", "reversal_line", "reversal_lines"]
-
-PREVIEW_COLOUR = discord.Colour(0xE67E22)
+__all__ = ["preview_embed", "reversal_line", "reversal_lines"]
 
 
 def _pool_move(now: int, now_rating: int, back: int, back_rating: int) -> str:
@@ -289,6 +287,8 @@ def preview_embed(
         intro = text(language, "undo.preview.changed") + "\n" + intro
     lines = "\n".join(reversal_lines(entry, language, viewer=GM))  # a GM's eyes only
     description = cut(f"{intro}\n{lines}", DESCRIPTION_LIMIT)
-    embed = discord.Embed(title=title[:TITLE_LIMIT], description=description, colour=PREVIEW_COLOUR)
+    embed = discord.Embed(
+        title=title[:TITLE_LIMIT], description=description, colour=UNDO_PREVIEW_COLOUR
+    )
     embed.set_footer(text=text(language, "undo.preview.footer"))
     return embed
