@@ -9,7 +9,6 @@ from typing import Any
 
 import discord
 
-from bot.features.history.undo_preview import preview_embed, reversal_lines
 from bot.features.numbers import numbers_view, send_numbers
 from bot.features.rolls.stability import stability_test_view
 from bot.i18n import Language, text
@@ -23,6 +22,7 @@ from bot.render.change import should_announce
 from bot.render.change_reply import Touched, change_reply, clip_lines
 from bot.render.common import mention
 from bot.render.limits import CONTENT_LIMIT
+from bot.render.undo import preview_embed, reversal_lines
 from bot.storage.models import HistoryEntry, RollKind, UndoResult
 from bot.storage.roll_messages import renumber_rolls
 from rules.outcome import Outcome
@@ -59,7 +59,7 @@ def undo_reply(
         back = restored.get(change.character_id)
         # Every value that changes back, said once: Health in each character's embed (as
         # every change shows it), the others in the content, in the words of the preview
-        # (``bot.features.history.undo_preview``) that the GM saw before confirming.
+        # (``bot.render.undo``) that the GM saw before confirming.
         if back is None:
             touched.append(Touched(now, None, None))
         elif now is None:
