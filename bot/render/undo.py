@@ -1,4 +1,5 @@
-"""What an ``/undo`` would revert, in words (COMMANDS.md ``/undo``).
+"""What an ``/undo`` would revert, in words (COMMANDS.md ``/undo``), and the public reply once
+it did.
 
 The GM sees it privately before confirming, and the public reply after it says the same:
 every character the change touched, with only the values that change back, each once, in
@@ -18,19 +19,22 @@ from collections.abc import Sequence
 import discord
 
 from bot.i18n import Language, plural, text
+from bot.render.change import should_announce
+from bot.render.change_reply import Touched, change_reply, clip_lines
 from bot.render.common import duration_text, mention, safe
 from bot.render.cut import cut
-from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT, UNDO_PREVIEW_COLOUR
+from bot.render.limits import CONTENT_LIMIT, DESCRIPTION_LIMIT, TITLE_LIMIT, UNDO_PREVIEW_COLOUR
 from bot.render.visibility import EVERYONE, Sight, Viewer, shows_numbers
 from bot.render.words import happened_words
 from bot.storage.details import CharacterMoveDetails
-from bot.storage.models import HistoryCharacter, HistoryEntry, StoredCharacter
+from bot.storage.models import HistoryCharacter, HistoryEntry, StoredCharacter, UndoResult
 from rules.abilities import Ability
 from rules.character import CharacterHealth
-from rules.stability import CharacterStability
+from rules.outcome import Outcome
+from rules.stability import CharacterStability, StabilityOutcome
 from rules.stability_roll import stability_test_difficulty
 
-__all__ = ["preview_embed", "reversal_line", "reversal_lines"]
+__all__ = ["preview_embed", "reversal_line", "reversal_lines", "undo_reply"]
 
 
 def _pool_move(now: int, now_rating: int, back: int, back_rating: int) -> str:
@@ -293,3 +297,49 @@ def preview_embed(
     )
     embed.set_footer(text=text(language, "undo.preview.footer"))
     return embed
+
+
+def undo_reply(
+    result: UndoResult, language: Language
+) -> tuple[str, list[discord.Embed], list[list[discord.Embed]], bool]:
+    """Content, embeds, further messages' embeds and whether to announce: which change was
+    reverted (its number in the server, who made it, when), each character's status embed
+    with its Health (or, when only its mind moved, its Stability) now → restored, and the
+    other values that change back in words."""
+    reverted = result.reverted
+    header = text(
+        language,
+        "history.undo.done",
+        actor=mention(result.undo_entry.actor_id),
+        entry=reverted.number,
+        author=mention(reverted.actor_id),
+        when=discord.utils.format_dt(reverted.created_at, "R"),
+    )
+    restored = {character.id: character for character in result.restored}
+    touched: list[Touched] = []
+    for change in reverted.characters:
+        now = change.after  # as the reverted change left it: what the undo starts from
+        back = restored.get(change.character_id)
+        # Every value that changes back, said once: Health in each character's embed (as
+        # every change shows it), the others in the content, in the words of the preview
+        # (``bot.render.undo``) that the GM saw before confirming.
+        if back is None:
+            touched.append(Touched(now, None, None))
+        elif now is None:
+            outcome = Outcome(before=back.health, after=back.health, events=())
+            touched.append(Touched(None, back, outcome))
+        else:
+            outcome = Outcome(before=now.health, after=back.health, events=())
+            mind = None
+            if now.stability is not None and back.stability is not None:
+                mind = StabilityOutcome(before=now.stability, after=back.stability, events=())
+            touched.append(Touched(now, back, outcome, stability=mind))
+    lines = reversal_lines(reverted, language, health=False)
+    if lines:
+        header += "\n" + clip_lines(lines, language, CONTENT_LIMIT - len(header) - 1)
+    content, embeds, more = change_reply(header, touched, language)
+    # Announced like any change: a death undone, or a character knocked out again.
+    announce = should_announce(
+        item.outcome for item in touched if item.outcome is not None and item.before is not None
+    )
+    return content, embeds, more, announce
