@@ -17,17 +17,16 @@ from discord.ext import commands
 from bot.features.abilities import (
     KIND_CHOICES,
     ability_name,
-    ability_sentence,
     complete_ability,
     find_ability,
     refuse_reserved,
-    set_sentence,
 )
 from bot.features.characters.option import Character
 from bot.features.numbers import numbers_view, send_numbers
 from bot.interaction.here import Here
 from bot.interaction.sending import send_brief
 from bot.interaction.transformers import InRange, check_range
+from bot.render.abilities import ability_sentence, set_sentence
 from bot.render.brief import brief_embed
 from bot.storage.details import AbilityRemoveDetails, AbilitySetDetails
 from rules.abilities import (

@@ -19,15 +19,11 @@ from discord.ext import commands
 
 from bot.features.abilities import (
     ability_name,
-    ability_sentence,
-    check_embed,
     complete_ability,
     find_ability,
     first_aid_ability,
-    first_aid_name,
     is_first_aid,
     refuse_reserved,
-    spend_embed,
 )
 from bot.features.characters.option import Character
 from bot.features.numbers import numbers_view, send_numbers, send_screened
@@ -36,6 +32,7 @@ from bot.interaction.here import Here
 from bot.interaction.sending import send_public
 from bot.interaction.transformers import InRange
 from bot.render import count_text
+from bot.render.abilities import ability_sentence, check_embed, first_aid_name, spend_embed
 from bot.render.stability import stability_announce
 from bot.render.visibility import Viewer
 from bot.storage.details import CheckDetails, SpendDetails

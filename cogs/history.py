@@ -20,11 +20,11 @@ from discord.ext import commands
 from bot.features.characters.option import Character
 from bot.features.history.pages import history_page
 from bot.features.history.undo_confirm import undo_view
-from bot.features.history.undo_preview import preview_embed
 from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_private, send_public
+from bot.render.undo import preview_embed
 
 if TYPE_CHECKING:
     from bot.app import SaludBot

@@ -22,7 +22,6 @@ from bot.features.scene.server_wide import (
     count_among,
     new_stability_scene,
     save_all,
-    stability_scene_said,
 )
 from bot.features.scene.status import status_message, tracker_embeds
 from bot.i18n import Language, plural, text
@@ -31,6 +30,7 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_public
 from bot.render.change_reply import Touched
+from bot.render.scene import stability_scene_said
 from bot.render.several import Line, several_embeds
 from bot.render.visibility import Viewer
 from bot.storage import TURN_EVERY, Among, StorageChange

@@ -30,6 +30,7 @@ from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_private, send_public
+from bot.render.limits import INFO_COLOUR
 from bot.render.sanitize import escape
 from bot.storage import Numbers
 from bot.storage.names import name_key
@@ -223,7 +224,7 @@ class TablesCog(
         embed = discord.Embed(
             title=text(language, "table.list.title"),
             description="\n".join(lines),
-            colour=0x5865F2,
+            colour=INFO_COLOUR,
         )
         await send_public(interaction, embeds=[embed])
 

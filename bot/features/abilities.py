@@ -1,5 +1,6 @@
 """What the ability commands share (``cogs/abilities.py``, ``cogs/ability_use.py``): the
-ability a typed name means, First Aid as an ability, autocomplete, and the replies in words.
+ability a typed name means, First Aid as an ability, autocomplete; the replies' words are
+``bot.render.abilities``'.
 
 First Aid is kept on the character (``CharacterHealth``), not as an ability: ``/check`` tests
 it through an ``Ability`` built from the character's First Aid pool and rating, and writes the
@@ -8,38 +9,31 @@ pool back.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.features.characters.names import find_character
-from bot.i18n import Language, text, user_language
-from bot.i18n.grammar import gendered
+from bot.i18n import Language, user_language
 from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import table_of
-from bot.render.brief import brief_embed
+from bot.render.abilities import check_embed as check_embed  # the tests find it here
+from bot.render.abilities import first_aid_name, kind_label
 from bot.render.common import safe
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
-from bot.render.rolls import ability_roll_field
-from bot.render.stability import composure_field, stability_sentences
-from bot.render.visibility import EVERYONE, Viewer, shows_numbers
+from bot.render.visibility import EVERYONE, shows_numbers
 from bot.storage.models import StoredCharacter
 from rules.abilities import (
     Ability,
     AbilityKind,
-    AbilityRoll,
     ReservedAbility,
     is_reserved_ability_name,
 )
 from rules.ability_catalog import KNOWN_ABILITIES, KnownAbility, find_known, normalize, suggest
-from rules.composure import AbilitySpend
 from rules.names import MAX_NAME_LENGTH, InvalidName, clean_name, reading_key, starts_a_word
-
-if TYPE_CHECKING:
-    pass
 
 #: Discord's limit on autocomplete choices, and on a choice's name and value.
 MAX_CHOICES = CHOICES_LIMIT
@@ -72,19 +66,9 @@ def ability_name(typed: str) -> str:
         ) from error
 
 
-def kind_label(kind: AbilityKind, language: Language) -> str:
-    """ "general" / "investigative" ("general" / "de investigación")."""
-    return text(language, f"abilities.kind.{kind.value}")
-
-
 def is_first_aid(name: str) -> bool:
     """Whether ``name`` means First Aid (either language, loosely): ``/check`` tests its pool."""
     return _FIRST_AID is not None and find_known(name) is _FIRST_AID
-
-
-def first_aid_name(language: Language) -> str:
-    """First Aid as the status embed names it ("First Aid" / "Primeros Auxilios")."""
-    return text(language, "render.status.first_aid")
 
 
 def first_aid_ability(character: StoredCharacter, language: Language) -> Ability:
@@ -124,26 +108,6 @@ def find_ability(character: StoredCharacter, name: str) -> Ability:
     refuse_reserved(name)
     raise UserFacingError(
         "abilities.error.missing", ability=safe(name), character=safe(character.name)
-    )
-
-
-def ability_sentence(
-    language: Language,
-    key: str,
-    character: StoredCharacter,
-    ability: Ability,
-    **params: object,
-) -> str:
-    """The sentence ``key`` about one ability of a character: its ``character``, ``ability``,
-    ``pool`` and ``rating`` filled in (names escaped), with ``params``."""
-    return text(
-        language,
-        key,
-        character=safe(character.name),
-        ability=safe(ability.name),
-        pool=ability.pool,
-        rating=ability.rating,
-        **params,
     )
 
 
@@ -247,119 +211,3 @@ async def complete_ability(
     return ability_choices(
         character, typed[:CHOICE_LENGTH], language, testable_only=testable_only, own_only=own_only
     )
-
-
-# --- replies -------------------------------------------------------------------------------
-
-
-def _changes(before: Ability, after: Ability, language: Language) -> str:
-    """What a correction of an ability changed, each value once: ``índice 4 → 6 · reserva
-    4 / 6`` (the pool always, as it is now)."""
-    said: list[str] = []
-    if before.rating != after.rating:
-        said.append(
-            text(language, "abilities.set.rating", before=before.rating, after=after.rating)
-        )
-    if before.kind is not after.kind:
-        said.append(
-            text(
-                language,
-                "abilities.set.kind",
-                before=kind_label(before.kind, language),
-                after=kind_label(after.kind, language),
-            )
-        )
-    if before.pool != after.pool:
-        said.append(
-            text(
-                language,
-                "abilities.set.pool_changed",
-                before=before.pool,
-                pool=after.pool,
-                rating=after.rating,
-            )
-        )
-    else:
-        said.append(text(language, "abilities.set.pool", pool=after.pool, rating=after.rating))
-    return " · ".join(said)
-
-
-def set_sentence(
-    character: StoredCharacter,
-    before: Ability | None,
-    after: Ability,
-    changed: bool,
-    language: Language,
-) -> str:
-    """What ``/ability set`` did, in one sentence (under the character's name)."""
-    params = {
-        "character": safe(character.name),
-        "ability": safe(after.name),
-        "kind": kind_label(after.kind, language),
-        "pool": after.pool,
-        "rating": after.rating,
-    }
-    if not changed:
-        return text(language, "abilities.set.unchanged", **params)
-    if before is None:
-        return text(language, "abilities.set.added", **params)
-    return text(
-        language, "abilities.set.corrected", changes=_changes(before, after, language), **params
-    )
-
-
-def check_embed(
-    character: StoredCharacter,
-    roll: AbilityRoll,
-    ability_name: str,
-    language: Language,
-    viewer: Viewer = EVERYONE,
-) -> discord.Embed:
-    """The reply to ``/check`` (COMMANDS.md "Replies that move no state"): the character's
-    name and the test's field, ``DIE + SPEND = TOTAL vs DIFFICULTY`` with its breakdown (the
-    wounds' and the Shaken +1, M8), the outcome and the pool, each said once; for a viewer
-    who may not see the character's numbers, the outcome in words."""
-    kind = "attack" if roll.attack else "check"
-    outcome = "passed" if roll.success else "failed"
-    words = text(
-        language,
-        f"numbers.said.{kind}.{outcome}",
-        name=safe(character.name),
-        ability=safe(ability_name),
-    )
-    return brief_embed(
-        character,
-        fields=[ability_roll_field(roll, ability_name, language)],
-        words=words,
-        viewer=viewer,
-    )
-
-
-def spend_embed(
-    character: StoredCharacter,
-    said: str,
-    spent: AbilitySpend,
-    language: Language,
-    viewer: Viewer = EVERYONE,
-) -> discord.Embed:
-    """The reply to ``/spend``: what was spent, in a sentence; a Shaken character's
-    investigative spend adds its composure test (M8) with what the strain cost, and a mental
-    illness it brought on in words. For a viewer who may not see the character's numbers:
-    that it spent, and whether it kept its nerve, in words."""
-    composure = spent.composure
-    outcome = spent.stability
-    name = safe(character.name)
-    ability = safe(spent.ability_after.name)
-    words = [text(language, "numbers.said.spend", name=name, ability=ability)]
-    if composure is not None:
-        key = "kept" if composure.kept else "faltered"
-        words.append(gendered(language, f"numbers.said.nerve.{key}", character.gender, name=name))
-    if not shows_numbers(character, viewer):
-        return brief_embed(character, words=" ".join(words), viewer=viewer)
-    if composure is None or outcome.before is None or outcome.after is None:
-        return brief_embed(character, description=said)
-    name, value = composure_field(composure, outcome.before, outcome.after, language)
-    sentences = stability_sentences(character, outcome.events, language)
-    if sentences:
-        value = "\n".join([value, *sentences])
-    return brief_embed(character, description=said, fields=[(name, value)])

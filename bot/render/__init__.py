@@ -5,7 +5,10 @@
 embeds), ``events`` (one sentence per event, by its type), ``rolls`` (dice and tests),
 ``history``; the shapes of a change (COMMANDS.md "Changes"): ``change`` (one character, a GM's
 correction), ``several`` (a line each), ``brief`` (what moves no state), ``rest``,
-``first_aid``, ``change_reply`` (a crowd); ``calls`` (the words that call a player).
+``first_aid``, ``change_reply`` (a crowd); ``calls`` (the words that call a player); the
+pages and replies of a command: ``scene`` (``/scene status``, the tracker), ``character_list``,
+``history_page``, ``undo``, ``help``, ``abilities``, ``roll_buttons`` (a roll's buttons'
+words); ``limits`` (Discord's limits and every colour), ``cut`` (a text cut to a length).
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ import discord
 from bot.i18n import Language, text
 from bot.i18n.grammar import gendered
 from bot.render.common import FLAG_SEPARATOR, flag_list, safe, state_colour, state_label
+from bot.render.cut import cut
 from bot.render.events import describe_events
 from bot.render.limits import (
     DESCRIPTION_LIMIT,
@@ -109,10 +110,6 @@ def should_announce(outcomes: Iterable[Outcome]) -> bool:
     return any(
         outcome.changed and announce_worthy(outcome.before, outcome.after) for outcome in outcomes
     )
-
-
-def _clip(value: str, limit: int) -> str:
-    return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
 def health_value(before: CharacterHealth, after: CharacterHealth) -> str:
@@ -247,7 +244,7 @@ def change_embeds(
         health = f"{health_value(before, after)}\n{state_value(character, before, language)}"
     if note:
         said = f"{note}\n{embed.description}" if embed.description else note
-        embed.description = _clip(said, DESCRIPTION_LIMIT)
+        embed.description = cut(said, DESCRIPTION_LIMIT)
     embed.add_field(name=text(language, "render.status.health"), value=health, inline=False)
     changed_mind = stability is not None and stability.changed
     if changed_mind and stability is not None and stability.after is not None:
@@ -260,8 +257,8 @@ def change_embeds(
         character, outcome, language, extra_fields, told, shown_stability
     ):
         embed.add_field(
-            name=_clip(name, FIELD_NAME_LIMIT),
-            value=_clip(value, FIELD_VALUE_LIMIT),
+            name=cut(name, FIELD_NAME_LIMIT),
+            value=cut(value, FIELD_VALUE_LIMIT),
             inline=False,
         )
     excess = len(embed) - budget
@@ -269,7 +266,7 @@ def change_embeds(
         last = embed.fields[-1]
         room = max(1, len(last.value or "") - excess)
         embed.set_field_at(
-            len(embed.fields) - 1, name=last.name, value=_clip(last.value or "", room), inline=False
+            len(embed.fields) - 1, name=last.name, value=cut(last.value or "", room), inline=False
         )
     if shown_stability is not None and went_insane(shown_stability):
         return [embed, insanity_embed(character, language)]

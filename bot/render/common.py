@@ -15,6 +15,7 @@ import discord
 
 from bot.i18n import Language, text
 from bot.i18n.grammar import gendered
+from bot.render.limits import STATE_COLOURS
 from bot.render.sanitize import escape
 from rules.state import HealthState
 
@@ -38,14 +39,6 @@ __all__ = [
     "state_emoji",
     "state_label",
 ]
-
-#: Embed colour of each state (COMMANDS.md, "The status embed").
-STATE_COLOURS: dict[HealthState, int] = {
-    HealthState.HEALTHY: 0x2ECC71,
-    HealthState.HURT: 0xF1C40F,
-    HealthState.SERIOUSLY_WOUNDED: 0xE67E22,
-    HealthState.DEAD: 0x23272A,
-}
 
 _EMOJI: dict[HealthState, str] = {
     HealthState.HEALTHY: "🟢",

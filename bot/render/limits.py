@@ -1,11 +1,13 @@
 """Discord's limits — what one message, embed, button row or autocomplete holds, and the
-length of a custom id — and the colour of replies that show no character's state: said
-once here, used by every reply, button and suggestion that must fit
-(``tests/bot/test_custom_ids.py`` fails when another module writes one as a number)."""
+length of a custom id — and the colours of every embed: said once here, used by every
+reply, button and suggestion that must fit (``tests/bot/test_custom_ids.py`` fails when
+another module writes a limit as a number)."""
 
 from __future__ import annotations
 
 import discord
+
+from rules.state import HealthState
 
 __all__ = [
     "BUTTONS_PER_ROW",
@@ -24,7 +26,9 @@ __all__ = [
     "INFO_COLOUR",
     "INSANITY_COLOUR",
     "ROWS_PER_MESSAGE",
+    "STATE_COLOURS",
     "TITLE_LIMIT",
+    "UNDO_PREVIEW_COLOUR",
 ]
 
 #: A message's content, in characters.
@@ -60,5 +64,14 @@ CHOICE_LENGTH_LIMIT = 100
 #: Lists, pages, help and history: Discord's own blurple, no character's state colour.
 INFO_COLOUR = discord.Colour(0x5865F2)
 #: Incurable insanity's own embed (COMMANDS.md "Stability"): a mind lost is no wound, so
-#: not a Health colour; a death's is ``STATE_COLOURS`` (``bot/render/common.py``).
+#: not a Health colour; a death's is ``STATE_COLOURS``.
 INSANITY_COLOUR = discord.Colour(0x6C3483)
+#: The private question of ``/undo`` (``bot/render/undo.py``).
+UNDO_PREVIEW_COLOUR = discord.Colour(0xE67E22)
+#: Embed colour of each state (COMMANDS.md, "The status embed"; ``state_colour``).
+STATE_COLOURS: dict[HealthState, int] = {
+    HealthState.HEALTHY: 0x2ECC71,
+    HealthState.HURT: 0xF1C40F,
+    HealthState.SERIOUSLY_WOUNDED: 0xE67E22,
+    HealthState.DEAD: 0x23272A,
+}

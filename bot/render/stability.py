@@ -18,6 +18,7 @@ import discord
 from bot.i18n import Language, text
 from bot.i18n.grammar import gendered
 from bot.render.common import FLAG_SEPARATOR, safe, state_colour
+from bot.render.cut import cut
 from bot.render.events import describe_events
 from bot.render.limits import (
     DESCRIPTION_LIMIT,
@@ -56,7 +57,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SHOWN_STABILITY_EVENTS",
-    "clip",
     "composure_field",
     "insanity_embed",
     "stability_announce",
@@ -322,11 +322,6 @@ def insanity_embed(character: CharacterLike, language: Language) -> discord.Embe
     )
 
 
-def clip(value: str, limit: int) -> str:
-    """``value`` within ``limit`` characters, an ellipsis where it was cut."""
-    return value if len(value) <= limit else value[: limit - 1] + "…"
-
-
 def stability_change_embeds(
     character: CharacterLike,
     outcome: StabilityOutcome,
@@ -361,7 +356,7 @@ def stability_change_embeds(
         )
     if note:
         said = f"{note}\n{embed.description}" if embed.description else note
-        embed.description = clip(said, DESCRIPTION_LIMIT)
+        embed.description = cut(said, DESCRIPTION_LIMIT)
     name, value = stability_field(character, outcome.before, after, language, outcome.events)
     embed.add_field(name=name, value=value, inline=False)
     fields = list(extra_fields)
@@ -373,7 +368,7 @@ def stability_change_embeds(
     elif sentences:
         fields.append((text(language, "render.change.what"), sentences))
     for field_name, field_value in fields:
-        embed.add_field(name=field_name, value=clip(field_value, FIELD_VALUE_LIMIT), inline=False)
+        embed.add_field(name=field_name, value=cut(field_value, FIELD_VALUE_LIMIT), inline=False)
     return [embed]
 
 

@@ -11,9 +11,10 @@ import discord
 
 from bot.i18n import Language, text
 from bot.render.common import FLAG_SEPARATOR, safe, state_colour
+from bot.render.cut import cut
 from bot.render.limits import DESCRIPTION_LIMIT
 from bot.render.rolls import breakdown
-from bot.render.stability import clip, stability_brief
+from bot.render.stability import stability_brief
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.render.words import mind_words
 from bot.storage.models import StoredCharacter as CharacterLike
@@ -101,7 +102,7 @@ def stability_call_embed(
     worst = max(states, key=lambda state: list(HealthState).index(state))
     return discord.Embed(
         title=text(language, "render.stability.call.title"),
-        description=clip("\n".join(lines), DESCRIPTION_LIMIT),
+        description=cut("\n".join(lines), DESCRIPTION_LIMIT),
         colour=state_colour(worst),
     )
 
@@ -147,5 +148,5 @@ def replace_call_line(description: str, name: str, line: str) -> str:
     for index, old in enumerate(lines):
         if index and old.startswith(start):
             lines[index] = line
-            return clip("\n".join(lines), DESCRIPTION_LIMIT)
+            return cut("\n".join(lines), DESCRIPTION_LIMIT)
     return description

@@ -25,6 +25,7 @@ from bot.render.common import (
     state_emoji,
     state_label,
 )
+from bot.render.cut import cut
 from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT
 from bot.storage.models import HistoryEntry, StoredCharacter
 from rules.character import CharacterHealth, Gender
@@ -229,4 +230,4 @@ def words_entry_text(entry: HistoryEntry, language: Language, room: int) -> str:
         number = "?" if entry.undo_of_number is None else entry.undo_of_number
         command = text(language, "render.history.undo_of", entry=number)
     words = f"{command}: {' '.join(said)}" if said else command
-    return words if len(words) <= room else words[: max(room - 1, 1)] + "…"
+    return cut(words, max(room, 2))  # at least one character before the ellipsis

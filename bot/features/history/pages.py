@@ -1,53 +1,25 @@
 """``/history``: the latest changes of a character or of the server, in words, a page at a
-time with ◀ ▶ buttons."""
+time with ◀ ▶ buttons; what a page reads is here, its words ``bot.render.history_page``'s."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Any
 
 import discord
 
 from bot.features.numbers import table_numbers_view
-from bot.i18n import Language, text
 from bot.interaction.buttons import CustomId, SaludButton, button_view, number
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
-from bot.render.history import history_lines
-from bot.render.limits import DESCRIPTION_LIMIT, INFO_COLOUR, TITLE_LIMIT
-from bot.storage.models import CharacterRef, HistoryEntry, StoredCharacter
+from bot.render.history_page import HISTORY_LIMIT, history_embed, history_pager_labels
+from bot.storage.models import CharacterRef, StoredCharacter
 
-__all__ = ["HISTORY_LIMIT", "HistoryPageButton", "history_embed", "history_page"]
+__all__ = ["HistoryPageButton", "history_page"]
 
-#: ``/history`` shows this many entries a page, newest first (COMMANDS.md).
-HISTORY_LIMIT = 10
 #: Pages further back than this are not offered (a page is one query with an offset).
 MAX_PAGE = 9999
-
-
-def history_embed(
-    entries: Sequence[HistoryEntry],
-    language: Language,
-    character: CharacterRef | None,
-    page: int = 1,
-) -> discord.Embed:
-    """A page of entries (newest first) touching ``character``, or the whole server."""
-    if character is None:
-        title = text(language, "history.title.server")
-    else:
-        title = text(language, "history.title.character", name=character.name)
-    if page > 1:
-        title = text(language, "history.title.page", title=title, page=page)
-    lines = history_lines(entries, language)
-    description = "\n".join(lines) if lines else text(language, "render.history.empty")
-    embed = discord.Embed(
-        title=title[:TITLE_LIMIT], description=description[:DESCRIPTION_LIMIT], colour=INFO_COLOUR
-    )
-    if entries:
-        embed.set_footer(text=text(language, "history.footer", limit=HISTORY_LIMIT))
-    return embed
 
 
 async def history_page(
@@ -75,13 +47,10 @@ async def history_page(
     if page == 1 and not more:
         return embed, table_numbers_view(here, touched)
     subject = 0 if character is None else character.id
+    previous, following = history_pager_labels(language)
     view = button_view()
-    view.add_item(
-        HistoryPageButton(subject, page - 1, text(language, "history.previous"), disabled=page == 1)
-    )
-    view.add_item(
-        HistoryPageButton(subject, page + 1, text(language, "history.next"), disabled=not more)
-    )
+    view.add_item(HistoryPageButton(subject, page - 1, previous, disabled=page == 1))
+    view.add_item(HistoryPageButton(subject, page + 1, following, disabled=not more))
     return embed, table_numbers_view(here, touched, view)
 
 

@@ -9,7 +9,6 @@ from typing import Any
 
 import discord
 
-from bot.features.history.undo_preview import preview_embed, reversal_lines
 from bot.features.numbers import numbers_view, send_numbers
 from bot.features.rolls.stability import stability_test_view
 from bot.i18n import Language, text
@@ -19,67 +18,17 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.mentions import call_testers
 from bot.interaction.sending import NO_MENTIONS, send_change
-from bot.render.change import should_announce
-from bot.render.change_reply import Touched, change_reply, clip_lines
 from bot.render.common import mention
-from bot.render.limits import CONTENT_LIMIT
+from bot.render.undo import preview_embed, undo_reply
 from bot.storage.models import HistoryEntry, RollKind, UndoResult
 from bot.storage.roll_messages import renumber_rolls
-from rules.outcome import Outcome
-from rules.stability import StabilityOutcome
 
-__all__ = ["UNDO_ID", "UndoButton", "undo_reply", "undo_view"]
+__all__ = ["UNDO_ID", "UndoButton", "undo_view"]
 
 #: ``salud:undo:<entry_id>:<gm_id>:<yes|no>``: the entry previewed, for the GM who asked. It
 #: carries the entry's id, which never changes (not its number in the server, which players
 #: read): the buttons sent before the numbers existed (migration 0011) work as they did.
 UNDO_ID = CustomId("undo", number("entry_id"), number("gm_id"), choice("answer", "yes", "no"))
-
-
-def undo_reply(
-    result: UndoResult, language: Language
-) -> tuple[str, list[discord.Embed], list[list[discord.Embed]], bool]:
-    """Content, embeds, further messages' embeds and whether to announce: which change was
-    reverted (its number in the server, who made it, when), each character's status embed
-    with its Health (or, when only its mind moved, its Stability) now → restored, and the
-    other values that change back in words."""
-    reverted = result.reverted
-    header = text(
-        language,
-        "history.undo.done",
-        actor=mention(result.undo_entry.actor_id),
-        entry=reverted.number,
-        author=mention(reverted.actor_id),
-        when=discord.utils.format_dt(reverted.created_at, "R"),
-    )
-    restored = {character.id: character for character in result.restored}
-    touched: list[Touched] = []
-    for change in reverted.characters:
-        now = change.after  # as the reverted change left it: what the undo starts from
-        back = restored.get(change.character_id)
-        # Every value that changes back, said once: Health in each character's embed (as
-        # every change shows it), the others in the content, in the words of the preview
-        # (``bot.features.history.undo_preview``) that the GM saw before confirming.
-        if back is None:
-            touched.append(Touched(now, None, None))
-        elif now is None:
-            outcome = Outcome(before=back.health, after=back.health, events=())
-            touched.append(Touched(None, back, outcome))
-        else:
-            outcome = Outcome(before=now.health, after=back.health, events=())
-            mind = None
-            if now.stability is not None and back.stability is not None:
-                mind = StabilityOutcome(before=now.stability, after=back.stability, events=())
-            touched.append(Touched(now, back, outcome, stability=mind))
-    lines = reversal_lines(reverted, language, health=False)
-    if lines:
-        header += "\n" + clip_lines(lines, language, CONTENT_LIMIT - len(header) - 1)
-    content, embeds, more = change_reply(header, touched, language)
-    # Announced like any change: a death undone, or a character knocked out again.
-    announce = should_announce(
-        item.outcome for item in touched if item.outcome is not None and item.before is not None
-    )
-    return content, embeds, more, announce
 
 
 def due_again(result: UndoResult) -> list[int]:

@@ -23,13 +23,13 @@ from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n import Language
 from bot.interaction.buttons import CustomId, SaludButton, button_view
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.subjects import note_subject
-from bot.render.calls import short_names as short_call_names
-from bot.render.limits import BUTTON_LABEL_LIMIT, BUTTONS_PER_ROW, ROWS_PER_MESSAGE
+from bot.render.limits import BUTTONS_PER_ROW, ROWS_PER_MESSAGE
+from bot.render.roll_buttons import roll_label, safe_label, short_names
 from bot.render.visibility import EVERYONE, shows_numbers
 from bot.storage.errors import CharacterNotFound
 from bot.storage.interface import StorageChange
@@ -49,8 +49,6 @@ __all__ = [
 
 #: The spends offered as buttons beside the plain roll (where the rules allow them: C4, M7).
 BUTTON_SPENDS = (1, 2, 3)
-#: A name in a label leaves room for ": Roll" / ": +3".
-_NAME_IN_LABEL = 60
 
 #: What a kind's roll returns beside the character saved (``ConsciousnessRoll``, ...).
 Made = TypeVar("Made")
@@ -225,19 +223,6 @@ async def disable_pressed(
         await interaction.response.edit_message(**edits)
 
 
-def short_names(characters: Sequence[StoredCharacter]) -> dict[int, str]:
-    """What a button calls each character when one message carries several characters'
-    buttons (COMMANDS.md: ``Amelia: Roll``): ``bot.render.calls.short_names``, by id."""
-    shown = short_call_names([character.name for character in characters])
-    return {character.id: name for character, name in zip(characters, shown, strict=True)}
-
-
-def safe_label(name: str) -> str:
-    """A name in a button's label: labels show no markdown, so it is shown as typed; a name
-    longer than the label allows is cut so that the action still shows."""
-    return name if len(name) <= _NAME_IN_LABEL else name[: _NAME_IN_LABEL - 1] + "…"
-
-
 def roll_view(
     button: type[RollButton],
     due: Sequence[tuple[StoredCharacter, int | None, Sequence[int]]],
@@ -262,13 +247,9 @@ def roll_view(
     view = button_view()
     for index, (character, number, allowed) in enumerate(due[: ROWS_PER_MESSAGE * BUTTONS_PER_ROW]):
         row = index if with_spends else index // BUTTONS_PER_ROW
-        name = safe_label(names[character.id])
-        label = (
-            text(language, kind.roll_label_named, name=name)
-            if named
-            else text(language, kind.roll_label)
-        )
-        view.add_item(button.of(character.id, 0, number, label[:BUTTON_LABEL_LIMIT], row))
+        name = names[character.id] if named else None
+        label = roll_label(language, kind.roll_label_named if named else kind.roll_label, name)
+        view.add_item(button.of(character.id, 0, number, label, row))
         if not with_spends:
             continue
         # Which spends are legal would tell a private pool (C4, M7): it gets every one, and
@@ -276,12 +257,7 @@ def roll_view(
         offered = allowed if shows_numbers(character, EVERYONE) else BUTTON_SPENDS
         for spend in BUTTON_SPENDS:
             if spend in offered:
-                label = (
-                    text(language, kind.spend_label_named, name=name, points=spend)
-                    if named
-                    else text(language, kind.spend_label, points=spend)
-                )
-                view.add_item(
-                    button.of(character.id, spend, number, label[:BUTTON_LABEL_LIMIT], row)
-                )
+                key = kind.spend_label_named if named else kind.spend_label
+                label = roll_label(language, key, name, points=spend)
+                view.add_item(button.of(character.id, spend, number, label, row))
     return view
