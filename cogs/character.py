@@ -29,7 +29,7 @@ from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.mentions import call_players
-from bot.interaction.sending import send_brief, send_private, send_public
+from bot.interaction.sending import RollButtons, send_brief, send_private, send_public
 from bot.interaction.transformers import InRange
 from bot.render import (
     mention,
@@ -377,7 +377,7 @@ class CharacterCog(
                 words=words,
             )
 
-        message_id = await send_screened(
+        await send_screened(
             interaction,
             here,
             [saved],
@@ -387,8 +387,8 @@ class CharacterCog(
             # G2 may make a Consciousness roll fall due: the reply carries its buttons.
             view=consciousness_view([saved], language, rolls) if outcome.roll_fell_due else None,
             call=call_players([(saved, outcome)], caller=here.user_id, language=language),
+            buttons=RollButtons(rolls),
         )
-        await self.bot.services.roll_buttons.remember(here, message_id, rolls)
 
     @app_commands.command(
         name="rename", description=_("Give a character a new name", key="cmd.character.rename")

@@ -27,6 +27,7 @@ from bot.i18n import Language, text
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here, private_language
 from bot.interaction.mentions import call_players
+from bot.interaction.sending import RollButtons
 from bot.interaction.transformers import MAX_REASON_LENGTH, InRange, clean_reason
 from bot.render import safe
 from bot.render.change import change_embeds, should_announce
@@ -203,7 +204,7 @@ class HealthCog(commands.Cog):
             numbers = await number_due_rolls(tx, here.table_id, [(c, o) for c, o, _ in hits])
             await here.history(hurt_details(amount, shown_reason, hits)).record(tx)
         language = here.public_language
-        message_id = await send_screened(
+        await send_screened(
             interaction,
             here,
             [saved for saved, _, _ in hits],
@@ -215,8 +216,8 @@ class HealthCog(commands.Cog):
                 caller=here.user_id,
                 language=language,
             ),
+            buttons=RollButtons(numbers),
         )
-        await self.bot.services.roll_buttons.remember(here, message_id, numbers)
 
     @hurt.autocomplete("amount")
     async def amount_autocomplete(

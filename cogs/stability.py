@@ -38,7 +38,6 @@ from bot.render.stability import stability_announce, stability_change_embeds
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.storage import LightCharacter, StoredCharacter
 from bot.storage.details import StabilityTreatDetails
-from bot.storage.roll_messages import RollKind
 from rules.abilities import Ability
 from rules.psychoanalysis import (
     MAX_PSYCHOANALYSIS_POINTS,
@@ -175,10 +174,7 @@ class StabilityCog(
         targets = called_characters([character, character2, character3, character4])
         shown_reason = clean_reason(reason)
         called = await call_tests(here, targets, loss, difficulty, shown_reason)
-        message_id = await send_call(interaction, here, called)
-        await self.bot.services.roll_buttons.remember(
-            here, message_id, called.tests, RollKind.STABILITY_TEST
-        )
+        await send_call(interaction, here, called)
 
     # --- /stability roll --------------------------------------------------------------------
 

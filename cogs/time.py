@@ -25,7 +25,7 @@ from bot.i18n import Language, plural, text
 from bot.interaction.deferral import defer_change_of
 from bot.interaction.here import Here
 from bot.interaction.mentions import call_players
-from bot.interaction.sending import send_public
+from bot.interaction.sending import RollButtons, send_public
 from bot.interaction.transformers import InRange
 from bot.render import duration_text, safe
 from bot.render.change_reply import Touched, announce_touched
@@ -93,7 +93,8 @@ class TimeCog(commands.Cog):
             lines = [_bleeding_line(item, language) for item in touched]
             return several_embeds(title, lines, language, viewer=viewer)
 
-        message_id = await send_screened(
+        shown = {character.id: rolls[character.id] for character in due if character.id in rolls}
+        await send_screened(
             interaction,
             here,
             [line.character for line in lines],
@@ -105,9 +106,8 @@ class TimeCog(commands.Cog):
                 caller=here.user_id,
                 language=language,
             ),
+            buttons=RollButtons(shown),
         )
-        shown = {character.id: rolls[character.id] for character in due if character.id in rolls}
-        await self.bot.services.roll_buttons.remember(here, message_id, shown)
 
     @app_commands.command(
         name="refresh", description=_("GM: refresh the pools to their ratings", key="cmd.refresh")
