@@ -14,7 +14,7 @@ import discord
 from bot.features.numbers import Render, send_screened
 from bot.interaction.here import Here
 from bot.interaction.mentions import PlayerCall
-from bot.interaction.sending import RollButtons
+from bot.interaction.sending import RollButtons, send_public
 from bot.storage.models import StoredCharacter
 
 __all__ = ["ChangeReply", "send_reply"]
@@ -34,8 +34,14 @@ class ChangeReply:
     buttons: RollButtons | None = None
 
 
-async def send_reply(interaction: discord.Interaction[Any], here: Here, reply: ChangeReply) -> None:
-    """Send ``reply`` publicly (``send_screened``)."""
+async def send_reply(
+    interaction: discord.Interaction[Any], here: Here, reply: ChangeReply | str
+) -> None:
+    """Send ``reply`` publicly (``send_screened``); a change that moved nothing replies with
+    one sentence (``send_public``)."""
+    if isinstance(reply, str):
+        await send_public(interaction, reply)
+        return
     await send_screened(
         interaction,
         here,
