@@ -1,7 +1,8 @@
 """The public reply of a change, as a feature makes it and a cog sends it: a cog parses its
-options, checks who may act, calls one feature function and sends the ``ChangeReply`` it
-returns (``send_reply``: ``bot.features.numbers.send_screened``, which keeps a reply that
-carries roll buttons for the keeper)."""
+options, checks who may act, calls one feature function and sends the ``Reply`` it returns
+(``send_reply``). A ``ChangeReply`` goes through ``bot.features.numbers.send_screened``,
+which keeps a reply that carries roll buttons for the keeper; a ``BriefReply`` (a change
+that moves no state) through ``send_brief``; a change that moved nothing says one sentence."""
 
 from __future__ import annotations
 
@@ -11,13 +12,13 @@ from typing import Any
 
 import discord
 
-from bot.features.numbers import Render, send_screened
+from bot.features.numbers import Render, send_numbers, send_screened
 from bot.interaction.here import Here
 from bot.interaction.mentions import PlayerCall
-from bot.interaction.sending import RollButtons, send_public
+from bot.interaction.sending import RollButtons, send_brief, send_public
 from bot.storage.models import StoredCharacter
 
-__all__ = ["ChangeReply", "send_reply"]
+__all__ = ["BriefReply", "ChangeReply", "Reply", "send_reply"]
 
 
 @dataclass(frozen=True)
@@ -34,13 +35,31 @@ class ChangeReply:
     buttons: RollButtons | None = None
 
 
-async def send_reply(
-    interaction: discord.Interaction[Any], here: Here, reply: ChangeReply | str
-) -> None:
-    """Send ``reply`` publicly (``send_screened``); a change that moved nothing replies with
-    one sentence (``send_public``)."""
+@dataclass(frozen=True)
+class BriefReply:
+    """The public reply of a change that moves no state (``bot.render.brief``): its one
+    embed and buttons; ``numbers``: the characters whose numbers its member is then sent
+    privately, if they may see them (``send_numbers``)."""
+
+    embed: discord.Embed
+    view: discord.ui.View | None = None
+    numbers: Sequence[StoredCharacter] = ()
+
+
+#: What a feature function returns for its cog to send: one sentence when nothing moved.
+Reply = ChangeReply | BriefReply | str
+
+
+async def send_reply(interaction: discord.Interaction[Any], here: Here, reply: Reply) -> None:
+    """Send ``reply`` publicly: a change's (``send_screened``), a brief one (``send_brief``,
+    then the numbers it names), or one sentence (``send_public``)."""
     if isinstance(reply, str):
         await send_public(interaction, reply)
+        return
+    if isinstance(reply, BriefReply):
+        await send_brief(interaction, here, reply.embed, view=reply.view)
+        if reply.numbers:
+            await send_numbers(interaction, here, reply.numbers)
         return
     await send_screened(
         interaction,
