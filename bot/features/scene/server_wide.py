@@ -8,18 +8,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 
-from bot.i18n import Language, text
 from bot.interaction.here import Here
 from bot.render.change_reply import Touched
-from bot.render.common import FLAG_SEPARATOR
-from bot.render.stability import stability_sentences
 from bot.storage.interface import StorageChange
 from bot.storage.models import BATCH_SIZE, Among, StoredCharacter
 from rules.outcome import Outcome
 from rules.scene import start_stability_scene
-from rules.stability import StabilityOutcome
 
-__all__ = ["batches", "count_among", "new_stability_scene", "save_all", "stability_scene_said"]
+__all__ = ["batches", "count_among", "new_stability_scene", "save_all"]
 
 
 async def save_all(
@@ -58,19 +54,6 @@ async def batches(
         after = batch[-1].id
 
 
-def _counters_reset(mind: StabilityOutcome, language: Language) -> list[str]:
-    """``Estabilidad perdida en pruebas 6 → 0`` (or the worst incident's, when its tests
-    lost nothing): what the new scene's cap (M6) reset for this character."""
-    before = mind.before
-    if before is None:
-        return []
-    if before.scene_lost:
-        return [text(language, "scene.new.stability_lost", lost=before.scene_lost)]
-    if before.scene_worst_loss:
-        return [text(language, "scene.new.stability_worst", worst=before.scene_worst_loss)]
-    return []
-
-
 async def new_stability_scene(
     tx: StorageChange,
     started: Sequence[tuple[StoredCharacter, Outcome]],
@@ -79,8 +62,8 @@ async def new_stability_scene(
     """``/scene new`` for Stability (M6, M10): each character's scene counters back to 0 and
     its lucidity over, saved in one statement; ``touched`` (the Health part) with those
     characters added or brought up to date, their Stability's outcome kept (``stability``)
-    for ``stability_scene_said`` to say in each reader's language. A character without
-    Stability costs nothing here."""
+    for ``bot.render.scene_new.stability_scene_said`` to say in each reader's language. A
+    character without Stability costs nothing here."""
     minds = [
         (character, outcome, start_stability_scene(character.stability))
         for character, outcome in started
@@ -100,15 +83,3 @@ async def new_stability_scene(
             item = result[index]
             result[index] = Touched(item.before, after, item.outcome, stability=mind)
     return result
-
-
-def stability_scene_said(item: Touched, language: Language) -> str | None:
-    """What a new scene did to a character's Stability (the Stability its tests lost this
-    scene, lucidity's end), in words on one line; None when nothing."""
-    mind, after = item.stability, item.after
-    if mind is None or after is None:
-        return None
-    said = FLAG_SEPARATOR.join(
-        [*_counters_reset(mind, language), *stability_sentences(after, mind.events, language)]
-    )
-    return said.replace("\n", " ") or None
