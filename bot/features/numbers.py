@@ -33,7 +33,7 @@ from bot.interaction.buttons import (
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.mentions import PlayerCall
-from bot.interaction.sending import send_change, send_private
+from bot.interaction.sending import RollButtons, keep_roll_buttons, send_change, send_private
 from bot.render.common import join_words, safe
 from bot.render.limits import EMBEDS_PER_MESSAGE
 from bot.render.status import status_embed
@@ -188,11 +188,14 @@ async def send_screened(
     view: discord.ui.View | None = None,
     call: PlayerCall | None = None,
     content: str | None = None,
+    buttons: RollButtons | None = None,
 ) -> int | None:
     """The public reply to a change (``send_change``), rendered for everyone; when it
     leaves out some of ``characters``' numbers, it carries the ``Numbers`` button and the
     member who used the command, if they may see them, gets the reply with its numbers in
-    an ephemeral follow-up. Returns the public message's id."""
+    an ephemeral follow-up. ``buttons``: what the roll buttons of ``view`` are for; the
+    public message is kept for them last (``keep_roll_buttons``). Returns the public
+    message's id."""
     hidden = hidden_from(characters, EVERYONE)
     message_id = await send_change(
         interaction,
@@ -211,6 +214,8 @@ async def send_screened(
             text(here.private_language, "numbers.followup"),
             embeds=render(viewer, here.private_language),
         )
+    if buttons is not None:
+        await keep_roll_buttons(here, message_id, buttons)
     return message_id
 
 

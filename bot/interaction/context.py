@@ -38,10 +38,11 @@ ClientT = TypeVar("ClientT", bound=discord.Client, covariant=True)
 
 
 class RollMessageKeeper(Protocol):
-    """What a button or a roll needs of the keeper of roll-button messages
-    (``bot.features.rolls.keeper.RollButtonKeeper``): a reply it posted with fresh
-    roll buttons (an ``/undo`` that makes a test due again) kept, to be disabled in time; a
-    test rolled, said on its call's line when the call's buttons are disabled."""
+    """What a reply or a roll needs of the keeper of roll-button messages
+    (``bot.features.rolls.keeper.RollButtonKeeper``): a reply posted with fresh roll buttons
+    (``bot.interaction.sending.keep_roll_buttons``; an ``/undo`` that makes a test due
+    again) kept, with the components it was sent with, to be disabled in time; a test
+    rolled, said on its call's line when the call's buttons are disabled."""
 
     async def remember_message(
         self,
@@ -50,6 +51,9 @@ class RollMessageKeeper(Protocol):
         message_id: int | None,
         rolls: Mapping[int, int],
         kind: RollKind,
+        *,
+        components: Any = None,
+        interaction_id: int | None = None,
     ) -> None: ...
 
     def note_rolled(

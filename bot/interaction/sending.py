@@ -1,10 +1,12 @@
 """Sending replies: ephemeral or public, as an answer or a followup, a button's message
-edited, and the public reply of a change with its copy in the announcement channel."""
+edited, the public reply of a change with its copy in the announcement channel, and the
+reply that carries roll buttons kept for the keeper to disable them in time."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -13,9 +15,12 @@ from bot.interaction.context import SaludInteraction
 from bot.interaction.deferral import mark_filled, public_placeholder
 from bot.interaction.here import Here
 from bot.interaction.mentions import PlayerCall
+from bot.storage.models import RollKind
 
 __all__ = [
     "NO_MENTIONS",
+    "RollButtons",
+    "keep_roll_buttons",
     "send_brief",
     "send_change",
     "send_private",
@@ -211,3 +216,29 @@ async def send_brief(
     ability set or spent, a test that spent from a pool): its one compact embed
     (``bot.render.brief``); nothing to announce."""
     await send_change(interaction, [embed], announce=False, here=here, view=view)
+
+
+@dataclass(frozen=True)
+class RollButtons:
+    """What the roll buttons of a public reply are for: each character's roll number
+    (character id → number), of one kind. The reply that carries them is kept once sent
+    (``keep_roll_buttons``), so that the keeper disables them when the roll is made or no
+    longer due (``bot.features.rolls.keeper``)."""
+
+    rolls: Mapping[int, int]
+    kind: RollKind = RollKind.CONSCIOUSNESS
+
+
+async def keep_roll_buttons(here: Here, message_id: int | None, buttons: RollButtons) -> None:
+    """Keep the reply ``message_id`` that carries ``buttons`` (after it was sent), with the
+    components it was sent with; not in a channel that refused the bot."""
+    sent = None if message_id is None else here.context.sent_components.get(message_id)
+    await here.context.services.roll_buttons.remember_message(
+        here.table_id,
+        here.interaction.channel_id,
+        message_id,
+        buttons.rolls,
+        buttons.kind,
+        components=sent,
+        interaction_id=here.interaction.id,
+    )

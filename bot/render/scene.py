@@ -2,8 +2,7 @@
 (Health, state, flags) in the order a reader of the server's language expects, the dead and
 the incurably insane (out of play, M4) on one closing line; a page of ``/scene status`` holds
 20 characters, the tracker, one message that cannot page, the first 20 and how many more
-(COMMANDS.md, One message per command); what a new scene did to a character's
-Stability. What is read, and when, is
+(COMMANDS.md, One message per command). What is read, and when, is
 ``bot.features.scene.status``'s."""
 
 from __future__ import annotations
@@ -14,14 +13,13 @@ from datetime import datetime
 import discord
 
 from bot.i18n import Language, plural, text
-from bot.render.change_reply import Touched, clip_lines
+from bot.render.change_reply import clip_lines
 from bot.render.common import FLAG_SEPARATOR, flags_text, line_params
 from bot.render.limits import DESCRIPTION_LIMIT, FOOTER_LIMIT, INFO_COLOUR
-from bot.render.stability import stability_brief, stability_sentences
+from bot.render.stability import stability_brief
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.render.words import words_line
 from bot.storage.models import StoredCharacter
-from rules.stability import StabilityOutcome
 
 __all__ = [
     "STATUS_PAGE_LINES",
@@ -29,7 +27,6 @@ __all__ = [
     "first_lines",
     "page_count",
     "pager_labels",
-    "stability_scene_said",
     "status_line",
     "status_page_embed",
     "tracker_embed",
@@ -178,28 +175,3 @@ def tracker_embed(
         colour=INFO_COLOUR,
         timestamp=updated_at,
     )
-
-
-def _counters_reset(mind: StabilityOutcome, language: Language) -> list[str]:
-    """``Estabilidad perdida en pruebas 6 → 0`` (or the worst incident's, when its tests
-    lost nothing): what the new scene's cap (M6) reset for this character."""
-    before = mind.before
-    if before is None:
-        return []
-    if before.scene_lost:
-        return [text(language, "scene.new.stability_lost", lost=before.scene_lost)]
-    if before.scene_worst_loss:
-        return [text(language, "scene.new.stability_worst", worst=before.scene_worst_loss)]
-    return []
-
-
-def stability_scene_said(item: Touched, language: Language) -> str | None:
-    """What a new scene did to a character's Stability (the Stability its tests lost this
-    scene, lucidity's end), in words on one line; None when nothing."""
-    mind, after = item.stability, item.after
-    if mind is None or after is None:
-        return None
-    said = FLAG_SEPARATOR.join(
-        [*_counters_reset(mind, language), *stability_sentences(after, mind.events, language)]
-    )
-    return said.replace("\n", " ") or None

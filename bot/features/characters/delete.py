@@ -19,12 +19,12 @@ from bot.interaction.buttons import (
 )
 from bot.interaction.deferral import acknowledge
 from bot.interaction.here import Here
-from bot.interaction.sending import send_public, update_message
+from bot.interaction.sending import send_private, send_public, update_message
 from bot.render.common import mention, safe
 from bot.storage.details import CharacterDeleteDetails
 from bot.storage.errors import CharacterNotFound
 
-__all__ = ["DELETE_ID", "DeleteButton", "delete_view"]
+__all__ = ["DELETE_ID", "DeleteButton", "ask_to_delete", "delete_view"]
 
 #: ``salud:del:<character_id>:<yes|no>``.
 DELETE_ID = CustomId("del", number("character_id"), choice("answer", "yes", "no"))
@@ -88,3 +88,16 @@ def delete_view(character_id: int, language: Language) -> discord.ui.View:
         DeleteButton(character_id, "no", text(language, "character.delete.cancel_button"))
     )
     return view
+
+
+async def ask_to_delete(
+    interaction: discord.Interaction[Any], here: Here, character_id: int, name: str
+) -> None:
+    """The private question of ``/character delete``, in the user's language, with its
+    Delete / Cancel buttons; the press that confirms deletes and says so publicly."""
+    language = here.private_language
+    await send_private(
+        interaction,
+        text(language, "character.delete.question", name=safe(name)),
+        view=delete_view(character_id, language),
+    )

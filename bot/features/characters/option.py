@@ -35,6 +35,7 @@ __all__ = [
     "StablePatientTransformer",
     "character_choices",
     "resolve_character",
+    "resolve_stable",
 ]
 
 
@@ -70,6 +71,17 @@ async def resolve_character(here: Here, name: str | None) -> LightCharacter:
         raise UserFacingError("error.several_characters", names=shown)
     note_subject(here.interaction, "character", own[0])
     return own[0]
+
+
+async def resolve_stable(here: Here) -> LightCharacter:
+    """An omitted ``character`` of a Stability command: the user's only character with
+    Stability, else their only character (whose refusal then says it has no Stability),
+    else the usual refusal."""
+    own = [c for c in (await here.names()).owned_by(here.user_id) if c.has_stability]
+    if len(own) == 1:
+        note_subject(here.interaction, "character", own[0])
+        return own[0]
+    return await resolve_character(here, None)
 
 
 async def _refuse_if_elsewhere(here: Here, name: str) -> None:

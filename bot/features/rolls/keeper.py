@@ -44,7 +44,6 @@ from bot.discord_rest.pacer import RestPacer
 from bot.features.rolls.base import DueRoll
 from bot.features.rolls.consciousness import CONSCIOUSNESS_ID
 from bot.interaction.buttons import CustomId
-from bot.interaction.here import Here
 from bot.render.stability_call import replace_call_line
 from bot.storage.errors import StorageUnreachable
 from bot.storage.fair_lock import Ticket
@@ -66,7 +65,7 @@ log = logging.getLogger(__name__)
 
 #: How many servers without roll-button messages are remembered.
 _NO_MESSAGES_MEMORY = 4096
-#: How many characters' latest changes are remembered (for ``remember``'s second look).
+#: How many characters' latest changes are remembered (for ``remember_message``'s second look).
 _CHANGES_MEMORY = 4096
 #: How many rolled Stability tests' lines wait for their call's sweep.
 _ROLLED_MEMORY = 4096
@@ -188,7 +187,7 @@ class RollButtonKeeper:
         # Servers known to keep no roll-button message: their changes cost no read.
         self._without: Lru[int, bool] = Lru(_NO_MESSAGES_MEMORY)
         # The task whose commit last changed each character (server, character): a message
-        # kept by that same task needs no second look (``remember``).
+        # kept by that same task needs no second look (``remember_message``).
         self._changed_by: Lru[tuple[int, int], asyncio.Task[Any] | None] = Lru(_CHANGES_MEMORY)
         # The call's line of each Stability test rolled by command (server, character, test):
         # the character's name and the line saying how it rolled.
@@ -238,26 +237,6 @@ class RollButtonKeeper:
                 self._without.forget(reply.guild_id)
                 self._changed(reply.guild_id, tuple(sorted({m.character_id for m in found})))
 
-    async def remember(
-        self,
-        here: Here,
-        message_id: int | None,
-        rolls: Mapping[int, int],
-        kind: RollKind = RollKind.CONSCIOUSNESS,
-    ) -> None:
-        """Keep the reply that carries these characters' roll buttons (after it was sent),
-        with the components it was sent with; not in a channel that refused the bot."""
-        sent = None if message_id is None else here.context.sent_components.get(message_id)
-        await self.remember_message(
-            here.table_id,
-            here.interaction.channel_id,
-            message_id,
-            rolls,
-            kind,
-            components=sent,
-            interaction_id=here.interaction.id,
-        )
-
     async def remember_message(
         self,
         guild_id: int,
@@ -269,9 +248,10 @@ class RollButtonKeeper:
         components: Any = None,
         interaction_id: int | None = None,
     ) -> None:
-        """``remember`` for the message ``message_id`` of ``channel_id`` in ``guild_id`` (a
-        table's id), sent with ``components``; the reply noted as unkept for
-        ``interaction_id`` is kept now."""
+        """Keep the message ``message_id`` of ``channel_id`` in ``guild_id`` (a table's id)
+        that carries these characters' roll buttons (after it was sent), sent with
+        ``components``; not in a channel that refused the bot. The reply noted as unkept for
+        ``interaction_id`` is kept now (``bot.interaction.sending.keep_roll_buttons``)."""
         if channel_id is None or not rolls:
             return
         stored = None if components is None else json.dumps(components, separators=(",", ":"))

@@ -62,7 +62,7 @@ async def new_stability_scene(
     """``/scene new`` for Stability (M6, M10): each character's scene counters back to 0 and
     its lucidity over, saved in one statement; ``touched`` (the Health part) with those
     characters added or brought up to date, their Stability's outcome kept (``stability``)
-    for ``bot.render.scene.stability_scene_said`` to say in each reader's language. A
+    for ``bot.render.scene_new.stability_scene_said`` to say in each reader's language. A
     character without Stability costs nothing here."""
     minds = [
         (character, outcome, start_stability_scene(character.stability))

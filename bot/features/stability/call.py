@@ -17,6 +17,7 @@ from bot.features.numbers import send_screened
 from bot.features.rolls.stability import stability_test_view
 from bot.interaction.here import Here
 from bot.interaction.mentions import call_testers
+from bot.interaction.sending import RollButtons
 from bot.interaction.subjects import note_subject
 from bot.render.stability_call import stability_call_embed
 from bot.storage.details import StabilityTestDetails
@@ -90,14 +91,12 @@ def _name_culprit(here: Here, characters: Sequence[StoredCharacter], refusal: Ru
         note_subject(here.interaction, "character", characters[index])
 
 
-async def send_call(
-    interaction: discord.Interaction[Any], here: Here, called: CalledTests
-) -> int | None:
-    """The public reply of the call (nothing to announce: nobody's state moved); returns its
-    message's id, to keep it among those whose buttons the keeper disables."""
+async def send_call(interaction: discord.Interaction[Any], here: Here, called: CalledTests) -> None:
+    """The public reply of the call (nothing to announce: nobody's state moved), kept among
+    the messages whose buttons the keeper disables."""
     language = here.public_language
     characters = [character for character, _ in called.called]
-    return await send_screened(
+    await send_screened(
         interaction,
         here,
         characters,
@@ -109,4 +108,5 @@ async def send_call(
         announce=False,
         view=stability_test_view(characters, language, called.tests),
         call=call_testers(characters, caller=here.user_id, language=language),
+        buttons=RollButtons(called.tests, RollKind.STABILITY_TEST),
     )
