@@ -13,7 +13,6 @@ from discord.ext import commands
 
 from bot.features.help import (
     command_choices,
-    command_page,
     find_command,
     leaf_commands,
     overview,
@@ -22,6 +21,7 @@ from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here, private_language
 from bot.interaction.sending import send_private
+from bot.render.help import command_page
 from bot.render.sanitize import escape
 
 if TYPE_CHECKING:

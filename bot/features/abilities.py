@@ -20,7 +20,6 @@ from bot.i18n import Language, user_language
 from bot.interaction.context import context_of
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import table_of
-from bot.render.abilities import check_embed as check_embed  # the tests find it here
 from bot.render.abilities import first_aid_name, kind_label
 from bot.render.common import safe
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT

@@ -26,7 +26,6 @@ from bot.render.help import (
     HelpPage,
     catalog_key,
     command_description,
-    command_page,
     help_button_label,
     overview_embed,
 )
@@ -35,9 +34,7 @@ from rules.names import fold_name, starts_a_word
 
 __all__ = [
     "HelpButton",
-    "catalog_key",
     "command_choices",
-    "command_page",
     "find_command",
     "leaf_commands",
     "overview",

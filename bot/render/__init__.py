@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import bot.render.table_history  # noqa: F401  (registers the sentence of a move)
 from bot.render.common import (
-    STATE_COLOURS,
     count_text,
     duration_text,
     effects_text,
@@ -30,6 +29,7 @@ from bot.render.common import (
 )
 from bot.render.events import describe_event, describe_events
 from bot.render.history import entry_text, history_lines
+from bot.render.limits import STATE_COLOURS
 from bot.render.rolls import (
     ability_roll_field,
     arithmetic,

@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FLAG_SEPARATOR",
-    "STATE_COLOURS",
     "count_text",
     "duration_text",
     "effects_text",

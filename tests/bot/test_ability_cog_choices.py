@@ -7,13 +7,13 @@ import pytest
 from bot.features.abilities import (
     ability_choices,
     ability_name,
-    check_embed,
     find_ability,
     first_aid_ability,
     is_first_aid,
 )
 from bot.i18n import Language
 from bot.interaction.errors import UserFacingError
+from bot.render.abilities import check_embed
 from bot.storage import StoredCharacter
 from rules.abilities import Ability, AbilityKind, ReservedAbility, make_test
 from rules.character import CharacterHealth

@@ -3,7 +3,7 @@ characters' buttons (COMMANDS.md "The Consciousness button": ``Amelia: Roll``)."
 
 from __future__ import annotations
 
-from bot.features.rolls.base import short_names
+from bot.render.roll_buttons import short_names
 from bot.storage.models import StoredCharacter
 from rules.character import CharacterHealth
 

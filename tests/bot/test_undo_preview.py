@@ -1,4 +1,4 @@
-"""What an /undo reverts, in words (bot/features/history/undo_preview.py): every value that changes
+"""What an /undo reverts, in words (bot/render/undo.py): every value that changes
 back."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from bot.features.history.undo_preview import preview_embed, reversal_line, reversal_lines
 from bot.i18n import Language, text
+from bot.render.undo import preview_embed, reversal_line, reversal_lines
 from bot.storage import HistoryCharacter, HistoryEntry, StoredCharacter
 from bot.storage.details import TimeDetails
 from rules import Ability, AbilityKind, Hospital

@@ -29,7 +29,7 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.subjects import note_subject
 from bot.render.limits import BUTTONS_PER_ROW, ROWS_PER_MESSAGE
-from bot.render.roll_buttons import roll_label, safe_label, short_names
+from bot.render.roll_buttons import roll_label, short_names
 from bot.render.visibility import EVERYONE, shows_numbers
 from bot.storage.errors import CharacterNotFound
 from bot.storage.interface import StorageChange
@@ -43,8 +43,6 @@ __all__ = [
     "require_roller",
     "roll_view",
     "roller_in",
-    "safe_label",
-    "short_names",
 ]
 
 #: The spends offered as buttons beside the plain roll (where the rules allow them: C4, M7).

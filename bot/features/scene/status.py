@@ -27,7 +27,6 @@ from bot.storage.models import StoredCharacter
 
 __all__ = [
     "FALLEN_READ",
-    "STATUS_PAGE_LINES",
     "StatusPageButton",
     "status_message",
     "tracker_embeds",
