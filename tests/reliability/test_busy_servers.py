@@ -26,6 +26,11 @@ QUIET_EVERY = 0.1
 #: machine running 4 test workers (stalls of 1.5 s were seen there, which the storage's
 #: turns do not cause).
 ANSWERED_WITHIN = 2.0
+#: Of the quiet commands, how many may pass ANSWERED_WITHIN (never Discord's 3 s): a stall of
+#: the shared machine can hold one or two (2.1 and 2.2 s were seen beside four other test
+#: workers), while a quiet server queued behind the flood has every command it sends in the
+#: flood's 4 s or more late, 40 of them or more.
+LATE_AT_MOST = 0.05
 DEADLINE = 3.0  # Discord's, for a first answer
 
 
@@ -89,8 +94,12 @@ async def _flood(tmp_path: Path, flood: int) -> None:
         await sender
         await fake.wait_until(lambda: all(r.is_complete() for r in calm), 10, what="quiet replies")
 
-        slow = [f"{r.answered_in:.2f} s" for r in calm if (r.answered_in or 99) > ANSWERED_WITHIN]
-        assert not slow, f"{len(slow)} of {len(calm)} quiet /hurt answered late: {slow}"
+        times = [r.answered_in or 99.0 for r in calm]
+        slow = [f"{answered:.2f} s" for answered in times if answered > ANSWERED_WITHIN]
+        assert len(slow) <= LATE_AT_MOST * len(calm), (
+            f"{len(slow)} of {len(calm)} quiet /hurt answered late: {slow}"
+        )
+        assert max(times) < DEADLINE, f"a quiet /hurt answered after Discord's 3 s: {slow}"
         assert not any(is_refusal(r) for r in calm), [said(r) for r in calm if is_refusal(r)][:3]
 
         ids = interaction_ids(bot.database_path)
