@@ -98,8 +98,8 @@ class AbilityCog(
         language = here.public_language
         said = set_sentence(saved, existing, after, entry is not None, language)
         embed = brief_embed(saved, description=said, language=language)
-        await send_brief(interaction, here, embed, view=numbers_view(here, [saved]))
-        await send_numbers(interaction, here, [saved])
+        await send_brief(here, embed, view=numbers_view(here, [saved]))
+        await send_numbers(here, [saved])
 
     @set_ability_command.autocomplete("ability")
     async def _set_ability_autocomplete(
@@ -131,8 +131,8 @@ class AbilityCog(
         language = here.public_language
         said = ability_sentence(language, "abilities.remove.done", saved, removed)
         embed = brief_embed(saved, description=said, language=language)
-        await send_brief(interaction, here, embed, view=numbers_view(here, [saved]))
-        await send_numbers(interaction, here, [saved])
+        await send_brief(here, embed, view=numbers_view(here, [saved]))
+        await send_numbers(here, [saved])
 
     @remove_ability_command.autocomplete("ability")
     async def _remove_ability_autocomplete(

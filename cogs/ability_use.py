@@ -123,7 +123,6 @@ class AbilityUseCog(commands.Cog):
             return [spend_embed(saved, said, spent, language, viewer)]
 
         await send_screened(
-            interaction,
             here,
             [saved],
             render,
@@ -190,7 +189,7 @@ class AbilityUseCog(commands.Cog):
                 embeds=[check_embed(current, roll, tested.name, language)],
                 view=numbers_view(here, [current]),
             )
-            await send_numbers(interaction, here, [current])
+            await send_numbers(here, [current])
             return
         async with here.change() as tx:
             current = await tx.character(character)
@@ -224,7 +223,6 @@ class AbilityUseCog(commands.Cog):
             return first_aid_name(language) if first_aid else tested.name
 
         await send_screened(
-            interaction,
             here,
             [saved],
             lambda viewer, language: [

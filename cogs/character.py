@@ -114,7 +114,7 @@ class CharacterCog(
         reply = await create_character(
             here, clean, owner_id, health, first_aid, stability, chosen_gender, chosen_numbers
         )
-        await send_reply(interaction, here, reply)
+        await send_reply(here, reply)
 
     @app_commands.command(
         name="show", description=_("Show a character's status", key="cmd.character.show")
@@ -127,7 +127,7 @@ class CharacterCog(
     ) -> None:
         here = await Here.of(interaction)
         target = character or await resolve_character(here, None)
-        await show_character(interaction, here, target)
+        await show_character(here, target)
 
     @app_commands.command(
         name="list", description=_("Every character of this server", key="cmd.character.list")
@@ -196,7 +196,7 @@ class CharacterCog(
             mental_illness=mental_illness,
             numbers=numbers,
         )
-        await send_reply(interaction, here, reply)
+        await send_reply(here, reply)
 
     @app_commands.command(
         name="rename", description=_("Give a character a new name", key="cmd.character.rename")
@@ -213,7 +213,7 @@ class CharacterCog(
     ) -> None:
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "action.rename")
-        await send_reply(interaction, here, await rename_character(here, character, name))
+        await send_reply(here, await rename_character(here, character, name))
 
     @app_commands.command(
         name="move",
@@ -230,7 +230,7 @@ class CharacterCog(
     ) -> None:
         here = await Here.of(interaction)
         require_mover(here, table)
-        await send_reply(interaction, here, await move_character(here, character, table))
+        await send_reply(here, await move_character(here, character, table))
 
     @private_reply
     @app_commands.command(
@@ -247,7 +247,7 @@ class CharacterCog(
         so publicly (``DeleteButton``)."""
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "action.delete")
-        await ask_to_delete(interaction, here, character.id, character.name)
+        await ask_to_delete(here, character.id, character.name)
 
 
 async def setup(bot: SaludBot) -> None:

@@ -69,7 +69,7 @@ class HealthCog(commands.Cog):
         targets = hurt_targets([character, character2, character3, character4])
         for target in targets:
             here.require_owner_or_gm(target, "action.hurt")
-        await send_reply(interaction, here, await wound(here, targets, amount, reason))
+        await send_reply(here, await wound(here, targets, amount, reason))
 
     @hurt.autocomplete("amount")
     async def amount_autocomplete(
@@ -101,7 +101,7 @@ class HealthCog(commands.Cog):
         saved, roll = await perform_consciousness_roll(
             here, target.id, spend, require_pending=False
         )
-        await send_roll_reply(interaction, here, saved, roll)
+        await send_roll_reply(here, saved, roll)
 
     # --- /firstaid --------------------------------------------------------------------------
 
@@ -124,7 +124,7 @@ class HealthCog(commands.Cog):
     ) -> None:
         here = await Here.of(interaction)
         here.require_owner_or_gm(medic, "action.firstaid")
-        await send_reply(interaction, here, await first_aid(here, medic, patient, points))
+        await send_reply(here, await first_aid(here, medic, patient, points))
 
     # --- /rest ------------------------------------------------------------------------------
 
@@ -148,9 +148,7 @@ class HealthCog(commands.Cog):
     ) -> None:
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "action.rest")
-        await send_reply(
-            interaction, here, await take_rest(here, character, days, hospital=hospital)
-        )
+        await send_reply(here, await take_rest(here, character, days, hospital=hospital))
 
 
 async def setup(bot: SaludBot) -> None:

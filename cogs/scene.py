@@ -46,7 +46,7 @@ class SceneCog(
     async def new(self, interaction: discord.Interaction[SaludBot]) -> None:
         here = await Here.of(interaction)
         here.require_gm("scene.action.new")
-        await send_reply(interaction, here, await new_scene(here))
+        await send_reply(here, await new_scene(here))
 
     @app_commands.command(
         name="status",
@@ -66,7 +66,7 @@ class SceneCog(
         edited to say that it moved (``bot.features.scene.tracker``)."""
         here = await Here.of(interaction)
         here.require_gm("tracker.action")
-        await post_tracker(interaction, here, self.bot.services.tracker)
+        await post_tracker(here, self.bot.services.tracker)
 
 
 async def setup(bot: SaludBot) -> None:

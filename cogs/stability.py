@@ -101,7 +101,7 @@ class StabilityCog(
         targets = [target for target in chosen if target is not None]
         shown_reason = clean_reason(reason)
         called = await call_tests(here, targets, loss, difficulty, shown_reason)
-        await send_call(interaction, here, called)
+        await send_call(here, called)
 
     # --- /stability roll --------------------------------------------------------------------
 
@@ -125,7 +125,7 @@ class StabilityCog(
         target = character or await resolve_stable(here)
         here.require_owner_or_gm(target, "stability.action.roll")  # before the storage lock
         saved, made = await perform_stability_roll(here, target.id, spend)
-        await send_stability_roll(interaction, here, saved, made)
+        await send_stability_roll(here, saved, made)
 
     # --- /stability treat -------------------------------------------------------------------
 
@@ -156,7 +156,7 @@ class StabilityCog(
         here = await Here.of(interaction)
         here.require_owner_or_gm(medic, "stability.action.treat")
         treated = await treat(here, medic, patient, points, lucidity=lucidity)
-        await send_reply(interaction, here, treated)
+        await send_reply(here, treated)
 
 
 async def setup(bot: SaludBot) -> None:

@@ -46,7 +46,7 @@ class TimeCog(commands.Cog):
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("scene.action.time")
-        await send_reply(interaction, here, await pass_minutes(here, minutes))
+        await send_reply(here, await pass_minutes(here, minutes))
 
     @app_commands.command(
         name="refresh", description=_("GM: refresh the pools to their ratings", key="cmd.refresh")
@@ -62,7 +62,7 @@ class TimeCog(commands.Cog):
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("scene.action.refresh")
-        await send_reply(interaction, here, await refresh_pools_of(here, character))
+        await send_reply(here, await refresh_pools_of(here, character))
 
 
 async def setup(bot: SaludBot) -> None:

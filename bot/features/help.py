@@ -123,8 +123,8 @@ class HelpButton(SaludButton, custom_id=HELP_ID):
         pages: dict[str, HelpPage] = {"rules": "rules", "stability": "stability"}
         return cls(pages.get(match["page"], "commands"), label)
 
-    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+    async def pressed(self, here: Here) -> None:
         embed, view = overview(self.page, here.private_language)
-        await interaction.response.edit_message(
+        await here.interaction.response.edit_message(
             embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
         )

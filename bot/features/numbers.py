@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, Self
+from typing import Self
 
 import discord
 from discord import app_commands
@@ -143,7 +143,6 @@ def table_numbers_view(
 
 
 async def send_numbers(
-    interaction: discord.Interaction[Any],
     here: Here,
     characters: Sequence[StoredCharacter],
     *,
@@ -168,7 +167,7 @@ async def send_numbers(
         return False
     embeds = [status_embed(character, language, viewer) for character in visible]
     for start in range(0, len(embeds), EMBEDS_PER_MESSAGE):
-        await send_private(interaction, embeds=embeds[start : start + EMBEDS_PER_MESSAGE])
+        await send_private(here.interaction, embeds=embeds[start : start + EMBEDS_PER_MESSAGE])
     return True
 
 
@@ -179,7 +178,6 @@ Render = Callable[[Viewer, Language], Sequence[discord.Embed]]
 
 
 async def send_screened(
-    interaction: discord.Interaction[Any],
     here: Here,
     characters: Sequence[StoredCharacter],
     render: Render,
@@ -198,7 +196,7 @@ async def send_screened(
     message's id."""
     hidden = hidden_from(characters, EVERYONE)
     message_id = await send_change(
-        interaction,
+        here.interaction,
         render(EVERYONE, here.public_language),
         announce=announce,
         here=here,
@@ -210,7 +208,7 @@ async def send_screened(
     viewer = viewer_of(here)
     if any(shows_numbers(character, viewer) for character in hidden):
         await send_private(
-            interaction,
+            here.interaction,
             text(here.private_language, "numbers.followup"),
             embeds=render(viewer, here.private_language),
         )
@@ -231,7 +229,7 @@ class NumbersButton(SaludButton, custom_id=NUMBERS_ID):
     def parse(cls, match: re.Match[str], label: str) -> Self:
         return cls(tuple(int(part) for part in match["ids"].split("-")), label)
 
-    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+    async def pressed(self, here: Here) -> None:
         found: list[StoredCharacter] = []
         answering = here
         for character_id in self.character_ids:
@@ -241,7 +239,7 @@ class NumbersButton(SaludButton, custom_id=NUMBERS_ID):
             if current is not None:
                 found.append(current)
                 answering = at
-        await send_numbers(interaction, answering, found, refuse=True)
+        await send_numbers(answering, found, refuse=True)
 
 
 class TableNumbersButton(SaludButton, custom_id=TABLE_NUMBERS_ID):
@@ -256,7 +254,7 @@ class TableNumbersButton(SaludButton, custom_id=TABLE_NUMBERS_ID):
     def parse(cls, match: re.Match[str], label: str) -> Self:
         return cls(int(match["table_id"]), label)
 
-    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+    async def pressed(self, here: Here) -> None:
         table = here.storage.tables.get(here.server_id, self.table_id)
         if table is None:
             raise UserFacingError("error.stale_button")
@@ -265,4 +263,4 @@ class TableNumbersButton(SaludButton, custom_id=TABLE_NUMBERS_ID):
         private = [c.id for c in names.characters if c.numbers is Numbers.PRIVATE]
         async with at.read() as reader:
             found = await reader.get_characters(at.table_id, private)
-        await send_numbers(interaction, at, [found[i] for i in private if i in found], refuse=True)
+        await send_numbers(at, [found[i] for i in private if i in found], refuse=True)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
@@ -50,19 +49,18 @@ class BriefReply:
 Reply = ChangeReply | BriefReply | str
 
 
-async def send_reply(interaction: discord.Interaction[Any], here: Here, reply: Reply) -> None:
+async def send_reply(here: Here, reply: Reply) -> None:
     """Send ``reply`` publicly: a change's (``send_screened``), a brief one (``send_brief``,
     then the numbers it names), or one sentence (``send_public``)."""
     if isinstance(reply, str):
-        await send_public(interaction, reply)
+        await send_public(here.interaction, reply)
         return
     if isinstance(reply, BriefReply):
-        await send_brief(interaction, here, reply.embed, view=reply.view)
+        await send_brief(here, reply.embed, view=reply.view)
         if reply.numbers:
-            await send_numbers(interaction, here, reply.numbers)
+            await send_numbers(here, reply.numbers)
         return
     await send_screened(
-        interaction,
         here,
         reply.characters,
         reply.render,

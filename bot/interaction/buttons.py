@@ -240,11 +240,11 @@ class SaludButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
-            await self.pressed(interaction, await Here.of(interaction))
+            await self.pressed(await Here.of(interaction))
         except Exception as error:
             await report_error(interaction, error)
 
-    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+    async def pressed(self, here: Here) -> None:
         """What a press does; raise to refuse (nothing changed)."""
         raise NotImplementedError
 

@@ -206,7 +206,6 @@ async def send_change(
 
 
 async def send_brief(
-    interaction: discord.Interaction[Any],
     here: Here,
     embed: discord.Embed,
     *,
@@ -215,7 +214,7 @@ async def send_brief(
     """The public reply to a change that moves no state (a character created or renamed, an
     ability set or spent, a test that spent from a pool): its one compact embed
     (``bot.render.brief``); nothing to announce."""
-    await send_change(interaction, [embed], announce=False, here=here, view=view)
+    await send_change(here.interaction, [embed], announce=False, here=here, view=view)
 
 
 @dataclass(frozen=True)

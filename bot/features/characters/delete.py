@@ -4,7 +4,6 @@ one who asked sees it, in their language); a deletion is said publicly, in the s
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import discord
 
@@ -48,24 +47,25 @@ class DeleteButton(SaludButton, custom_id=DELETE_ID):
     def parse(cls, match: re.Match[str], label: str) -> DeleteButton:
         return cls(int(match["character_id"]), match["answer"], label)
 
-    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+    async def pressed(self, here: Here) -> None:
         current = await owned_character(here, self.character_id, "action.delete")
         language = here.private_language
         if self.answer != "yes":
             await update_message(
-                interaction, text(language, "character.delete.cancelled", name=safe(current.name))
+                here.interaction,
+                text(language, "character.delete.cancelled", name=safe(current.name)),
             )
             return
         # Acknowledged without a message: the public reply follows up, then the private
         # question says it is done.
-        await acknowledge(interaction)
+        await acknowledge(here.interaction)
         async with here.change() as tx:
             deleted = await tx.delete_character(here.table_id, self.character_id)
             if deleted is None:
                 raise CharacterNotFound(here.table_id, self.character_id)
             await here.history(CharacterDeleteDetails(name=deleted.name)).record(tx)
         await send_public(
-            interaction,
+            here.interaction,
             text(
                 here.public_language,
                 "character.delete.done",
@@ -74,7 +74,7 @@ class DeleteButton(SaludButton, custom_id=DELETE_ID):
             ),
         )
         await update_message(
-            interaction, text(language, "character.delete.confirmed", name=safe(deleted.name))
+            here.interaction, text(language, "character.delete.confirmed", name=safe(deleted.name))
         )
 
 
@@ -90,14 +90,12 @@ def delete_view(character_id: int, language: Language) -> discord.ui.View:
     return view
 
 
-async def ask_to_delete(
-    interaction: discord.Interaction[Any], here: Here, character_id: int, name: str
-) -> None:
+async def ask_to_delete(here: Here, character_id: int, name: str) -> None:
     """The private question of ``/character delete``, in the user's language, with its
     Delete / Cancel buttons; the press that confirms deletes and says so publicly."""
     language = here.private_language
     await send_private(
-        interaction,
+        here.interaction,
         text(language, "character.delete.question", name=safe(name)),
         view=delete_view(character_id, language),
     )

@@ -4,10 +4,6 @@ another table; each change in one transaction with its history entry, and its br
 
 from __future__ import annotations
 
-from typing import Any
-
-import discord
-
 from bot.features.characters.names import refuse_taken_name
 from bot.features.numbers import numbers_view, viewer_of
 from bot.features.reply import BriefReply
@@ -74,9 +70,7 @@ async def create_character(
     return BriefReply(embed, numbers_view(here, [created]), numbers=[created])
 
 
-async def show_character(
-    interaction: discord.Interaction[Any], here: Here, target: LightCharacter
-) -> None:
+async def show_character(here: Here, target: LightCharacter) -> None:
     """``target``'s status, as stored now: to its owner or a GM privately and in full when
     the table does not see its numbers, else publicly."""
     async with here.read() as reader:  # what is shown, as stored now
@@ -85,11 +79,11 @@ async def show_character(
     if not shows_numbers(current, EVERYONE) and shows_numbers(current, viewer):
         # Its owner or a GM: in full, for their eyes only.
         await send_private(
-            interaction, embeds=[status_embed(current, here.private_language, viewer)]
+            here.interaction, embeds=[status_embed(current, here.private_language, viewer)]
         )
         return
     await send_public(
-        interaction,
+        here.interaction,
         embeds=[status_embed(current, here.public_language)],
         view=numbers_view(here, [current]),
     )

@@ -4,8 +4,6 @@ What each page reads is here, its words ``bot.render.character_list``'s."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 from bot.features.numbers import table_numbers_view
@@ -53,8 +51,8 @@ LIST_PAGE_ID = CustomId("page:list", number("page", 5))
 class ListPageButton(PageButton, custom_id=LIST_PAGE_ID):
     """Turns ``/character list`` to another page."""
 
-    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+    async def pressed(self, here: Here) -> None:
         embed, view = await list_message(here, self.page)
-        await interaction.response.edit_message(
+        await here.interaction.response.edit_message(
             embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
         )

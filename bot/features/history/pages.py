@@ -4,7 +4,6 @@ time with ◀ ▶ buttons; what a page reads is here, its words ``bot.render.his
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import discord
 
@@ -77,7 +76,7 @@ class HistoryPageButton(SaludButton, custom_id=HISTORY_PAGE_ID):
     def parse(cls, match: re.Match[str], label: str) -> HistoryPageButton:
         return cls(int(match["character_id"]), int(match["page"]), label)
 
-    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+    async def pressed(self, here: Here) -> None:
         character: StoredCharacter | None = None
         if self.character_id:
             async with here.read() as reader:
@@ -85,6 +84,6 @@ class HistoryPageButton(SaludButton, custom_id=HISTORY_PAGE_ID):
             if character is None:
                 raise UserFacingError("error.character_gone")
         embed, view = await history_page(here, character, self.page)
-        await interaction.response.edit_message(
+        await here.interaction.response.edit_message(
             embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
         )

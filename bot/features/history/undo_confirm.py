@@ -99,17 +99,17 @@ class UndoButton(SaludButton, custom_id=UNDO_ID):
     def parse(cls, match: re.Match[str], label: str) -> UndoButton:
         return cls(int(match["entry_id"]), int(match["gm_id"]), match["answer"], label)
 
-    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+    async def pressed(self, here: Here) -> None:
         if here.user_id != self.gm_id:
             raise UserFacingError("undo.error.not_yours", gm=mention(self.gm_id))
         here.require_gm("history.action.undo")
         language = here.private_language
         if self.answer != "yes":
-            await _replace_question(interaction, text(language, "undo.cancelled"))
+            await _replace_question(here.interaction, text(language, "undo.cancelled"))
             return
         # Acknowledged without a message: the public reply follows up, then the question
         # says it is done (so the GM's screen ends with the answer in place).
-        await acknowledge(interaction)
+        await acknowledge(here.interaction)
         try:
             async with here.change() as tx:
                 latest = await tx.latest_undoable(here.table_id)
@@ -130,10 +130,10 @@ class UndoButton(SaludButton, custom_id=UNDO_ID):
                 )
         except _Superseded as moved:
             if moved.latest is None:
-                await _replace_question(interaction, text(language, "history.undo.nothing"))
+                await _replace_question(here.interaction, text(language, "history.undo.nothing"))
                 return
             await _replace_question(
-                interaction,
+                here.interaction,
                 None,
                 [preview_embed(moved.latest, language, changed=True)],
                 undo_view(moved.latest.id, self.gm_id, language),
@@ -144,7 +144,7 @@ class UndoButton(SaludButton, custom_id=UNDO_ID):
         # A test due again is due as a call makes it (M13): its owner called, fresh buttons.
         due = [c for c in result.restored if c.id in tests]
         message_id = await send_change(
-            interaction,
+            here.interaction,
             embeds,
             announce=announce,
             here=here,
@@ -153,9 +153,9 @@ class UndoButton(SaludButton, custom_id=UNDO_ID):
             view=numbers_view(here, result.restored, stability_test_view(due, public, tests)),
             call=call_testers(due, caller=here.user_id, language=public),
         )
-        await send_numbers(interaction, here, result.restored)
+        await send_numbers(here, result.restored)
         await here.context.services.roll_buttons.remember_message(
-            here.table_id, interaction.channel_id, message_id, tests, RollKind.STABILITY_TEST
+            here.table_id, here.interaction.channel_id, message_id, tests, RollKind.STABILITY_TEST
         )
         number = result.reverted.number
-        await _replace_question(interaction, text(language, "undo.confirmed", entry=number))
+        await _replace_question(here.interaction, text(language, "undo.confirmed", entry=number))

@@ -70,7 +70,7 @@ class DueRoll(Generic[Made]):
         Awaitable[tuple[StoredCharacter, Made]],
     ]
     #: The roll's public reply.
-    reply: Callable[[discord.Interaction[Any], Here, StoredCharacter, Made], Awaitable[None]]
+    reply: Callable[[Here, StoredCharacter, Made], Awaitable[None]]
     #: The catalog keys of its buttons: the plain roll and a spend, each when the reply is
     #: about one character (``""``: its buttons always name their character) and when about
     #: several (``name``).
@@ -161,11 +161,11 @@ class RollButton(SaludButton):
         says how)."""
         return cls(character_id, spend, number, label, row=row)
 
-    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+    async def pressed(self, here: Here) -> None:
         kind = self.roll_kind
         here = await here.of_character(self.character_id)
         await require_roller(here, self.character_id, kind.action)
-        message, channel_id = interaction.message, interaction.channel_id
+        message, channel_id = here.interaction.message, here.interaction.channel_id
         kept = None
         if message is not None and channel_id is not None:
             kept = RollMessage(
@@ -179,11 +179,11 @@ class RollButton(SaludButton):
         saved, made = await kind.perform(here, self.character_id, self.spend, self.number, kept)
         character_id, number = self.character_id, self.number
         await disable_pressed(
-            interaction,
+            here.interaction,
             lambda custom_id: kind.is_button_of(custom_id, character_id, number),
-            kind.pressed_embeds(interaction.message, saved, made, here.public_language),
+            kind.pressed_embeds(here.interaction.message, saved, made, here.public_language),
         )
-        await kind.reply(interaction, here, saved, made)
+        await kind.reply(here, saved, made)
 
 
 async def disable_pressed(

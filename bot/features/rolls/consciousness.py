@@ -21,7 +21,7 @@ messages that carried that roll (``bot.features.rolls.keeper``).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Self
+from typing import Self
 
 import discord
 
@@ -128,7 +128,6 @@ def roll_reply_embeds(
 
 
 async def send_roll_reply(
-    interaction: discord.Interaction[Any],
     here: Here,
     character: StoredCharacter,
     roll: ConsciousnessRoll,
@@ -137,7 +136,6 @@ async def send_roll_reply(
     changed state); the presser of a private character's roll gets its arithmetic in an
     ephemeral follow-up."""
     await send_screened(
-        interaction,
         here,
         [character],
         lambda viewer, language: roll_reply_embeds(character, roll, language, viewer),

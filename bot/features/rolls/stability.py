@@ -23,7 +23,6 @@ carried the test.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import discord
 
@@ -219,7 +218,6 @@ def roll_embeds(
 
 
 async def send_stability_roll(
-    interaction: discord.Interaction[Any],
     here: Here,
     character: StoredCharacter,
     roll: StabilityTestRoll,
@@ -228,7 +226,6 @@ async def send_stability_roll(
     mental illness or went insane); the presser of a private character's roll gets its
     arithmetic in an ephemeral follow-up."""
     await send_screened(
-        interaction,
         here,
         [character],
         lambda viewer, language: roll_embeds(character, roll, language, viewer),

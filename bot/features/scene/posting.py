@@ -5,9 +5,6 @@ button kept by its edits; a tracker posted before is edited to say where it move
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
-
-import discord
 
 from bot.features.numbers import table_numbers_view
 from bot.features.scene.status import tracker_embeds
@@ -21,12 +18,10 @@ from bot.storage.models import TrackerMessage
 __all__ = ["post_tracker"]
 
 
-async def post_tracker(
-    interaction: discord.Interaction[Any], here: Here, live: LiveTracker
-) -> None:
+async def post_tracker(here: Here, live: LiveTracker) -> None:
     """Post the table's tracker here, and have ``live`` keep it (the one posted before says
     where it moved)."""
-    if interaction.channel_id is None:  # pragma: no cover - commands come from a channel
+    if here.interaction.channel_id is None:  # pragma: no cover - commands come from a channel
         raise UserFacingError("tracker.error.no_channel")
     language = here.public_language
     heard = live.heard()  # before the read: a change after it is shown by an edit
@@ -36,12 +31,14 @@ async def post_tracker(
         here.titled(embeds[0])
     names = await here.names()
     view = table_numbers_view(here, names.characters)  # its edits keep the button
-    message_id = await send_public(interaction, embeds=embeds, view=view)
+    message_id = await send_public(here.interaction, embeds=embeds, view=view)
     if message_id is None:  # pragma: no cover - Discord always says
         return
-    link = f"https://discord.com/channels/{here.server_id}/{interaction.channel_id}/{message_id}"
+    link = (
+        f"https://discord.com/channels/{here.server_id}/{here.interaction.channel_id}/{message_id}"
+    )
     await live.replace(
-        TrackerMessage(here.table_id, interaction.channel_id, message_id),
-        text(language, "tracker.moved", channel=f"<#{interaction.channel_id}>", link=link),
+        TrackerMessage(here.table_id, here.interaction.channel_id, message_id),
+        text(language, "tracker.moved", channel=f"<#{here.interaction.channel_id}>", link=link),
         heard=heard,
     )

@@ -5,7 +5,6 @@ buttons turn the page. Their words and embeds are ``bot.render.scene``'s."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 import discord
 
@@ -106,8 +105,8 @@ STATUS_PAGE_ID = CustomId("page:status", number("page", 4))
 class StatusPageButton(PageButton, custom_id=STATUS_PAGE_ID):
     """Turns ``/scene status`` to another page."""
 
-    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
+    async def pressed(self, here: Here) -> None:
         embed, view = await status_message(here, self.page)
-        await interaction.response.edit_message(
+        await here.interaction.response.edit_message(
             embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
         )

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import discord
 
 from bot.features.numbers import send_screened
 from bot.features.rolls.stability import stability_test_view
@@ -91,13 +88,12 @@ def _name_culprit(here: Here, characters: Sequence[StoredCharacter], refusal: Ru
         note_subject(here.interaction, "character", characters[index])
 
 
-async def send_call(interaction: discord.Interaction[Any], here: Here, called: CalledTests) -> None:
+async def send_call(here: Here, called: CalledTests) -> None:
     """The public reply of the call (nothing to announce: nobody's state moved), kept among
     the messages whose buttons the keeper disables."""
     language = here.public_language
     characters = [character for character, _ in called.called]
     await send_screened(
-        interaction,
         here,
         characters,
         lambda viewer, language: [
