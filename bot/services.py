@@ -1,7 +1,7 @@
 """``Services``: what the bot's commands and buttons use, built once when the bot starts
 (``SaludBot.setup_hook``) and closed when it stops (``SaludBot.close``). Cogs reach them as
 ``self.bot.services``; commands and buttons reach storage and dice through their
-interaction's context (``bot.interaction.context``), which the gateway gives them. There is
+interaction as the gateway built it (``bot.interaction.context.SaludInteraction``). There is
 no other way in: no module-level registry, no cast of ``interaction.client``."""
 
 from __future__ import annotations

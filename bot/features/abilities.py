@@ -17,7 +17,7 @@ from discord.app_commands import locale_str as _
 
 from bot.features.characters.names import find_character
 from bot.i18n import Language, user_language
-from bot.interaction.context import context_of
+from bot.interaction.context import salud_of
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import table_of
 from bot.render.abilities import first_aid_name, kind_label
@@ -193,15 +193,15 @@ async def complete_ability(
     if interaction.guild_id is None:
         return []
     typed_character = getattr(interaction.namespace, "character", None)
-    context = context_of(interaction)
-    storage = context.services.storage
+    received = salud_of(interaction)
+    storage = received.services.storage
     named = None
     table = table_of(interaction, storage)
     if isinstance(typed_character, str) and typed_character.strip():
         # In memory after the first time.
-        index = await storage.names(table.id, context.ticket)
+        index = await storage.names(table.id, received.ticket)
         named, _ = find_character(index, typed_character.strip()[:CHOICE_LENGTH])
-    async with storage.read(context.ticket) as reader:
+    async with storage.read(received.ticket) as reader:
         settings = await reader.get_settings(interaction.guild_id)
         character = None
         if named is not None:  # its abilities: the whole character

@@ -1,5 +1,6 @@
 """Where Discord's events come in: each gateway event's parser is guarded, every interaction
-gets Salud's context, and from a stop signal on interactions are answered "restarting".
+is built with what Salud keeps of it, and from a stop signal on interactions are answered
+"restarting".
 
 discord.py turns each gateway event into objects with one parser per event type
 (``ConnectionState.parsers``); an exception there (a member object without ``roles``) would
@@ -7,7 +8,7 @@ end the whole connection, and the process with it. ``Intake`` wraps each parser:
 event is logged once, with its type, and skipped.
 
 An ``INTERACTION_CREATE`` is built as a ``SaludInteraction`` (``bot.interaction.context``)
-whose context holds the moment Discord created it (``time.monotonic()`` when it was read, less
+which holds the moment Discord created it (``time.monotonic()`` when it was read, less
 how long it waited unread, ``bot.gateway.discord_clock``: a frozen process must not take old
 interactions for fresh ones), the role ids its
 member carried, the services, and its storage ``Ticket``: its storage calls queue with its
@@ -40,7 +41,7 @@ from bot.gateway.discord_clock import DiscordClock
 from bot.gateway.odd_interactions import answerable, odd_interaction
 from bot.gateway.presses import reaches_a_button
 from bot.i18n import text, user_language
-from bot.interaction.context import Frame, InteractionContext, SaludInteraction
+from bot.interaction.context import InteractionServices, SaludInteraction
 from bot.interaction.deferral import DEFER_AFTER, acknowledge
 from bot.storage.fair_lock import Ticket
 from bot.storage.interface import StorageEngine
@@ -78,7 +79,7 @@ class Intake:
         self._storage = storage
         self._discord_clock = DiscordClock()
         #: What interactions reach (storage, dice), given once the bot has built its services.
-        self.frame: Frame | None = None
+        self.frame: InteractionServices | None = None
         self.stopping = False
         self._open: Counter[Hashable] = Counter()
         self._opening: Hashable = _NOBODY
@@ -133,7 +134,6 @@ class Intake:
             self._refuse(data, "lifecycle.busy", received_at)
             return
         ticket = Ticket(key=key, deadline=received_at + DEFER_AFTER)
-        context = InteractionContext(frame, received_at, _role_ids(data), ticket)
         loop = asyncio.get_running_loop()
         previous = loop.get_task_factory()
         self._opening = key
@@ -141,24 +141,33 @@ class Intake:
         # typeshed leaves out the context keyword that 3.11 passes; the factory takes it.
         loop.set_task_factory(self._task_factory)  # type: ignore[arg-type]
         try:
-            self._dispatch(data, context)
+            self._dispatch(data, frame, received_at, ticket)
         finally:
             loop.set_task_factory(previous)
             self._opening = _NOBODY
 
-    def _dispatch(self, data: Any, context: InteractionContext) -> None:
+    def _dispatch(
+        self, data: Any, services: InteractionServices, received_at: float, ticket: Ticket
+    ) -> None:
         """discord.py's ``ConnectionState.parse_interaction_create`` (2.5–2.7), building a
         ``SaludInteraction``; ``tests/bot/test_gateway.py`` pins the versions it was read
         from and fails if discord.py's own parser changes."""
         state = self._bot._connection
-        interaction: SaludInteraction[Any] = SaludInteraction(data=data, state=state, salud=context)
+        interaction: SaludInteraction[Any] = SaludInteraction(
+            data=data,
+            state=state,
+            services=services,
+            received_at=received_at,
+            role_ids=_role_ids(data),
+            ticket=ticket,
+        )
         kind = data["type"]
         if kind in (2, 3):  # a command or a button: may be acknowledged late
-            context.ticket.on_late = functools.partial(acknowledge, interaction)
+            ticket.on_late = functools.partial(acknowledge, interaction)
         if kind in (2, 4) and state._command_tree:  # application command and autocomplete
             state._command_tree._from_interaction(interaction)
         elif kind == 3 and not reaches_a_button(state, data):  # discord.py would drop it
-            self._answer_stale(data, context.received_at)
+            self._answer_stale(data, received_at)
         elif kind == 3:  # a component
             inner = data["data"]
             state._view_store.dispatch_view(

@@ -1,11 +1,12 @@
-"""What Salud keeps of one interaction beside discord.py's object, typed, in one place.
+"""One interaction as Salud received it: discord.py's object with what Salud keeps of it, typed,
+in one place.
 
-The gateway (``bot.gateway.intake``) builds every interaction as a ``SaludInteraction`` whose
-``salud`` context says when Discord created it (on the monotonic clock: when the bot read it,
+The gateway (``bot.gateway.intake``) builds every interaction as a ``SaludInteraction``, which
+says when Discord created it (on the monotonic clock: when the bot read it,
 less how long it waited unread by the snowflake's time beyond the least lag seen lately, so
 that neither a skewed wall clock nor a frozen process misleads it), the role ids its member
-carried, its storage ``Ticket``, the services commands and buttons use, and what the frame of
-the interaction learns on the way (the server's settings, read once; how it was acknowledged; which
+carried, its storage ``Ticket``, the services commands and buttons use, and what is learnt on the
+way (the server's settings, read once; how it was acknowledged; which
 characters its options named). Nothing is kept in the extras of the interaction or in context
 variables, and nobody casts ``interaction.client``.
 """
@@ -15,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
 import discord
@@ -27,11 +27,10 @@ from rules.dice import Roller
 
 __all__ = [
     "AnnouncementChannel",
-    "Frame",
-    "InteractionContext",
+    "InteractionServices",
     "RollMessageKeeper",
     "SaludInteraction",
-    "context_of",
+    "salud_of",
 ]
 
 ClientT = TypeVar("ClientT", bound=discord.Client, covariant=True)
@@ -78,8 +77,8 @@ class AnnouncementChannel(Protocol):
     ) -> None: ...
 
 
-class Frame(Protocol):
-    """What the frame of an interaction needs of the bot (``bot.services.Services`` has it)."""
+class InteractionServices(Protocol):
+    """What an interaction needs of the bot (``bot.services.Services`` has it)."""
 
     @property
     def roll_buttons(self) -> RollMessageKeeper: ...
@@ -94,11 +93,25 @@ class Frame(Protocol):
     def announcements(self) -> AnnouncementChannel: ...
 
 
-@dataclass
-class InteractionContext:
-    """One interaction as Salud sees it; see the module's docstring."""
+class SaludInteraction(discord.Interaction[ClientT], Generic[ClientT]):
+    """One interaction as Salud received it: discord.py's object, and what Salud keeps of it
+    beside discord.py's own attributes (see the module's docstring). discord.py's ``context``
+    says where the command was used."""
 
-    services: Frame
+    __slots__ = (
+        "acknowledging",
+        "deferred_privately",
+        "placeholder_filled",
+        "received_at",
+        "role_ids",
+        "sent_components",
+        "services",
+        "settings",
+        "subjects",
+        "ticket",
+    )
+
+    services: InteractionServices
     #: ``time.monotonic()`` when Discord created the interaction: when the gateway read it,
     #: less how long it waited unread (``bot.gateway.discord_clock``).
     received_at: float
@@ -106,37 +119,49 @@ class InteractionContext:
     role_ids: frozenset[int]
     ticket: Ticket
     #: The server's ``/config``, read once per interaction (``Here.of``).
-    settings: GuildSettings | None = None
+    settings: GuildSettings | None
     #: It was deferred ephemerally (an error may then follow up privately).
-    deferred_privately: bool = False
+    deferred_privately: bool
     #: A followup filled a public "thinking…" placeholder.
-    placeholder_filled: bool = False
+    placeholder_filled: bool
     #: The characters its options named, by option (``character``, ``medic``, ``patient``).
-    subjects: dict[str, CharacterRef] = field(default_factory=dict)
+    subjects: dict[str, CharacterRef]
     #: Held while the interaction is being acknowledged: never twice at once.
-    acknowledging: asyncio.Lock = field(default_factory=asyncio.Lock)
+    acknowledging: asyncio.Lock
     #: The components of the public messages it sent with buttons, by message id: the
     #: roll-button keeper keeps them, so that it never reads a message back to edit it.
-    sent_components: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    sent_components: dict[int, list[dict[str, Any]]]
+
+    def __init__(
+        self,
+        *,
+        data: Any,
+        state: Any,
+        services: InteractionServices,
+        received_at: float,
+        role_ids: frozenset[int],
+        ticket: Ticket,
+    ) -> None:
+        super().__init__(data=data, state=state)
+        self.services = services
+        self.received_at = received_at
+        self.role_ids = role_ids
+        self.ticket = ticket
+        self.settings = None
+        self.deferred_privately = False
+        self.placeholder_filled = False
+        self.subjects = {}
+        self.acknowledging = asyncio.Lock()
+        self.sent_components = {}
 
     def age(self) -> float:
         """Seconds since Discord created the interaction (as the gateway estimated it)."""
         return time.monotonic() - self.received_at
 
 
-class SaludInteraction(discord.Interaction[ClientT], Generic[ClientT]):
-    """A discord.py interaction with Salud's context (``salud``; discord.py's own
-    ``context`` says where the command was used)."""
-
-    __slots__ = ("salud",)
-
-    def __init__(self, *, data: Any, state: Any, salud: InteractionContext) -> None:
-        super().__init__(data=data, state=state)
-        self.salud = salud
-
-
-def context_of(interaction: discord.Interaction[Any]) -> InteractionContext:
-    """The context the gateway gave this interaction."""
+def salud_of(interaction: discord.Interaction[Any]) -> SaludInteraction[Any]:
+    """The interaction as Salud's gateway built it (any interaction of a command or a
+    button is; an error before it, never)."""
     if not isinstance(interaction, SaludInteraction):
         raise TypeError(f"interaction {interaction.id} did not come through Salud's gateway")
-    return interaction.salud
+    return interaction

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import discord
 from discord import app_commands
 
-from bot.interaction.context import InteractionContext, context_of
+from bot.interaction.context import SaludInteraction, salud_of
 
 __all__ = [
     "DEFER_ABOVE",
@@ -56,18 +56,16 @@ def _replies_privately(interaction: discord.Interaction[Any]) -> bool:
     return command is not None and bool(command.extras.get(PRIVATE_REPLY, False))
 
 
-async def _acknowledge(
-    interaction: discord.Interaction[Any], context: InteractionContext, *, ephemeral: bool
-) -> None:
+async def _acknowledge(interaction: SaludInteraction[Any], *, ephemeral: bool) -> None:
     """Defer the interaction (once, however many callers ask at the same time) and clear its
     storage deadline. Autocompletes cannot be deferred: they keep it."""
-    async with context.acknowledging:
+    async with interaction.acknowledging:
         if interaction.response.is_done():
-            context.ticket.deadline = None
+            interaction.ticket.deadline = None
             return
         kind = interaction.type
         if kind is discord.InteractionType.application_command:
-            context.deferred_privately = ephemeral
+            interaction.deferred_privately = ephemeral
             await interaction.response.defer(ephemeral=ephemeral, thinking=True)
         elif kind is discord.InteractionType.component:
             # A button: acknowledged without a message; its reply then edits the button's
@@ -75,16 +73,14 @@ async def _acknowledge(
             await interaction.response.defer()
         else:
             return
-        context.ticket.deadline = None
+        interaction.ticket.deadline = None
 
 
 async def acknowledge(interaction: discord.Interaction[Any]) -> None:
     """Acknowledge now, as the reply will be (a button's press: without a message): before
     work that may take long, or as the ticket's ``on_late`` when the interaction must wait
     past its deadline; its storage calls then wait as long as needed."""
-    await _acknowledge(
-        interaction, context_of(interaction), ephemeral=_replies_privately(interaction)
-    )
+    await _acknowledge(salud_of(interaction), ephemeral=_replies_privately(interaction))
 
 
 async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = False) -> None:
@@ -93,9 +89,9 @@ async def defer(interaction: discord.Interaction[Any], *, ephemeral: bool = Fals
     Call it before slow work only after every check that could refuse: an error after a
     public deferral replaces the public "thinking…" (``bot.interaction.tree``).
     """
-    context = context_of(interaction)
-    if not interaction.response.is_done() and context.age() >= DEFER_AFTER:
-        await _acknowledge(interaction, context, ephemeral=ephemeral)
+    received = salud_of(interaction)
+    if not received.response.is_done() and received.age() >= DEFER_AFTER:
+        await _acknowledge(received, ephemeral=ephemeral)
 
 
 async def defer_change_of(interaction: discord.Interaction[Any], characters: int) -> None:
@@ -103,7 +99,7 @@ async def defer_change_of(interaction: discord.Interaction[Any], characters: int
     Discord's 3 seconds on a busy machine), else only when the interaction is already late
     (``defer``). Call it after every check that could refuse."""
     if characters > DEFER_ABOVE:
-        await _acknowledge(interaction, context_of(interaction), ephemeral=False)
+        await _acknowledge(salud_of(interaction), ephemeral=False)
     else:
         await defer(interaction)
 
@@ -113,10 +109,10 @@ def public_placeholder(interaction: discord.Interaction[Any]) -> bool:
     an error must not fill it (COMMANDS.md, Errors)."""
     if interaction.response.type is not discord.InteractionResponseType.deferred_channel_message:
         return False
-    context = context_of(interaction)
-    return not context.deferred_privately and not context.placeholder_filled
+    received = salud_of(interaction)
+    return not received.deferred_privately and not received.placeholder_filled
 
 
 def mark_filled(interaction: discord.Interaction[Any]) -> None:
     """A followup filled the interaction's placeholder: an error may now follow up."""
-    context_of(interaction).placeholder_filled = True
+    salud_of(interaction).placeholder_filled = True

@@ -1,6 +1,6 @@
 """Where a command runs: ``Here.of(interaction)`` reads the server's settings once and derives
 the languages to answer in and who may do what; it reaches the bot's storage and dice through
-the interaction's context (``bot.interaction.context``), with the interaction's ``Ticket``.
+the interaction as Salud received it (``bot.interaction.context``), with its ``Ticket``.
 
 A command reads like this (see ``cogs/health.py``)::
 
@@ -28,7 +28,7 @@ from discord import app_commands
 import bot.interaction.permissions as permissions
 from bot.i18n import Language, public_language, text, user_language
 from bot.i18n.grammar import gendered
-from bot.interaction.context import InteractionContext, context_of
+from bot.interaction.context import SaludInteraction, salud_of
 from bot.interaction.errors import UserFacingError
 from bot.render.limits import TITLE_LIMIT
 from bot.render.sanitize import escape
@@ -77,8 +77,7 @@ class Here:
     server's id), under which the table's characters, history and tracker are stored.
     ``settings`` are the server's, with the table's announcement channel."""
 
-    interaction: discord.Interaction[Any]
-    context: InteractionContext
+    interaction: SaludInteraction[Any]
     server_id: int
     settings: GuildSettings
     table: GameTable
@@ -86,17 +85,17 @@ class Here:
     @classmethod
     async def of(cls, interaction: discord.Interaction[Any]) -> Here:
         """The server's settings for this interaction (refuses DMs), read once per
-        interaction (kept in its context): the option transformers and the command itself
+        interaction (kept on it): the option transformers and the command itself
         all ask, and a read may be a storage round trip. The table costs none."""
         guild_id = guild_id_of(interaction)
-        context = context_of(interaction)
-        if context.settings is None or context.settings.guild_id != guild_id:
-            context.settings = await context.services.storage.settings(guild_id, context.ticket)
-        table = table_of(interaction, context.services.storage)
-        settings = context.settings
+        received = salud_of(interaction)
+        if received.settings is None or received.settings.guild_id != guild_id:
+            received.settings = await received.services.storage.settings(guild_id, received.ticket)
+        table = table_of(received, received.services.storage)
+        settings = received.settings
         if not table.is_main:
             settings = replace(settings, channel_id=table.channel_id)
-        return cls(interaction, context, guild_id, settings, table)
+        return cls(received, guild_id, settings, table)
 
     @property
     def table_id(self) -> int:
@@ -130,31 +129,31 @@ class Here:
     def at_table(self, table: GameTable) -> Here:
         """The same interaction at another table of its server (a button whose character
         plays elsewhere now)."""
-        settings = self.context.settings or self.settings
+        settings = self.interaction.settings or self.settings
         if not table.is_main:
             settings = replace(settings, channel_id=table.channel_id)
         return replace(self, table=table, settings=settings)
 
     @property
     def storage(self) -> StorageEngine:
-        return self.context.services.storage
+        return self.interaction.services.storage
 
     @property
     def dice(self) -> Roller:
-        return self.context.services.dice
+        return self.interaction.services.dice
 
     def read(self) -> AbstractAsyncContextManager[StorageReads]:
         """Reads under the storage's lock, waiting as this interaction may
         (``Storage.read`` with its ticket)."""
-        return self.storage.read(self.context.ticket)
+        return self.storage.read(self.interaction.ticket)
 
     def settings_change(self) -> AbstractAsyncContextManager[StorageChange]:
         """A transaction that changes the server's ``/config`` (no character, no history)."""
-        return self.storage.transaction(require_record=False, ticket=self.context.ticket)
+        return self.storage.transaction(require_record=False, ticket=self.interaction.ticket)
 
     async def names(self) -> ServerNames:
         """The server's characters as the options resolve them (``Storage.names``)."""
-        return await self.storage.names(self.table_id, self.context.ticket)
+        return await self.storage.names(self.table_id, self.interaction.ticket)
 
     @property
     def user_id(self) -> int:
@@ -175,14 +174,16 @@ class Here:
     @property
     def is_server_gm(self) -> bool:
         """A GM of the server (Manage Server or ``/config gm-role``): a GM at every table."""
-        return permissions.is_gm(self.interaction, self.settings.gm_role_id, self.context.role_ids)
+        return permissions.is_gm(
+            self.interaction, self.settings.gm_role_id, self.interaction.role_ids
+        )
 
     def is_gm_at(self, table: GameTable) -> bool:
         """A GM at ``table``: of the server, or of the table's own GM role."""
         if self.is_server_gm:
             return True
         return table.gm_role_id is not None and permissions.has_role(
-            self.interaction, table.gm_role_id, self.context.role_ids
+            self.interaction, table.gm_role_id, self.interaction.role_ids
         )
 
     @property
@@ -224,7 +225,7 @@ class Here:
         is recorded (the history's unique index, ``AlreadyApplied``), which rolls it back.
         """
         async with self.storage.transaction(
-            ticket=self.context.ticket, guild_id=self.table_id
+            ticket=self.interaction.ticket, guild_id=self.table_id
         ) as tx:
             if self.storage.applied_recently(self.interaction.id):
                 raise UserFacingError("error.already_applied")
@@ -249,7 +250,7 @@ class Here:
             return await body(tx)
 
         return await self.storage.prepared_change(
-            framed, guild_id=self.table_id, ticket=self.context.ticket
+            framed, guild_id=self.table_id, ticket=self.interaction.ticket
         )
 
     def history(self, details: Details) -> HistoryRecord:
@@ -288,9 +289,11 @@ async def private_language(interaction: discord.Interaction[Any]) -> Language:
     """The language of an ephemeral reply, also outside a command (errors, DMs)."""
     configured: str | None = None
     if interaction.guild_id is not None:
-        context = context_of(interaction)
-        settings = context.settings
+        received = salud_of(interaction)
+        settings = received.settings
         if settings is None:
-            settings = await context.services.storage.settings(interaction.guild_id, context.ticket)
+            settings = await received.services.storage.settings(
+                interaction.guild_id, received.ticket
+            )
         configured = settings.language
     return user_language(interaction.locale, configured, interaction.guild_locale)

@@ -2,7 +2,7 @@
 
 Discord's ``default_member_permissions`` would hide GM commands from members of the GM role,
 so the bot checks every GM command itself, from the interaction alone (no extra API call):
-the role ids its member carried (``InteractionContext.role_ids``) are given with it.
+the role ids its member carried (``SaludInteraction.role_ids``) are given with it.
 """
 
 from __future__ import annotations

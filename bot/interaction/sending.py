@@ -91,7 +91,7 @@ def _note_components(
 ) -> None:
     """Keep what a public message with buttons carried, for its later edits."""
     if isinstance(interaction, SaludInteraction):
-        interaction.salud.sent_components[message_id] = view.to_components()
+        interaction.sent_components[message_id] = view.to_components()
 
 
 async def send_private(
@@ -199,7 +199,7 @@ async def send_change(
     if channel_id is None or channel_id == interaction.channel_id:
         return message_id
     copies = [(content, embeds), *((None, extra) for extra in more)]
-    await here.context.services.announcements.post(
+    await here.interaction.services.announcements.post(
         interaction.client, here.server_id, channel_id, copies, view=copy_view
     )
     return message_id
@@ -231,8 +231,8 @@ class RollButtons:
 async def keep_roll_buttons(here: Here, message_id: int | None, buttons: RollButtons) -> None:
     """Keep the reply ``message_id`` that carries ``buttons`` (after it was sent), with the
     components it was sent with; not in a channel that refused the bot."""
-    sent = None if message_id is None else here.context.sent_components.get(message_id)
-    await here.context.services.roll_buttons.remember_message(
+    sent = None if message_id is None else here.interaction.sent_components.get(message_id)
+    await here.interaction.services.roll_buttons.remember_message(
         here.table_id,
         here.interaction.channel_id,
         message_id,

@@ -3,7 +3,7 @@
 
 The rules refuse with a code, numbers and the party the refusal concerns
 (``rules.errors.Party``: the subject of the action, or the medic who acts on another), never
-a name. The character options note here, in the interaction's typed context, what they
+a name. The character options note here, on the interaction (typed), what they
 resolved to; ``bot.interaction.tree`` asks for the character of the refusal's party and fills
 the refusal's ``{name}`` with it, agreeing with its gender.
 """
@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.interaction.context import SaludInteraction, context_of
+from bot.interaction.context import SaludInteraction, salud_of
 from bot.storage.models import CharacterRef
 from rules.errors import Party
 
@@ -33,7 +33,7 @@ def note_subject(
     interaction: discord.Interaction[Any], option: str, character: CharacterRef
 ) -> None:
     """Remember that ``option`` of this interaction names ``character``."""
-    context_of(interaction).subjects[option] = character
+    salud_of(interaction).subjects[option] = character
 
 
 def note_options(
@@ -50,7 +50,7 @@ def subject_of(interaction: discord.Interaction[Any], party: Party) -> Character
     """The character ``party`` is in this interaction, if the command named one."""
     if not isinstance(interaction, SaludInteraction):  # refused before Salud's gateway saw it
         return None
-    noted = interaction.salud.subjects
+    noted = interaction.subjects
     for option in PARTY_OPTIONS[party]:
         if option in noted:
             return noted[option]

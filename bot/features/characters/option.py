@@ -13,7 +13,7 @@ from discord import app_commands
 
 from bot.features.characters.names import entries_of, find_character, rank_choices
 from bot.i18n import text
-from bot.interaction.context import context_of
+from bot.interaction.context import salud_of
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here, private_language, table_of
 from bot.interaction.subjects import note_options, note_subject
@@ -93,7 +93,7 @@ async def _refuse_if_elsewhere(here: Here, name: str) -> None:
     for table in here.storage.tables.tables(here.server_id):
         if table.id == here.table_id:
             continue
-        other = await here.storage.names(table.id, here.context.ticket)
+        other = await here.storage.names(table.id, here.interaction.ticket)
         found = other.with_key(key)
         if found is not None:
             shown = table.name or text(here.private_language, "table.main_name")
@@ -185,9 +185,9 @@ async def character_choices(
     medic), whose character is not suggested."""
     if interaction.guild_id is None:
         return []
-    context = context_of(interaction)
-    table = table_of(interaction, context.services.storage)
-    names = await context.services.storage.names(table.id, context.ticket)
+    received = salud_of(interaction)
+    table = table_of(interaction, received.services.storage)
+    names = await received.services.storage.names(table.id, received.ticket)
     language = await private_language(interaction)
     entries = entries_of(names)
     if stable_only:

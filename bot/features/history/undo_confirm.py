@@ -154,7 +154,7 @@ class UndoButton(SaludButton, custom_id=UNDO_ID):
             call=call_testers(due, caller=here.user_id, language=public),
         )
         await send_numbers(here, result.restored)
-        await here.context.services.roll_buttons.remember_message(
+        await here.interaction.services.roll_buttons.remember_message(
             here.table_id, here.interaction.channel_id, message_id, tests, RollKind.STABILITY_TEST
         )
         number = result.reverted.number

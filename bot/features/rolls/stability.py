@@ -105,7 +105,7 @@ async def perform_stability_roll(
     if number_now is not None:
         shown = shows_numbers(saved, EVERYONE)  # the call's line is public
         line = rolled_line(saved.name, made, here.public_language, shown=shown)
-        here.context.services.roll_buttons.note_rolled(
+        here.interaction.services.roll_buttons.note_rolled(
             here.table_id, character_id, number_now, saved.name, line
         )
     return saved, made
