@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -18,6 +19,7 @@ from bot.features.rolls.keeper import RollButtonKeeper
 from bot.features.rolls.kinds import ROLL_KINDS
 from bot.features.scene.status import tracker_embeds
 from bot.features.scene.tracker import LiveTracker
+from bot.interaction.tree import report_error
 from bot.storage.interface import StorageEngine
 from rules.dice import Roller
 
@@ -66,6 +68,12 @@ class Services:
         services.roll_buttons.start()
         services.tracker.start()
         return services
+
+    async def report_error(
+        self, interaction: discord.Interaction[Any], error: BaseException
+    ) -> None:
+        """A button's refusal or failure, answered as a command's is (``report_error``)."""
+        await report_error(interaction, error)
 
     async def close(self) -> None:
         """Stop the keepers and their pacer (the storage is closed by whoever opened it:

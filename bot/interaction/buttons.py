@@ -8,7 +8,8 @@ earlier (``CustomId.read``: the keeper of the Consciousness buttons reads them t
 old ones). ``SaludButton`` does the rest once for every kind: ``from_custom_id`` rebuilds
 the button, its label read back from the message; a subclass says how its fields become the
 button (``parse``) and what a press does (``pressed``); refusals and failures go through the
-one error path (``bot.interaction.tree.report_error``). Every kind is registered once, when
+one error path (``bot.interaction.tree.report_error``, which the services hand a press:
+``InteractionServices.report_error``). Every kind is registered once, when
 the bot starts (``bot.features.registry``).
 """
 
@@ -20,9 +21,9 @@ from typing import Any, ClassVar, Self
 
 import discord
 
+from bot.interaction.context import salud_of
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
-from bot.interaction.tree import report_error
 from bot.render.limits import BUTTON_LABEL_LIMIT, CUSTOM_ID_LIMIT
 from bot.storage.models import StoredCharacter
 
@@ -242,7 +243,7 @@ class SaludButton(
         try:
             await self.pressed(await Here.of(interaction))
         except Exception as error:
-            await report_error(interaction, error)
+            await salud_of(interaction).services.report_error(interaction, error)
 
     async def pressed(self, here: Here) -> None:
         """What a press does; raise to refuse (nothing changed)."""

@@ -80,6 +80,12 @@ class AnnouncementChannel(Protocol):
 class InteractionServices(Protocol):
     """What an interaction needs of the bot (``bot.services.Services`` has it)."""
 
+    async def report_error(
+        self, interaction: discord.Interaction[Any], error: BaseException
+    ) -> None:
+        """A refusal or a failure answered as a command's are (``bot.interaction.tree``):
+        a button's press, which does not pass through the command tree."""
+
     @property
     def roll_buttons(self) -> RollMessageKeeper: ...
 
