@@ -48,7 +48,7 @@ from bot.storage.details import (
     TimeDetails,
     UndoDetails,
 )
-from bot.storage.models import HistoryCharacter, HistoryEntry
+from bot.storage.history_models import HistoryCharacter, HistoryEntry
 
 __all__ = [
     "MAX_LINE_LENGTH",

@@ -27,7 +27,8 @@ from bot.render.limits import CONTENT_LIMIT, DESCRIPTION_LIMIT, TITLE_LIMIT, UND
 from bot.render.visibility import EVERYONE, Sight, Viewer, shows_numbers
 from bot.render.words import happened_words
 from bot.storage.details import CharacterMoveDetails
-from bot.storage.models import HistoryCharacter, HistoryEntry, StoredCharacter, UndoResult
+from bot.storage.history_models import HistoryCharacter, HistoryEntry, UndoResult
+from bot.storage.models import StoredCharacter
 from rules.abilities import Ability
 from rules.character import CharacterHealth
 from rules.outcome import Outcome

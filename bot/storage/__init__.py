@@ -27,6 +27,7 @@ from bot.storage.errors import (
     TransactionStateError,
 )
 from bot.storage.fair_lock import LockDeadline, Ticket
+from bot.storage.history_models import HistoryCharacter, HistoryEntry, UndoResult
 from bot.storage.interface import ChangeListener, StorageChange, StorageEngine, StorageReads
 from bot.storage.memory import ServerNames
 from bot.storage.models import (
@@ -37,12 +38,9 @@ from bot.storage.models import (
     CharacterRef,
     Clock,
     GuildSettings,
-    HistoryCharacter,
-    HistoryEntry,
     LightCharacter,
     Numbers,
     StoredCharacter,
-    UndoResult,
     Unset,
     utc_now,
 )

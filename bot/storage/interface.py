@@ -18,6 +18,7 @@ from typing import Protocol, Self, TypeVar
 from bot.storage.details import Details
 from bot.storage.errors import SchemaMovedOn
 from bot.storage.fair_lock import Ticket
+from bot.storage.history_models import HistoryEntry, UndoResult
 from bot.storage.memory import ServerNames
 from bot.storage.models import (
     BATCH_SIZE,
@@ -25,14 +26,12 @@ from bot.storage.models import (
     Among,
     CharacterRef,
     GuildSettings,
-    HistoryEntry,
     LostChannel,
     Numbers,
     RollKind,
     RollMessage,
     StoredCharacter,
     TrackerMessage,
-    UndoResult,
     UnkeptReply,
     Unset,
 )

@@ -17,11 +17,11 @@ from pathlib import Path
 
 from tools.import_graph import entry_of, level_of, levels, module_graph, modules
 
-#: The longest chain of module imports of bot/, in modules. Issue 25 asks for 12; below 15
+#: The longest chain of module imports of bot/, in modules. Issue 25 asks for 12; below 14
 #: the chain runs through the storage's engines (``bot.storage.engines``: 12 levels of the
 #: storage alone, which ``bot/__main__.py`` and ``bot/config/`` stand on) and through the
 #: interaction under every feature (context → here → sending → numbers → a roll's kind).
-MAX_MODULE_LEVELS = 15
+MAX_MODULE_LEVELS = 14
 #: The facades that re-export their package's names for cogs/ and the tests.
 FACADES = ("bot.storage", "bot.render")
 #: Who may import ``bot.storage`` inside bot/: whoever opens or operates the database.
@@ -96,7 +96,7 @@ def passed_on(sources: Mapping[str, Path]) -> list[str]:
     return sorted(found)
 
 
-def test_the_modules_of_bot_stand_on_at_most_15_levels() -> None:
+def test_the_modules_of_bot_stand_on_at_most_14_levels() -> None:
     assert levels(module_graph()) <= MAX_MODULE_LEVELS
 
 

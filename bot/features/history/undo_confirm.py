@@ -20,7 +20,8 @@ from bot.interaction.mentions import call_testers
 from bot.interaction.sending import NO_MENTIONS, send_change
 from bot.render.common import mention
 from bot.render.undo import preview_embed, undo_reply
-from bot.storage.models import HistoryEntry, RollKind, UndoResult
+from bot.storage.history_models import HistoryEntry, UndoResult
+from bot.storage.models import RollKind
 from bot.storage.roll_messages import renumber_rolls
 
 __all__ = ["UNDO_ID", "UndoButton", "undo_view"]

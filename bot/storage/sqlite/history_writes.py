@@ -17,12 +17,8 @@ from bot.storage.errors import (
     StorageError,
     TransactionStateError,
 )
-from bot.storage.models import (
-    TURN_EVERY,
-    HistoryCharacter,
-    HistoryEntry,
-    UndoResult,
-)
+from bot.storage.history_models import HistoryCharacter, HistoryEntry, UndoResult
+from bot.storage.models import TURN_EVERY
 from bot.storage.shared_sql import INSERT_ENTRY_NEW_ID, NEXT_HISTORY_ID
 from bot.storage.snapshot import (
     Snapshot,

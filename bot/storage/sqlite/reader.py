@@ -22,14 +22,13 @@ from bot.storage.errors import (
     CharacterNotFound,
     TransactionStateError,
 )
+from bot.storage.history_models import HistoryCharacter, HistoryEntry
 from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
     BATCH_SIZE,
     Among,
     CharacterRef,
     GuildSettings,
-    HistoryCharacter,
-    HistoryEntry,
     LightCharacter,
     LostChannel,
     RollKind,

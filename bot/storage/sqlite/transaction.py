@@ -30,20 +30,19 @@ import aiosqlite
 
 from bot.storage.details import Details
 from bot.storage.errors import AlreadyApplied, CharacterNotFound, TransactionStateError
+from bot.storage.history_models import HistoryEntry, UndoResult
 from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
     BATCH_SIZE,
     Among,
     CharacterRef,
     GuildSettings,
-    HistoryEntry,
     LostChannel,
     Numbers,
     RollKind,
     RollMessage,
     StoredCharacter,
     TrackerMessage,
-    UndoResult,
     UnkeptReply,
 )
 from bot.storage.shared_sql import NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID
