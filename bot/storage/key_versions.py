@@ -23,6 +23,7 @@ from importlib import resources
 __all__ = [
     "LATEST",
     "SQL_FUNCTIONS",
+    "confusables",
     "look_key_v1",
     "look_key_v2",
     "name_key_v1",
@@ -33,8 +34,10 @@ __all__ = [
 
 
 @cache
-def _confusables(data_file: str) -> dict[str, str]:
-    """Unicode's confusable mappings of one version (source character → prototype)."""
+def confusables(data_file: str) -> dict[str, str]:
+    """Unicode's confusable mappings of one version (source character → prototype), read
+    from ``unicode/<data_file>``. Unicode's format of the file is fixed and each file is
+    immutable, so today's key (``bot.storage.names``) reads its version through this too."""
     text = resources.files("bot.storage").joinpath("unicode", data_file).read_text("utf-8-sig")
     mapping: dict[str, str] = {}
     for line in text.splitlines():
@@ -65,7 +68,7 @@ def _fold_v1(name: str) -> str:
 
 
 def _skeleton_v1(text: str) -> str:
-    table = _confusables("confusables-13.0.0.txt")
+    table = confusables("confusables-13.0.0.txt")
     mapped = "".join(table.get(char, char) for char in unicodedata.normalize("NFD", text))
     return unicodedata.normalize("NFD", mapped)
 
@@ -119,7 +122,7 @@ def _fold_v2(name: str) -> str:
 def _skeleton_v2(text: str) -> str:
     """UTS #39's skeleton as Unicode 15.1 defines it: NFD, without default-ignorable code
     points, each character replaced by its prototype (confusables 13.0.0), NFD again."""
-    table = _confusables("confusables-13.0.0.txt")
+    table = confusables("confusables-13.0.0.txt")
     kept = (
         char
         for char in unicodedata.normalize("NFD", text)

@@ -24,9 +24,8 @@ name (word starts, close names) is not the storage's business:
 from __future__ import annotations
 
 import unicodedata
-from functools import cache
-from importlib import resources
 
+from bot.storage.key_versions import confusables
 from rules.names import fold_name, is_default_ignorable, reading_key
 from rules.names import name_key as rules_name_key
 
@@ -49,27 +48,11 @@ def name_key(name: str) -> str:
     return rules_name_key(name.strip())
 
 
-@cache
-def _confusables() -> dict[str, str]:
-    """Unicode's confusable mappings (source character → prototype), read once."""
-    data = resources.files("bot.storage").joinpath("unicode", CONFUSABLES).read_text("utf-8-sig")
-    mapping: dict[str, str] = {}
-    for line in data.splitlines():
-        fields = line.split("#", 1)[0].split(";")
-        if len(fields) < 2:
-            continue
-        source = "".join(chr(int(code, 16)) for code in fields[0].split())
-        target = "".join(chr(int(code, 16)) for code in fields[1].split())
-        if len(source) == 1:
-            mapping[source] = target
-    return mapping
-
-
 def skeleton(text: str) -> str:
     """UTS #39 skeleton: NFD, default-ignorable code points removed, every character
     replaced by its prototype, NFD again. Two strings are confusable when their skeletons
     are equal (Cyrillic ``А`` and Latin ``A``)."""
-    table = _confusables()
+    table = confusables(CONFUSABLES)
     mapped = "".join(
         table.get(char, char)
         for char in unicodedata.normalize("NFD", text)
