@@ -5,15 +5,14 @@ buttons turn the page. Their words and embeds are ``bot.render.scene``'s."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 import discord
 
 from bot.features.numbers import table_numbers_view
+from bot.features.pages import ReadPageButton
 from bot.i18n import Language
-from bot.interaction.buttons import CustomId, PageButton, number
+from bot.interaction.buttons import CustomId, number
 from bot.interaction.here import Here
-from bot.interaction.sending import NO_MENTIONS
 from bot.render.scene import (
     STATUS_PAGE_LINES,
     fallen_line,
@@ -104,11 +103,8 @@ async def tracker_embeds(
 STATUS_PAGE_ID = CustomId("page:status", number("page", 4))
 
 
-class StatusPageButton(PageButton, custom_id=STATUS_PAGE_ID):
+class StatusPageButton(ReadPageButton, custom_id=STATUS_PAGE_ID):
     """Turns ``/scene status`` to another page."""
 
-    async def pressed(self, interaction: discord.Interaction[Any], here: Here) -> None:
-        embed, view = await status_message(here, self.page)
-        await interaction.response.edit_message(
-            embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
-        )
+    async def page_message(self, here: Here) -> tuple[discord.Embed, discord.ui.View | None]:
+        return await status_message(here, self.page)
