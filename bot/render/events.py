@@ -93,41 +93,25 @@ def _plain(key: str) -> Said:
     return Said(f"render.event.{key}")
 
 
-#: Events said in a sentence with nothing to fill in but the name: their key after
-#: ``render.event.``.
-_PLAIN: dict[type[Event], str] = {
-    RollCleared: "roll_cleared",
-    FellUnconscious: "fell_unconscious",
-    Woke: "woke",
-    StayedConscious: "stayed_conscious",
-    Stabilized: "stabilized",
-    StabilizationEnded: "stabilization_ended",
-    Died: "died",
-    HospitalEnded: "hospital_ended",
-    HospitalNotNeeded: "hospital_not_needed",
-    StabilityTestPassed: "stability_test_passed",
-    WentInsane: "went_insane",
-    KeptComposure: "kept_composure",
-    Faltered: "faltered",
-    MadeLucid: "made_lucid",
-    LucidityEnded: "lucidity_ended",
-}
-
-
-def _plain_sentence(key: str) -> Callable[[Event, Language], Said]:
-    def say(event: Event, language: Language) -> Said:
-        return _plain(key)
-
-    return say
-
-
-for _event_type, _key in _PLAIN.items():
-    sentence_of.register(_event_type, _plain_sentence(_key))
-
-
 #: Events whose sentence fills in some of their fields as they are, each under its own
-#: name: their key after ``render.event.`` and those fields.
+#: name (none: nothing to fill in but the name): their key after ``render.event.`` and those
+#: fields.
 _FIELDS: dict[type[Event], tuple[str, tuple[str, ...]]] = {
+    RollCleared: ("roll_cleared", ()),
+    FellUnconscious: ("fell_unconscious", ()),
+    Woke: ("woke", ()),
+    StayedConscious: ("stayed_conscious", ()),
+    Stabilized: ("stabilized", ()),
+    StabilizationEnded: ("stabilization_ended", ()),
+    Died: ("died", ()),
+    HospitalEnded: ("hospital_ended", ()),
+    HospitalNotNeeded: ("hospital_not_needed", ()),
+    StabilityTestPassed: ("stability_test_passed", ()),
+    WentInsane: ("went_insane", ()),
+    KeptComposure: ("kept_composure", ()),
+    Faltered: ("faltered", ()),
+    MadeLucid: ("made_lucid", ()),
+    LucidityEnded: ("lucidity_ended", ()),
     Damaged: ("damaged", ("amount",)),
     RollDue: ("roll_due", ("difficulty",)),
     Bled: ("bled", ("points",)),
