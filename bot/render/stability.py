@@ -17,7 +17,7 @@ import discord
 
 from bot.i18n import Language, text
 from bot.i18n.grammar import gendered
-from bot.render.common import FLAG_SEPARATOR, safe, state_colour
+from bot.render.common import FLAG_SEPARATOR, end_embed, state_colour
 from bot.render.cut import cut
 from bot.render.events import describe_events
 from bot.render.limits import (
@@ -319,15 +319,8 @@ def composure_field(
 def insanity_embed(character: CharacterLike, language: Language) -> discord.Embed:
     """Incurable insanity, said once, in an embed of its own (M4; like a death's): ``Amelia
     Ríos ha perdido la razón para siempre``, in the colour of a mind lost."""
-    return discord.Embed(
-        title=text(language, "render.stability.insane.title", name=character.name)[:TITLE_LIMIT],
-        description=gendered(
-            language,
-            "render.stability.insane.description",
-            character.gender,
-            name=safe(character.name),
-        ),
-        colour=INSANITY_COLOUR,
+    return end_embed(
+        "render.stability.insane", character.name, character.gender, language, INSANITY_COLOUR
     )
 
 
