@@ -15,7 +15,7 @@ import discord
 
 from bot.i18n import Language, text
 from bot.i18n.grammar import gendered
-from bot.render.limits import STATE_COLOURS
+from bot.render.limits import STATE_COLOURS, TITLE_LIMIT
 from bot.render.sanitize import escape
 from rules.state import HealthState
 
@@ -28,6 +28,7 @@ __all__ = [
     "count_text",
     "duration_text",
     "effects_text",
+    "end_embed",
     "flag_list",
     "flags_text",
     "join_words",
@@ -63,6 +64,24 @@ def mention(user_id: int) -> str:
 def state_colour(state: HealthState) -> discord.Colour:
     """The embed colour of ``state``."""
     return discord.Colour(STATE_COLOURS[state])
+
+
+def end_embed(
+    key: str,
+    name: str,
+    gender: Gender | None,
+    language: Language,
+    colour: discord.Colour,
+    **params: object,
+) -> discord.Embed:
+    """The embed of a character's end, death or incurable insanity, said once: its title
+    ``<key>.title`` and description ``<key>.description`` (agreeing with ``gender``) name the
+    character, in ``colour``."""
+    return discord.Embed(
+        title=text(language, f"{key}.title", name=name)[:TITLE_LIMIT],
+        description=gendered(language, f"{key}.description", gender, name=safe(name), **params),
+        colour=colour,
+    )
 
 
 def state_label(state: HealthState, language: Language, gender: Gender | None = None) -> str:

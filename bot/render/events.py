@@ -93,56 +93,59 @@ def _plain(key: str) -> Said:
     return Said(f"render.event.{key}")
 
 
-#: Events said in a sentence with nothing to fill in but the name: their key after
-#: ``render.event.``.
-_PLAIN: dict[type[Event], str] = {
-    RollCleared: "roll_cleared",
-    FellUnconscious: "fell_unconscious",
-    Woke: "woke",
-    StayedConscious: "stayed_conscious",
-    Stabilized: "stabilized",
-    StabilizationEnded: "stabilization_ended",
-    Died: "died",
-    HospitalEnded: "hospital_ended",
-    HospitalNotNeeded: "hospital_not_needed",
-    StabilityTestPassed: "stability_test_passed",
-    WentInsane: "went_insane",
-    KeptComposure: "kept_composure",
-    Faltered: "faltered",
-    MadeLucid: "made_lucid",
-    LucidityEnded: "lucidity_ended",
+#: Events whose sentence fills in some of their fields as they are, each under its own
+#: name (none: nothing to fill in but the name): their key after ``render.event.`` and those
+#: fields.
+_FIELDS: dict[type[Event], tuple[str, tuple[str, ...]]] = {
+    RollCleared: ("roll_cleared", ()),
+    FellUnconscious: ("fell_unconscious", ()),
+    Woke: ("woke", ()),
+    StayedConscious: ("stayed_conscious", ()),
+    Stabilized: ("stabilized", ()),
+    StabilizationEnded: ("stabilization_ended", ()),
+    Died: ("died", ()),
+    HospitalEnded: ("hospital_ended", ()),
+    HospitalNotNeeded: ("hospital_not_needed", ()),
+    StabilityTestPassed: ("stability_test_passed", ()),
+    WentInsane: ("went_insane", ()),
+    KeptComposure: ("kept_composure", ()),
+    Faltered: ("faltered", ()),
+    MadeLucid: ("made_lucid", ()),
+    LucidityEnded: ("lucidity_ended", ()),
+    Damaged: ("damaged", ("amount",)),
+    RollDue: ("roll_due", ("difficulty",)),
+    Bled: ("bled", ("points",)),
+    Discharged: ("discharged", ("health",)),
+    RecoveredFully: ("recovered_fully", ("health",)),
+    HealthRestored: ("health_restored", ("points",)),
+    HealthSpent: ("health_spent", ("points",)),
+    StabilitySpent: ("stability_spent", ("points",)),
+    StabilityTestFailed: ("stability_test_failed", ("lost",)),
+    Strained: ("strained", ("points",)),
+    StabilityRestored: ("stability_restored", ("points",)),
+    PoolRefreshed: ("pool_refreshed", ("before", "after")),
+    StabilityTestDue: ("stability_test_due", ("loss", "difficulty")),
+    StabilityTestReplaced: ("stability_test_replaced", ("loss", "difficulty")),
+    StabilityTestCleared: ("stability_test_cleared", ("loss", "difficulty")),
+    StabilityRefreshed: ("stability_refreshed", ("before", "after")),
+    StabilityRemoved: ("stability_removed", ("pool", "rating")),
 }
 
 
-def _plain_sentence(key: str) -> Callable[[Event, Language], Said]:
+def _fields_sentence(key: str, names: tuple[str, ...]) -> Callable[[Event, Language], Said]:
     def say(event: Event, language: Language) -> Said:
-        return _plain(key)
+        return Said(f"render.event.{key}", {name: getattr(event, name) for name in names})
 
     return say
 
 
-for _event_type, _key in _PLAIN.items():
-    sentence_of.register(_event_type, _plain_sentence(_key))
-
-
-@sentence_of.register
-def _damaged(event: Damaged, language: Language) -> Said:
-    return Said("render.event.damaged", {"amount": event.amount})
+for _event_type, (_key, _names) in _FIELDS.items():
+    sentence_of.register(_event_type, _fields_sentence(_key, _names))
 
 
 @sentence_of.register
 def _state_changed(event: StateChanged, language: Language) -> Said:
     return Said("render.event.state_changed", {"state": state_label(event.after, language)})
-
-
-@sentence_of.register
-def _roll_due(event: RollDue, language: Language) -> Said:
-    return Said("render.event.roll_due", {"difficulty": event.difficulty})
-
-
-@sentence_of.register
-def _bled(event: Bled, language: Language) -> Said:
-    return Said("render.event.bled", {"points": event.points})
 
 
 @sentence_of.register
@@ -163,21 +166,11 @@ def _convalescence(event: ConvalescenceProgressed, language: Language) -> Said:
 
 
 @sentence_of.register
-def _discharged(event: Discharged, language: Language) -> Said:
-    return Said("render.event.discharged", {"health": event.health})
-
-
-@sentence_of.register
 def _rested(event: Rested, language: Language) -> Said:
     return Said(
         "render.event.rested",
         {"days": count_text(language, "day", event.days), "restored": event.restored},
     )
-
-
-@sentence_of.register
-def _recovered_fully(event: RecoveredFully, language: Language) -> Said:
-    return Said("render.event.recovered_fully", {"health": event.health})
 
 
 @sentence_of.register
@@ -188,23 +181,8 @@ def _first_aid_spent(event: FirstAidSpent, language: Language) -> Said:
 
 
 @sentence_of.register
-def _health_restored(event: HealthRestored, language: Language) -> Said:
-    return Said("render.event.health_restored", {"points": event.points})
-
-
-@sentence_of.register
-def _health_spent(event: HealthSpent, language: Language) -> Said:
-    return Said("render.event.health_spent", {"points": event.points})
-
-
-@sentence_of.register
 def _scene_started(event: SceneStarted, language: Language) -> Said:
     return Said("render.event.scene_started", {"health": event.scene_start_health})
-
-
-@sentence_of.register
-def _pool_refreshed(event: PoolRefreshed, language: Language) -> Said:
-    return Said("render.event.pool_refreshed", {"before": event.before, "after": event.after})
 
 
 # --- Stability (RULES.md M; rules.stability_events) ------------------------------------------
@@ -222,39 +200,6 @@ def _stability_state_changed(event: StabilityStateChanged, language: Language) -
 
 
 @sentence_of.register
-def _stability_test_due(event: StabilityTestDue, language: Language) -> Said:
-    return Said(
-        "render.event.stability_test_due", {"loss": event.loss, "difficulty": event.difficulty}
-    )
-
-
-@sentence_of.register
-def _stability_test_replaced(event: StabilityTestReplaced, language: Language) -> Said:
-    return Said(
-        "render.event.stability_test_replaced",
-        {"loss": event.loss, "difficulty": event.difficulty},
-    )
-
-
-@sentence_of.register
-def _stability_test_cleared(event: StabilityTestCleared, language: Language) -> Said:
-    return Said(
-        "render.event.stability_test_cleared",
-        {"loss": event.loss, "difficulty": event.difficulty},
-    )
-
-
-@sentence_of.register
-def _stability_spent(event: StabilitySpent, language: Language) -> Said:
-    return Said("render.event.stability_spent", {"points": event.points})
-
-
-@sentence_of.register
-def _stability_test_failed(event: StabilityTestFailed, language: Language) -> Said:
-    return Said("render.event.stability_test_failed", {"lost": event.lost})
-
-
-@sentence_of.register
 def _mental_illness(event: MentalIllnessAcquired, language: Language) -> Said:
     if event.rating_before == event.rating_after:
         return Said("render.event.mental_illness_at_one", {"rating": event.rating_after})
@@ -265,29 +210,9 @@ def _mental_illness(event: MentalIllnessAcquired, language: Language) -> Said:
 
 
 @sentence_of.register
-def _strained(event: Strained, language: Language) -> Said:
-    return Said("render.event.strained", {"points": event.points})
-
-
-@sentence_of.register
-def _stability_restored(event: StabilityRestored, language: Language) -> Said:
-    return Said("render.event.stability_restored", {"points": event.points})
-
-
-@sentence_of.register
-def _stability_refreshed(event: StabilityRefreshed, language: Language) -> Said:
-    return Said("render.event.stability_refreshed", {"before": event.before, "after": event.after})
-
-
-@sentence_of.register
 def _stability_added(event: StabilityAdded, language: Language) -> Said:
     key = "stability_added.ill" if event.mental_illness else "stability_added"
     return Said(f"render.event.{key}", {"pool": event.pool, "rating": event.rating})
-
-
-@sentence_of.register
-def _stability_removed(event: StabilityRemoved, language: Language) -> Said:
-    return Said("render.event.stability_removed", {"pool": event.pool, "rating": event.rating})
 
 
 #: The values a GM's correction may set, said in words (``render.field.<field>``).

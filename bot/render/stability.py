@@ -17,7 +17,7 @@ import discord
 
 from bot.i18n import Language, text
 from bot.i18n.grammar import gendered
-from bot.render.common import FLAG_SEPARATOR, safe, state_colour
+from bot.render.common import FLAG_SEPARATOR, end_embed, state_colour
 from bot.render.cut import cut
 from bot.render.events import describe_events
 from bot.render.limits import (
@@ -30,7 +30,7 @@ from bot.render.rolls import breakdown
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.render.words import happened_words, words_embeds
 from rules.events import Corrected, Event
-from rules.stability import CharacterStability, StabilityOutcome, StabilityState
+from rules.stability import CharacterStability, DueTest, StabilityOutcome, StabilityState
 from rules.stability_events import (
     Faltered,
     KeptComposure,
@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SHOWN_STABILITY_EVENTS",
     "composure_field",
+    "due_difficulty",
     "insanity_embed",
     "stability_announce",
     "stability_brief",
@@ -129,13 +130,21 @@ def stability_flags(
         flags.append(gendered(language, "render.stability.flag.lucid", gender))
     due = stability.due_test
     if due is not None and StabilityTestDue not in told:
-        difficulty = due.difficulty
-        if health is not None:
-            difficulty = stability_test_difficulty(health, stability, difficulty).total
+        difficulty = due_difficulty(due, stability, health)
         flags.append(
             text(language, "render.stability.flag.test_due", loss=due.loss, difficulty=difficulty)
         )
     return flags
+
+
+def due_difficulty(
+    due: DueTest, stability: CharacterStability, health: CharacterHealth | None
+) -> int:
+    """The Difficulty of a due test as said: the one the player will roll against when
+    ``health`` is known (wounds and being Shaken included), the one called otherwise."""
+    if health is None:
+        return due.difficulty
+    return stability_test_difficulty(health, stability, due.difficulty).total
 
 
 def stability_value(before: CharacterStability | None, after: CharacterStability) -> str:
@@ -310,15 +319,8 @@ def composure_field(
 def insanity_embed(character: CharacterLike, language: Language) -> discord.Embed:
     """Incurable insanity, said once, in an embed of its own (M4; like a death's): ``Amelia
     Ríos ha perdido la razón para siempre``, in the colour of a mind lost."""
-    return discord.Embed(
-        title=text(language, "render.stability.insane.title", name=character.name)[:TITLE_LIMIT],
-        description=gendered(
-            language,
-            "render.stability.insane.description",
-            character.gender,
-            name=safe(character.name),
-        ),
-        colour=INSANITY_COLOUR,
+    return end_embed(
+        "render.stability.insane", character.name, character.gender, language, INSANITY_COLOUR
     )
 
 

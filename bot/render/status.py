@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Protocol
 import discord
 
 from bot.i18n import Language, text
-from bot.i18n.grammar import gendered
 from bot.render.common import (
     FLAG_SEPARATOR,
     effects_text,
+    end_embed,
     flag_list,
     safe,
     state_colour,
@@ -233,15 +233,12 @@ def status_embed(
 def death_embed(character: CharacterLike, language: Language) -> discord.Embed:
     """The death announcement: "<name> has died" / "<name> ha muerto", in the Dead colour."""
     health = character.health
-    return discord.Embed(
-        title=text(language, "render.death.title", name=character.name)[:TITLE_LIMIT],
-        description=gendered(
-            language,
-            "render.death.description",
-            character.gender,
-            name=safe(character.name),
-            health=health.health,
-            max_health=health.max_health,
-        ),
-        colour=state_colour(HealthState.DEAD),
+    return end_embed(
+        "render.death",
+        character.name,
+        character.gender,
+        language,
+        state_colour(HealthState.DEAD),
+        health=health.health,
+        max_health=health.max_health,
     )

@@ -24,6 +24,7 @@ from bot.render.change_reply import Touched, change_reply, clip_lines
 from bot.render.common import duration_text, mention, safe
 from bot.render.cut import cut
 from bot.render.limits import CONTENT_LIMIT, DESCRIPTION_LIMIT, TITLE_LIMIT, UNDO_PREVIEW_COLOUR
+from bot.render.stability import due_difficulty
 from bot.render.visibility import EVERYONE, Sight, Viewer, shows_numbers
 from bot.render.words import happened_words
 from bot.storage.details import CharacterMoveDetails
@@ -33,7 +34,6 @@ from rules.abilities import Ability
 from rules.character import CharacterHealth
 from rules.outcome import Outcome
 from rules.stability import CharacterStability, StabilityOutcome
-from rules.stability_roll import stability_test_difficulty
 
 __all__ = ["preview_embed", "reversal_line", "reversal_lines", "undo_reply"]
 
@@ -137,9 +137,7 @@ def _stability_changes(
         if due is None:
             parts.append(text(language, "undo.flag.test_due.off"))
         elif pool:  # else the reply calls the player and its Stability field says it
-            difficulty = due.difficulty
-            if health is not None:
-                difficulty = stability_test_difficulty(health, back, difficulty).total
+            difficulty = due_difficulty(due, back, health)
             parts.append(
                 text(language, "undo.flag.test_due.on", loss=due.loss, difficulty=difficulty)
             )

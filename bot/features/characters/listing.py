@@ -7,9 +7,9 @@ from __future__ import annotations
 import discord
 
 from bot.features.numbers import table_numbers_view
-from bot.interaction.buttons import CustomId, PageButton, number
+from bot.features.pages import ReadPageButton
+from bot.interaction.buttons import CustomId, number
 from bot.interaction.here import Here
-from bot.interaction.sending import NO_MENTIONS
 from bot.render.character_list import LIST_PAGE_LINES, list_embed, list_pager_labels, list_pages
 
 __all__ = ["ListPageButton", "list_message"]
@@ -48,11 +48,8 @@ async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui
 LIST_PAGE_ID = CustomId("page:list", number("page", 5))
 
 
-class ListPageButton(PageButton, custom_id=LIST_PAGE_ID):
+class ListPageButton(ReadPageButton, custom_id=LIST_PAGE_ID):
     """Turns ``/character list`` to another page."""
 
-    async def pressed(self, here: Here) -> None:
-        embed, view = await list_message(here, self.page)
-        await here.interaction.response.edit_message(
-            embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
-        )
+    async def page_message(self, here: Here) -> tuple[discord.Embed, discord.ui.View | None]:
+        return await list_message(here, self.page)

@@ -9,10 +9,10 @@ from datetime import datetime
 import discord
 
 from bot.features.numbers import table_numbers_view
+from bot.features.pages import ReadPageButton
 from bot.i18n import Language
-from bot.interaction.buttons import CustomId, PageButton, number
+from bot.interaction.buttons import CustomId, number
 from bot.interaction.here import Here
-from bot.interaction.sending import NO_MENTIONS
 from bot.render.scene import (
     STATUS_PAGE_LINES,
     fallen_line,
@@ -26,6 +26,7 @@ from bot.storage.models import StoredCharacter
 
 __all__ = [
     "FALLEN_READ",
+    "STATUS_PAGE_LINES",
     "StatusPageButton",
     "status_message",
     "tracker_embeds",
@@ -102,11 +103,8 @@ async def tracker_embeds(
 STATUS_PAGE_ID = CustomId("page:status", number("page", 4))
 
 
-class StatusPageButton(PageButton, custom_id=STATUS_PAGE_ID):
+class StatusPageButton(ReadPageButton, custom_id=STATUS_PAGE_ID):
     """Turns ``/scene status`` to another page."""
 
-    async def pressed(self, here: Here) -> None:
-        embed, view = await status_message(here, self.page)
-        await here.interaction.response.edit_message(
-            embeds=[embed], view=view, allowed_mentions=NO_MENTIONS
-        )
+    async def page_message(self, here: Here) -> tuple[discord.Embed, discord.ui.View | None]:
+        return await status_message(here, self.page)
