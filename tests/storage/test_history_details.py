@@ -217,6 +217,26 @@ def test_what_does_not_read_is_an_unknown_change_kept_as_stored(command: str, st
     assert read.stored() == (parsed if isinstance(parsed, dict) else {})
 
 
+def test_a_roll_as_text_reads_as_numbers_only_when_its_numbers_say_it_the_same() -> None:
+    """An older entry's roll, ``DIE + SPEND = TOTAL vs DIFFICULTY``, reads as its numbers when
+    they would say it again as stored (a negative Difficulty too); any other text stays text,
+    and an entry reads whatever its roll holds."""
+    read = details_of("conscious", {"roll": "1 + 0 = 1 vs -2", "success": False})
+    assert read == ConsciousDetails(RollNumbers(1, 0, 1, -2), False)
+    for kept in ("01 + 0 = 1 vs 2", "1 + 0 = 1 vs 2 ", "١ + 0 = 1 vs 2", "1 + -0 = 1 vs 2"):
+        assert details_of("conscious", {"roll": kept, "success": False}) == (
+            ConsciousDetails(kept, False)
+        )
+    numbers = {"die": 1, "added": 0, "total": 1, "difficulty": 2}
+    assert SpendDetails("Occult", 1, RollNumbers(1, 0, 1, 2), kept=False).stored() == {
+        "ability": "Occult",
+        "points": 1,
+        "composure": numbers,
+        "kept": False,
+    }
+    assert details_of("spend", {"ability": "Occult", "points": 1}) == SpendDetails("Occult", 1)
+
+
 def test_an_optional_field_of_another_type_takes_its_default() -> None:
     assert details_of("rest", {"days": 2, "hospital": "yes"}) == RestDetails(2)
     assert details_of("character set", {"gender": "feminine", "conscious": 1}) == (
