@@ -35,7 +35,7 @@ from bot.render import count_text
 from bot.render.abilities import ability_sentence, check_embed, first_aid_name, spend_embed
 from bot.render.stability import stability_announce
 from bot.render.visibility import Viewer
-from bot.storage.details import CheckDetails, SpendDetails
+from bot.storage.details import CheckDetails, RollNumbers, SpendDetails
 from rules.abilities import (
     MAX_DIFFICULTY,
     MAX_POINTS,
@@ -102,9 +102,8 @@ class AbilityUseCog(commands.Cog):
                 points=points,
                 composure=None
                 if composure is None
-                else (
-                    f"{composure.die} + {composure.strain} = {composure.total}"
-                    f" vs {composure.difficulty}"
+                else RollNumbers(
+                    composure.die, composure.strain, composure.total, composure.difficulty
                 ),
                 kept=None if composure is None else composure.kept,
             )
@@ -212,7 +211,7 @@ class AbilityUseCog(commands.Cog):
                 saved = await tx.set_ability(current, roll.ability_after)
             details = CheckDetails(
                 ability=tested.name,
-                roll=f"{roll.die} + {roll.spend} = {roll.total} vs {roll.difficulty}",
+                roll=RollNumbers(roll.die, roll.spend, roll.total, roll.difficulty),
                 success=roll.success,
                 attack=attack,
             )

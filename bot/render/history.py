@@ -23,6 +23,7 @@ from functools import singledispatch
 
 from bot.i18n import Language, text
 from bot.render.common import count_text, duration_text, join_words, mention, safe
+from bot.render.rolls import roll_text
 from bot.render.stability import stability_move
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.render.words import words_entry_text
@@ -200,7 +201,7 @@ def _conscious(details: ConsciousDetails, entry: HistoryEntry, language: Languag
         language,
         "render.history.what.conscious",
         name=safe(name),
-        roll=details.roll,
+        roll=roll_text(details.roll),
         outcome=text(language, f"render.history.outcome.{outcome}"),
     )
     return Sentence(words, frozenset({name}), outcome=True)
@@ -218,7 +219,7 @@ def _check(details: CheckDetails, entry: HistoryEntry, language: Language) -> Se
         key,
         name=safe(name),
         ability=safe(details.ability),
-        roll=details.roll,
+        roll=roll_text(details.roll),
         outcome=text(language, f"render.history.outcome.{outcome}"),
     )
     return Sentence(words, frozenset({name}), outcome=True)
@@ -382,7 +383,7 @@ def _spend(details: SpendDetails, entry: HistoryEntry, language: Language) -> Se
         name=safe(name),
         ability=safe(details.ability),
         points=points,
-        roll=details.composure,
+        roll=roll_text(details.composure),
         outcome=text(language, f"render.history.outcome.{'kept' if details.kept else 'faltered'}"),
     )
     return Sentence(words, frozenset({name}), outcome=True, stability=True)
@@ -415,7 +416,7 @@ def _stability_roll(
         language,
         "render.history.what.stability_roll",
         name=safe(name),
-        roll=details.roll,
+        roll=roll_text(details.roll),
         outcome=text(language, f"render.history.outcome.{outcome}"),
     )
     return Sentence(words, frozenset({name}), outcome=True, stability=True)

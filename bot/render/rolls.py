@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from bot.i18n import Language, text
 from bot.render.common import safe
 from bot.render.limits import FIELD_NAME_LIMIT
+from bot.storage.details import RollNumbers, StoredRoll
 from rules.dice import DamageRoll, DiceExpression, FixedAmount
 
 if TYPE_CHECKING:
@@ -24,12 +25,21 @@ __all__ = [
     "consciousness_roll_field",
     "damage_roll_text",
     "expression_text",
+    "roll_text",
 ]
 
 
 def arithmetic(die: int, spend: int, total: int, difficulty: int) -> str:
     """``4 + 1 = 5 vs 3``: the fixed format players and tests rely on."""
     return f"{die} + {spend} = {total} vs {difficulty}"
+
+
+def roll_text(roll: StoredRoll) -> str:
+    """A roll a history entry stored, as every roll is said: ``4 + 0 = 4 vs 3``; the text an
+    older entry stored that did not read as numbers, as it was."""
+    if isinstance(roll, RollNumbers):
+        return arithmetic(roll.die, roll.added, roll.total, roll.difficulty)
+    return roll
 
 
 def breakdown(base: int, *penalties: int) -> str:

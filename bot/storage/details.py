@@ -28,7 +28,7 @@ import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal, Self, TypeAlias
 
 from bot.storage.typed_json import Unreadable, check_fields, dump_fields, read_fields, read_value
 
@@ -50,11 +50,13 @@ __all__ = [
     "NumbersChoice",
     "RefreshDetails",
     "RestDetails",
+    "RollNumbers",
     "SceneNewDetails",
     "SpendDetails",
     "StabilityRollDetails",
     "StabilityTestDetails",
     "StabilityTreatDetails",
+    "StoredRoll",
     "TimeDetails",
     "UndoDetails",
     "UnknownDetails",
@@ -190,11 +192,49 @@ class HurtDetails(Details, command="hurt"):
 
 
 @dataclass(frozen=True)
-class ConsciousDetails(Details, command="conscious"):
-    """A Consciousness roll: ``DIE + SPEND = TOTAL vs DIFFICULTY`` and whether it succeeded."""
+class RollNumbers:
+    """A test's roll as numbers: ``die + added = total`` against ``difficulty``. ``added`` is
+    the points spent (a Consciousness roll, an ability test, a Stability test) or the strain
+    (a composure test, M8); ``total`` is what the rules made of them, the die plus ``added``
+    (``rules/_throw.py``). The words (``4 + 0 = 4 vs 3``) are ``bot/render``'s."""
 
-    roll: str
+    die: int
+    added: int
+    total: int
+    difficulty: int
+
+
+#: A roll in an entry's details: its numbers. Entries stored before them hold the roll as
+#: text, ``DIE + SPEND = TOTAL vs DIFFICULTY``, read as its numbers (``_roll_read``); text of
+#: any other shape is kept as it was, and shown so.
+StoredRoll: TypeAlias = RollNumbers | str
+
+_INTEGER = r"(0|-?[1-9][0-9]*)"  # as ``str(int)`` writes one: the numbers say it the same
+_ROLL_TEXT = re.compile(rf"{_INTEGER} \+ {_INTEGER} = {_INTEGER} vs {_INTEGER}")
+
+
+def _roll_read(roll: StoredRoll) -> StoredRoll:
+    """An older entry's roll as text, ``2 + 1 = 3 vs 4``, as its numbers; numbers, and text
+    of any other shape, as they are."""
+    found = _ROLL_TEXT.fullmatch(roll) if isinstance(roll, str) else None
+    if found is None:
+        return roll
+    die, added, total, difficulty = (int(number) for number in found.groups())
+    return RollNumbers(die=die, added=added, total=total, difficulty=difficulty)
+
+
+@dataclass(frozen=True)
+class ConsciousDetails(Details, command="conscious"):
+    """A Consciousness roll: its numbers (``DIE + SPEND = TOTAL vs DIFFICULTY``) and whether it
+    succeeded."""
+
+    roll: StoredRoll
     success: bool
+
+    @classmethod
+    def read(cls, stored: Mapping[str, Any]) -> Self:
+        read = read_fields(cls, stored)
+        return dataclasses.replace(read, roll=_roll_read(read.roll))
 
 
 @dataclass(frozen=True)
@@ -338,23 +378,36 @@ class AbilityRemoveDetails(Details, command="ability remove"):
 @dataclass(frozen=True)
 class SpendDetails(Details, command="spend"):
     """``/spend``: the ability and the points spent; a Shaken investigator's composure test
-    (RULES.md M8: ``DIE + STRAIN = TOTAL vs DIFFICULTY``) and whether composure held."""
+    (RULES.md M8: the numbers of ``DIE + STRAIN = TOTAL vs DIFFICULTY``) and whether
+    composure held."""
 
     ability: str
     points: int
-    composure: str | None = None
+    composure: StoredRoll | None = None
     kept: bool | None = None
+
+    @classmethod
+    def read(cls, stored: Mapping[str, Any]) -> Self:
+        read = read_fields(cls, stored)
+        if read.composure is None:
+            return read
+        return dataclasses.replace(read, composure=_roll_read(read.composure))
 
 
 @dataclass(frozen=True)
 class CheckDetails(Details, command="check"):
-    """``/check`` with a spend: ``DIE + SPEND = TOTAL vs DIFFICULTY``, the outcome, whether it
-    was an attack."""
+    """``/check`` with a spend: the numbers of ``DIE + SPEND = TOTAL vs DIFFICULTY``, the
+    outcome, whether it was an attack."""
 
     ability: str
-    roll: str
+    roll: StoredRoll
     success: bool
     attack: bool = False
+
+    @classmethod
+    def read(cls, stored: Mapping[str, Any]) -> Self:
+        read = read_fields(cls, stored)
+        return dataclasses.replace(read, roll=_roll_read(read.roll))
 
 
 @dataclass(frozen=True)
@@ -370,13 +423,18 @@ class StabilityTestDetails(Details, command="stability test"):
 
 @dataclass(frozen=True)
 class StabilityRollDetails(Details, command="stability roll"):
-    """A Stability test rolled: ``DIE + SPEND = TOTAL vs DIFFICULTY``, the outcome, the loss
-    at stake and the Stability lost."""
+    """A Stability test rolled: the numbers of ``DIE + SPEND = TOTAL vs DIFFICULTY``, the
+    outcome, the loss at stake and the Stability lost."""
 
-    roll: str
+    roll: StoredRoll
     success: bool
     loss: int = 0
     lost: int = 0
+
+    @classmethod
+    def read(cls, stored: Mapping[str, Any]) -> Self:
+        read = read_fields(cls, stored)
+        return dataclasses.replace(read, roll=_roll_read(read.roll))
 
 
 @dataclass(frozen=True)

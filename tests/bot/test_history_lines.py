@@ -25,6 +25,7 @@ from bot.storage.details import (
     FirstAidDetails,
     HurtDetails,
     HurtTarget,
+    RollNumbers,
     SceneNewDetails,
     TimeDetails,
     UndoDetails,
@@ -136,6 +137,74 @@ def test_a_test_says_its_outcome() -> None:
     assert history_lines([roll], ES)[0].endswith(
         "Tirada de Consciencia de Jack Malone, 2 + 1 = 3 vs 4: fallo; Salud -3 → -4"
     )
+
+
+#: Each command whose entry holds a roll: the key of the roll, the rest of its details, and
+#: its line for a roll of ``2 + 1 = 3 vs 4`` in English and in Spanish.
+ROLLED = [
+    (
+        "conscious",
+        "roll",
+        {"success": False},
+        "Jack Malone's Consciousness roll, 2 + 1 = 3 vs 4: failed",
+        "Tirada de Consciencia de Jack Malone, 2 + 1 = 3 vs 4: fallo",
+    ),
+    (
+        "check",
+        "roll",
+        {"ability": "Scuffling", "success": False},
+        "Jack Malone's Scuffling test, 2 + 1 = 3 vs 4: failed",
+        "Prueba de Scuffling de Jack Malone, 2 + 1 = 3 vs 4: fallo",
+    ),
+    (
+        "stability roll",
+        "roll",
+        {"success": False, "loss": 4, "lost": 4},
+        "Jack Malone's Stability test, 2 + 1 = 3 vs 4: failed",
+        "Prueba de Estabilidad de Jack Malone, 2 + 1 = 3 vs 4: fallo",
+    ),
+    (
+        "spend",
+        "composure",
+        {"ability": "Occult", "points": 1, "kept": False},
+        "Jack Malone spends 1 point of Occult; composure 2 + 1 = 3 vs 4: falters",
+        "Jack Malone gasta 1 punto de Occult; compostura 2 + 1 = 3 vs 4: flaquea",
+    ),
+]
+#: Jack Malone, touched by an entry that moved none of his values.
+UNMOVED = HistoryCharacter(JACK.id, JACK.name, JACK, JACK)
+
+
+@pytest.mark.parametrize(("command", "key", "rest", "english", "spanish"), ROLLED)
+def test_a_roll_stored_as_numbers_or_as_older_text_says_the_same_line(
+    command: str, key: str, rest: dict[str, object], english: str, spanish: str
+) -> None:
+    """Issue 25.2: an entry stores its roll's numbers; the text older entries stored reads as
+    those numbers, and either says what /history always said."""
+    numbers = {"die": 2, "added": 1, "total": 3, "difficulty": 4}
+    new = details_of(command, {key: numbers, **rest})
+    assert getattr(new, key) == RollNumbers(die=2, added=1, total=3, difficulty=4)
+    assert new.stored()[key] == numbers, "numbers, not words"
+    old = details_of(command, {key: "2 + 1 = 3 vs 4", **rest})
+    assert old == new
+    for details in (new, old):
+        lines = [history_lines([entry(6, details, UNMOVED)], lang)[0] for lang in (EN, ES)]
+        assert lines == [f"#6 · {STAMP} · <@42> · {line}" for line in (english, spanish)]
+
+
+@pytest.mark.parametrize(("command", "key", "rest", "english", "spanish"), ROLLED)
+@pytest.mark.parametrize("stored", ["2 + 1 = 3 contra 4", "02 + 1 = 3 vs 4", "2 + 1 = 3", ""])
+def test_a_roll_stored_as_text_of_another_shape_is_said_as_it_was_stored(
+    command: str, key: str, rest: dict[str, object], english: str, spanish: str, stored: str
+) -> None:
+    """Text no version wrote as a roll (a tool's, a hand-made row) still reads, and is said as
+    stored: never "a change", never an error."""
+    details = details_of(command, {key: stored, **rest})
+    assert not isinstance(details, UnknownDetails) and getattr(details, key) == stored
+    assert details.stored()[key] == stored
+    for language, line in ((EN, english), (ES, spanish)):
+        said = line.replace("2 + 1 = 3 vs 4", stored)
+        assert history_lines([entry(6, details, UNMOVED)], language)[0].endswith(f" · {said}")
 
 
 def test_four_targets_are_each_said_with_their_damage_and_nothing_is_cut() -> None:

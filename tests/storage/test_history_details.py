@@ -25,8 +25,10 @@ from bot.storage.details import (
     HurtTarget,
     RefreshDetails,
     RestDetails,
+    RollNumbers,
     SceneNewDetails,
     SpendDetails,
+    StabilityRollDetails,
     TimeDetails,
     UndoDetails,
     UnknownDetails,
@@ -64,10 +66,16 @@ STORED: list[tuple[str, str, Details]] = [
     ),
     # An amount stored as a number (tests and tools did), and a leading "/" on the command.
     ("/hurt", '{"amount": 3, "dealt": 3, "dice": [3]}', HurtDetails("3", (HurtTarget(3, (3,)),))),
+    # A roll as text (before its numbers), read as its numbers; then its numbers.
     (
         "conscious",
         '{"roll": "2 + 1 = 3 vs 4", "success": false}',
-        ConsciousDetails("2 + 1 = 3 vs 4", False),
+        ConsciousDetails(RollNumbers(2, 1, 3, 4), False),
+    ),
+    (
+        "conscious",
+        '{"roll": {"added": 1, "die": 2, "difficulty": 4, "total": 3}, "success": false}',
+        ConsciousDetails(RollNumbers(2, 1, 3, 4), False),
     ),
     (
         "firstaid",
@@ -137,12 +145,48 @@ STORED: list[tuple[str, str, Details]] = [
     (
         "check",
         '{"ability": "Scuffling", "roll": "2 + 1 = 3 vs 4", "success": false, "attack": true}',
-        CheckDetails("Scuffling", "2 + 1 = 3 vs 4", False, attack=True),
+        CheckDetails("Scuffling", RollNumbers(2, 1, 3, 4), False, attack=True),
     ),
     (
         "check",
         '{"ability": "Athletics", "roll": "5 + 1 = 6 vs 4", "success": true}',
-        CheckDetails("Athletics", "5 + 1 = 6 vs 4", True),
+        CheckDetails("Athletics", RollNumbers(5, 1, 6, 4), True),
+    ),
+    (
+        "check",
+        '{"ability": "Athletics", "roll": {"added": 0, "die": 6, "difficulty": 4, "total": 6},'
+        ' "success": true}',
+        CheckDetails("Athletics", RollNumbers(6, 0, 6, 4), True),
+    ),
+    # A roll as text that does not read as numbers (a tool's, a hand-made row): kept as it was.
+    (
+        "check",
+        '{"ability": "Athletics", "roll": "6 + 0 = 6 contra 4", "success": true}',
+        CheckDetails("Athletics", "6 + 0 = 6 contra 4", True),
+    ),
+    # A Shaken spend's composure test as text (before its numbers), then its numbers.
+    (
+        "spend",
+        '{"ability": "Occult", "points": 1, "composure": "1 + 0 = 1 vs 2", "kept": false}',
+        SpendDetails("Occult", 1, RollNumbers(1, 0, 1, 2), kept=False),
+    ),
+    (
+        "spend",
+        '{"ability": "Occult", "points": 1, "composure": {"added": 1, "die": 6, "difficulty": 5,'
+        ' "total": 7}, "kept": true}',
+        SpendDetails("Occult", 1, RollNumbers(6, 1, 7, 5), kept=True),
+    ),
+    # A Stability test rolled, as text (before its numbers), then its numbers.
+    (
+        "stability roll",
+        '{"roll": "3 + 1 = 4 vs 6", "success": false, "loss": 4, "lost": 4}',
+        StabilityRollDetails(RollNumbers(3, 1, 4, 6), False, loss=4, lost=4),
+    ),
+    (
+        "stability roll",
+        '{"roll": {"added": 0, "die": 5, "difficulty": 4, "total": 5}, "success": true,'
+        ' "loss": 3, "lost": 1}',
+        StabilityRollDetails(RollNumbers(5, 0, 5, 4), True, loss=3, lost=1),
     ),
     ("undo", '{"undo_of": 12, "command": "hurt"}', UndoDetails(12, "hurt")),
 ]
@@ -171,6 +215,26 @@ def test_what_does_not_read_is_an_unknown_change_kept_as_stored(command: str, st
     read = details_of(command, parsed)
     assert isinstance(read, UnknownDetails) and read.command_name == command
     assert read.stored() == (parsed if isinstance(parsed, dict) else {})
+
+
+def test_a_roll_as_text_reads_as_numbers_only_when_its_numbers_say_it_the_same() -> None:
+    """An older entry's roll, ``DIE + SPEND = TOTAL vs DIFFICULTY``, reads as its numbers when
+    they would say it again as stored (a negative Difficulty too); any other text stays text,
+    and an entry reads whatever its roll holds."""
+    read = details_of("conscious", {"roll": "1 + 0 = 1 vs -2", "success": False})
+    assert read == ConsciousDetails(RollNumbers(1, 0, 1, -2), False)
+    for kept in ("01 + 0 = 1 vs 2", "1 + 0 = 1 vs 2 ", "١ + 0 = 1 vs 2", "1 + -0 = 1 vs 2"):
+        assert details_of("conscious", {"roll": kept, "success": False}) == (
+            ConsciousDetails(kept, False)
+        )
+    numbers = {"die": 1, "added": 0, "total": 1, "difficulty": 2}
+    assert SpendDetails("Occult", 1, RollNumbers(1, 0, 1, 2), kept=False).stored() == {
+        "ability": "Occult",
+        "points": 1,
+        "composure": numbers,
+        "kept": False,
+    }
+    assert details_of("spend", {"ability": "Occult", "points": 1}) == SpendDetails("Occult", 1)
 
 
 def test_an_optional_field_of_another_type_takes_its_default() -> None:

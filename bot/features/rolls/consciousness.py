@@ -35,7 +35,7 @@ from bot.render.change import change_embeds, should_announce
 from bot.render.common import safe
 from bot.render.rolls import consciousness_roll_field
 from bot.render.visibility import EVERYONE, Viewer
-from bot.storage.details import ConsciousDetails
+from bot.storage.details import ConsciousDetails, RollNumbers
 from bot.storage.models import RollKind, RollMessage, StoredCharacter
 from bot.storage.roll_messages import forget_roll_messages, roll_number
 from rules.consciousness import ConsciousnessRoll, legal_spends, roll_consciousness
@@ -90,8 +90,8 @@ async def perform_consciousness_roll(
             saved = await tx.save_health(current, made.outcome.after)
             if pressed is not None:
                 await forget_roll_messages(tx, [pressed])
-            arithmetic = f"{made.die} + {made.spend} = {made.total} vs {made.difficulty}"
-            details = ConsciousDetails(roll=arithmetic, success=made.success)
+            numbers = RollNumbers(made.die, made.spend, made.total, made.difficulty)
+            details = ConsciousDetails(roll=numbers, success=made.success)
             await here.history(details).record(tx)
     return saved, made
 

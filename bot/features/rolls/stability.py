@@ -33,6 +33,7 @@ from bot.interaction.buttons import CustomId, number
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.render.common import safe
+from bot.render.rolls import roll_text
 from bot.render.stability import (
     stability_announce,
     stability_change_embeds,
@@ -41,7 +42,7 @@ from bot.render.stability import (
 )
 from bot.render.stability_call import mark_rolled, rolled_line
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
-from bot.storage.details import StabilityRollDetails, StabilityTestDetails
+from bot.storage.details import RollNumbers, StabilityRollDetails, StabilityTestDetails
 from bot.storage.history_models import HistoryEntry
 from bot.storage.interface import StorageChange
 from bot.storage.models import RollKind, RollMessage, StoredCharacter
@@ -96,7 +97,7 @@ async def perform_stability_roll(
         if pressed is not None:
             await forget_roll_messages(tx, [pressed])
         details = StabilityRollDetails(
-            roll=f"{made.die} + {made.spend} = {made.total} vs {made.difficulty}",
+            roll=RollNumbers(made.die, made.spend, made.total, made.difficulty),
             success=made.success,
             loss=made.loss,
             lost=made.lost,
@@ -141,7 +142,7 @@ async def _require_this_test(
             "stability.error.button_rolled",
             name=name,
             entry=entry.number,
-            roll=details.roll,
+            roll=roll_text(details.roll),
             outcome=text(language, f"render.history.outcome.{outcome}"),
             moved=f"; {text(language, 'render.history.stability', value=moved)}" if moved else "",
         )
