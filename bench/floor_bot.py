@@ -266,10 +266,10 @@ def _embed(
 
 
 #: The floor's answer to each of the benchmark's commands, in the shape of Salud's reply to
-#: the same request (COMMANDS.md "Changes"; ``tests/e2e/test_floor_shapes.py`` holds the two
-#: side by side): the same embeds, fields (names, inline or not), footer and buttons, texts of
-#: about the same length. The floor then pays what Salud's reply costs to build and send, and
-#: the ratios compare the same work.
+#: the same request (COMMANDS.md "Changes"; ``tests/tooling/with_bot/test_floor_shapes.py``
+#: holds the two side by side): the same embeds, fields (names, inline or not), footer and
+#: buttons, texts of about the same length. The floor then pays what Salud's reply costs to
+#: build and send, and the ratios compare the same work.
 SALUD_SHAPED: dict[str, discord.Embed] = {
     "hurt": _embed(
         "Ana", [("Health", "99 → 95 / 99\n**Healthy**", False), ("Damage", "1d6: [4] = 4", False)]

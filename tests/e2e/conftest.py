@@ -4,7 +4,8 @@ Two pairs, made the same way (``tests/e2e/kit/processes.py``), so that both can 
 pytest session without answering each other's interactions:
 
 - `fake` + `salud_bot` (alias `bot`) + `guild`: the real bot (`python -m bot`).
-- `floor_fake` + `floor_bot` + `floor_guild`: the bare floor bot of bench/ (fixture self-tests).
+- `floor_fake` + `floor_bot` + `floor_guild`: the bare floor bot of bench/ (the sharding test;
+  the fake's own tests and the benchmark's, in tests/tooling/with_bot, import these fixtures).
 
 Every test in tests/e2e is marked `e2e`. After each test, any traceback the bot logged during
 it fails the test (call `bot.forget_log()` in a test that provokes one on purpose), and so do
@@ -94,7 +95,7 @@ def make_guild(fake: FakeDiscord) -> Callable[..., Awaitable[FakeGuild]]:
     return fake.create_guild
 
 
-# --- the floor bot (fixture self-tests, benchmark) ------------------------------------------------
+# --- the floor bot (sharding; the fake's and the benchmark's tests) -------------------------------
 @pytest_asyncio.fixture(scope="session")
 async def floor_pair(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Pair]:
     """A second fake Discord and `python -m bench.floor_bot` logged in to it."""

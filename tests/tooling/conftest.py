@@ -1,6 +1,8 @@
-"""Tests of the development tools themselves: bench/, devkit/ and tools/ (what they compute,
-and what they may import), not of the bot. Every test here is marked ``tooling``; none starts
-the bot."""
+"""Tests of the development tools themselves: bench/, devkit/, tools/ and the e2e suite's scan
+for internals (what they compute, and what they may import), not of the bot. Every test here
+is marked ``tooling``. None starts the bot, except those in ``with_bot/``: the fake Discord,
+the probe and the benchmark checked against a running bot, marked ``e2e`` too (its
+conftest)."""
 
 from __future__ import annotations
 
