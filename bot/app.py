@@ -259,3 +259,13 @@ def ready_line(
     if application_id is not None:
         line += f" Invite it to a server: {invite_url(application_id)}"
     return line
+
+
+class SaludCog(commands.Cog):
+    """The one base of every cog of ``EXTENSIONS``: it keeps the bot it was added to, whose
+    tree and services the thin adapters reach through ``self.bot``. A slash-command group is
+    ``SaludCog, commands.GroupCog``."""
+
+    def __init__(self, bot: SaludBot) -> None:
+        self.bot = bot
+        super().__init__()

@@ -7,13 +7,12 @@ act, stores the result in one transaction with its history entry, and says it in
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.app import SaludBot, SaludCog
 from bot.features.abilities import (
     KIND_CHOICES,
     ability_name,
@@ -38,21 +37,15 @@ from rules.abilities import (
 )
 from rules.names import MAX_NAME_LENGTH
 
-if TYPE_CHECKING:
-    from bot.app import SaludBot
-
 
 @app_commands.guild_only()
 class AbilityCog(
+    SaludCog,
     commands.GroupCog,
     group_name="ability",
     group_description=_("GM: add, correct or remove a character's abilities", key="cmd.ability"),
 ):
     """A character's abilities, as the GM writes them on its sheet."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-        super().__init__()
 
     @app_commands.command(
         name="set", description=_("GM: add or correct an ability", key="cmd.ability.set")

@@ -10,13 +10,12 @@ with its history entry; a test that spends nothing stores nothing.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
+from bot.app import SaludBot, SaludCog
 from bot.features.abilities import (
     ability_name,
     complete_ability,
@@ -45,15 +44,9 @@ from rules.composure import spend_with_composure
 from rules.names import MAX_NAME_LENGTH
 from rules.stability import MAX_STABILITY_SPEND
 
-if TYPE_CHECKING:
-    from bot.app import SaludBot
 
-
-class AbilityUseCog(commands.Cog):
+class AbilityUseCog(SaludCog):
     """Spending from a pool and GUMSHOE tests, by the character's owner or a GM."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
 
     @app_commands.guild_only()
     @app_commands.command(

@@ -7,13 +7,12 @@ Thin adapters: parse the options, check who may act, call one feature function
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.app import SaludBot, SaludCog
 from bot.features.characters.correction import correct_character
 from bot.features.characters.delete import ask_to_delete
 from bot.features.characters.edits import (
@@ -47,21 +46,15 @@ from bot.interaction.here import Here
 from bot.interaction.sending import send_public
 from rules.names import MAX_NAME_LENGTH, clean_name
 
-if TYPE_CHECKING:
-    from bot.app import SaludBot
-
 
 @app_commands.guild_only()
 class CharacterCog(
+    SaludCog,
     commands.GroupCog,
     group_name="character",
     group_description=_("Create, show, list, correct and delete characters", key="cmd.character"),
 ):
     """The characters of a server."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-        super().__init__()
 
     @app_commands.command(
         name="create",

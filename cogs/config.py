@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.app import SaludBot, SaludCog
 from bot.i18n import Language, text
 from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
@@ -16,10 +17,6 @@ from bot.interaction.here import Here
 from bot.interaction.sending import send_private
 from bot.interaction.transformers import TextChannelTransformer
 from bot.render.sanitize import escape, visible
-
-if TYPE_CHECKING:
-    from bot.app import SaludBot
-
 
 AnnouncementChannel = app_commands.Transform[Any, TextChannelTransformer]
 
@@ -31,15 +28,12 @@ LANGUAGE_CHOICES = [
 
 @app_commands.guild_only()
 class ConfigCog(
+    SaludCog,
     commands.GroupCog,
     group_name="config",
     group_description=_("GM: the server's settings for Salud", key="cmd.config"),
 ):
     """Settings of one server; only GMs change them (the bot checks, not Discord)."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-        super().__init__()
 
     @private_reply
     @app_commands.command(

@@ -8,13 +8,11 @@ Every refusal is raised (a ``RuleError`` or ``UserFacingError``) and answered by
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
+from bot.app import SaludBot, SaludCog
 from bot.features.characters.option import Character, Patient, resolve_character
 from bot.features.health.care import first_aid, take_rest
 from bot.features.health.hurt import MAX_AMOUNT_LENGTH, hurt_targets, wound
@@ -27,15 +25,9 @@ from rules.consciousness import MAX_SPEND
 from rules.first_aid import MAX_FIRST_AID_POINTS
 from rules.rest import MAX_DAYS
 
-if TYPE_CHECKING:
-    from bot.app import SaludBot
 
-
-class HealthCog(commands.Cog):
+class HealthCog(SaludCog):
     """Damage, the Consciousness roll, First Aid and rest."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
 
     # --- /hurt ------------------------------------------------------------------------------
 

@@ -10,13 +10,12 @@ mentally ill patient lucid for the scene (``bot.features.stability.treat``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.app import SaludBot, SaludCog
 from bot.features.characters.option import (
     Character,
     StableCharacter,
@@ -38,9 +37,6 @@ from rules.stability import (
     MIN_STABILITY_DIFFICULTY,
 )
 
-if TYPE_CHECKING:
-    from bot.app import SaludBot
-
 __all__ = ["StabilityCog"]
 
 Loss = app_commands.Transform[int, IncidentLoss]
@@ -51,6 +47,7 @@ Difficulty = app_commands.Transform[
 
 @app_commands.guild_only()
 class StabilityCog(
+    SaludCog,
     commands.GroupCog,
     group_name="stability",
     group_description=_(
@@ -58,10 +55,6 @@ class StabilityCog(
     ),
 ):
     """Stability tests, their rolls and Psychoanalysis."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-        super().__init__()
 
     # --- /stability test --------------------------------------------------------------------
 

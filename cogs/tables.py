@@ -9,13 +9,14 @@ in one transaction and updates the directory once that has committed.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
+from bot.app import SaludBot, SaludCog
 from bot.features.numbers import NUMBERS_CHOICES, numbers_of
 from bot.features.tables import (
     MAX_TABLE_NAME,
@@ -36,9 +37,6 @@ from bot.storage import Numbers
 from bot.storage.names import name_key
 from bot.storage.tables import MAX_TABLES, GameTable, TableDirectory
 from rules import clean_name
-
-if TYPE_CHECKING:
-    from bot.app import SaludBot
 
 __all__ = ["TablesCog"]
 
@@ -62,15 +60,12 @@ def _checked_name(here: Here, tables: TableDirectory, name: str, *, renaming: in
 
 @app_commands.guild_only()
 class TablesCog(
+    SaludCog,
     commands.GroupCog,
     group_name="table",
     group_description=_("Several games in one server: tables", key="cmd.table"),
 ):
     """The tables of a server: made, bound to places, named and given GMs by GMs."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-        super().__init__()
 
     @private_reply
     @app_commands.command(
