@@ -27,6 +27,7 @@ from bot.interaction.sending import send_brief
 from bot.interaction.transformers import InRange, check_range
 from bot.render.abilities import ability_sentence, set_sentence
 from bot.render.brief import brief_embed
+from bot.storage import StoredCharacter
 from bot.storage.details import AbilityRemoveDetails, AbilitySetDetails
 from rules.abilities import (
     MAX_POINTS,
@@ -88,11 +89,8 @@ class AbilityCog(
                 ability=after.name, rating=after.rating, pool=after.pool, kind=after.kind.value
             )
             entry = await here.history(details).record(tx)
-        language = here.public_language
-        said = set_sentence(saved, existing, after, entry is not None, language)
-        embed = brief_embed(saved, description=said, language=language)
-        await send_brief(interaction, here, embed, view=numbers_view(here, [saved]))
-        await send_numbers(interaction, here, [saved])
+        said = set_sentence(saved, existing, after, entry is not None, here.public_language)
+        await _send_changed(interaction, here, saved, said)
 
     @set_ability_command.autocomplete("ability")
     async def _set_ability_autocomplete(
@@ -121,17 +119,24 @@ class AbilityCog(
             removed = find_ability(current, name)
             saved = await tx.remove_ability(current, removed.name)
             await here.history(AbilityRemoveDetails(ability=removed.name)).record(tx)
-        language = here.public_language
-        said = ability_sentence(language, "abilities.remove.done", saved, removed)
-        embed = brief_embed(saved, description=said, language=language)
-        await send_brief(interaction, here, embed, view=numbers_view(here, [saved]))
-        await send_numbers(interaction, here, [saved])
+        said = ability_sentence(here.public_language, "abilities.remove.done", saved, removed)
+        await _send_changed(interaction, here, saved, said)
 
     @remove_ability_command.autocomplete("ability")
     async def _remove_ability_autocomplete(
         self, interaction: discord.Interaction[SaludBot], current: str
     ) -> list[app_commands.Choice[str]]:
         return await complete_ability(interaction, current, own_only=True)
+
+
+async def _send_changed(
+    interaction: discord.Interaction[SaludBot], here: Here, saved: StoredCharacter, said: str
+) -> None:
+    """The public reply of a changed ability: the character's brief with the sentence that
+    says what changed, then the private numbers of a character whose numbers are screened."""
+    embed = brief_embed(saved, description=said, language=here.public_language)
+    await send_brief(interaction, here, embed, view=numbers_view(here, [saved]))
+    await send_numbers(interaction, here, [saved])
 
 
 async def setup(bot: SaludBot) -> None:

@@ -136,10 +136,7 @@ class TablesCog(
         self, interaction: discord.Interaction[SaludBot], table: TableArg, place: Place
     ) -> None:
         here = await Here.of(interaction)
-        if not here.is_gm_at(table):
-            raise UserFacingError(
-                "error.not_gm", action=text(here.private_language, "table.action.bind")
-            )
+        _require_gm_at(here, table, "table.action.bind")
         tables = here.storage.tables
         place_id = int(place.id)
         previous = tables.table_of_place(here.server_id, place_id)
@@ -175,8 +172,7 @@ class TablesCog(
         language = here.private_language
         if bound is None:
             raise UserFacingError("error.table.not_bound", place=place_shown(place_id))
-        if not here.is_gm_at(bound):
-            raise UserFacingError("error.not_gm", action=text(language, "table.action.bind"))
+        _require_gm_at(here, bound, "table.action.bind")
         async with here.settings_change() as tx:
             tx.tables.unbind(place_id)
         tables.unbind(place_id)
@@ -238,10 +234,7 @@ class TablesCog(
         name: app_commands.Range[str, 1, MAX_TABLE_NAME],
     ) -> None:
         here = await Here.of(interaction)
-        if not here.is_gm_at(table):
-            raise UserFacingError(
-                "error.not_gm", action=text(here.private_language, "table.action.rename")
-            )
+        _require_gm_at(here, table, "table.action.rename")
         tables = here.storage.tables
         cleaned = _checked_name(here, tables, name, renaming=table.id)
         language = here.private_language
@@ -331,8 +324,7 @@ class TablesCog(
     ) -> None:
         here = await Here.of(interaction)
         language = here.private_language
-        if not here.is_gm_at(table):
-            raise UserFacingError("error.not_gm", action=text(language, "table.action.channel"))
+        _require_gm_at(here, table, "table.action.channel")
         if table.is_main:
             raise UserFacingError("error.table.main_settings", command="/config channel")
         channel_id = None if channel is None else int(cast(Any, channel).id)
@@ -370,12 +362,18 @@ class TablesCog(
         numbers")."""
         here = await Here.of(interaction)
         language = here.private_language
-        if not here.is_gm_at(table):
-            raise UserFacingError("error.not_gm", action=text(language, "numbers.action.table"))
+        _require_gm_at(here, table, "numbers.action.table")
         chosen = numbers_of(numbers) or Numbers.SHOWN
         await _save_table(here, replace(table, numbers=chosen))
         name = table_name(language, table)
         await send_private(interaction, text(language, f"numbers.table.{chosen.value}", table=name))
+
+
+def _require_gm_at(here: Here, table: GameTable, action: str) -> None:
+    """Refuse a member who is no GM at ``table`` (a GM of the server, or of the table's own
+    GM role), naming the ``action`` in their language."""
+    if not here.is_gm_at(table):
+        raise UserFacingError("error.not_gm", action=text(here.private_language, action))
 
 
 async def _save_table(here: Here, changed: GameTable) -> None:
