@@ -20,7 +20,7 @@ from bot.features.abilities import (
     find_ability,
     refuse_reserved,
 )
-from bot.features.characters.option import Character
+from bot.features.characters.option import CHARACTER_OPTION, Character
 from bot.features.numbers import numbers_view, send_numbers
 from bot.interaction.here import Here
 from bot.interaction.sending import send_brief
@@ -52,7 +52,7 @@ class AbilityCog(
         name="set", description=_("GM: add or correct an ability", key="cmd.ability.set")
     )
     @app_commands.describe(
-        character=_("The character", key="cmd.ability.option.character"),
+        character=CHARACTER_OPTION,
         ability=_("The ability's name (1–40 characters)", key="cmd.ability.set.ability"),
         rating=_("Rating, the most the pool holds (0–99)", key="cmd.ability.set.rating"),
         pool=_(
@@ -102,7 +102,7 @@ class AbilityCog(
         name="remove", description=_("GM: remove an ability", key="cmd.ability.remove")
     )
     @app_commands.describe(
-        character=_("The character", key="cmd.ability.option.character"),
+        character=CHARACTER_OPTION,
         ability=_("The ability to remove", key="cmd.ability.remove.ability"),
     )
     async def remove_ability_command(

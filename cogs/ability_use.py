@@ -24,7 +24,7 @@ from bot.features.abilities import (
     is_first_aid,
     refuse_reserved,
 )
-from bot.features.characters.option import Character
+from bot.features.characters.option import CHARACTER_OPTION, Character
 from bot.features.numbers import numbers_view, send_numbers, send_screened
 from bot.i18n import Language
 from bot.interaction.here import Here
@@ -34,10 +34,13 @@ from bot.render import count_text
 from bot.render.abilities import ability_sentence, check_embed, first_aid_name, spend_embed
 from bot.render.stability import stability_announce
 from bot.render.visibility import Viewer
+from bot.storage import StoredCharacter
 from bot.storage.details import CheckDetails, SpendDetails
 from rules.abilities import (
     MAX_DIFFICULTY,
     MAX_POINTS,
+    Ability,
+    AbilityRoll,
     make_test,
 )
 from rules.composure import spend_with_composure
@@ -53,7 +56,7 @@ class AbilityUseCog(SaludCog):
         name="spend", description=_("Spend points from an ability's pool", key="cmd.spend")
     )
     @app_commands.describe(
-        character=_("The character", key="cmd.ability.option.character"),
+        character=CHARACTER_OPTION,
         ability=_("The ability to spend from", key="cmd.spend.ability"),
         points=_("Points to spend (1–99)", key="cmd.spend.points"),
         strain=_(
@@ -135,7 +138,7 @@ class AbilityUseCog(SaludCog):
         description=_("Test a general ability: 1d6 + spend vs the Difficulty", key="cmd.check"),
     )
     @app_commands.describe(
-        character=_("The character", key="cmd.ability.option.character"),
+        character=CHARACTER_OPTION,
         ability=_("The general ability to test", key="cmd.check.ability"),
         difficulty=_(
             "Difficulty, or the Hit Threshold for an attack (0–99; default 4, attack 3)",
@@ -162,31 +165,9 @@ class AbilityUseCog(SaludCog):
             refuse_reserved(name)
         language = here.public_language
         roller = here.dice
-        if spend == 0:
-            # Nothing is spent: nothing is stored, and it is no change (COMMANDS.md).
-            async with here.read() as reader:
-                current = await reader.character(character)
-            tested = (
-                first_aid_ability(current, language) if first_aid else find_ability(current, name)
-            )
-            roll = make_test(
-                current.health,
-                tested,
-                difficulty=difficulty,
-                spend=0,
-                attack=attack,
-                roller=roller,
-                stability=current.stability,
-            )
-            await send_public(
-                interaction,
-                embeds=[check_embed(current, roll, tested.name, language)],
-                view=numbers_view(here, [current]),
-            )
-            await send_numbers(interaction, here, [current])
-            return
-        async with here.change() as tx:
-            current = await tx.character(character)
+
+        def tested_roll(current: StoredCharacter) -> tuple[Ability, AbilityRoll]:
+            """The ability tested (First Aid from the character's own pool) and its test."""
             tested = (
                 first_aid_ability(current, language) if first_aid else find_ability(current, name)
             )
@@ -199,6 +180,23 @@ class AbilityUseCog(SaludCog):
                 roller=roller,
                 stability=current.stability,
             )
+            return tested, roll
+
+        if spend == 0:
+            # Nothing is spent: nothing is stored, and it is no change (COMMANDS.md).
+            async with here.read() as reader:
+                current = await reader.character(character)
+            tested, roll = tested_roll(current)
+            await send_public(
+                interaction,
+                embeds=[check_embed(current, roll, tested.name, language)],
+                view=numbers_view(here, [current]),
+            )
+            await send_numbers(interaction, here, [current])
+            return
+        async with here.change() as tx:
+            current = await tx.character(character)
+            tested, roll = tested_roll(current)
             if first_aid:
                 health = replace(current.health, first_aid_pool=roll.ability_after.pool)
                 saved = await tx.save_health(current, health)

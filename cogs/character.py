@@ -23,7 +23,11 @@ from bot.features.characters.edits import (
     show_character,
 )
 from bot.features.characters.listing import list_message
-from bot.features.characters.option import Character, resolve_character
+from bot.features.characters.option import (
+    DEFAULT_CHARACTER_OPTION,
+    Character,
+    resolve_character,
+)
 from bot.features.characters.values import (
     GENDER_CHOICES,
     SET_GENDER_CHOICES,
@@ -112,9 +116,7 @@ class CharacterCog(
     @app_commands.command(
         name="show", description=_("Show a character's status", key="cmd.character.show")
     )
-    @app_commands.describe(
-        character=_("The character (default: your only one)", key="cmd.option.character_default")
-    )
+    @app_commands.describe(character=DEFAULT_CHARACTER_OPTION)
     async def show(
         self, interaction: discord.Interaction[SaludBot], character: Character | None = None
     ) -> None:

@@ -13,7 +13,12 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.app import SaludBot, SaludCog
-from bot.features.characters.option import Character, Patient, resolve_character
+from bot.features.characters.option import (
+    DEFAULT_CHARACTER_OPTION,
+    Character,
+    Patient,
+    resolve_character,
+)
 from bot.features.health.care import first_aid, take_rest
 from bot.features.health.hurt import MAX_AMOUNT_LENGTH, hurt_targets, wound
 from bot.features.reply import send_reply
@@ -78,7 +83,7 @@ class HealthCog(SaludCog):
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        character=_("The character (default: your only one)", key="cmd.option.character_default"),
+        character=DEFAULT_CHARACTER_OPTION,
         spend=_("Health points to add to the die (default 0)", key="cmd.conscious.spend"),
     )
     async def conscious(

@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.app import SaludBot, SaludCog
 from bot.features.characters.option import (
+    DEFAULT_CHARACTER_OPTION,
     Character,
     StableCharacter,
     StablePatient,
@@ -105,7 +106,7 @@ class StabilityCog(
         ),
     )
     @app_commands.describe(
-        character=_("The character (default: your only one)", key="cmd.option.character_default"),
+        character=DEFAULT_CHARACTER_OPTION,
         spend=_("Stability points to add to the die (default 0)", key="cmd.stability.roll.spend"),
     )
     async def roll(

@@ -20,6 +20,7 @@ from bot.app import SaludBot, SaludCog
 from bot.features.numbers import NUMBERS_CHOICES, numbers_of
 from bot.features.tables import (
     MAX_TABLE_NAME,
+    TABLE_OPTION,
     AnnouncementChannel,
     Place,
     TableArg,
@@ -129,7 +130,7 @@ class TablesCog(
         name="bind", description=_("GM: play a table in one more place", key="cmd.table.bind")
     )
     @app_commands.describe(
-        table=_("The table", key="cmd.table.table"),
+        table=TABLE_OPTION,
         place=_("A channel, thread, forum or category", key="cmd.table.bind.place"),
     )
     async def bind(
@@ -224,7 +225,7 @@ class TablesCog(
         name="rename", description=_("GM: a new name for a table", key="cmd.table.rename")
     )
     @app_commands.describe(
-        table=_("The table", key="cmd.table.table"),
+        table=TABLE_OPTION,
         name=_("The new name", key="cmd.table.rename.name"),
     )
     async def rename(
@@ -250,7 +251,7 @@ class TablesCog(
     @app_commands.command(
         name="delete", description=_("GM: remove an empty table", key="cmd.table.delete")
     )
-    @app_commands.describe(table=_("The table", key="cmd.table.table"))
+    @app_commands.describe(table=TABLE_OPTION)
     async def delete(self, interaction: discord.Interaction[SaludBot], table: TableArg) -> None:
         here = await Here.of(interaction)
         here.require_server_gm("table.action.delete")
@@ -277,7 +278,7 @@ class TablesCog(
         name="gm-role", description=_("GM: the GM role of a table", key="cmd.table.gm_role")
     )
     @app_commands.describe(
-        table=_("The table", key="cmd.table.table"),
+        table=TABLE_OPTION,
         role=_(
             "Members of this role are GMs at that table only (omit to clear)",
             key="cmd.table.gm_role.role",
@@ -310,7 +311,7 @@ class TablesCog(
         description=_("GM: the announcement channel of a table", key="cmd.table.channel"),
     )
     @app_commands.describe(
-        table=_("The table", key="cmd.table.table"),
+        table=TABLE_OPTION,
         channel=_(
             "Text channel that also gets the table's state changes and deaths (omit to clear)",
             key="cmd.table.channel.channel",
@@ -344,7 +345,7 @@ class TablesCog(
         ),
     )
     @app_commands.describe(
-        table=_("The table", key="cmd.table.table"),
+        table=TABLE_OPTION,
         numbers=_(
             "Shown to everyone, or only to each player and the GMs",
             key="cmd.table.numbers.numbers",

@@ -107,3 +107,5 @@ class TableOption(app_commands.Transformer):
 
 
 TableArg = app_commands.Transform[GameTable, TableOption]
+#: The description of every ``table`` option, written once.
+TABLE_OPTION = app_commands.locale_str("The table", key="cmd.table.table")

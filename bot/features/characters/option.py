@@ -211,6 +211,12 @@ async def character_choices(
 
 #: The ``character``-like option of every command: a server's character, with autocomplete.
 Character = app_commands.Transform[LightCharacter, CharacterTransformer]
+#: The descriptions of a ``character`` option that several commands share, written once: the
+#: character acted on, and one that may be omitted for the member's only character.
+CHARACTER_OPTION = app_commands.locale_str("The character", key="cmd.ability.option.character")
+DEFAULT_CHARACTER_OPTION = app_commands.locale_str(
+    "The character (default: your only one)", key="cmd.option.character_default"
+)
 
 
 class StableCharacterTransformer(CharacterTransformer):
