@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.config.settings import Settings
@@ -269,3 +270,10 @@ class SaludCog(commands.Cog):
     def __init__(self, bot: SaludBot) -> None:
         self.bot = bot
         super().__init__()
+
+
+@app_commands.guild_only()
+class SaludGroupCog(SaludCog, commands.GroupCog):
+    """The base of a cog that is one slash-command group (``/character …``), used only in a
+    server like every command of Salud; its subclass names the group
+    (``group_name=…, group_description=…``)."""

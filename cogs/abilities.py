@@ -10,9 +10,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
-from bot.app import SaludBot, SaludCog
+from bot.app import SaludBot, SaludGroupCog
 from bot.features.abilities import (
     KIND_CHOICES,
     ability_name,
@@ -39,10 +38,8 @@ from rules.abilities import (
 from rules.names import MAX_NAME_LENGTH
 
 
-@app_commands.guild_only()
 class AbilityCog(
-    SaludCog,
-    commands.GroupCog,
+    SaludGroupCog,
     group_name="ability",
     group_description=_("GM: add, correct or remove a character's abilities", key="cmd.ability"),
 ):

@@ -10,9 +10,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
-from bot.app import SaludBot, SaludCog
+from bot.app import SaludBot, SaludGroupCog
 from bot.features.characters.correction import correct_character
 from bot.features.characters.delete import ask_to_delete
 from bot.features.characters.edits import (
@@ -51,10 +50,8 @@ from bot.interaction.sending import send_public
 from rules.names import MAX_NAME_LENGTH, clean_name
 
 
-@app_commands.guild_only()
 class CharacterCog(
-    SaludCog,
-    commands.GroupCog,
+    SaludGroupCog,
     group_name="character",
     group_description=_("Create, show, list, correct and delete characters", key="cmd.character"),
 ):

@@ -7,9 +7,8 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
-from bot.app import SaludBot, SaludCog
+from bot.app import SaludBot, SaludGroupCog
 from bot.i18n import Language, text
 from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
@@ -26,10 +25,8 @@ LANGUAGE_CHOICES = [
 ]
 
 
-@app_commands.guild_only()
 class ConfigCog(
-    SaludCog,
-    commands.GroupCog,
+    SaludGroupCog,
     group_name="config",
     group_description=_("GM: the server's settings for Salud", key="cmd.config"),
 ):

@@ -11,9 +11,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
-from bot.app import SaludBot, SaludCog
+from bot.app import SaludBot, SaludGroupCog
 from bot.features.reply import send_reply
 from bot.features.scene.new import new_scene
 from bot.features.scene.posting import post_tracker
@@ -24,10 +23,8 @@ from bot.interaction.sending import send_public
 __all__ = ["SceneCog"]
 
 
-@app_commands.guild_only()
 class SceneCog(
-    SaludCog,
-    commands.GroupCog,
+    SaludGroupCog,
     group_name="scene",
     group_description=_("Scenes: start a new one, or see everyone's Health", key="cmd.scene"),
 ):

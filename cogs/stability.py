@@ -13,9 +13,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
-from bot.app import SaludBot, SaludCog
+from bot.app import SaludBot, SaludGroupCog
 from bot.features.characters.option import (
     DEFAULT_CHARACTER_OPTION,
     Character,
@@ -46,10 +45,8 @@ Difficulty = app_commands.Transform[
 ]
 
 
-@app_commands.guild_only()
 class StabilityCog(
-    SaludCog,
-    commands.GroupCog,
+    SaludGroupCog,
     group_name="stability",
     group_description=_(
         "Stability: tests the players roll, and Psychoanalysis", key="cmd.stability"

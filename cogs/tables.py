@@ -14,9 +14,8 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
-from bot.app import SaludBot, SaludCog
+from bot.app import SaludBot, SaludGroupCog
 from bot.features.numbers import NUMBERS_CHOICES, numbers_of
 from bot.features.tables import (
     MAX_TABLE_NAME,
@@ -59,10 +58,8 @@ def _checked_name(here: Here, tables: TableDirectory, name: str, *, renaming: in
     return cleaned
 
 
-@app_commands.guild_only()
 class TablesCog(
-    SaludCog,
-    commands.GroupCog,
+    SaludGroupCog,
     group_name="table",
     group_description=_("Several games in one server: tables", key="cmd.table"),
 ):
