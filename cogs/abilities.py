@@ -19,7 +19,7 @@ from bot.features.abilities import (
     find_ability,
     refuse_reserved,
 )
-from bot.features.characters.option import CHARACTER_OPTION, Character
+from bot.features.characters.option import CHARACTER_OPTION, Character, NameOption
 from bot.features.numbers import numbers_view, send_numbers
 from bot.interaction.here import Here
 from bot.interaction.sending import send_brief
@@ -35,7 +35,6 @@ from rules.abilities import (
     check_can_add,
     set_ability,
 )
-from rules.names import MAX_NAME_LENGTH
 
 
 class AbilityCog(
@@ -63,7 +62,7 @@ class AbilityCog(
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        ability: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        ability: NameOption,
         rating: app_commands.Transform[int, InRange("rating", 0, MAX_RATING)],
         pool: app_commands.Transform[int, InRange("pool", 0, MAX_POINTS)] | None = None,
         kind: app_commands.Choice[str] | None = None,
@@ -106,7 +105,7 @@ class AbilityCog(
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        ability: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        ability: NameOption,
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("abilities.action.remove")

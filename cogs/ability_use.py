@@ -24,7 +24,7 @@ from bot.features.abilities import (
     is_first_aid,
     refuse_reserved,
 )
-from bot.features.characters.option import CHARACTER_OPTION, Character
+from bot.features.characters.option import CHARACTER_OPTION, Character, NameOption
 from bot.features.numbers import numbers_view, send_numbers, send_screened
 from bot.i18n import Language
 from bot.interaction.here import Here
@@ -44,7 +44,6 @@ from rules.abilities import (
     make_test,
 )
 from rules.composure import spend_with_composure
-from rules.names import MAX_NAME_LENGTH
 from rules.stability import MAX_STABILITY_SPEND
 
 
@@ -68,7 +67,7 @@ class AbilityUseCog(SaludCog):
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        ability: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        ability: NameOption,
         points: app_commands.Transform[int, InRange("points", 1, MAX_POINTS)],
         strain: app_commands.Transform[int, InRange("strain", 0, MAX_STABILITY_SPEND)] = 0,
     ) -> None:
@@ -151,7 +150,7 @@ class AbilityUseCog(SaludCog):
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        ability: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        ability: NameOption,
         difficulty: app_commands.Transform[int, InRange("difficulty", 0, MAX_DIFFICULTY)]
         | None = None,
         spend: app_commands.Transform[int, InRange("spend", 0, MAX_POINTS)] = 0,

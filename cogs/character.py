@@ -25,6 +25,7 @@ from bot.features.characters.listing import list_message
 from bot.features.characters.option import (
     DEFAULT_CHARACTER_OPTION,
     Character,
+    NameOption,
     resolve_character,
 )
 from bot.features.characters.values import (
@@ -47,7 +48,7 @@ from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_public
-from rules.names import MAX_NAME_LENGTH, clean_name
+from rules.names import clean_name
 
 
 class CharacterCog(
@@ -83,7 +84,7 @@ class CharacterCog(
     async def create(
         self,
         interaction: discord.Interaction[SaludBot],
-        name: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        name: NameOption,
         health: HealthRating,
         first_aid: FirstAid = 0,
         stability: StabilityRating | None = None,
@@ -201,7 +202,7 @@ class CharacterCog(
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        name: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        name: NameOption,
     ) -> None:
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "action.rename")

@@ -24,7 +24,7 @@ from bot.features.health.hurt import MAX_AMOUNT_LENGTH, hurt_targets, wound
 from bot.features.reply import send_reply
 from bot.features.rolls.consciousness import perform_consciousness_roll, send_roll_reply
 from bot.interaction.here import Here, private_language
-from bot.interaction.transformers import MAX_REASON_LENGTH, InRange
+from bot.interaction.transformers import InRange, Reason
 from bot.render.weapons import weapon_choices
 from rules.consciousness import MAX_SPEND
 from rules.first_aid import MAX_FIRST_AID_POINTS
@@ -57,7 +57,7 @@ class HealthCog(SaludCog):
         interaction: discord.Interaction[SaludBot],
         character: Character,
         amount: app_commands.Range[str, 1, MAX_AMOUNT_LENGTH],
-        reason: app_commands.Range[str, 1, MAX_REASON_LENGTH] | None = None,
+        reason: Reason | None = None,
         character2: Character | None = None,
         character3: Character | None = None,
         character4: Character | None = None,

@@ -28,7 +28,7 @@ from bot.features.stability.call import call_tests, send_call
 from bot.features.stability.incidents import IncidentLoss
 from bot.features.stability.treat import treat
 from bot.interaction.here import Here
-from bot.interaction.transformers import MAX_REASON_LENGTH, InRange, clean_reason
+from bot.interaction.transformers import InRange, Reason, clean_reason
 from rules.psychoanalysis import MAX_PSYCHOANALYSIS_POINTS
 from rules.stability import (
     DEFAULT_STABILITY_DIFFICULTY,
@@ -84,7 +84,7 @@ class StabilityCog(
         character3: StableCharacter | None = None,
         character4: StableCharacter | None = None,
         difficulty: Difficulty = DEFAULT_STABILITY_DIFFICULTY,
-        reason: app_commands.Range[str, 1, MAX_REASON_LENGTH] | None = None,
+        reason: Reason | None = None,
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("stability.action.test")
