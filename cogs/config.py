@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.app import SaludBot, SaludGroupCog
+from bot.features.tables import AnnouncementChannel, gm_role_id_of
 from bot.i18n import Language, text
 from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_private
-from bot.interaction.transformers import TextChannelTransformer
 from bot.render.sanitize import escape, visible
-
-AnnouncementChannel = app_commands.Transform[Any, TextChannelTransformer]
 
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=_("Español", key="cmd.config.language.choice.es"), value="es"),
@@ -44,10 +40,9 @@ class ConfigCog(
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("action.config")
-        if role is not None and role.id == here.server_id:  # @everyone's id is the server's
-            raise UserFacingError("error.gm_role_everyone")
+        gm_role_id = gm_role_id_of(here, role)
         async with here.settings_change() as tx:
-            await tx.update_settings(here.server_id, gm_role_id=None if role is None else role.id)
+            await tx.update_settings(here.server_id, gm_role_id=gm_role_id)
         language = here.private_language
         if role is None:
             reply = text(language, "config.gm_role.cleared")

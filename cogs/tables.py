@@ -23,6 +23,7 @@ from bot.features.tables import (
     AnnouncementChannel,
     Place,
     TableArg,
+    gm_role_id_of,
     place_shown,
     table_name,
 )
@@ -96,13 +97,11 @@ class TablesCog(
         place_id = int(place.id) if place is not None else interaction.channel_id
         if place_id is None:  # pragma: no cover - a command always has a channel
             raise UserFacingError("error.table.not_a_place")
-        if gm_role is not None and gm_role.id == here.server_id:
-            raise UserFacingError("error.gm_role_everyone")
         table = GameTable(
             interaction.id,
             here.server_id,
             cleaned,
-            None if gm_role is None else gm_role.id,
+            gm_role_id_of(here, gm_role),
             numbers=numbers_of(numbers) or Numbers.SHOWN,
         )
         previous = tables.table_of_place(here.server_id, place_id)
@@ -292,9 +291,7 @@ class TablesCog(
         language = here.private_language
         if table.is_main:
             raise UserFacingError("error.table.main_settings", command="/config gm-role")
-        if role is not None and role.id == here.server_id:
-            raise UserFacingError("error.gm_role_everyone")
-        await _save_table(here, replace(table, gm_role_id=None if role is None else role.id))
+        await _save_table(here, replace(table, gm_role_id=gm_role_id_of(here, role)))
         name = table_name(language, table)
         if role is None:
             reply = text(language, "table.gm_role.cleared", table=name)
