@@ -30,6 +30,9 @@ from rules.consciousness import MAX_SPEND
 from rules.first_aid import MAX_FIRST_AID_POINTS
 from rules.rest import MAX_DAYS
 
+#: The description of /hurt's character2–4: one more character hit by the same blow.
+HIT_TOO = _("Another character hit by the same blow (own damage roll)", key="cmd.hurt.character2")
+
 
 class HealthCog(SaludCog):
     """Damage, the Consciousness roll, First Aid and rest."""
@@ -42,15 +45,9 @@ class HealthCog(SaludCog):
         character=_("The character hit", key="cmd.hurt.character"),
         amount=_("Damage: a number (5) or dice (1d6+1)", key="cmd.hurt.amount"),
         reason=_("What caused the wound (up to 100 characters)", key="cmd.hurt.reason"),
-        character2=_(
-            "Another character hit by the same blow (own damage roll)", key="cmd.hurt.character2"
-        ),
-        character3=_(
-            "Another character hit by the same blow (own damage roll)", key="cmd.hurt.character2"
-        ),
-        character4=_(
-            "Another character hit by the same blow (own damage roll)", key="cmd.hurt.character2"
-        ),
+        character2=HIT_TOO,
+        character3=HIT_TOO,
+        character4=HIT_TOO,
     )
     async def hurt(
         self,

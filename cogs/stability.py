@@ -43,6 +43,8 @@ Loss = app_commands.Transform[int, IncidentLoss]
 Difficulty = app_commands.Transform[
     int, InRange("difficulty", MIN_STABILITY_DIFFICULTY, MAX_STABILITY_DIFFICULTY)
 ]
+#: The description of /stability test's character2–4: one more character facing the incident.
+FACING_TOO = _("Another character facing the same incident", key="cmd.stability.test.more")
 
 
 class StabilityCog(
@@ -66,9 +68,9 @@ class StabilityCog(
     @app_commands.describe(
         loss=_("The incident's potential loss (1–30)", key="cmd.stability.test.loss"),
         character=_("A character who must test", key="cmd.stability.test.character"),
-        character2=_("Another character facing the same incident", key="cmd.stability.test.more"),
-        character3=_("Another character facing the same incident", key="cmd.stability.test.more"),
-        character4=_("Another character facing the same incident", key="cmd.stability.test.more"),
+        character2=FACING_TOO,
+        character3=FACING_TOO,
+        character4=FACING_TOO,
         difficulty=_(
             "Difficulty (1–10; default 4, 3 if inured, 5 if susceptible)",
             key="cmd.stability.test.difficulty",
