@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot.config.settings import Settings
@@ -259,3 +260,20 @@ def ready_line(
     if application_id is not None:
         line += f" Invite it to a server: {invite_url(application_id)}"
     return line
+
+
+class SaludCog(commands.Cog):
+    """The one base of every cog of ``EXTENSIONS``: it keeps the bot it was added to, whose
+    tree and services the thin adapters reach through ``self.bot``. A slash-command group is
+    ``SaludCog, commands.GroupCog``."""
+
+    def __init__(self, bot: SaludBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+
+@app_commands.guild_only()
+class SaludGroupCog(SaludCog, commands.GroupCog):
+    """The base of a cog that is one slash-command group (``/character …``), used only in a
+    server like every command of Salud; its subclass names the group
+    (``group_name=…, group_description=…``)."""

@@ -7,13 +7,11 @@ act, stores the result in one transaction with its history entry, and says it in
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
+from bot.app import SaludBot, SaludGroupCog
 from bot.features.abilities import (
     KIND_CHOICES,
     ability_name,
@@ -21,13 +19,14 @@ from bot.features.abilities import (
     find_ability,
     refuse_reserved,
 )
-from bot.features.characters.option import Character
+from bot.features.characters.option import CHARACTER_OPTION, Character, NameOption
 from bot.features.numbers import numbers_view, send_numbers
 from bot.interaction.here import Here
 from bot.interaction.sending import send_brief
 from bot.interaction.transformers import InRange, check_range
 from bot.render.abilities import ability_sentence, set_sentence
 from bot.render.brief import brief_embed
+from bot.storage import StoredCharacter
 from bot.storage.details import AbilityRemoveDetails, AbilitySetDetails
 from rules.abilities import (
     MAX_POINTS,
@@ -36,29 +35,20 @@ from rules.abilities import (
     check_can_add,
     set_ability,
 )
-from rules.names import MAX_NAME_LENGTH
-
-if TYPE_CHECKING:
-    from bot.app import SaludBot
 
 
-@app_commands.guild_only()
 class AbilityCog(
-    commands.GroupCog,
+    SaludGroupCog,
     group_name="ability",
     group_description=_("GM: add, correct or remove a character's abilities", key="cmd.ability"),
 ):
     """A character's abilities, as the GM writes them on its sheet."""
 
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-        super().__init__()
-
     @app_commands.command(
         name="set", description=_("GM: add or correct an ability", key="cmd.ability.set")
     )
     @app_commands.describe(
-        character=_("The character", key="cmd.ability.option.character"),
+        character=CHARACTER_OPTION,
         ability=_("The ability's name (1–40 characters)", key="cmd.ability.set.ability"),
         rating=_("Rating, the most the pool holds (0–99)", key="cmd.ability.set.rating"),
         pool=_(
@@ -72,7 +62,7 @@ class AbilityCog(
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        ability: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        ability: NameOption,
         rating: app_commands.Transform[int, InRange("rating", 0, MAX_RATING)],
         pool: app_commands.Transform[int, InRange("pool", 0, MAX_POINTS)] | None = None,
         kind: app_commands.Choice[str] | None = None,
@@ -95,11 +85,8 @@ class AbilityCog(
                 ability=after.name, rating=after.rating, pool=after.pool, kind=after.kind.value
             )
             entry = await here.history(details).record(tx)
-        language = here.public_language
-        said = set_sentence(saved, existing, after, entry is not None, language)
-        embed = brief_embed(saved, description=said, language=language)
-        await send_brief(here, embed, view=numbers_view(here, [saved]))
-        await send_numbers(here, [saved])
+        said = set_sentence(saved, existing, after, entry is not None, here.public_language)
+        await _send_changed(here, saved, said)
 
     @set_ability_command.autocomplete("ability")
     async def _set_ability_autocomplete(
@@ -111,14 +98,14 @@ class AbilityCog(
         name="remove", description=_("GM: remove an ability", key="cmd.ability.remove")
     )
     @app_commands.describe(
-        character=_("The character", key="cmd.ability.option.character"),
+        character=CHARACTER_OPTION,
         ability=_("The ability to remove", key="cmd.ability.remove.ability"),
     )
     async def remove_ability_command(
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        ability: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        ability: NameOption,
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("abilities.action.remove")
@@ -128,17 +115,22 @@ class AbilityCog(
             removed = find_ability(current, name)
             saved = await tx.remove_ability(current, removed.name)
             await here.history(AbilityRemoveDetails(ability=removed.name)).record(tx)
-        language = here.public_language
-        said = ability_sentence(language, "abilities.remove.done", saved, removed)
-        embed = brief_embed(saved, description=said, language=language)
-        await send_brief(here, embed, view=numbers_view(here, [saved]))
-        await send_numbers(here, [saved])
+        said = ability_sentence(here.public_language, "abilities.remove.done", saved, removed)
+        await _send_changed(here, saved, said)
 
     @remove_ability_command.autocomplete("ability")
     async def _remove_ability_autocomplete(
         self, interaction: discord.Interaction[SaludBot], current: str
     ) -> list[app_commands.Choice[str]]:
         return await complete_ability(interaction, current, own_only=True)
+
+
+async def _send_changed(here: Here, saved: StoredCharacter, said: str) -> None:
+    """The public reply of a changed ability: the character's brief with the sentence that
+    says what changed, then the private numbers of a character whose numbers are screened."""
+    embed = brief_embed(saved, description=said, language=here.public_language)
+    await send_brief(here, embed, view=numbers_view(here, [saved]))
+    await send_numbers(here, [saved])
 
 
 async def setup(bot: SaludBot) -> None:

@@ -10,13 +10,12 @@ with its history entry; a test that spends nothing stores nothing.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
+from bot.app import SaludBot, SaludCog
 from bot.features.abilities import (
     ability_name,
     complete_ability,
@@ -25,7 +24,7 @@ from bot.features.abilities import (
     is_first_aid,
     refuse_reserved,
 )
-from bot.features.characters.option import Character
+from bot.features.characters.option import CHARACTER_OPTION, Character, NameOption
 from bot.features.numbers import numbers_view, send_numbers, send_screened
 from bot.i18n import Language
 from bot.interaction.here import Here
@@ -35,32 +34,28 @@ from bot.render import count_text
 from bot.render.abilities import ability_sentence, check_embed, first_aid_name, spend_embed
 from bot.render.stability import stability_announce
 from bot.render.visibility import Viewer
+from bot.storage import StoredCharacter
 from bot.storage.details import CheckDetails, RollNumbers, SpendDetails
 from rules.abilities import (
     MAX_DIFFICULTY,
     MAX_POINTS,
+    Ability,
+    AbilityRoll,
     make_test,
 )
 from rules.composure import spend_with_composure
-from rules.names import MAX_NAME_LENGTH
 from rules.stability import MAX_STABILITY_SPEND
 
-if TYPE_CHECKING:
-    from bot.app import SaludBot
 
-
-class AbilityUseCog(commands.Cog):
+class AbilityUseCog(SaludCog):
     """Spending from a pool and GUMSHOE tests, by the character's owner or a GM."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
 
     @app_commands.guild_only()
     @app_commands.command(
         name="spend", description=_("Spend points from an ability's pool", key="cmd.spend")
     )
     @app_commands.describe(
-        character=_("The character", key="cmd.ability.option.character"),
+        character=CHARACTER_OPTION,
         ability=_("The ability to spend from", key="cmd.spend.ability"),
         points=_("Points to spend (1–99)", key="cmd.spend.points"),
         strain=_(
@@ -72,7 +67,7 @@ class AbilityUseCog(commands.Cog):
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        ability: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        ability: NameOption,
         points: app_commands.Transform[int, InRange("points", 1, MAX_POINTS)],
         strain: app_commands.Transform[int, InRange("strain", 0, MAX_STABILITY_SPEND)] = 0,
     ) -> None:
@@ -140,7 +135,7 @@ class AbilityUseCog(commands.Cog):
         description=_("Test a general ability: 1d6 + spend vs the Difficulty", key="cmd.check"),
     )
     @app_commands.describe(
-        character=_("The character", key="cmd.ability.option.character"),
+        character=CHARACTER_OPTION,
         ability=_("The general ability to test", key="cmd.check.ability"),
         difficulty=_(
             "Difficulty, or the Hit Threshold for an attack (0–99; default 4, attack 3)",
@@ -153,7 +148,7 @@ class AbilityUseCog(commands.Cog):
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        ability: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        ability: NameOption,
         difficulty: app_commands.Transform[int, InRange("difficulty", 0, MAX_DIFFICULTY)]
         | None = None,
         spend: app_commands.Transform[int, InRange("spend", 0, MAX_POINTS)] = 0,
@@ -167,31 +162,9 @@ class AbilityUseCog(commands.Cog):
             refuse_reserved(name)
         language = here.public_language
         roller = here.dice
-        if spend == 0:
-            # Nothing is spent: nothing is stored, and it is no change (COMMANDS.md).
-            async with here.read() as reader:
-                current = await reader.character(character)
-            tested = (
-                first_aid_ability(current, language) if first_aid else find_ability(current, name)
-            )
-            roll = make_test(
-                current.health,
-                tested,
-                difficulty=difficulty,
-                spend=0,
-                attack=attack,
-                roller=roller,
-                stability=current.stability,
-            )
-            await send_public(
-                interaction,
-                embeds=[check_embed(current, roll, tested.name, language)],
-                view=numbers_view(here, [current]),
-            )
-            await send_numbers(here, [current])
-            return
-        async with here.change() as tx:
-            current = await tx.character(character)
+
+        def tested_roll(current: StoredCharacter) -> tuple[Ability, AbilityRoll]:
+            """The ability tested (First Aid from the character's own pool) and its test."""
             tested = (
                 first_aid_ability(current, language) if first_aid else find_ability(current, name)
             )
@@ -204,6 +177,23 @@ class AbilityUseCog(commands.Cog):
                 roller=roller,
                 stability=current.stability,
             )
+            return tested, roll
+
+        if spend == 0:
+            # Nothing is spent: nothing is stored, and it is no change (COMMANDS.md).
+            async with here.read() as reader:
+                current = await reader.character(character)
+            tested, roll = tested_roll(current)
+            await send_public(
+                interaction,
+                embeds=[check_embed(current, roll, tested.name, language)],
+                view=numbers_view(here, [current]),
+            )
+            await send_numbers(here, [current])
+            return
+        async with here.change() as tx:
+            current = await tx.character(character)
+            tested, roll = tested_roll(current)
             if first_aid:
                 health = replace(current.health, first_aid_pool=roll.ability_after.pool)
                 saved = await tx.save_health(current, health)

@@ -7,13 +7,11 @@ Thin adapters: parse the options, check who may act, call one feature function
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
+from bot.app import SaludBot, SaludGroupCog
 from bot.features.characters.correction import correct_character
 from bot.features.characters.delete import ask_to_delete
 from bot.features.characters.edits import (
@@ -24,7 +22,12 @@ from bot.features.characters.edits import (
     show_character,
 )
 from bot.features.characters.listing import list_message
-from bot.features.characters.option import Character, resolve_character
+from bot.features.characters.option import (
+    DEFAULT_CHARACTER_OPTION,
+    Character,
+    NameOption,
+    resolve_character,
+)
 from bot.features.characters.values import (
     GENDER_CHOICES,
     SET_GENDER_CHOICES,
@@ -45,23 +48,15 @@ from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_public
-from rules.names import MAX_NAME_LENGTH, clean_name
-
-if TYPE_CHECKING:
-    from bot.app import SaludBot
+from rules.names import clean_name
 
 
-@app_commands.guild_only()
 class CharacterCog(
-    commands.GroupCog,
+    SaludGroupCog,
     group_name="character",
     group_description=_("Create, show, list, correct and delete characters", key="cmd.character"),
 ):
     """The characters of a server."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-        super().__init__()
 
     @app_commands.command(
         name="create",
@@ -89,7 +84,7 @@ class CharacterCog(
     async def create(
         self,
         interaction: discord.Interaction[SaludBot],
-        name: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        name: NameOption,
         health: HealthRating,
         first_aid: FirstAid = 0,
         stability: StabilityRating | None = None,
@@ -119,9 +114,7 @@ class CharacterCog(
     @app_commands.command(
         name="show", description=_("Show a character's status", key="cmd.character.show")
     )
-    @app_commands.describe(
-        character=_("The character (default: your only one)", key="cmd.option.character_default")
-    )
+    @app_commands.describe(character=DEFAULT_CHARACTER_OPTION)
     async def show(
         self, interaction: discord.Interaction[SaludBot], character: Character | None = None
     ) -> None:
@@ -209,7 +202,7 @@ class CharacterCog(
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
-        name: app_commands.Range[str, 1, MAX_NAME_LENGTH],
+        name: NameOption,
     ) -> None:
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "action.rename")

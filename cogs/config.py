@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
+from bot.app import SaludBot, SaludGroupCog
+from bot.features.tables import AnnouncementChannel, gm_role_id_of
 from bot.i18n import Language, text
 from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_private
-from bot.interaction.transformers import TextChannelTransformer
 from bot.render.sanitize import escape, visible
-
-if TYPE_CHECKING:
-    from bot.app import SaludBot
-
-
-AnnouncementChannel = app_commands.Transform[Any, TextChannelTransformer]
 
 LANGUAGE_CHOICES = [
     app_commands.Choice(name=_("Español", key="cmd.config.language.choice.es"), value="es"),
@@ -29,17 +21,12 @@ LANGUAGE_CHOICES = [
 ]
 
 
-@app_commands.guild_only()
 class ConfigCog(
-    commands.GroupCog,
+    SaludGroupCog,
     group_name="config",
     group_description=_("GM: the server's settings for Salud", key="cmd.config"),
 ):
     """Settings of one server; only GMs change them (the bot checks, not Discord)."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-        super().__init__()
 
     @private_reply
     @app_commands.command(
@@ -53,10 +40,9 @@ class ConfigCog(
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("action.config")
-        if role is not None and role.id == here.server_id:  # @everyone's id is the server's
-            raise UserFacingError("error.gm_role_everyone")
+        gm_role_id = gm_role_id_of(here, role)
         async with here.settings_change() as tx:
-            await tx.update_settings(here.server_id, gm_role_id=None if role is None else role.id)
+            await tx.update_settings(here.server_id, gm_role_id=gm_role_id)
         language = here.private_language
         if role is None:
             reply = text(language, "config.gm_role.cleared")

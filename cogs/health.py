@@ -8,34 +8,34 @@ Every refusal is raised (a ``RuleError`` or ``UserFacingError``) and answered by
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
-from bot.features.characters.option import Character, Patient, resolve_character
+from bot.app import SaludBot, SaludCog
+from bot.features.characters.option import (
+    DEFAULT_CHARACTER_OPTION,
+    Character,
+    Patient,
+    resolve_character,
+)
 from bot.features.health.care import first_aid, take_rest
 from bot.features.health.hurt import MAX_AMOUNT_LENGTH, hurt_targets, wound
 from bot.features.reply import send_reply
 from bot.features.rolls.consciousness import perform_consciousness_roll, send_roll_reply
 from bot.interaction.here import Here, private_language
-from bot.interaction.transformers import MAX_REASON_LENGTH, InRange
+from bot.interaction.transformers import InRange, Reason
 from bot.render.weapons import weapon_choices
 from rules.consciousness import MAX_SPEND
 from rules.first_aid import MAX_FIRST_AID_POINTS
 from rules.rest import MAX_DAYS
 
-if TYPE_CHECKING:
-    from bot.app import SaludBot
+#: The description of /hurt's character2–4: one more character hit by the same blow.
+HIT_TOO = _("Another character hit by the same blow (own damage roll)", key="cmd.hurt.character2")
 
 
-class HealthCog(commands.Cog):
+class HealthCog(SaludCog):
     """Damage, the Consciousness roll, First Aid and rest."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
 
     # --- /hurt ------------------------------------------------------------------------------
 
@@ -45,22 +45,16 @@ class HealthCog(commands.Cog):
         character=_("The character hit", key="cmd.hurt.character"),
         amount=_("Damage: a number (5) or dice (1d6+1)", key="cmd.hurt.amount"),
         reason=_("What caused the wound (up to 100 characters)", key="cmd.hurt.reason"),
-        character2=_(
-            "Another character hit by the same blow (own damage roll)", key="cmd.hurt.character2"
-        ),
-        character3=_(
-            "Another character hit by the same blow (own damage roll)", key="cmd.hurt.character2"
-        ),
-        character4=_(
-            "Another character hit by the same blow (own damage roll)", key="cmd.hurt.character2"
-        ),
+        character2=HIT_TOO,
+        character3=HIT_TOO,
+        character4=HIT_TOO,
     )
     async def hurt(
         self,
         interaction: discord.Interaction[SaludBot],
         character: Character,
         amount: app_commands.Range[str, 1, MAX_AMOUNT_LENGTH],
-        reason: app_commands.Range[str, 1, MAX_REASON_LENGTH] | None = None,
+        reason: Reason | None = None,
         character2: Character | None = None,
         character3: Character | None = None,
         character4: Character | None = None,
@@ -86,7 +80,7 @@ class HealthCog(commands.Cog):
     )
     @app_commands.guild_only()
     @app_commands.describe(
-        character=_("The character (default: your only one)", key="cmd.option.character_default"),
+        character=DEFAULT_CHARACTER_OPTION,
         spend=_("Health points to add to the die (default 0)", key="cmd.conscious.spend"),
     )
     async def conscious(

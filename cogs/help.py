@@ -4,13 +4,11 @@ language (catalog domains ``help`` and ``help_command``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
+from bot.app import SaludBot, SaludCog
 from bot.features.help import (
     command_choices,
     find_command,
@@ -24,15 +22,9 @@ from bot.interaction.sending import send_private
 from bot.render.help import command_page
 from bot.render.sanitize import escape
 
-if TYPE_CHECKING:
-    from bot.app import SaludBot
 
-
-class HelpCog(commands.Cog):
+class HelpCog(SaludCog):
     """``/help``."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
 
     @private_reply
     @app_commands.command(

@@ -10,13 +10,11 @@ not in the history, so it is never undone.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
+from bot.app import SaludBot, SaludCog
 from bot.features.characters.option import Character
 from bot.features.history.pages import history_page
 from bot.features.history.undo_confirm import undo_view
@@ -26,19 +24,13 @@ from bot.interaction.here import Here
 from bot.interaction.sending import send_private, send_public
 from bot.render.undo import preview_embed
 
-if TYPE_CHECKING:
-    from bot.app import SaludBot
-
 __all__ = [
     "HistoryCog",
 ]
 
 
-class HistoryCog(commands.Cog):
+class HistoryCog(SaludCog):
     """A server's changes: looking back (anyone) and taking the latest back (GM)."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
 
     @app_commands.command(
         name="history",

@@ -8,13 +8,11 @@ changed; every rule decision is taken in ``rules/``), and the reply it returns s
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
+from bot.app import SaludBot, SaludGroupCog
 from bot.features.reply import send_reply
 from bot.features.scene.new import new_scene
 from bot.features.scene.posting import post_tracker
@@ -22,23 +20,15 @@ from bot.features.scene.status import status_message
 from bot.interaction.here import Here
 from bot.interaction.sending import send_public
 
-if TYPE_CHECKING:
-    from bot.app import SaludBot
-
 __all__ = ["SceneCog"]
 
 
-@app_commands.guild_only()
 class SceneCog(
-    commands.GroupCog,
+    SaludGroupCog,
     group_name="scene",
     group_description=_("Scenes: start a new one, or see everyone's Health", key="cmd.scene"),
 ):
     """A server's scenes (S1, S2) and the table's overview."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-        super().__init__()
 
     @app_commands.command(
         name="new", description=_("GM: start a new scene for every character", key="cmd.scene.new")

@@ -10,14 +10,13 @@ mentally ill patient lucid for the scene (``bot.features.stability.treat``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
+from bot.app import SaludBot, SaludGroupCog
 from bot.features.characters.option import (
+    DEFAULT_CHARACTER_OPTION,
     Character,
     StableCharacter,
     StablePatient,
@@ -29,7 +28,7 @@ from bot.features.stability.call import call_tests, send_call
 from bot.features.stability.incidents import IncidentLoss
 from bot.features.stability.treat import treat
 from bot.interaction.here import Here
-from bot.interaction.transformers import MAX_REASON_LENGTH, InRange, clean_reason
+from bot.interaction.transformers import InRange, Reason, clean_reason
 from rules.psychoanalysis import MAX_PSYCHOANALYSIS_POINTS
 from rules.stability import (
     DEFAULT_STABILITY_DIFFICULTY,
@@ -38,30 +37,24 @@ from rules.stability import (
     MIN_STABILITY_DIFFICULTY,
 )
 
-if TYPE_CHECKING:
-    from bot.app import SaludBot
-
 __all__ = ["StabilityCog"]
 
 Loss = app_commands.Transform[int, IncidentLoss]
 Difficulty = app_commands.Transform[
     int, InRange("difficulty", MIN_STABILITY_DIFFICULTY, MAX_STABILITY_DIFFICULTY)
 ]
+#: The description of /stability test's character2–4: one more character facing the incident.
+FACING_TOO = _("Another character facing the same incident", key="cmd.stability.test.more")
 
 
-@app_commands.guild_only()
 class StabilityCog(
-    commands.GroupCog,
+    SaludGroupCog,
     group_name="stability",
     group_description=_(
         "Stability: tests the players roll, and Psychoanalysis", key="cmd.stability"
     ),
 ):
     """Stability tests, their rolls and Psychoanalysis."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-        super().__init__()
 
     # --- /stability test --------------------------------------------------------------------
 
@@ -75,9 +68,9 @@ class StabilityCog(
     @app_commands.describe(
         loss=_("The incident's potential loss (1–30)", key="cmd.stability.test.loss"),
         character=_("A character who must test", key="cmd.stability.test.character"),
-        character2=_("Another character facing the same incident", key="cmd.stability.test.more"),
-        character3=_("Another character facing the same incident", key="cmd.stability.test.more"),
-        character4=_("Another character facing the same incident", key="cmd.stability.test.more"),
+        character2=FACING_TOO,
+        character3=FACING_TOO,
+        character4=FACING_TOO,
         difficulty=_(
             "Difficulty (1–10; default 4, 3 if inured, 5 if susceptible)",
             key="cmd.stability.test.difficulty",
@@ -93,7 +86,7 @@ class StabilityCog(
         character3: StableCharacter | None = None,
         character4: StableCharacter | None = None,
         difficulty: Difficulty = DEFAULT_STABILITY_DIFFICULTY,
-        reason: app_commands.Range[str, 1, MAX_REASON_LENGTH] | None = None,
+        reason: Reason | None = None,
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("stability.action.test")
@@ -112,7 +105,7 @@ class StabilityCog(
         ),
     )
     @app_commands.describe(
-        character=_("The character (default: your only one)", key="cmd.option.character_default"),
+        character=DEFAULT_CHARACTER_OPTION,
         spend=_("Stability points to add to the die (default 0)", key="cmd.stability.roll.spend"),
     )
     async def roll(

@@ -9,19 +9,21 @@ in one transaction and updates the directory once that has committed.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
+from bot.app import SaludBot, SaludGroupCog
 from bot.features.numbers import NUMBERS_CHOICES, numbers_of
 from bot.features.tables import (
     MAX_TABLE_NAME,
+    TABLE_OPTION,
     AnnouncementChannel,
     Place,
     TableArg,
+    gm_role_id_of,
     place_shown,
     table_name,
 )
@@ -36,9 +38,6 @@ from bot.storage import Numbers
 from bot.storage.names import name_key
 from bot.storage.tables import MAX_TABLES, GameTable, TableDirectory
 from rules import clean_name
-
-if TYPE_CHECKING:
-    from bot.app import SaludBot
 
 __all__ = ["TablesCog"]
 
@@ -60,17 +59,12 @@ def _checked_name(here: Here, tables: TableDirectory, name: str, *, renaming: in
     return cleaned
 
 
-@app_commands.guild_only()
 class TablesCog(
-    commands.GroupCog,
+    SaludGroupCog,
     group_name="table",
     group_description=_("Several games in one server: tables", key="cmd.table"),
 ):
     """The tables of a server: made, bound to places, named and given GMs by GMs."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
-        super().__init__()
 
     @private_reply
     @app_commands.command(
@@ -103,13 +97,11 @@ class TablesCog(
         place_id = int(place.id) if place is not None else interaction.channel_id
         if place_id is None:  # pragma: no cover - a command always has a channel
             raise UserFacingError("error.table.not_a_place")
-        if gm_role is not None and gm_role.id == here.server_id:
-            raise UserFacingError("error.gm_role_everyone")
         table = GameTable(
             interaction.id,
             here.server_id,
             cleaned,
-            None if gm_role is None else gm_role.id,
+            gm_role_id_of(here, gm_role),
             numbers=numbers_of(numbers) or Numbers.SHOWN,
         )
         previous = tables.table_of_place(here.server_id, place_id)
@@ -134,17 +126,14 @@ class TablesCog(
         name="bind", description=_("GM: play a table in one more place", key="cmd.table.bind")
     )
     @app_commands.describe(
-        table=_("The table", key="cmd.table.table"),
+        table=TABLE_OPTION,
         place=_("A channel, thread, forum or category", key="cmd.table.bind.place"),
     )
     async def bind(
         self, interaction: discord.Interaction[SaludBot], table: TableArg, place: Place
     ) -> None:
         here = await Here.of(interaction)
-        if not here.is_gm_at(table):
-            raise UserFacingError(
-                "error.not_gm", action=text(here.private_language, "table.action.bind")
-            )
+        _require_gm_at(here, table, "table.action.bind")
         tables = here.storage.tables
         place_id = int(place.id)
         previous = tables.table_of_place(here.server_id, place_id)
@@ -180,8 +169,7 @@ class TablesCog(
         language = here.private_language
         if bound is None:
             raise UserFacingError("error.table.not_bound", place=place_shown(place_id))
-        if not here.is_gm_at(bound):
-            raise UserFacingError("error.not_gm", action=text(language, "table.action.bind"))
+        _require_gm_at(here, bound, "table.action.bind")
         async with here.settings_change() as tx:
             tx.tables.unbind(place_id)
         tables.unbind(place_id)
@@ -233,7 +221,7 @@ class TablesCog(
         name="rename", description=_("GM: a new name for a table", key="cmd.table.rename")
     )
     @app_commands.describe(
-        table=_("The table", key="cmd.table.table"),
+        table=TABLE_OPTION,
         name=_("The new name", key="cmd.table.rename.name"),
     )
     async def rename(
@@ -243,10 +231,7 @@ class TablesCog(
         name: app_commands.Range[str, 1, MAX_TABLE_NAME],
     ) -> None:
         here = await Here.of(interaction)
-        if not here.is_gm_at(table):
-            raise UserFacingError(
-                "error.not_gm", action=text(here.private_language, "table.action.rename")
-            )
+        _require_gm_at(here, table, "table.action.rename")
         tables = here.storage.tables
         cleaned = _checked_name(here, tables, name, renaming=table.id)
         language = here.private_language
@@ -262,7 +247,7 @@ class TablesCog(
     @app_commands.command(
         name="delete", description=_("GM: remove an empty table", key="cmd.table.delete")
     )
-    @app_commands.describe(table=_("The table", key="cmd.table.table"))
+    @app_commands.describe(table=TABLE_OPTION)
     async def delete(self, interaction: discord.Interaction[SaludBot], table: TableArg) -> None:
         here = await Here.of(interaction)
         here.require_server_gm("table.action.delete")
@@ -289,7 +274,7 @@ class TablesCog(
         name="gm-role", description=_("GM: the GM role of a table", key="cmd.table.gm_role")
     )
     @app_commands.describe(
-        table=_("The table", key="cmd.table.table"),
+        table=TABLE_OPTION,
         role=_(
             "Members of this role are GMs at that table only (omit to clear)",
             key="cmd.table.gm_role.role",
@@ -306,9 +291,7 @@ class TablesCog(
         language = here.private_language
         if table.is_main:
             raise UserFacingError("error.table.main_settings", command="/config gm-role")
-        if role is not None and role.id == here.server_id:
-            raise UserFacingError("error.gm_role_everyone")
-        await _save_table(here, replace(table, gm_role_id=None if role is None else role.id))
+        await _save_table(here, replace(table, gm_role_id=gm_role_id_of(here, role)))
         name = table_name(language, table)
         if role is None:
             reply = text(language, "table.gm_role.cleared", table=name)
@@ -322,7 +305,7 @@ class TablesCog(
         description=_("GM: the announcement channel of a table", key="cmd.table.channel"),
     )
     @app_commands.describe(
-        table=_("The table", key="cmd.table.table"),
+        table=TABLE_OPTION,
         channel=_(
             "Text channel that also gets the table's state changes and deaths (omit to clear)",
             key="cmd.table.channel.channel",
@@ -336,8 +319,7 @@ class TablesCog(
     ) -> None:
         here = await Here.of(interaction)
         language = here.private_language
-        if not here.is_gm_at(table):
-            raise UserFacingError("error.not_gm", action=text(language, "table.action.channel"))
+        _require_gm_at(here, table, "table.action.channel")
         if table.is_main:
             raise UserFacingError("error.table.main_settings", command="/config channel")
         channel_id = None if channel is None else int(cast(Any, channel).id)
@@ -357,7 +339,7 @@ class TablesCog(
         ),
     )
     @app_commands.describe(
-        table=_("The table", key="cmd.table.table"),
+        table=TABLE_OPTION,
         numbers=_(
             "Shown to everyone, or only to each player and the GMs",
             key="cmd.table.numbers.numbers",
@@ -375,12 +357,18 @@ class TablesCog(
         numbers")."""
         here = await Here.of(interaction)
         language = here.private_language
-        if not here.is_gm_at(table):
-            raise UserFacingError("error.not_gm", action=text(language, "numbers.action.table"))
+        _require_gm_at(here, table, "numbers.action.table")
         chosen = numbers_of(numbers) or Numbers.SHOWN
         await _save_table(here, replace(table, numbers=chosen))
         name = table_name(language, table)
         await send_private(interaction, text(language, f"numbers.table.{chosen.value}", table=name))
+
+
+def _require_gm_at(here: Here, table: GameTable, action: str) -> None:
+    """Refuse a member who is no GM at ``table`` (a GM of the server, or of the table's own
+    GM role), naming the ``action`` in their language."""
+    if not here.is_gm_at(table):
+        raise UserFacingError("error.not_gm", action=text(here.private_language, action))
 
 
 async def _save_table(here: Here, changed: GameTable) -> None:

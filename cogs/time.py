@@ -7,13 +7,11 @@ transaction with one history entry each), and the reply it returns sent.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
-from discord.ext import commands
 
+from bot.app import SaludBot, SaludCog
 from bot.features.characters.option import Character
 from bot.features.reply import send_reply
 from bot.features.scene.game_time import pass_minutes, refresh_pools_of
@@ -21,17 +19,11 @@ from bot.interaction.here import Here
 from bot.interaction.transformers import InRange
 from rules.time import MAX_MINUTES
 
-if TYPE_CHECKING:
-    from bot.app import SaludBot
-
 __all__ = ["TimeCog"]
 
 
-class TimeCog(commands.Cog):
+class TimeCog(SaludCog):
     """Game time (T1, T2) and pools (P1) for every character of a server."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
 
     @app_commands.command(
         name="time",

@@ -4,25 +4,19 @@ each."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 import discord
 from discord.ext import commands
 
+from bot.app import SaludBot, SaludCog
 from bot.features.welcome import greet
-
-if TYPE_CHECKING:
-    from bot.app import SaludBot
 
 log = logging.getLogger(__name__)
 
 
-class WelcomeCog(commands.Cog):
+class WelcomeCog(SaludCog):
     """Greets a server the bot has just been added to (not one that comes back after an
     outage or a reconnection: that is ``on_guild_available``)."""
-
-    def __init__(self, bot: SaludBot) -> None:
-        self.bot = bot
 
     @commands.Cog.listener()
     async def on_guild_join(self, guild: discord.Guild) -> None:

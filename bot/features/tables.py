@@ -25,6 +25,7 @@ __all__ = [
     "PlaceTransformer",
     "TableArg",
     "TableOption",
+    "gm_role_id_of",
     "place_shown",
     "table_name",
 ]
@@ -61,6 +62,14 @@ class PlaceTransformer(app_commands.Transformer):
 
 Place = app_commands.Transform[Any, PlaceTransformer]
 AnnouncementChannel = app_commands.Transform[Any, TextChannelTransformer]
+
+
+def gm_role_id_of(here: Here, role: discord.Role | None) -> int | None:
+    """The id of a GM role a GM names (``None``: no GM role), refusing @everyone, whose id is
+    the server's: every member would be a GM."""
+    if role is not None and role.id == here.server_id:
+        raise UserFacingError("error.gm_role_everyone")
+    return None if role is None else role.id
 
 
 def table_name(language: Language, table: GameTable) -> str:
@@ -107,3 +116,5 @@ class TableOption(app_commands.Transformer):
 
 
 TableArg = app_commands.Transform[GameTable, TableOption]
+#: The description of every ``table`` option, written once.
+TABLE_OPTION = app_commands.locale_str("The table", key="cmd.table.table")

@@ -17,6 +17,8 @@ __all__ = ["MAX_REASON_LENGTH", "InRange", "TextChannelTransformer", "check_rang
 
 #: ``reason`` of ``/hurt`` and ``/stability test``: at most this many characters once cleaned.
 MAX_REASON_LENGTH = 100
+#: A ``reason`` option: what caused it, in at most ``MAX_REASON_LENGTH`` characters.
+Reason = app_commands.Range[str, 1, MAX_REASON_LENGTH]
 
 
 def check_range(option: str, value: int, minimum: int, maximum: int) -> int:

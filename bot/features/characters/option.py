@@ -211,6 +211,14 @@ async def character_choices(
 
 #: The ``character``-like option of every command: a server's character, with autocomplete.
 Character = app_commands.Transform[LightCharacter, CharacterTransformer]
+#: A name option, of a character or of an ability: 1 to ``MAX_NAME_LENGTH`` characters.
+NameOption = app_commands.Range[str, 1, MAX_NAME_LENGTH]
+#: The descriptions of a ``character`` option that several commands share, written once: the
+#: character acted on, and one that may be omitted for the member's only character.
+CHARACTER_OPTION = app_commands.locale_str("The character", key="cmd.ability.option.character")
+DEFAULT_CHARACTER_OPTION = app_commands.locale_str(
+    "The character (default: your only one)", key="cmd.option.character_default"
+)
 
 
 class StableCharacterTransformer(CharacterTransformer):
