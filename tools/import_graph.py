@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
-__all__ = ["Graph", "entry_graph", "level_of", "levels", "module_graph", "modules"]
+__all__ = ["Graph", "arrows", "entry_graph", "level_of", "levels", "module_graph", "modules"]
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -12,10 +12,19 @@ import ``bot.storage``: the engines' names (``open_storage``, the backup) are re
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from tools.import_graph import entry_of, level_of, levels, module_graph, modules
+from tools.import_graph import (
+    arrows,
+    entry_graph,
+    entry_of,
+    level_of,
+    levels,
+    module_graph,
+    modules,
+)
 
 #: The longest chain of module imports of bot/, in modules. Issue 25 asks for 12; below 14
 #: the chain runs through the storage's engines (``bot.storage.engines``: 12 levels of the
@@ -151,3 +160,25 @@ def test_the_settings_and_the_dialect_do_not_stand_on_an_engine() -> None:
     assert "bot.storage" not in graph["bot.config.settings"]
     assert [t for t in graph["bot.storage.postgres.dialect"] if ".sqlite" in t] == []
     assert level_of(graph)("bot.config.settings") <= 3
+
+
+def test_the_readme_quotes_the_figures_the_tool_prints() -> None:
+    """The README's architecture paragraph quotes both views' figures (issue 25): they are
+    what ``python -m tools.import_graph`` prints today, so they cannot drift."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    quoted = re.search(
+        r"(\d+)\s+entries on (\d+) levels with (\d+) arrows, (\d+) modules on (\d+) levels"
+        r" with (\d+) arrows",
+        " ".join(readme.split()),
+    )
+    assert quoted is not None, "the README's architecture paragraph quotes no figures"
+    graph = module_graph()
+    entries = entry_graph(graph)
+    assert tuple(int(figure) for figure in quoted.groups()) == (
+        len(entries),
+        levels(entries),
+        arrows(entries),
+        len(graph),
+        levels(graph),
+        arrows(graph),
+    )
