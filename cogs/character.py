@@ -43,7 +43,7 @@ from bot.features.characters.values import (
 )
 from bot.features.numbers import NUMBERS_CHOICES, numbers_of
 from bot.features.reply import send_reply
-from bot.features.tables import TableArg
+from bot.features.tables.option import TableArg
 from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here

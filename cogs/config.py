@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.app import SaludBot, SaludGroupCog
-from bot.features.tables import AnnouncementChannel, gm_role_id_of
+from bot.features.tables.option import AnnouncementChannel, gm_role_id_of
 from bot.i18n import Language, text
 from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError

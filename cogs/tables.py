@@ -1,14 +1,13 @@
-"""``/table create|bind|unbind|list|rename|delete|gm-role|channel``: several games in one
-server (issue 27). A table's settings, like ``/config``, are answered privately and are no
+"""``/table create|bind|unbind|list|rename|delete|gm-role|channel|numbers``: several games in
+one server (issue 27). A table's settings, like ``/config``, are answered privately and are no
 change of a character (no history, no ``/undo``); ``/table list`` is public.
 
-The tables live in the storage's ``TableDirectory`` (in memory); each command writes its rows
-in one transaction and updates the directory once that has committed.
+Thin adapters: parse the options, check who may act, call one feature function
+(``bot.features.tables``) and send the reply it returns.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any, cast
 
 import discord
@@ -17,46 +16,23 @@ from discord.app_commands import locale_str as _
 
 from bot.app import SaludBot, SaludGroupCog
 from bot.features.numbers import NUMBERS_CHOICES, numbers_of
-from bot.features.tables import (
+from bot.features.tables.edits import create_table, delete_table, rename_table
+from bot.features.tables.listing import table_list
+from bot.features.tables.option import (
     MAX_TABLE_NAME,
     TABLE_OPTION,
     AnnouncementChannel,
     Place,
     TableArg,
-    gm_role_id_of,
-    place_shown,
-    table_name,
 )
-from bot.i18n import Language, plural, text
+from bot.features.tables.places import bind_table, unbind_place
+from bot.features.tables.settings import set_channel, set_gm_role, set_numbers
 from bot.interaction.deferral import private_reply
-from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import send_private, send_public
-from bot.render.limits import INFO_COLOUR
-from bot.render.sanitize import escape
 from bot.storage import Numbers
-from bot.storage.names import name_key
-from bot.storage.tables import MAX_TABLES, GameTable, TableDirectory
-from rules import clean_name
 
 __all__ = ["TablesCog"]
-
-
-def _checked_name(here: Here, tables: TableDirectory, name: str, *, renaming: int | None) -> str:
-    cleaned = clean_name(name)
-    if not cleaned or len(cleaned) > MAX_TABLE_NAME:
-        raise UserFacingError("error.table.bad_name", max_length=MAX_TABLE_NAME)
-    key = name_key(cleaned)
-    for table in tables.tables(here.server_id):
-        if table.id == renaming:
-            continue
-        shown = table.name
-        names = (
-            [shown] if shown is not None else [text(lang, "table.main_name") for lang in Language]
-        )
-        if any(name_key(n) == key for n in names):
-            raise UserFacingError("error.table.name_taken", name=escape(cleaned))
-    return cleaned
 
 
 class TablesCog(
@@ -90,36 +66,8 @@ class TablesCog(
     ) -> None:
         here = await Here.of(interaction)
         here.require_server_gm("table.action.create")
-        tables = here.storage.tables
-        cleaned = _checked_name(here, tables, name, renaming=None)
-        if len(tables.tables(here.server_id)) >= MAX_TABLES:
-            raise UserFacingError("error.table.too_many", limit=MAX_TABLES)
         place_id = int(place.id) if place is not None else interaction.channel_id
-        if place_id is None:  # pragma: no cover - a command always has a channel
-            raise UserFacingError("error.table.not_a_place")
-        table = GameTable(
-            interaction.id,
-            here.server_id,
-            cleaned,
-            gm_role_id_of(here, gm_role),
-            numbers=numbers_of(numbers) or Numbers.SHOWN,
-        )
-        previous = tables.table_of_place(here.server_id, place_id)
-        async with here.settings_change() as tx:
-            tx.tables.insert(table)
-            tx.tables.bind(table, place_id)
-        tables.put(table)
-        tables.bind(here.server_id, place_id, table.id)
-        language = here.private_language
-        reply = text(
-            language,
-            "table.created",
-            table=table_name(language, table),
-            place=place_shown(place_id),
-        )
-        if previous is not None:
-            reply += " " + text(language, "table.moved_from", table=table_name(language, previous))
-        await send_private(interaction, reply)
+        await send_private(interaction, await create_table(here, name, place_id, gm_role, numbers))
 
     @private_reply
     @app_commands.command(
@@ -133,26 +81,8 @@ class TablesCog(
         self, interaction: discord.Interaction[SaludBot], table: TableArg, place: Place
     ) -> None:
         here = await Here.of(interaction)
-        _require_gm_at(here, table, "table.action.bind")
-        tables = here.storage.tables
-        place_id = int(place.id)
-        previous = tables.table_of_place(here.server_id, place_id)
-        async with here.settings_change() as tx:
-            if table.is_main:
-                tx.tables.unbind(place_id)
-            else:
-                tx.tables.bind(table, place_id)
-        if table.is_main:
-            tables.unbind(place_id)
-        else:
-            tables.bind(here.server_id, place_id, table.id)
-        language = here.private_language
-        reply = text(
-            language, "table.bound", table=table_name(language, table), place=place_shown(place_id)
-        )
-        if previous is not None and previous.id != table.id:
-            reply += " " + text(language, "table.moved_from", table=table_name(language, previous))
-        await send_private(interaction, reply)
+        here.require_gm_at(table, "table.action.bind")
+        await send_private(interaction, await bind_table(here, table, int(place.id)))
 
     @private_reply
     @app_commands.command(
@@ -163,58 +93,14 @@ class TablesCog(
     )
     async def unbind(self, interaction: discord.Interaction[SaludBot], place: Place) -> None:
         here = await Here.of(interaction)
-        tables = here.storage.tables
-        place_id = int(place.id)
-        bound = tables.table_of_place(here.server_id, place_id)
-        language = here.private_language
-        if bound is None:
-            raise UserFacingError("error.table.not_bound", place=place_shown(place_id))
-        _require_gm_at(here, bound, "table.action.bind")
-        async with here.settings_change() as tx:
-            tx.tables.unbind(place_id)
-        tables.unbind(place_id)
-        await send_private(
-            interaction,
-            text(
-                language,
-                "table.unbound",
-                table=table_name(language, bound),
-                place=place_shown(place_id),
-            ),
-        )
+        await send_private(interaction, await unbind_place(here, int(place.id)))
 
     @app_commands.command(
         name="list", description=_("Every table of the server", key="cmd.table.list")
     )
     async def list_tables(self, interaction: discord.Interaction[SaludBot]) -> None:
         here = await Here.of(interaction)
-        language = here.public_language
-        tables = here.storage.tables
-        lines = []
-        async with here.read() as reader:
-            for table in tables.tables(here.server_id):
-                count = await reader.count_characters(table.id)
-                parts = [f"**{table_name(language, table)}**"]
-                places = tables.places_of(table)
-                if places:
-                    parts.append(", ".join(place_shown(p) for p in places))
-                elif table.is_main:
-                    parts.append(text(language, "table.list.elsewhere"))
-                role = table.gm_role_id if not table.is_main else here.settings.gm_role_id
-                if role is not None:
-                    parts.append(text(language, "table.list.gm_role", role=f"<@&{role}>"))
-                parts.append(
-                    plural(language, "table.list.characters", count)
-                    if count
-                    else text(language, "table.list.no_characters")
-                )
-                lines.append(" · ".join(parts))
-        embed = discord.Embed(
-            title=text(language, "table.list.title"),
-            description="\n".join(lines),
-            colour=INFO_COLOUR,
-        )
-        await send_public(interaction, embeds=[embed])
+        await send_public(interaction, embeds=[await table_list(here)])
 
     @private_reply
     @app_commands.command(
@@ -231,17 +117,8 @@ class TablesCog(
         name: app_commands.Range[str, 1, MAX_TABLE_NAME],
     ) -> None:
         here = await Here.of(interaction)
-        _require_gm_at(here, table, "table.action.rename")
-        tables = here.storage.tables
-        cleaned = _checked_name(here, tables, name, renaming=table.id)
-        language = here.private_language
-        old = table_name(language, table)
-        renamed = replace(table, name=cleaned)
-        await _save_table(here, renamed)
-        await send_private(
-            interaction,
-            text(language, "table.renamed", old=old, table=table_name(language, renamed)),
-        )
+        here.require_gm_at(table, "table.action.rename")
+        await send_private(interaction, await rename_table(here, table, name))
 
     @private_reply
     @app_commands.command(
@@ -251,23 +128,7 @@ class TablesCog(
     async def delete(self, interaction: discord.Interaction[SaludBot], table: TableArg) -> None:
         here = await Here.of(interaction)
         here.require_server_gm("table.action.delete")
-        language = here.private_language
-        if table.is_main:
-            raise UserFacingError("error.table.main_kept")
-        async with here.read() as reader:
-            count = await reader.count_characters(table.id)
-        if count:
-            raise UserFacingError(
-                "error.table.not_empty." + ("one" if count == 1 else "other"),
-                table=table_name(language, table),
-                count=count,
-            )
-        async with here.settings_change() as tx:
-            tx.tables.delete(table)
-        here.storage.tables.remove(table)
-        await send_private(
-            interaction, text(language, "table.deleted", table=table_name(language, table))
-        )
+        await send_private(interaction, await delete_table(here, table))
 
     @private_reply
     @app_commands.command(
@@ -288,16 +149,7 @@ class TablesCog(
     ) -> None:
         here = await Here.of(interaction)
         here.require_server_gm("table.action.gm_role")
-        language = here.private_language
-        if table.is_main:
-            raise UserFacingError("error.table.main_settings", command="/config gm-role")
-        await _save_table(here, replace(table, gm_role_id=gm_role_id_of(here, role)))
-        name = table_name(language, table)
-        if role is None:
-            reply = text(language, "table.gm_role.cleared", table=name)
-        else:
-            reply = text(language, "table.gm_role.set", table=name, role=role.mention)
-        await send_private(interaction, reply)
+        await send_private(interaction, await set_gm_role(here, table, role))
 
     @private_reply
     @app_commands.command(
@@ -318,18 +170,9 @@ class TablesCog(
         channel: AnnouncementChannel | None = None,
     ) -> None:
         here = await Here.of(interaction)
-        language = here.private_language
-        _require_gm_at(here, table, "table.action.channel")
-        if table.is_main:
-            raise UserFacingError("error.table.main_settings", command="/config channel")
+        here.require_gm_at(table, "table.action.channel")
         channel_id = None if channel is None else int(cast(Any, channel).id)
-        await _save_table(here, replace(table, channel_id=channel_id))
-        name = table_name(language, table)
-        if channel_id is None:
-            reply = text(language, "table.channel.cleared", table=name)
-        else:
-            reply = text(language, "table.channel.set", table=name, channel=f"<#{channel_id}>")
-        await send_private(interaction, reply)
+        await send_private(interaction, await set_channel(here, table, channel_id))
 
     @private_reply
     @app_commands.command(
@@ -356,27 +199,9 @@ class TablesCog(
         on the main table too, before any other table exists (COMMANDS.md "Private
         numbers")."""
         here = await Here.of(interaction)
-        language = here.private_language
-        _require_gm_at(here, table, "numbers.action.table")
+        here.require_gm_at(table, "numbers.action.table")
         chosen = numbers_of(numbers) or Numbers.SHOWN
-        await _save_table(here, replace(table, numbers=chosen))
-        name = table_name(language, table)
-        await send_private(interaction, text(language, f"numbers.table.{chosen.value}", table=name))
-
-
-def _require_gm_at(here: Here, table: GameTable, action: str) -> None:
-    """Refuse a member who is no GM at ``table`` (a GM of the server, or of the table's own
-    GM role), naming the ``action`` in their language."""
-    if not here.is_gm_at(table):
-        raise UserFacingError("error.not_gm", action=text(here.private_language, action))
-
-
-async def _save_table(here: Here, changed: GameTable) -> None:
-    """Store a table's new name, GM role or channel, then show it in the directory the
-    commands resolve from (memory follows the commit, never leads it)."""
-    async with here.settings_change() as tx:
-        tx.tables.update(changed)
-    here.storage.tables.put(changed)
+        await send_private(interaction, await set_numbers(here, table, chosen))
 
 
 async def setup(bot: SaludBot) -> None:

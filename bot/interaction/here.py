@@ -199,7 +199,11 @@ class Here:
 
     def require_gm(self, action_key: str) -> None:
         """Refuse unless a GM: "Only a GM (Manage Server or the GM role) can <action>."."""
-        if not self.is_gm:
+        self.require_gm_at(self.table, action_key)
+
+    def require_gm_at(self, table: GameTable, action_key: str) -> None:
+        """Refuse unless a GM at ``table`` (of the server, or of the table's own GM role)."""
+        if not self.is_gm_at(table):
             raise UserFacingError("error.not_gm", action=text(self.private_language, action_key))
 
     def is_owner_or_gm(self, character: CharacterRef) -> bool:

@@ -7,7 +7,6 @@ from __future__ import annotations
 from bot.features.characters.names import refuse_taken_name
 from bot.features.numbers import numbers_view, viewer_of
 from bot.features.reply import BriefReply
-from bot.features.tables import table_name
 from bot.i18n import text
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
@@ -15,6 +14,7 @@ from bot.interaction.sending import send_private, send_public
 from bot.render.character_edits import created_reply_embed, moved_embed, renamed_embed
 from bot.render.common import safe
 from bot.render.status import status_embed
+from bot.render.tables import table_name
 from bot.render.visibility import EVERYONE, shows_numbers
 from bot.storage.details import CharacterCreateDetails, CharacterMoveDetails, CharacterRenameDetails
 from bot.storage.models import LightCharacter, Numbers

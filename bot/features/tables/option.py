@@ -1,6 +1,6 @@
-"""What the table commands share (issue 27): the ``table`` and ``place`` options and a
-table's name as shown. ``/table`` itself is ``cogs/tables.py``; ``/character move`` uses the
-``table`` option too."""
+"""The options of the table commands (issue 27): ``table`` (autocompleted), ``place``, the
+announcement ``channel`` and a GM role, each checked once. ``/character move`` and
+``/config`` use them too; a table's name as shown is ``bot.render.tables``'s."""
 
 from __future__ import annotations
 
@@ -20,14 +20,13 @@ from bot.storage.tables import GameTable
 
 __all__ = [
     "MAX_TABLE_NAME",
+    "TABLE_OPTION",
     "AnnouncementChannel",
     "Place",
     "PlaceTransformer",
     "TableArg",
     "TableOption",
     "gm_role_id_of",
-    "place_shown",
-    "table_name",
 ]
 
 MAX_TABLE_NAME = 40
@@ -70,17 +69,6 @@ def gm_role_id_of(here: Here, role: discord.Role | None) -> int | None:
     if role is not None and role.id == here.server_id:
         raise UserFacingError("error.gm_role_everyone")
     return None if role is None else role.id
-
-
-def table_name(language: Language, table: GameTable) -> str:
-    """The table's name as shown (the main table's, until renamed, in ``language``)."""
-    if table.name is None:
-        return text(language, "table.main_name")
-    return escape(table.name)
-
-
-def place_shown(place_id: int) -> str:
-    return f"<#{place_id}>"
 
 
 class TableOption(app_commands.Transformer):
