@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.i18n.grammar import gendered
 from bot.render.common import FLAG_SEPARATOR, flag_list, safe, state_colour, state_label
 from bot.render.cut import cut

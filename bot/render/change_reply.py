@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.render.change import Field, change_embeds, died, should_announce
 from bot.render.common import flags_text, safe, state_emoji, state_label
 from bot.render.limits import CONTENT_LIMIT, EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, INFO_COLOUR

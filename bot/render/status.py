@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.render.common import (
     FLAG_SEPARATOR,
     effects_text,
