@@ -28,10 +28,10 @@ from tools.import_graph import (
 
 #: The longest chain of module imports of bot/, in modules. Issue 25 asks for 12; below 13
 #: the chain runs through the storage's engines (``bot.storage.engines``: 10 levels of the
-#: storage alone, under the ``bot.storage`` facade that ``bot/config/operate.py`` stands on),
-#: through the interaction under every feature (the storage's interface → context → here →
-#: buttons → a roll's base → its kind) and through the reply of a change (the render's words
-#: → stability → status → change → change_reply → the scene's status).
+#: storage alone, under the ``bot.storage`` facade that ``bot/config/operate.py`` stands on)
+#: and through the interaction under every feature (the storage's interface → context →
+#: here → buttons → a roll's base → its kind). The reply of a change stands a level lower
+#: since the death embed is the change's (``bot.render.change``), not the status's.
 MAX_MODULE_LEVELS = 13
 #: The facades that re-export their package's names for cogs/ and the tests.
 FACADES = ("bot.storage", "bot.render")
