@@ -1,10 +1,10 @@
 """Rendering: embeds and sentences for every reply, in Spanish or English (pure, no I/O).
 
 ``rules/`` returns values and events; this package says them in words (catalog domain
-``render``). Submodules: ``common`` (state words, flags, lists), ``status`` (status and death
-embeds), ``events`` (one sentence per event, by its type), ``rolls`` (dice and tests),
-``history``; the shapes of a change (COMMANDS.md "Changes"): ``change`` (one character, a GM's
-correction), ``several`` (a line each), ``brief`` (what moves no state), ``rest``,
+``render``). Submodules: ``common`` (state words, flags, lists), ``status`` (the status
+embed), ``events`` (one sentence per event, by its type), ``rolls`` (dice and tests),
+``history``; the shapes of a change (COMMANDS.md "Changes"): ``change`` (one character, its
+death, a GM's correction), ``several`` (a line each), ``brief`` (what moves no state), ``rest``,
 ``first_aid``, ``change_reply`` (a crowd); ``calls`` (the words that call a player); the
 pages and replies of a command: ``scene`` (``/scene status``, the tracker), ``character_list``,
 ``history_page``, ``undo``, ``help``, ``abilities``, ``roll_buttons`` (a roll's buttons'
@@ -14,6 +14,7 @@ words); ``limits`` (Discord's limits and every colour), ``cut`` (a text cut to a
 from __future__ import annotations
 
 import bot.render.table_history  # noqa: F401  (registers the sentence of a move)
+from bot.render.change import death_embed
 from bot.render.common import (
     count_text,
     duration_text,
@@ -37,7 +38,7 @@ from bot.render.rolls import (
     damage_roll_text,
     expression_text,
 )
-from bot.render.status import CharacterLike, ability_entries, death_embed, status_embed
+from bot.render.status import CharacterLike, ability_entries, status_embed
 
 __all__ = [
     "STATE_COLOURS",

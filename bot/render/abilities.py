@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.i18n.grammar import gendered
 from bot.render.brief import brief_embed
 from bot.render.common import safe

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.render.common import state_colour
 from bot.render.limits import DESCRIPTION_LIMIT, FIELD_VALUE_LIMIT, TITLE_LIMIT
 from bot.render.status import CharacterLike

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.render.common import join_words, mention, safe
 
 __all__ = ["RollCall", "call_text", "short_names"]

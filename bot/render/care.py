@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.render.change import change_embeds
 from bot.render.common import safe
 from bot.render.first_aid import first_aid_line

@@ -23,9 +23,16 @@ from collections.abc import Iterable, Sequence
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.i18n.grammar import gendered
-from bot.render.common import FLAG_SEPARATOR, flag_list, safe, state_colour, state_label
+from bot.render.common import (
+    FLAG_SEPARATOR,
+    end_embed,
+    flag_list,
+    safe,
+    state_colour,
+    state_label,
+)
 from bot.render.cut import cut
 from bot.render.events import describe_events
 from bot.render.limits import (
@@ -41,7 +48,6 @@ from bot.render.stability import (
     stability_sentences,
     went_insane,
 )
-from bot.render.status import death_embed
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.render.words import happened_words, words_embeds
 from bot.storage.models import StoredCharacter
@@ -69,6 +75,7 @@ __all__ = [
     "Field",
     "change_embeds",
     "correction_note",
+    "death_embed",
     "died",
     "health_value",
     "should_announce",
@@ -97,6 +104,20 @@ SHOWN_BY_FIELDS: frozenset[type[Event]] = frozenset(
         PoolRefreshed,
     }
 )
+
+
+def death_embed(character: StoredCharacter, language: Language) -> discord.Embed:
+    """The death announcement: "<name> has died" / "<name> ha muerto", in the Dead colour."""
+    health = character.health
+    return end_embed(
+        "render.death",
+        character.name,
+        character.gender,
+        language,
+        state_colour(HealthState.DEAD),
+        health=health.health,
+        max_health=health.max_health,
+    )
 
 
 def died(outcome: Outcome) -> bool:

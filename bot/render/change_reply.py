@@ -9,12 +9,11 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.i18n import Language, text
-from bot.render.change import Field, change_embeds, died, should_announce
+from bot.i18n.catalogs import Language, text
+from bot.render.change import Field, change_embeds, death_embed, died, should_announce
 from bot.render.common import flags_text, safe, state_emoji, state_label
 from bot.render.limits import CONTENT_LIMIT, EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, INFO_COLOUR
 from bot.render.stability import stability_change_embeds
-from bot.render.status import death_embed
 from bot.render.visibility import EVERYONE, shows_numbers
 from bot.render.words import words_line
 from bot.storage.models import StoredCharacter

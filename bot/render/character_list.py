@@ -9,7 +9,7 @@ from collections.abc import Set as AbstractSet
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.render.common import line_params, mention
 from bot.render.limits import FOOTER_LIMIT, INFO_COLOUR
 from bot.render.stability import stability_brief

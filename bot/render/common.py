@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.i18n.grammar import gendered
 from bot.render.limits import STATE_COLOURS, TITLE_LIMIT
 from bot.render.sanitize import escape

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import singledispatch
 from typing import TYPE_CHECKING
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.i18n.grammar import gendered
 from bot.render.common import count_text, safe, state_label
 from rules.events import (

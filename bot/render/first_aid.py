@@ -6,7 +6,7 @@ the scene (F2), the maximum (H6)."""
 
 from __future__ import annotations
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.render.common import safe
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.storage.models import StoredCharacter

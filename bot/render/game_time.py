@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.i18n import Language, plural, text
+from bot.i18n.catalogs import Language, plural, text
 from bot.render.change_reply import Touched
 from bot.render.common import duration_text, safe
 from bot.render.several import Line, several_embeds

@@ -16,7 +16,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from bot.i18n import Language, catalog, text
+from bot.i18n.catalogs import Language, catalog, text
 from bot.render.cut import cut
 from bot.render.limits import FIELD_VALUE_LIMIT, INFO_COLOUR
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import singledispatch
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.render.common import count_text, duration_text, join_words, mention, safe
 from bot.render.rolls import roll_text
 from bot.render.stability import stability_move

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.render.history import history_lines
 from bot.render.limits import DESCRIPTION_LIMIT, INFO_COLOUR, TITLE_LIMIT
 from bot.storage.history_models import HistoryEntry

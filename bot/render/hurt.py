@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.render.change import change_embeds
 from bot.render.common import safe
 from bot.render.rolls import damage_roll_text, expression_text

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from bot.i18n import Language, plural, text
+from bot.i18n.catalogs import Language, plural, text
 from bot.render.common import count_text, join_words, safe
 from bot.render.events import describe_events
 from bot.storage.models import StoredCharacter

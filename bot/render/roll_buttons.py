@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.render.calls import short_names as short_call_names
 from bot.render.cut import cut
 from bot.render.limits import BUTTON_LABEL_LIMIT

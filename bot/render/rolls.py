@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.render.common import safe
 from bot.render.limits import FIELD_NAME_LIMIT
 from bot.storage.details import RollNumbers, StoredRoll

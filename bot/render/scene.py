@@ -12,7 +12,7 @@ from datetime import datetime
 
 import discord
 
-from bot.i18n import Language, plural, text
+from bot.i18n.catalogs import Language, plural, text
 from bot.render.change_reply import clip_lines
 from bot.render.common import FLAG_SEPARATOR, flags_text, line_params
 from bot.render.limits import DESCRIPTION_LIMIT, FOOTER_LIMIT, INFO_COLOUR

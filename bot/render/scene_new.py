@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import Language, plural, text
+from bot.i18n.catalogs import Language, plural, text
 from bot.render.change_reply import Touched
 from bot.render.common import FLAG_SEPARATOR
 from bot.render.several import Line, several_embeds

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.render.change import change_embeds, died, health_value
 from bot.render.change_reply import clip_lines, fit_embeds
 from bot.render.common import (

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.render.common import FLAG_SEPARATOR, safe, state_colour
 from bot.render.cut import cut
 from bot.render.limits import DESCRIPTION_LIMIT

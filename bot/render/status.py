@@ -1,4 +1,5 @@
-"""The status embed of one character and the embed that announces a death.
+"""The status embed of one character (the embed that announces a death is a change's:
+``bot.render.change.death_embed``).
 
 Pure: values in, ``discord.Embed`` out. Sizes are kept within Discord's limits (25 fields,
 1024 characters a field value, 6000 characters an embed) whatever the names and however many
@@ -12,11 +13,10 @@ from typing import TYPE_CHECKING, Protocol
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.render.common import (
     FLAG_SEPARATOR,
     effects_text,
-    end_embed,
     flag_list,
     safe,
     state_colour,
@@ -43,7 +43,6 @@ __all__ = [
     "FIELD_LIMIT",
     "CharacterLike",
     "ability_entries",
-    "death_embed",
     "status_embed",
 ]
 
@@ -228,17 +227,3 @@ def status_embed(
     if character.abilities:
         _add_abilities(embed, character.abilities, language)
     return embed
-
-
-def death_embed(character: CharacterLike, language: Language) -> discord.Embed:
-    """The death announcement: "<name> has died" / "<name> ha muerto", in the Dead colour."""
-    health = character.health
-    return end_embed(
-        "render.death",
-        character.name,
-        character.gender,
-        language,
-        state_colour(HealthState.DEAD),
-        health=health.health,
-        max_health=health.max_health,
-    )

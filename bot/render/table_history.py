@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.render.common import safe
 from bot.render.history import Sentence, sentence_of
 from bot.storage.details import CharacterMoveDetails

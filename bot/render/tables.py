@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.i18n import Language, plural, text
+from bot.i18n.catalogs import Language, plural, text
 from bot.render.limits import INFO_COLOUR
 from bot.render.sanitize import escape
 from bot.storage.models import Numbers

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import Language, plural, text
+from bot.i18n.catalogs import Language, plural, text
 from bot.render.change import should_announce
 from bot.render.change_reply import Touched, change_reply, clip_lines
 from bot.render.common import duration_text, mention, safe

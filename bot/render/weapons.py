@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from discord import app_commands
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from rules.dice import parse_amount
 

@@ -15,7 +15,7 @@ from typing import Protocol
 
 import discord
 
-from bot.i18n import Language, text
+from bot.i18n.catalogs import Language, text
 from bot.i18n.grammar import gendered
 from bot.render.common import (
     FLAG_SEPARATOR,

@@ -26,11 +26,13 @@ from tools.import_graph import (
     modules,
 )
 
-#: The longest chain of module imports of bot/, in modules. Issue 25 asks for 12; below 14
-#: the chain runs through the storage's engines (``bot.storage.engines``: 12 levels of the
-#: storage alone, which ``bot/__main__.py`` and ``bot/config/`` stand on) and through the
-#: interaction under every feature (context → here → sending → numbers → a roll's kind).
-MAX_MODULE_LEVELS = 14
+#: The longest chain of module imports of bot/, in modules. Issue 25 asks for 12; below 13
+#: the chain runs through the storage's engines (``bot.storage.engines``: 10 levels of the
+#: storage alone, under the ``bot.storage`` facade that ``bot/config/operate.py`` stands on)
+#: and through the interaction under every feature (the storage's interface → context →
+#: here → buttons → a roll's base → its kind). The reply of a change stands a level lower
+#: since the death embed is the change's (``bot.render.change``), not the status's.
+MAX_MODULE_LEVELS = 13
 #: The facades that re-export their package's names for cogs/ and the tests.
 FACADES = ("bot.storage", "bot.render")
 #: Who may import ``bot.storage`` inside bot/: whoever opens or operates the database.
@@ -105,7 +107,7 @@ def passed_on(sources: Mapping[str, Path]) -> list[str]:
     return sorted(found)
 
 
-def test_the_modules_of_bot_stand_on_at_most_14_levels() -> None:
+def test_the_modules_of_bot_stand_on_at_most_13_levels() -> None:
     assert levels(module_graph()) <= MAX_MODULE_LEVELS
 
 

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
+from typing import Protocol
 
 from bot.storage.details import Details, UndoDetails, details_of
 from bot.storage.errors import (
@@ -18,7 +19,7 @@ from bot.storage.errors import (
     TransactionStateError,
 )
 from bot.storage.history_models import HistoryCharacter, HistoryEntry, UndoResult
-from bot.storage.models import TURN_EVERY
+from bot.storage.models import TURN_EVERY, StoredCharacter
 from bot.storage.shared_sql import INSERT_ENTRY_NEW_ID, NEXT_HISTORY_ID
 from bot.storage.snapshot import (
     Snapshot,
@@ -26,13 +27,30 @@ from bot.storage.snapshot import (
     dump_after,
     dump_json,
 )
-from bot.storage.sqlite.character_writes import CharacterWriter
 from bot.storage.sqlite.known import KnownCharacters
 from bot.storage.sqlite.pipeline import Pipeline
 from bot.storage.sqlite.reader import Reader
-from bot.storage.sqlite.rows import is_unique_violation
+from bot.storage.sqlite.rows import StoredRow, is_unique_violation
 
-__all__ = ["HistoryRecorder"]
+__all__ = ["CharacterRestore", "HistoryRecorder"]
+
+
+class CharacterRestore(Protocol):
+    """What ``HistoryRecorder`` needs of the transaction's character writes
+    (``CharacterWriter``, ``character_writes.py``): seal them once the entry is written, and
+    put an undone change's characters back. Their shape alone, so that the history does not
+    stand on every character write."""
+
+    def seal(self) -> None: ...
+
+    async def current(self, guild_id: int, character_id: int) -> StoredRow | None: ...
+
+    async def load(self, guild_id: int, character_ids: Iterable[int]) -> None: ...
+
+    async def delete(self, guild_id: int, character_id: int) -> StoredCharacter | None: ...
+
+    async def restore(self, guild_id: int, snapshot: Snapshot) -> StoredRow: ...
+
 
 _INSERT_ENTRY = (
     "INSERT INTO history (id, number, guild_id, interaction_id, actor_id, command, details,"
@@ -53,7 +71,7 @@ class HistoryRecorder:
         pipe: Pipeline,
         known: KnownCharacters,
         reads: Reader,
-        characters: CharacterWriter,
+        characters: CharacterRestore,
         now: Callable[[], str],
         *,
         probed_guild: int | None = None,

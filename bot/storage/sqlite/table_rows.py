@@ -4,16 +4,24 @@ into the ``TableDirectory``, written by ``Transaction``'s table methods."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 import aiosqlite
 
 from bot.storage.models import StoredCharacter, numbers_from_value, numbers_to_value
 from bot.storage.names import name_key
-from bot.storage.sqlite.character_writes import CharacterWriter
 from bot.storage.sqlite.pipeline import Pipeline
 from bot.storage.tables import GameTable, TableDirectory
 
-__all__ = ["TableWriter", "load_directory"]
+__all__ = ["CharacterMove", "TableWriter", "load_directory"]
+
+
+class CharacterMove(Protocol):
+    """What ``TableWriter`` needs of the transaction's character writes
+    (``CharacterWriter``, ``character_writes.py``): a character's move between tables. Its
+    shape alone, so that the tables' writes do not stand on every character write."""
+
+    async def move(self, character: StoredCharacter, to_table: int) -> StoredCharacter: ...
 
 
 async def load_directory(conn: aiosqlite.Connection) -> TableDirectory:
@@ -42,7 +50,7 @@ class TableWriter:
     def __init__(
         self,
         pipe: Pipeline,
-        characters: CharacterWriter,
+        characters: CharacterMove,
         check_open: Callable[[], None],
         now: Callable[[], str],
     ) -> None:
