@@ -6,7 +6,8 @@ The 50,000 characters are written straight into the file (the bot refuses a 1,00
 character: only an older database can hold so many). Then, all at once, 10 ``/scene
 status``, 10 ``/character list``, 10 ``/history`` and a ``/time`` in that server, while
 another server's player sends a ``/hurt`` every 100 ms: everything is answered, and the
-other server's ``/hurt`` takes less than half a second at the 99th percentile. Pages read
+other server's ``/hurt`` takes less than half a second at the median and 1.5 s at the
+99th percentile. Pages read
 only their rows from an index; ``/time`` reads only those who bleed."""
 
 from __future__ import annotations
@@ -26,7 +27,11 @@ CHARACTERS = 50_000
 BLEEDING = 40
 CALLS = 10
 QUIET_EVERY = 0.1
-P99_WITHIN = 0.5
+#: Seconds for the other server's /hurt: alone on the machine p50 0.06 s and p99 0.15 s; a
+#: clean-clone CI beside two other builds saw a p99 of 0.94 s. Starved, as before issue 19,
+#: they took 2.4-2.96 s and half the huge server's reads were never answered.
+MEDIAN_WITHIN = 0.5
+P99_WITHIN = 1.5
 
 
 def fill(database: Path, guild: FakeGuild, owner_id: int) -> None:
@@ -94,6 +99,7 @@ async def test_a_server_of_50000_characters_starves_nobody(tmp_path: Path) -> No
             f"other server: {len(calm)} /hurt, p50 {statistics.median(latencies):.3f} s,"
             f" p99 {p99:.3f} s, slowest {latencies[-1]:.3f} s"
         )
+        assert statistics.median(latencies) < MEDIAN_WITHIN, latencies
         assert p99 < P99_WITHIN, latencies[-5:]
         for reply in calls:
             assert reply.record.errors == [] and not reply.ephemeral, reply.record.summary()
