@@ -2,14 +2,18 @@
 the languages to answer in and who may do what; it reaches the bot's storage and dice through
 the interaction as Salud received it (``bot.interaction.context``), with its ``Ticket``.
 
-A command reads like this (see ``cogs/health.py``)::
+A command reads like this (``cogs/health.py``, ``bot/features/health/hurt.py``)::
 
     here = await Here.of(interaction)                 # guild, settings, languages, GM-ness
     here.require_owner_or_gm(character, "action.hurt")
-    async with here.change() as tx:                   # one change, one history entry
+    await send_reply(here, await wound(here, targets, amount, reason))
+
+and the feature it calls, ``wound``, makes one change with its history entry::
+
+    async with here.change() as tx:
         ...
-        await here.history(HurtDetails(amount, targets, reason)).record(tx)
-    await send_change(interaction, [embed], announce=announce_worthy(before, after), here=here)
+        await here.history(hurt_details(amount, reason, hits)).record(tx)
+    return ChangeReply(...)                           # what the cog sends
 
 Errors are raised, never sent: ``UserFacingError(key, **params)``, a ``RuleError`` or a
 storage error; ``bot.interaction.tree`` turns them into an ephemeral localised reply.
