@@ -224,17 +224,28 @@ def _roll_read(roll: StoredRoll) -> StoredRoll:
 
 
 @dataclass(frozen=True)
-class ConsciousDetails(Details, command="conscious"):
+class _RollDetails(Details):
+    """The details of a command that stores rolls, in the fields ``ROLLS`` names: an older
+    entry's roll text read as its numbers (``_roll_read``)."""
+
+    ROLLS: ClassVar[tuple[str, ...]] = ("roll",)
+
+    @classmethod
+    def read(cls, stored: Mapping[str, Any]) -> Self:
+        read = read_fields(cls, stored)
+        rolls = {name: getattr(read, name) for name in cls.ROLLS}
+        return dataclasses.replace(
+            read, **{name: _roll_read(roll) for name, roll in rolls.items() if roll is not None}
+        )
+
+
+@dataclass(frozen=True)
+class ConsciousDetails(_RollDetails, command="conscious"):
     """A Consciousness roll: its numbers (``DIE + SPEND = TOTAL vs DIFFICULTY``) and whether it
     succeeded."""
 
     roll: StoredRoll
     success: bool
-
-    @classmethod
-    def read(cls, stored: Mapping[str, Any]) -> Self:
-        read = read_fields(cls, stored)
-        return dataclasses.replace(read, roll=_roll_read(read.roll))
 
 
 @dataclass(frozen=True)
@@ -376,26 +387,21 @@ class AbilityRemoveDetails(Details, command="ability remove"):
 
 
 @dataclass(frozen=True)
-class SpendDetails(Details, command="spend"):
+class SpendDetails(_RollDetails, command="spend"):
     """``/spend``: the ability and the points spent; a Shaken investigator's composure test
     (RULES.md M8: the numbers of ``DIE + STRAIN = TOTAL vs DIFFICULTY``) and whether
     composure held."""
+
+    ROLLS: ClassVar[tuple[str, ...]] = ("composure",)
 
     ability: str
     points: int
     composure: StoredRoll | None = None
     kept: bool | None = None
 
-    @classmethod
-    def read(cls, stored: Mapping[str, Any]) -> Self:
-        read = read_fields(cls, stored)
-        if read.composure is None:
-            return read
-        return dataclasses.replace(read, composure=_roll_read(read.composure))
-
 
 @dataclass(frozen=True)
-class CheckDetails(Details, command="check"):
+class CheckDetails(_RollDetails, command="check"):
     """``/check`` with a spend: the numbers of ``DIE + SPEND = TOTAL vs DIFFICULTY``, the
     outcome, whether it was an attack."""
 
@@ -403,11 +409,6 @@ class CheckDetails(Details, command="check"):
     roll: StoredRoll
     success: bool
     attack: bool = False
-
-    @classmethod
-    def read(cls, stored: Mapping[str, Any]) -> Self:
-        read = read_fields(cls, stored)
-        return dataclasses.replace(read, roll=_roll_read(read.roll))
 
 
 @dataclass(frozen=True)
@@ -422,7 +423,7 @@ class StabilityTestDetails(Details, command="stability test"):
 
 
 @dataclass(frozen=True)
-class StabilityRollDetails(Details, command="stability roll"):
+class StabilityRollDetails(_RollDetails, command="stability roll"):
     """A Stability test rolled: the numbers of ``DIE + SPEND = TOTAL vs DIFFICULTY``, the
     outcome, the loss at stake and the Stability lost."""
 
@@ -430,11 +431,6 @@ class StabilityRollDetails(Details, command="stability roll"):
     success: bool
     loss: int = 0
     lost: int = 0
-
-    @classmethod
-    def read(cls, stored: Mapping[str, Any]) -> Self:
-        read = read_fields(cls, stored)
-        return dataclasses.replace(read, roll=_roll_read(read.roll))
 
 
 @dataclass(frozen=True)
