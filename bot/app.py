@@ -158,7 +158,7 @@ class SaludBot(LeanClient, commands.AutoShardedBot):
             share=self._share,
         )
         await self._services.announcements.load()
-        self.intake.frame = self._services
+        self.intake.services = self._services
         register_buttons(self)
         for name in self._extensions:
             await self.load_extension(name)

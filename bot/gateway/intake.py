@@ -79,7 +79,7 @@ class Intake:
         self._storage = storage
         self._discord_clock = DiscordClock()
         #: What interactions reach (storage, dice), given once the bot has built its services.
-        self.frame: InteractionServices | None = None
+        self.services: InteractionServices | None = None
         self.stopping = False
         self._open: Counter[Hashable] = Counter()
         self._opening: Hashable = _NOBODY
@@ -119,14 +119,14 @@ class Intake:
 
     def _interaction(self, data: Any) -> None:
         read_at = time.monotonic()
-        frame = self.frame
+        services = self.services
         odd = odd_interaction(data)
         if odd is not None:  # one Discord never sends: answered before discord.py parses it
             self._answer_odd(data, odd, read_at)  # its id teaches the clock nothing
             return
         # When Discord created it, on the monotonic clock: less what it waited unread.
         received_at = read_at - self._discord_clock.waited(_id_of(data))
-        if self.stopping or frame is None:
+        if self.stopping or services is None:
             self._refuse(data, "lifecycle.restarting", received_at)
             return
         key = _guild_key(data)
@@ -141,7 +141,7 @@ class Intake:
         # typeshed leaves out the context keyword that 3.11 passes; the factory takes it.
         loop.set_task_factory(self._task_factory)  # type: ignore[arg-type]
         try:
-            self._dispatch(data, frame, received_at, ticket)
+            self._dispatch(data, services, received_at, ticket)
         finally:
             loop.set_task_factory(previous)
             self._opening = _NOBODY

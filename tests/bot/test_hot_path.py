@@ -154,7 +154,7 @@ async def test_the_task_factory_is_on_the_loop_only_while_an_interaction_is_hand
     storage: Storage, tmp_path: Path
 ) -> None:
     bot = _bot(storage, tmp_path, untold=False)
-    bot.intake.frame = bot._services  # type: ignore[assignment]
+    bot.intake.services = bot._services  # type: ignore[assignment]
     loop = asyncio.get_running_loop()
     assert loop.get_task_factory() is None
     ping = {"id": "10", "application_id": "20", "type": 1, "token": "t", "version": 1}
