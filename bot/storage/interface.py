@@ -22,8 +22,10 @@ from bot.storage.history_models import HistoryEntry, UndoResult
 from bot.storage.memory import ServerNames
 from bot.storage.models import (
     BATCH_SIZE,
+    EVERY_CHARACTER,
     UNSET,
     Among,
+    CharacterQuery,
     CharacterRef,
     GuildSettings,
     LostChannel,
@@ -77,19 +79,9 @@ class StorageReads(Protocol):
         """A character whose name is, or looks like, ``name`` (create and rename refuse it)."""
 
     async def list_characters(
-        self,
-        guild_id: int,
-        *,
-        living_only: bool = False,
-        dead_only: bool = False,
-        out_of_play: bool | None = None,
-        limit: int | None = None,
-        offset: int = 0,
-        language: str = "en",
+        self, guild_id: int, query: CharacterQuery = EVERY_CHARACTER
     ) -> list[StoredCharacter]:
-        """By name, in the order a reader of ``language`` expects; a page reads its rows;
-        ``out_of_play``: True for only the living incurably insane (M4), False for all but
-        them."""
+        """Those of the guild that ``query`` asks for, the page it asks for."""
 
     async def lookalike_ids(self, guild_id: int) -> set[int]: ...
 

@@ -15,9 +15,11 @@ from rules.stability import CharacterStability
 
 __all__ = [
     "BATCH_SIZE",
+    "EVERY_CHARACTER",
     "TURN_EVERY",
     "UNSET",
     "Among",
+    "CharacterQuery",
     "CharacterRef",
     "Clock",
     "GuildSettings",
@@ -67,6 +69,29 @@ class Among(Enum):
     #: The bleeding (T1, ``CharacterHealth.is_bleeding``): living, Seriously wounded, neither
     #: stabilized nor in hospital.
     BLEEDING = "bleeding"
+
+
+@dataclass(frozen=True)
+class CharacterQuery:
+    """Which of a server's characters ``list_characters`` reads, and which page of them; by
+    name, in the order a reader of ``language`` expects (``rules.names.reading_key``: case
+    and accents ignored), so that a page reads only its own rows."""
+
+    #: Only those with Health above the death threshold.
+    living_only: bool = False
+    #: Only those at or below it.
+    dead_only: bool = False
+    #: True for only the living incurably insane (M4), False for all but them (a NULL pool,
+    #: no Stability, is in play); None: either.
+    out_of_play: bool | None = None
+    #: At most ``limit`` rows (None: all), after the first ``offset``.
+    limit: int | None = None
+    offset: int = 0
+    language: str = "en"
+
+
+#: Every character of the server, in English order.
+EVERY_CHARACTER: Final = CharacterQuery()
 
 
 class Numbers(Enum):

@@ -15,6 +15,7 @@ from bot.storage import (
     TransactionStateError,
     name_key,
 )
+from bot.storage.models import CharacterQuery
 from bot.storage.snapshot import HEALTH_COLUMNS, health_from_row, health_to_row
 from rules.character import CharacterHealth, Hospital
 
@@ -143,8 +144,8 @@ async def test_listing_counting_owners_and_living(storage: Storage, next_id: Int
         await tx.record(guild_id=GUILD_B, interaction_id=next_id(), actor_id=GM, command="c")
     async with storage.read() as reader:
         everyone = await reader.list_characters(GUILD_A)
-        living = await reader.list_characters(GUILD_A, living_only=True)
-        page = await reader.list_characters(GUILD_A, limit=2, offset=1)
+        living = await reader.list_characters(GUILD_A, CharacterQuery(living_only=True))
+        page = await reader.list_characters(GUILD_A, CharacterQuery(limit=2, offset=1))
         assert await reader.count_characters(GUILD_A) == 4
         assert await reader.count_characters(GUILD_A, living_only=True) == 3
     assert [c.name for c in everyone] == ["adam", "Bea", "Carl", "zed"]

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.storage import BATCH_SIZE, Among, Storage, TooManyCharacters
+from bot.storage.models import CharacterQuery
 from bot.storage.sqlite.character_writes import MAX_CHARACTERS
 from bot.storage.sqlite.rows import NAME_KEY_COLUMNS, name_keys
 from rules.character import CharacterHealth, Hospital
@@ -94,7 +95,9 @@ async def test_a_page_of_a_list_reads_its_rows_in_order_from_an_index(
     for name in ("Criada Úrsula", "Cónsul Britton", "Ñaque", "Nuño", "ana"):
         await create(storage, next_id, name)
     async with storage.read() as reader:
-        page = await reader.list_characters(GUILD_A, limit=3, offset=1, language=language)
+        page = await reader.list_characters(
+            GUILD_A, CharacterQuery(limit=3, offset=1, language=language)
+        )
     expected = {
         "es": ["Cónsul Britton", "Criada Úrsula", "Nuño"],
         "en": ["Cónsul Britton", "Criada Úrsula", "Ñaque"],
@@ -109,7 +112,9 @@ async def test_a_page_of_a_list_reads_its_rows_in_order_from_an_index(
             return await fetch_all(sql, params)
 
         reader.fetch_all = recorded  # type: ignore[method-assign]
-        await reader.list_characters(GUILD_A, living_only=True, limit=20, language=language)
+        await reader.list_characters(
+            GUILD_A, CharacterQuery(living_only=True, limit=20, language=language)
+        )
         await reader.head_count(GUILD_A)
         await reader.batch_of_characters(GUILD_A, Among.LIVING)
         await reader.batch_of_characters(GUILD_A, Among.BLEEDING)
@@ -183,9 +188,11 @@ async def test_the_out_of_play_are_counted_and_listed_apart_from_their_own_index
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
     async with storage.read() as reader:
         assert await reader.head_count(GUILD_A) == (5, 3, 1)
-        in_play = await reader.list_characters(GUILD_A, living_only=True, out_of_play=False)
-        out = await reader.list_characters(GUILD_A, out_of_play=True)
-        listed = await reader.list_characters(GUILD_A, out_of_play=False)
+        in_play = await reader.list_characters(
+            GUILD_A, CharacterQuery(living_only=True, out_of_play=False)
+        )
+        out = await reader.list_characters(GUILD_A, CharacterQuery(out_of_play=True))
+        listed = await reader.list_characters(GUILD_A, CharacterQuery(out_of_play=False))
         assert await reader.count_characters(GUILD_A, out_of_play=False) == 4
     assert [c.name for c in in_play] == ["plain", "steady"]
     assert [c.name for c in out] == ["insane"]

@@ -11,6 +11,7 @@ from bot.features.pages import ReadPageButton
 from bot.interaction.buttons import CustomId, number
 from bot.interaction.here import Here
 from bot.render.character_list import LIST_PAGE_LINES, list_embed, list_pager_labels, list_pages
+from bot.storage.models import CharacterQuery
 
 __all__ = ["ListPageButton", "list_message"]
 
@@ -30,14 +31,17 @@ async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui
         page = min(max(page, 1), pages)
         characters = await reader.list_characters(
             here.table_id,
-            out_of_play=False,
-            limit=LIST_PAGE_LINES,
-            offset=(page - 1) * LIST_PAGE_LINES,
-            language=language.value,
+            CharacterQuery(
+                out_of_play=False,
+                limit=LIST_PAGE_LINES,
+                offset=(page - 1) * LIST_PAGE_LINES,
+                language=language.value,
+            ),
         )
         lookalikes = await reader.lookalike_ids(here.table_id)
         insane = await reader.list_characters(
-            here.table_id, out_of_play=True, limit=OUT_OF_PLAY_READ, language=language.value
+            here.table_id,
+            CharacterQuery(out_of_play=True, limit=OUT_OF_PLAY_READ, language=language.value),
         )
     embed = here.titled(list_embed(characters, language, page, total, lookalikes, insane))
     pager = ListPageButton.pager(page, pages, *list_pager_labels(language))

@@ -22,7 +22,7 @@ from bot.render.scene import (
     tracker_embed,
 )
 from bot.storage.interface import StorageReads
-from bot.storage.models import StoredCharacter
+from bot.storage.models import CharacterQuery, StoredCharacter
 
 __all__ = [
     "FALLEN_READ",
@@ -46,11 +46,11 @@ async def _closing(
     insane: list[StoredCharacter] = []
     if everyone > living:
         fallen = await reader.list_characters(
-            guild_id, dead_only=True, limit=FALLEN_READ, language=language.value
+            guild_id, CharacterQuery(dead_only=True, limit=FALLEN_READ, language=language.value)
         )
     if out_of_play:
         insane = await reader.list_characters(
-            guild_id, out_of_play=True, limit=FALLEN_READ, language=language.value
+            guild_id, CharacterQuery(out_of_play=True, limit=FALLEN_READ, language=language.value)
         )
     return fallen_line(fallen, everyone - living, language, insane, out_of_play)
 
@@ -67,11 +67,13 @@ async def status_message(here: Here, page: int) -> tuple[discord.Embed, discord.
         page = min(max(page, 1), pages)
         characters = await reader.list_characters(
             here.table_id,
-            living_only=True,
-            out_of_play=False,
-            limit=STATUS_PAGE_LINES,
-            offset=(page - 1) * STATUS_PAGE_LINES,
-            language=language.value,
+            CharacterQuery(
+                living_only=True,
+                out_of_play=False,
+                limit=STATUS_PAGE_LINES,
+                offset=(page - 1) * STATUS_PAGE_LINES,
+                language=language.value,
+            ),
         )
         closing = await _closing(reader, here.table_id, language, counts)
     embed = here.titled(status_page_embed(characters, in_play, language, page, closing))
@@ -90,10 +92,12 @@ async def tracker_embeds(
     living = counts[1] - counts[2]  # in play: the out of play are on the closing line
     shown = await reader.list_characters(
         guild_id,
-        living_only=True,
-        out_of_play=False,
-        limit=STATUS_PAGE_LINES,
-        language=language.value,
+        CharacterQuery(
+            living_only=True,
+            out_of_play=False,
+            limit=STATUS_PAGE_LINES,
+            language=language.value,
+        ),
     )
     closing = await _closing(reader, guild_id, language, counts)
     return [tracker_embed(shown, living, closing, language, updated_at)]

@@ -26,7 +26,9 @@ from bot.storage.history_models import HistoryCharacter, HistoryEntry
 from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
     BATCH_SIZE,
+    EVERY_CHARACTER,
     Among,
+    CharacterQuery,
     CharacterRef,
     GuildSettings,
     LightCharacter,
@@ -266,38 +268,28 @@ class Reader:
         return found[0] if found else None
 
     async def list_characters(
-        self,
-        guild_id: int,
-        *,
-        living_only: bool = False,
-        dead_only: bool = False,
-        out_of_play: bool | None = None,
-        limit: int | None = None,
-        offset: int = 0,
-        language: str = "en",
+        self, guild_id: int, query: CharacterQuery = EVERY_CHARACTER
     ) -> list[StoredCharacter]:
-        """The guild's characters by name, in the order a reader of ``language`` expects
-        (``rules.names.reading_key``: case and accents ignored), so that a page reads only its
-        own rows; ``living_only``: Health above the death threshold, ``dead_only``: at or
-        below it; ``out_of_play``: True for only the living insane (M4), False for all but
-        them (a NULL pool, no Stability, is in play)."""
+        """The guild's characters that ``query`` asks for (``CharacterQuery``), by name on
+        the index of its language (the out of play's own when only they are asked for)."""
         where = "c.guild_id = ?"
         params: list[Any] = [guild_id]
-        if living_only:
+        if query.living_only:
             where += " AND c.health > ?"
             params.append(DEATH_THRESHOLD)
-        if dead_only:
+        if query.dead_only:
             where += " AND c.health <= ?"
             params.append(DEATH_THRESHOLD)
-        if out_of_play is not None:
-            where += f" AND {OUT_OF_PLAY if out_of_play else f'NOT coalesce({OUT_OF_PLAY}, 0)'}"
+        if query.out_of_play is not None:
+            out = OUT_OF_PLAY if query.out_of_play else f"NOT coalesce({OUT_OF_PLAY}, 0)"
+            where += f" AND {out}"
             params.append(DEATH_THRESHOLD)
         key, index = ("reading_key_es", "characters_reading_es")
-        if language != "es":
+        if query.language != "es":
             key, index = ("reading_key_en", "characters_reading_en")
-        index = "characters_out_of_play" if out_of_play else index  # the few, sorted
+        index = "characters_out_of_play" if query.out_of_play else index  # the few, sorted
         tail = f"ORDER BY c.{key}, c.id LIMIT ? OFFSET ?"
-        params += [-1 if limit is None else limit, offset]
+        params += [-1 if query.limit is None else query.limit, query.offset]
         return await self._characters(where, params, tail, index=index)
 
     async def lookalike_ids(self, guild_id: int) -> set[int]:

@@ -34,7 +34,9 @@ from bot.storage.history_models import HistoryEntry, UndoResult
 from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
     BATCH_SIZE,
+    EVERY_CHARACTER,
     Among,
+    CharacterQuery,
     CharacterRef,
     GuildSettings,
     LostChannel,
@@ -259,25 +261,9 @@ class Transaction:
         return await self._reads.find_lookalike(guild_id, name, other_than=other_than)
 
     async def list_characters(
-        self,
-        guild_id: int,
-        *,
-        living_only: bool = False,
-        dead_only: bool = False,
-        out_of_play: bool | None = None,
-        limit: int | None = None,
-        offset: int = 0,
-        language: str = "en",
+        self, guild_id: int, query: CharacterQuery = EVERY_CHARACTER
     ) -> list[StoredCharacter]:
-        return await self._reads.list_characters(
-            guild_id,
-            living_only=living_only,
-            dead_only=dead_only,
-            out_of_play=out_of_play,
-            limit=limit,
-            offset=offset,
-            language=language,
-        )
+        return await self._reads.list_characters(guild_id, query)
 
     async def batch_of_characters(
         self, guild_id: int, among: Among, *, after_id: int = 0, limit: int = BATCH_SIZE
