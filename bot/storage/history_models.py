@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import NotRequired, TypedDict
 
 from bot.storage.details import Details
 from bot.storage.models import StoredCharacter
 
-__all__ = ["HistoryCharacter", "HistoryEntry", "UndoResult"]
+__all__ = ["HistoryCharacter", "HistoryEntry", "NewEntry", "UndoResult"]
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,18 @@ class HistoryCharacter:
     @property
     def max_after(self) -> int | None:
         return None if self.after is None else self.after.health.max_health
+
+
+class NewEntry(TypedDict):
+    """What a change's ``record(**entry)`` says of its history entry, by keyword: the table's
+    id, the interaction and who made it, the command and its ``details``
+    (``bot.storage.details``; absent or None: none)."""
+
+    guild_id: int
+    interaction_id: int
+    actor_id: int
+    command: str
+    details: NotRequired[Details | None]
 
 
 @dataclass(frozen=True)

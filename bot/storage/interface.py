@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from types import TracebackType
-from typing import Protocol, Self, TypeVar
+from typing import Protocol, Self, TypeVar, Unpack
 
-from bot.storage.details import Details
 from bot.storage.errors import SchemaMovedOn
 from bot.storage.fair_lock import Ticket
-from bot.storage.history_models import HistoryEntry, UndoResult
+from bot.storage.history_models import HistoryEntry, NewEntry, UndoResult
 from bot.storage.memory import ServerNames
 from bot.storage.models import (
     BATCH_SIZE,
@@ -242,15 +241,7 @@ class StorageChange(StorageReads, Protocol):
     async def delete_character(self, guild_id: int, character_id: int) -> StoredCharacter | None:
         """Delete it with its abilities; returns what was deleted, None if not in this guild."""
 
-    async def record(
-        self,
-        *,
-        guild_id: int,
-        interaction_id: int,
-        actor_id: int,
-        command: str,
-        details: Details | None = None,
-    ) -> HistoryEntry | None:
+    async def record(self, **entry: Unpack[NewEntry]) -> HistoryEntry | None:
         """The change's one history entry (None when no stored value changed)."""
 
     async def undo_latest(

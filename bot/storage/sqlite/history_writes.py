@@ -18,7 +18,7 @@ from bot.storage.errors import (
     StorageError,
     TransactionStateError,
 )
-from bot.storage.history_models import HistoryCharacter, HistoryEntry, UndoResult
+from bot.storage.history_models import HistoryCharacter, HistoryEntry, NewEntry, UndoResult
 from bot.storage.models import TURN_EVERY, StoredCharacter
 from bot.storage.shared_sql import INSERT_ENTRY_NEW_ID, NEXT_HISTORY_ID
 from bot.storage.snapshot import (
@@ -105,15 +105,7 @@ class HistoryRecorder:
         return not self.recorded and bool(await self._known.changes(self._reads.snapshot))
 
     async def record(
-        self,
-        *,
-        guild_id: int,
-        interaction_id: int,
-        actor_id: int,
-        command: str,
-        details: Details | None = None,
-        undo_of: int | None = None,
-        force: bool = False,
+        self, entry: NewEntry, *, undo_of: int | None = None, force: bool = False
     ) -> HistoryEntry | None:
         """Write the history entry of this transaction's change, once, after the writes.
 
@@ -123,6 +115,9 @@ class HistoryRecorder:
         ``AlreadyApplied`` when the interaction already has an entry (the transaction then
         rolls back), ``TypeError`` when ``details`` are not a command's details.
         """
+        guild_id, command = entry["guild_id"], entry["command"]
+        interaction_id, actor_id = entry["interaction_id"], entry["actor_id"]
+        details = entry.get("details")
         self._reads.check_open()
         if self.recorded:
             raise TransactionStateError("record() called twice in one transaction")
@@ -222,11 +217,13 @@ class HistoryRecorder:
             if before is not None:
                 await self._characters.restore(guild_id, before)
         undo_entry = await self.record(
-            guild_id=guild_id,
-            interaction_id=interaction_id,
-            actor_id=actor_id,
-            command="undo",
-            details=UndoDetails(undo_of=target.id, reverted_command=target.command),
+            NewEntry(
+                guild_id=guild_id,
+                interaction_id=interaction_id,
+                actor_id=actor_id,
+                command="undo",
+                details=UndoDetails(undo_of=target.id, reverted_command=target.command),
+            ),
             undo_of=target.id,
             force=True,
         )

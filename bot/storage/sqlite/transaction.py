@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Unpack
 
 import aiosqlite
 
-from bot.storage.details import Details
 from bot.storage.errors import AlreadyApplied, CharacterNotFound, TransactionStateError
-from bot.storage.history_models import HistoryEntry, UndoResult
+from bot.storage.history_models import HistoryEntry, NewEntry, UndoResult
 from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
     BATCH_SIZE,
@@ -376,15 +375,7 @@ class Transaction:
 
     # --- history (``HistoryRecorder``) -------------------------------------------------------
 
-    async def record(
-        self,
-        *,
-        guild_id: int,
-        interaction_id: int,
-        actor_id: int,
-        command: str,
-        details: Details | None = None,
-    ) -> HistoryEntry | None:
+    async def record(self, **entry: Unpack[NewEntry]) -> HistoryEntry | None:
         """Write the history entry of this transaction's change, once, after the writes.
 
         ``details``: the command's own (``bot.storage.details``). Returns None (and writes
@@ -392,13 +383,7 @@ class Transaction:
         the interaction already has an entry (the transaction then rolls back),
         ``TypeError`` when ``details`` are not that command's details.
         """
-        return await self._history.record(
-            guild_id=guild_id,
-            interaction_id=interaction_id,
-            actor_id=actor_id,
-            command=command,
-            details=details,
-        )
+        return await self._history.record(entry)
 
     async def undo_latest(
         self, guild_id: int, interaction_id: int, actor_id: int
