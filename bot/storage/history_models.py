@@ -7,12 +7,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import NotRequired, TypedDict
+from typing import Final, NotRequired, TypedDict
 
 from bot.storage.details import Details
 from bot.storage.models import StoredCharacter
 
-__all__ = ["HistoryCharacter", "HistoryEntry", "NewEntry", "UndoResult"]
+__all__ = [
+    "LATEST_ENTRIES",
+    "HistoryCharacter",
+    "HistoryEntry",
+    "HistoryQuery",
+    "NewEntry",
+    "UndoResult",
+]
 
 
 @dataclass(frozen=True)
@@ -51,6 +58,22 @@ class HistoryCharacter:
     @property
     def max_after(self) -> int | None:
         return None if self.after is None else self.after.health.max_health
+
+
+@dataclass(frozen=True)
+class HistoryQuery:
+    """Which of a server's history entries ``history`` reads, newest first: those touching
+    ``character_id`` (None: every one), at most ``limit``, only those older than
+    ``before_id`` when given, the newest ``offset`` skipped (a page of ``/history``)."""
+
+    character_id: int | None = None
+    limit: int = 15
+    before_id: int | None = None
+    offset: int = 0
+
+
+#: The server's 15 newest entries.
+LATEST_ENTRIES: Final = HistoryQuery()
 
 
 class NewEntry(TypedDict):

@@ -17,7 +17,13 @@ from typing import Protocol, Self, TypeVar, Unpack
 
 from bot.storage.errors import SchemaMovedOn
 from bot.storage.fair_lock import Ticket
-from bot.storage.history_models import HistoryEntry, NewEntry, UndoResult
+from bot.storage.history_models import (
+    LATEST_ENTRIES,
+    HistoryEntry,
+    HistoryQuery,
+    NewEntry,
+    UndoResult,
+)
 from bot.storage.memory import ServerNames
 from bot.storage.models import (
     BATCH_SIZE,
@@ -102,13 +108,7 @@ class StorageReads(Protocol):
         """Whether this interaction's change is stored (settles a commit whose end was lost)."""
 
     async def history(
-        self,
-        guild_id: int,
-        character_id: int | None = None,
-        limit: int = 15,
-        *,
-        before_id: int | None = None,
-        offset: int = 0,
+        self, guild_id: int, query: HistoryQuery = LATEST_ENTRIES
     ) -> list[HistoryEntry]: ...
 
     async def get_history_entry(self, guild_id: int, entry_id: int) -> HistoryEntry | None: ...

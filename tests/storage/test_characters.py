@@ -15,6 +15,7 @@ from bot.storage import (
     TransactionStateError,
     name_key,
 )
+from bot.storage.history_models import HistoryQuery
 from bot.storage.models import CharacterQuery
 from bot.storage.snapshot import HEALTH_COLUMNS, health_from_row, health_to_row
 from rules.character import CharacterHealth, Hospital
@@ -223,7 +224,7 @@ async def test_guild_isolation(storage: Storage, next_id: Interactions) -> None:
         assert await tx.count_characters(GUILD_B) == 0
         assert (await tx.server_names(GUILD_B)).characters == ()
         assert await tx.history(GUILD_B) == []
-        assert await tx.history(GUILD_B, ann.id) == []
+        assert await tx.history(GUILD_B, HistoryQuery(ann.id)) == []
         assert await tx.delete_character(GUILD_B, ann.id) is None
         for write in (
             tx.save_health(as_b, replace(ann.health, health=1)),

@@ -17,6 +17,7 @@ import pytest
 from bot.i18n import Language, text
 from bot.interaction.tree import error_message
 from bot.storage import Storage, StorageError, StorageFull, StorageUnwritable, StoredCharacter
+from bot.storage.history_models import HistoryQuery
 from bot.storage.sqlite.full_disk import NOTICE_SECONDS, FullDisk, is_full
 
 from .conftest import ALICE, GM, GUILD_A, Interactions, general, health
@@ -38,7 +39,7 @@ async def limit_pages(storage: Storage, count: int) -> None:
 
 async def entries(storage: Storage) -> int:
     async with storage.read() as reader:
-        return len(await reader.history(GUILD_A, limit=10_000))
+        return len(await reader.history(GUILD_A, HistoryQuery(limit=10_000)))
 
 
 async def create_with_notes(

@@ -16,6 +16,7 @@ from bot.storage import (
     TransactionStateError,
 )
 from bot.storage.details import HurtDetails, HurtTarget, UndoDetails
+from bot.storage.history_models import HistoryQuery
 from bot.storage.snapshot import dump_after, load_after
 from rules.character import CharacterHealth, Hospital
 
@@ -184,15 +185,15 @@ async def test_history_of_one_character_limit_and_paging(
         await hurt(storage, next_id, ann, 1)
         await hurt(storage, next_id, bob, 2)
     async with storage.read() as reader:
-        of_ann = await reader.history(GUILD_A, ann.id)
+        of_ann = await reader.history(GUILD_A, HistoryQuery(ann.id))
         assert [e.characters[0].health_after for e in of_ann] == [7, 8, 9, 10]
         assert all(e.characters[0].character_id == ann.id for e in of_ann)
-        latest = await reader.history(GUILD_A, limit=3)
+        latest = await reader.history(GUILD_A, HistoryQuery(limit=3))
         assert [e.id for e in latest] == sorted((e.id for e in latest), reverse=True)
-        older = await reader.history(GUILD_A, limit=3, before_id=latest[-1].id)
-        every = [e.id for e in await reader.history(GUILD_A, limit=10)]
+        older = await reader.history(GUILD_A, HistoryQuery(limit=3, before_id=latest[-1].id))
+        every = [e.id for e in await reader.history(GUILD_A, HistoryQuery(limit=10))]
         assert [e.id for e in older] == every[3:6]  # ids may have gaps (PostgreSQL's sequence)
-        page = await reader.history(GUILD_A, bob.id, limit=2, before_id=of_ann[0].id)
+        page = await reader.history(GUILD_A, HistoryQuery(bob.id, limit=2, before_id=of_ann[0].id))
         assert [e.characters[0].health_after for e in page] == [6, 8]
         assert len(await reader.history(GUILD_A)) == 8
         assert await reader.history(GUILD_B) == []
@@ -221,7 +222,7 @@ async def test_undo_create(storage: Storage, next_id: Interactions) -> None:
     assert touched.before == ann and touched.after is None and touched.name == "Ann"
     async with storage.read() as reader:
         assert await reader.get_character(GUILD_A, ann.id) is None
-        entries = await reader.history(GUILD_A, ann.id)
+        entries = await reader.history(GUILD_A, HistoryQuery(ann.id))
     assert await named(storage, GUILD_A, "ann") is None
     assert [(e.command, e.undone, e.undo_of) for e in entries] == [
         ("undo", False, result.reverted.id),
@@ -287,7 +288,7 @@ async def test_undo_delete_brings_back_id_and_abilities(
     assert await raw_snapshot(storage, GUILD_A, ann.id) == before  # created_at included
     assert await named(storage, GUILD_A, "ANN") == back
     async with storage.read() as reader:
-        assert [e.command for e in await reader.history(GUILD_A, ann.id)] == [
+        assert [e.command for e in await reader.history(GUILD_A, HistoryQuery(ann.id))] == [
             "undo",
             "delete",
             "hurt",

@@ -37,6 +37,7 @@ from bot.storage.details import (
     details_classes,
     details_of,
 )
+from bot.storage.history_models import HistoryQuery
 from bot.storage.snapshot import dump_json
 from rules.character import CharacterHealth
 from tests.storage.conftest import SQLITE_ONLY
@@ -338,7 +339,7 @@ async def test_entries_stored_by_older_versions_read_back_typed(
             (GUILD_A, number, next_id(), GM, command, stored),
         )
     async with storage.read() as reader:
-        entries = await reader.history(GUILD_A, limit=len(rows) + 1)
+        entries = await reader.history(GUILD_A, HistoryQuery(limit=len(rows) + 1))
     assert [e.details for e in reversed(entries[:-1])] == [e for _c, _s, e in STORED]
     assert isinstance(entries[-1].details, UnknownDetails) and entries[-1].command == "create"
     assert entries[-1].characters[0].character_id == ann.id
@@ -368,6 +369,6 @@ async def test_a_command_records_its_details_and_nothing_else(
     assert entry is not None and entry.details == RestDetails(2)
     async with storage.read() as reader:
         (row,) = await reader.fetch_all("SELECT details FROM history WHERE id = ?", (entry.id,))
-        (stored,) = await reader.history(GUILD_A, limit=1)
+        (stored,) = await reader.history(GUILD_A, HistoryQuery(limit=1))
     assert json.loads(row["details"]) == {"days": 2, "hospital": False}
     assert stored.details == RestDetails(2)

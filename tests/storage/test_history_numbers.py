@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Storage, StoredCharacter
+from bot.storage.history_models import HistoryQuery
 from bot.storage.sqlite.database import apply_migrations, connect, load_migrations
 from tests.storage.conftest import SQLITE_ONLY
 
@@ -58,7 +59,7 @@ async def test_each_server_counts_from_one_and_the_reads_show_the_same_numbers(
     assert undone.undo_entry.undo_of == undone.reverted.id != 4  # the key stays the id
     async with storage.read() as reader:
         a_entries = await reader.history(GUILD_A)
-        b_entries = await reader.history(GUILD_B, bob.id)
+        b_entries = await reader.history(GUILD_B, HistoryQuery(bob.id))
         latest = await reader.latest_undoable(GUILD_B)
         by_id = await reader.get_history_entry(GUILD_B, undone.reverted.id)
     assert [e.number for e in a_entries] == [4, 3, 2, 1]
@@ -180,8 +181,8 @@ async def test_the_migration_numbers_each_servers_entries_in_order(
         ann = await create(storage, next_id, "Ann", guild=GUILD_A)
         cid = await create(storage, next_id, "Cid", guild=GUILD_C)
         async with storage.read() as reader:
-            (a_latest,) = await reader.history(GUILD_A, ann.id)
-            (c_latest,) = await reader.history(GUILD_C, cid.id)
+            (a_latest,) = await reader.history(GUILD_A, HistoryQuery(ann.id))
+            (c_latest,) = await reader.history(GUILD_C, HistoryQuery(cid.id))
         assert (a_latest.id, a_latest.number) == (94, 6)
         assert (c_latest.id, c_latest.number) == (95, 4)
     with sqlite3.connect(db_path) as raw, pytest.raises(sqlite3.IntegrityError):

@@ -11,6 +11,7 @@ from dataclasses import replace
 import pytest
 
 from bot.storage import AlreadyApplied, Storage
+from bot.storage.history_models import HistoryQuery
 from bot.storage.postgres.storage import PgStorage
 from devkit.postgres import PostgresServer
 
@@ -52,7 +53,7 @@ async def test_two_processes_hurting_one_character_at_once_both_count(
         )
         async with second.read() as reader:
             stored = await reader.get_character(GUILD_A, ana.id)
-            entries = await reader.history(GUILD_A, limit=100)
+            entries = await reader.history(GUILD_A, HistoryQuery(limit=100))
         assert stored is not None
         assert stored.health.health == ana_health - 2 * HURTS_EACH
         assert sorted(entry.number for entry in entries) == list(range(1, 2 * HURTS_EACH + 2))

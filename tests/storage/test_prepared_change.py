@@ -9,6 +9,7 @@ import asyncio
 from dataclasses import replace
 
 from bot.storage import Among, Storage, StorageChange
+from bot.storage.history_models import HistoryQuery
 from rules.scene import start_scene
 
 from .conftest import ALICE, GM, GUILD_A, GUILD_B, Interactions, create, health
@@ -52,7 +53,7 @@ async def test_a_prepared_change_is_one_recorded_transaction(
     )
     assert saved == [("Ana", 6), ("Bea", 6)] and len(runs) == 1
     async with storage.read() as reader:
-        latest = (await reader.history(GUILD_A, limit=1))[0]
+        latest = (await reader.history(GUILD_A, HistoryQuery(limit=1)))[0]
         ana = (await reader.list_characters(GUILD_A))[0]
     assert latest.interaction_id == interaction and latest.command == "scene new"
     assert latest.number == 5 and {c.name for c in latest.characters} == {"Ana", "Bea"}
@@ -87,7 +88,7 @@ async def test_a_change_between_its_reads_and_its_write_is_not_lost(
     assert saved == [("Ana", 6), ("Bea", 2)]
     async with storage.read() as reader:
         bea = (await reader.list_characters(GUILD_A))[1]
-        entries = await reader.history(GUILD_A, limit=2)
+        entries = await reader.history(GUILD_A, HistoryQuery(limit=2))
     assert (bea.health.health, bea.health.scene_start_health) == (2, 2)
     assert [e.command for e in entries] == ["scene new", "hurt"]
     assert entries[0].number == entries[1].number + 1
@@ -110,7 +111,7 @@ async def test_a_server_that_keeps_changing_is_changed_under_the_lock(
     assert len(runs) == 3  # two prepared tries, then the ordinary way
     assert [name for name, _ in saved] == ["Ana", "Nuevo 1", "Nuevo 2"]
     async with storage.read() as reader:
-        latest = (await reader.history(GUILD_A, limit=1))[0]
+        latest = (await reader.history(GUILD_A, HistoryQuery(limit=1)))[0]
     assert latest.interaction_id == interaction
     assert {c.name for c in latest.characters} == {"Ana"}  # the new ones started at 10
 

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from bot.storage import CharacterNotFound, HistoryEntry, Storage, StoredCharacter, name_key
+from bot.storage.history_models import HistoryQuery
 from bot.storage.snapshot import dump_json, load_after, load_snapshot
 from bot.storage.sqlite.pipeline import Batch
 
@@ -377,7 +378,7 @@ async def test_two_connections_on_one_file_interleave_history_ids(
             assert snapshot is not None and f'"health":{9 - turn}' in snapshot.replace(" ", "")
         assert ids == sorted(set(ids)) and len(ids) == 6
         async with second.read() as reader:
-            assert [e.id for e in await reader.history(GUILD_A, limit=6)] == ids[::-1]
+            assert [e.id for e in await reader.history(GUILD_A, HistoryQuery(limit=6))] == ids[::-1]
 
 
 @pytest.fixture

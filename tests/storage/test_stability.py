@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bot.storage import Storage
+from bot.storage.history_models import HistoryQuery
 from bot.storage.snapshot import character_from_snapshot
 from bot.storage.sqlite.database import apply_migrations, connect, load_migrations
 from rules.stability import CharacterStability, DueTest
@@ -58,7 +59,7 @@ async def test_stability_is_created_saved_read_and_undone_value_by_value(
     async with storage.read() as reader:
         again = await reader.get_character(GUILD_A, ann.id)
         (listed,) = await reader.list_characters(GUILD_A)
-        (history,) = await reader.history(GUILD_A, ann.id, limit=1)
+        (history,) = await reader.history(GUILD_A, HistoryQuery(ann.id, limit=1))
     assert again is not None and again.stability == FULL
     assert listed.stability == FULL
     assert history.characters[0].after is not None

@@ -13,6 +13,7 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
 from bot.render.history_page import HISTORY_LIMIT, history_embed, history_pager_labels
+from bot.storage.history_models import HistoryQuery
 from bot.storage.models import CharacterRef, StoredCharacter
 
 __all__ = ["HistoryPageButton", "history_page"]
@@ -29,9 +30,11 @@ async def history_page(
     async with here.read() as reader:
         entries = await reader.history(
             here.table_id,
-            None if character is None else character.id,
-            limit=HISTORY_LIMIT + 1,
-            offset=(page - 1) * HISTORY_LIMIT,
+            HistoryQuery(
+                None if character is None else character.id,
+                limit=HISTORY_LIMIT + 1,
+                offset=(page - 1) * HISTORY_LIMIT,
+            ),
         )
     more = len(entries) > HISTORY_LIMIT
     language = here.public_language

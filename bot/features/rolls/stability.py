@@ -43,7 +43,7 @@ from bot.render.stability import (
 from bot.render.stability_call import mark_rolled, rolled_line
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.storage.details import RollNumbers, StabilityRollDetails, StabilityTestDetails
-from bot.storage.history_models import HistoryEntry
+from bot.storage.history_models import HistoryEntry, HistoryQuery
 from bot.storage.interface import StorageChange
 from bot.storage.models import RollKind, RollMessage, StoredCharacter
 from bot.storage.roll_messages import forget_roll_messages, roll_number
@@ -183,7 +183,7 @@ async def _where(
 async def _latest_entry(tx: StorageChange, guild_id: int, character_id: int) -> HistoryEntry | None:
     """The character's latest Stability call or roll in the history (undos and other changes
     passed over), undone or not."""
-    for entry in await tx.history(guild_id, character_id, limit=10):
+    for entry in await tx.history(guild_id, HistoryQuery(character_id, limit=10)):
         if isinstance(entry.details, StabilityRollDetails | StabilityTestDetails):
             return entry
     return None
@@ -194,7 +194,7 @@ async def _roll_entry(
 ) -> tuple[HistoryEntry, StabilityRollDetails] | None:
     """The latest roll of the character's Stability test still standing (not undone), from
     the history: the one a button of its test, pressed late, is refused with."""
-    for entry in await tx.history(guild_id, character_id, limit=10):
+    for entry in await tx.history(guild_id, HistoryQuery(character_id, limit=10)):
         if isinstance(entry.details, StabilityRollDetails) and not entry.undone:
             return entry, entry.details
     return None

@@ -22,7 +22,12 @@ from bot.storage.errors import (
     CharacterNotFound,
     TransactionStateError,
 )
-from bot.storage.history_models import HistoryCharacter, HistoryEntry
+from bot.storage.history_models import (
+    LATEST_ENTRIES,
+    HistoryCharacter,
+    HistoryEntry,
+    HistoryQuery,
+)
 from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
     BATCH_SIZE,
@@ -399,32 +404,24 @@ class Reader:
         ]
 
     async def history(
-        self,
-        guild_id: int,
-        character_id: int | None = None,
-        limit: int = 15,
-        *,
-        before_id: int | None = None,
-        offset: int = 0,
+        self, guild_id: int, query: HistoryQuery = LATEST_ENTRIES
     ) -> list[HistoryEntry]:
-        """The guild's entries (or those touching one character), newest first.
-
-        ``before_id`` pages further back: only entries with a smaller id; ``offset`` skips
-        that many of the newest (a page of ``/history``).
-        """
+        """The guild's entries that ``query`` asks for (``HistoryQuery``), newest first."""
+        before_id = query.before_id
         page = "" if before_id is None else " AND h.id < ?"
         paging: tuple[int, ...] = () if before_id is None else (before_id,)
-        if character_id is None:
+        rest = (*paging, query.limit, max(0, query.offset))
+        if query.character_id is None:
             rows = await self.fetch_all(
                 f"{SELECT_HISTORY} WHERE h.guild_id = ?{page} ORDER BY h.id DESC LIMIT ? OFFSET ?",
-                (guild_id, *paging, limit, max(0, offset)),
+                (guild_id, *rest),
             )
         else:
             rows = await self.fetch_all(
                 f"{SELECT_HISTORY} JOIN history_characters AS hc ON hc.history_id = h.id"
                 f" WHERE hc.character_id = ? AND h.guild_id = ?{page}"
                 " ORDER BY hc.history_id DESC LIMIT ? OFFSET ?",
-                (character_id, guild_id, *paging, limit, max(0, offset)),
+                (query.character_id, guild_id, *rest),
             )
         return await self._entries(rows)
 

@@ -29,7 +29,13 @@ from typing import Any, Unpack
 import aiosqlite
 
 from bot.storage.errors import AlreadyApplied, CharacterNotFound, TransactionStateError
-from bot.storage.history_models import HistoryEntry, NewEntry, UndoResult
+from bot.storage.history_models import (
+    LATEST_ENTRIES,
+    HistoryEntry,
+    HistoryQuery,
+    NewEntry,
+    UndoResult,
+)
 from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
     BATCH_SIZE,
@@ -288,17 +294,9 @@ class Transaction:
         )
 
     async def history(
-        self,
-        guild_id: int,
-        character_id: int | None = None,
-        limit: int = 15,
-        *,
-        before_id: int | None = None,
-        offset: int = 0,
+        self, guild_id: int, query: HistoryQuery = LATEST_ENTRIES
     ) -> list[HistoryEntry]:
-        return await self._reads.history(
-            guild_id, character_id, limit, before_id=before_id, offset=offset
-        )
+        return await self._reads.history(guild_id, query)
 
     async def get_history_entry(self, guild_id: int, entry_id: int) -> HistoryEntry | None:
         return await self._reads.get_history_entry(guild_id, entry_id)
