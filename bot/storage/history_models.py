@@ -51,14 +51,6 @@ class HistoryCharacter:
     def health_after(self) -> int | None:
         return None if self.after is None else self.after.health.health
 
-    @property
-    def max_before(self) -> int | None:
-        return None if self.before is None else self.before.health.max_health
-
-    @property
-    def max_after(self) -> int | None:
-        return None if self.after is None else self.after.health.max_health
-
 
 @dataclass(frozen=True)
 class HistoryQuery:
