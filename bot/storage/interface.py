@@ -34,6 +34,7 @@ from bot.storage.models import (
     CharacterRef,
     GuildSettings,
     LostChannel,
+    NewCharacter,
     Numbers,
     RollKind,
     RollMessage,
@@ -175,17 +176,7 @@ class StorageChange(StorageReads, Protocol):
 
     async def set_meta(self, key: str, value: str) -> None: ...
 
-    async def create_character(
-        self,
-        guild_id: int,
-        name: str,
-        owner_id: int,
-        health: CharacterHealth,
-        abilities: Iterable[Ability] = (),
-        gender: Gender | None = None,
-        stability: CharacterStability | None = None,
-        numbers: Numbers = Numbers.SHOWN,
-    ) -> StoredCharacter:
+    async def create_character(self, new: NewCharacter) -> StoredCharacter:
         """A new character (name stored trimmed), with Stability when given. Raises
         ``DuplicateName``, and ``ValueError`` for two abilities whose names are equal
         ignoring case."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
@@ -25,6 +25,7 @@ __all__ = [
     "GuildSettings",
     "LightCharacter",
     "LostChannel",
+    "NewCharacter",
     "Numbers",
     "RollKind",
     "RollMessage",
@@ -110,6 +111,21 @@ def numbers_from_value(value: object) -> Numbers:
 def numbers_to_value(numbers: Numbers) -> str | None:
     """What the column holds: NULL for shown (every row from before issue 28)."""
     return None if numbers is Numbers.SHOWN else numbers.value
+
+
+@dataclass(frozen=True)
+class NewCharacter:
+    """A character to create (``create_character``) in the server ``guild_id``: its name
+    (stored trimmed), its member, its Health, and what it may start with."""
+
+    guild_id: int
+    name: str
+    owner_id: int
+    health: CharacterHealth
+    abilities: Iterable[Ability] = ()
+    gender: Gender | None = None
+    stability: CharacterStability | None = None
+    numbers: Numbers = Numbers.SHOWN
 
 
 @dataclass(frozen=True)

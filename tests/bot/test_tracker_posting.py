@@ -26,6 +26,7 @@ from bot.features.scene.status import tracker_embeds
 from bot.features.scene.tracker import EDIT_INTERVAL, LiveTracker
 from bot.i18n import Language
 from bot.storage import Storage
+from bot.storage.models import NewCharacter
 from bot.storage.trackers import TrackerMessage
 from devkit.fake_discord import FakeDiscord, FakeGuild, message_text
 from rules.character import CharacterHealth
@@ -57,7 +58,7 @@ async def live(
 async def create(storage: Storage, guild_id: int, name: str) -> None:
     """A recorded change of the server, as ``/character create`` makes it."""
     async with storage.transaction(guild_id=guild_id) as tx:
-        await tx.create_character(guild_id, name, GM, CharacterHealth.new(9, 3))
+        await tx.create_character(NewCharacter(guild_id, name, GM, CharacterHealth.new(9, 3)))
         await tx.record(
             guild_id=guild_id, interaction_id=next(_INTERACTIONS), actor_id=GM, command="create"
         )

@@ -14,6 +14,7 @@ import psycopg
 import pytest
 
 from bot.storage import Storage, StoredCharacter, name_key
+from bot.storage.models import NewCharacter
 from bot.storage.postgres.storage import PgStorage
 from devkit.postgres import PostgresServer, running_postgres
 from rules.abilities import Ability, AbilityKind
@@ -67,7 +68,9 @@ async def create(
     ``/character create`` is)."""
     async with storage.transaction(guild_id=guild) as tx:
         character = await tx.create_character(
-            guild, name, owner, health(), [general("Athletics", 4), investigative("Occult", 2)]
+            NewCharacter(
+                guild, name, owner, health(), [general("Athletics", 4), investigative("Occult", 2)]
+            )
         )
         await tx.record(guild_id=guild, interaction_id=next_id(), actor_id=owner, command="create")
     return character

@@ -16,6 +16,7 @@ import pytest
 
 from bot.config.operate import OperateError, backup
 from bot.storage import Storage, StoredCharacter
+from bot.storage.models import NewCharacter
 
 from .conftest import ALICE, GM, GUILD_A, GUILD_B, health
 from .test_operate import PROJECT_ROOT, files_in, run_cli
@@ -49,7 +50,7 @@ async def live(db_path: Path) -> AsyncIterator[tuple[Storage, StoredCharacter]]:
     storage = await Storage.open(db_path)
     try:
         async with storage.transaction() as tx:
-            ann = await tx.create_character(GUILD_A, "Ann", ALICE, health(99))
+            ann = await tx.create_character(NewCharacter(GUILD_A, "Ann", ALICE, health(99)))
             await tx.record(guild_id=GUILD_A, interaction_id=1, actor_id=GM, command="create")
         await changes(storage, ann, first=100, count=50)
         yield storage, ann
@@ -98,7 +99,7 @@ async def test_a_backup_onto_the_live_shm_is_refused_and_every_change_is_kept(
     "database disk image is malformed" and the changes of one of them lost."""
     storage, ann = live
     async with storage.transaction() as tx:
-        bob = await tx.create_character(GUILD_B, "Bob", ALICE, health(99))
+        bob = await tx.create_character(NewCharacter(GUILD_B, "Bob", ALICE, health(99)))
         await tx.record(guild_id=GUILD_B, interaction_id=2, actor_id=GM, command="create")
     shm = Path(f"{db_path}-shm")
     before = inode(shm)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.storage import Storage
+from bot.storage.models import NewCharacter
 
 from .conftest import ALICE, GM, GUILD_A, Interactions, health
 
@@ -13,7 +14,7 @@ async def test_listeners_hear_each_recorded_change_once(
     heard: list[tuple[int, tuple[int, ...]]] = []
     storage.on_change(lambda guild_id, ids: heard.append((guild_id, ids)))
     async with storage.transaction() as tx:
-        ann = await tx.create_character(GUILD_A, "Ann", ALICE, health(9))
+        ann = await tx.create_character(NewCharacter(GUILD_A, "Ann", ALICE, health(9)))
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
     async with storage.transaction(require_record=False) as tx:
         await tx.set_meta("unrecorded", "no change of a character")

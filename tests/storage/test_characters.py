@@ -16,7 +16,7 @@ from bot.storage import (
     name_key,
 )
 from bot.storage.history_models import HistoryQuery
-from bot.storage.models import CharacterQuery
+from bot.storage.models import CharacterQuery, NewCharacter
 from bot.storage.snapshot import HEALTH_COLUMNS, health_from_row, health_to_row
 from rules.character import CharacterHealth, Hospital
 
@@ -87,7 +87,9 @@ async def test_meta(storage: Storage) -> None:
 async def test_create_find_get_and_save(storage: Storage, next_id: Interactions) -> None:
     abilities = (general("Shooting", 4), investigative("Library Use", 2))
     async with storage.transaction() as tx:
-        created = await tx.create_character(GUILD_A, "  Ann Bishop ", ALICE, health(), abilities)
+        created = await tx.create_character(
+            NewCharacter(GUILD_A, "  Ann Bishop ", ALICE, health(), abilities)
+        )
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=ALICE, command="c")
     assert created.name == "Ann Bishop"
     assert created.guild_id == GUILD_A and created.owner_id == ALICE
@@ -111,14 +113,15 @@ async def test_names_unique_per_guild_ignoring_case(
     storage: Storage, next_id: Interactions
 ) -> None:
     async with storage.transaction() as tx:
-        await tx.create_character(GUILD_A, "Ana", ALICE, health())
+        await tx.create_character(NewCharacter(GUILD_A, "Ana", ALICE, health()))
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=ALICE, command="c")
     with pytest.raises(DuplicateName) as caught:
         async with storage.transaction() as tx:
-            await tx.create_character(GUILD_A, " ANA", BOB, health())
+            await tx.create_character(NewCharacter(GUILD_A, " ANA", BOB, health()))
     assert caught.value.guild_id == GUILD_A
     async with storage.transaction() as tx:
-        other = await tx.create_character(GUILD_B, "ana", BOB, health())  # another guild
+        # another guild
+        other = await tx.create_character(NewCharacter(GUILD_B, "ana", BOB, health()))
         await tx.record(guild_id=GUILD_B, interaction_id=next_id(), actor_id=BOB, command="c")
     async with storage.read() as reader:
         assert await reader.count_characters(GUILD_A) == 1
@@ -127,7 +130,7 @@ async def test_names_unique_per_guild_ignoring_case(
 
 async def test_casefold_not_lower(storage: Storage, next_id: Interactions) -> None:
     async with storage.transaction() as tx:
-        await tx.create_character(GUILD_A, "Strauß", ALICE, health())
+        await tx.create_character(NewCharacter(GUILD_A, "Strauß", ALICE, health()))
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=ALICE, command="c")
     found = await named(storage, GUILD_A, "STRAUSS")
     assert found is not None and found.name == "Strauß"
@@ -136,12 +139,12 @@ async def test_casefold_not_lower(storage: Storage, next_id: Interactions) -> No
 async def test_listing_counting_owners_and_living(storage: Storage, next_id: Interactions) -> None:
     async with storage.transaction() as tx:
         for name, owner in (("zed", ALICE), ("Bea", BOB), ("adam", ALICE)):
-            await tx.create_character(GUILD_A, name, owner, health())
-        dead = await tx.create_character(GUILD_A, "Carl", BOB, health())
+            await tx.create_character(NewCharacter(GUILD_A, name, owner, health()))
+        dead = await tx.create_character(NewCharacter(GUILD_A, "Carl", BOB, health()))
         await tx.save_health(dead, replace(dead.health, health=-12))
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
     async with storage.transaction() as tx:
-        await tx.create_character(GUILD_B, "Other", ALICE, health())
+        await tx.create_character(NewCharacter(GUILD_B, "Other", ALICE, health()))
         await tx.record(guild_id=GUILD_B, interaction_id=next_id(), actor_id=GM, command="c")
     async with storage.read() as reader:
         everyone = await reader.list_characters(GUILD_A)
@@ -159,12 +162,12 @@ async def test_listing_counting_owners_and_living(storage: Storage, next_id: Int
 async def test_one_transaction_writes_one_guild(storage: Storage, next_id: Interactions) -> None:
     with pytest.raises(TransactionStateError):
         async with storage.transaction() as tx:
-            await tx.create_character(GUILD_B, "Other", ALICE, health())
+            await tx.create_character(NewCharacter(GUILD_B, "Other", ALICE, health()))
             await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
     with pytest.raises(TransactionStateError):
         async with storage.transaction() as tx:
-            await tx.create_character(GUILD_B, "Other", ALICE, health())
-            await tx.create_character(GUILD_A, "Other", ALICE, health())
+            await tx.create_character(NewCharacter(GUILD_B, "Other", ALICE, health()))
+            await tx.create_character(NewCharacter(GUILD_A, "Other", ALICE, health()))
     async with storage.read() as reader:
         assert await reader.count_characters(GUILD_A) == 0
         assert await reader.count_characters(GUILD_B) == 0
@@ -172,7 +175,7 @@ async def test_one_transaction_writes_one_guild(storage: Storage, next_id: Inter
 
 async def test_abilities(storage: Storage, next_id: Interactions) -> None:
     async with storage.transaction() as tx:
-        ann = await tx.create_character(GUILD_A, "Ann", ALICE, health())
+        ann = await tx.create_character(NewCharacter(GUILD_A, "Ann", ALICE, health()))
         ann = await tx.set_ability(ann, general("Shooting", 4))
         ann = await tx.set_ability(ann, investigative("Oral History", 2))
         ann = await tx.set_ability(ann, general("SHOOTING", 6, 1))  # same ability, new case
@@ -198,7 +201,9 @@ async def test_abilities(storage: Storage, next_id: Interactions) -> None:
 
 async def test_delete_cascades_abilities(storage: Storage, next_id: Interactions) -> None:
     async with storage.transaction() as tx:
-        ann = await tx.create_character(GUILD_A, "Ann", ALICE, health(), [general("Athletics", 3)])
+        ann = await tx.create_character(
+            NewCharacter(GUILD_A, "Ann", ALICE, health(), [general("Athletics", 3)])
+        )
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
     async with storage.transaction() as tx:
         deleted = await tx.delete_character(GUILD_A, ann.id)
@@ -213,7 +218,9 @@ async def test_delete_cascades_abilities(storage: Storage, next_id: Interactions
 
 async def test_guild_isolation(storage: Storage, next_id: Interactions) -> None:
     async with storage.transaction() as tx:
-        ann = await tx.create_character(GUILD_A, "Ann", ALICE, health(), [general("Athletics", 3)])
+        ann = await tx.create_character(
+            NewCharacter(GUILD_A, "Ann", ALICE, health(), [general("Athletics", 3)])
+        )
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
     as_b = replace(ann, guild_id=GUILD_B)  # a cog passing guild B with A's character id
     async with storage.transaction() as tx:

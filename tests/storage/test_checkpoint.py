@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Storage
+from bot.storage.models import NewCharacter
 from bot.storage.sqlite.checkpoint import Checkpointer
 
 from .conftest import ALICE, GM, GUILD_A, Interactions, health
@@ -33,7 +34,7 @@ async def changes(
     storage: Storage, next_id: Interactions, count: int, *, pause: float = 0.0
 ) -> None:
     async with storage.transaction() as tx:
-        ann = await tx.create_character(GUILD_A, "Ann", ALICE, health(99))
+        ann = await tx.create_character(NewCharacter(GUILD_A, "Ann", ALICE, health(99)))
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
     for step in range(count):
         async with storage.transaction() as tx:

@@ -10,6 +10,7 @@ import pytest
 
 from bot.storage import Storage, StoredCharacter, TransactionStateError
 from bot.storage.fair_lock import Ticket
+from bot.storage.models import NewCharacter
 
 from .conftest import ALICE, GM, GUILD_A, Interactions, general, health
 
@@ -28,7 +29,7 @@ async def decrement(storage: Storage, character: StoredCharacter, interaction_id
 
 async def make(storage: Storage, next_id: Interactions, name: str = "Ann") -> StoredCharacter:
     async with storage.transaction() as tx:
-        created = await tx.create_character(GUILD_A, name, ALICE, health(99, 0))
+        created = await tx.create_character(NewCharacter(GUILD_A, name, ALICE, health(99, 0)))
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
     return created
 
@@ -69,7 +70,7 @@ async def test_exception_rolls_everything_back(storage: Storage, next_id: Intera
         async with storage.transaction() as tx:
             await tx.update_settings(GUILD_A, language="en")
             await tx.set_meta("k", "v")
-            other = await tx.create_character(GUILD_A, "Bob", ALICE, health())
+            other = await tx.create_character(NewCharacter(GUILD_A, "Bob", ALICE, health()))
             await tx.set_ability(other, general("Athletics", 3))
             await tx.save_health(ann, replace(ann.health, health=1))
             await tx.delete_character(GUILD_A, ann.id)

@@ -15,6 +15,7 @@ import pytest
 
 from bot.config.operate import main
 from bot.storage import OperateError, Storage, check_url, copy_database
+from bot.storage.models import NewCharacter
 from bot.storage.postgres.storage import PgStorage
 from bot.storage.sqlite.database import latest_version
 from devkit.postgres import PostgresServer
@@ -84,7 +85,7 @@ async def test_a_copy_into_postgresql_says_what_it_copied_and_ids_continue(
     assert line.endswith(f" from {source} to {pg_url}"), line
     # The next character's id is after the deleted one's: an id is never given twice.
     async with await PgStorage.open_url(pg_url) as storage, storage.transaction() as tx:
-        newcomer = await tx.create_character(GUILD_A, "Newcomer", ALICE, health())
+        newcomer = await tx.create_character(NewCharacter(GUILD_A, "Newcomer", ALICE, health()))
         await tx.record(
             guild_id=GUILD_A, interaction_id=next_id(), actor_id=ALICE, command="create"
         )
@@ -93,7 +94,7 @@ async def test_a_copy_into_postgresql_says_what_it_copied_and_ids_continue(
     back = tmp_path / "back.sqlite3"
     assert (await asyncio.to_thread(copy_database, pg_url, str(back))).counts["characters"] == 7
     async with await Storage.open(back) as storage, storage.transaction() as tx:
-        later = await tx.create_character(GUILD_A, "Later", ALICE, health())
+        later = await tx.create_character(NewCharacter(GUILD_A, "Later", ALICE, health()))
         await tx.record(
             guild_id=GUILD_A, interaction_id=next_id(), actor_id=ALICE, command="create"
         )

@@ -18,6 +18,7 @@ from bot.i18n import Language, text
 from bot.interaction.tree import error_message
 from bot.storage import Storage, StorageError, StorageFull, StorageUnwritable, StoredCharacter
 from bot.storage.history_models import HistoryQuery
+from bot.storage.models import NewCharacter
 from bot.storage.sqlite.full_disk import NOTICE_SECONDS, FullDisk, is_full
 
 from .conftest import ALICE, GM, GUILD_A, Interactions, general, health
@@ -48,11 +49,13 @@ async def create_with_notes(
     """A change that needs new pages: a character with 40 abilities of long names."""
     async with storage.transaction() as tx:
         made = await tx.create_character(
-            GUILD_A,
-            f"Investigator {number}",
-            ALICE,
-            health(),
-            [general(f"Ability {number}-{k} " + "x" * 30, 3) for k in range(40)],
+            NewCharacter(
+                GUILD_A,
+                f"Investigator {number}",
+                ALICE,
+                health(),
+                [general(f"Ability {number}-{k} " + "x" * 30, 3) for k in range(40)],
+            )
         )
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
     return made

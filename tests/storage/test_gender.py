@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Storage
+from bot.storage.models import NewCharacter
 from bot.storage.snapshot import character_from_snapshot
 from rules.character import Gender
 from tests.storage.conftest import SQLITE_ONLY
@@ -21,7 +22,9 @@ async def test_gender_is_stored_corrected_recorded_and_undone(
     storage: Storage, next_id: Interactions, db_path: Path
 ) -> None:
     async with storage.transaction() as tx:
-        ann = await tx.create_character(GUILD_A, "Ann", ALICE, health(), gender=Gender.FEMININE)
+        ann = await tx.create_character(
+            NewCharacter(GUILD_A, "Ann", ALICE, health(), gender=Gender.FEMININE)
+        )
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=ALICE, command="c")
     assert ann.gender is Gender.FEMININE
     async with storage.read() as reader:

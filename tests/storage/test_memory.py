@@ -10,6 +10,7 @@ import pytest
 
 from bot.storage import AlreadyApplied, GuildSettings, Storage
 from bot.storage.memory import RecentInteractions, SettingsCache
+from bot.storage.models import NewCharacter
 from tests.storage.conftest import SQLITE_ONLY
 
 from .conftest import ALICE, GM, GUILD_A, GUILD_B, FakeClock, Interactions, health
@@ -96,7 +97,7 @@ async def test_an_applied_interaction_is_known_without_a_query(
     storage: Storage, next_id: Interactions, trips: Trips
 ) -> None:
     async with storage.transaction() as tx:
-        ann = await tx.create_character(GUILD_A, "Ann", ALICE, health())
+        ann = await tx.create_character(NewCharacter(GUILD_A, "Ann", ALICE, health()))
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
     interaction = next_id()
     assert not storage.applied_recently(interaction)
@@ -110,7 +111,7 @@ async def test_a_rolled_back_interaction_is_not_applied(
     storage: Storage, next_id: Interactions
 ) -> None:
     async with storage.transaction() as tx:
-        ann = await tx.create_character(GUILD_A, "Ann", ALICE, health())
+        ann = await tx.create_character(NewCharacter(GUILD_A, "Ann", ALICE, health()))
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
     interaction = next_id()
     with pytest.raises(RuntimeError):
@@ -130,7 +131,7 @@ async def test_a_repeat_the_memory_missed_is_refused_by_the_history(
     interaction = next_id()
     async with await Storage.open(db_path, clock=clock) as first:
         async with first.transaction() as tx:
-            ann = await tx.create_character(GUILD_A, "Ann", ALICE, health())
+            ann = await tx.create_character(NewCharacter(GUILD_A, "Ann", ALICE, health()))
             await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
         await hurt(first, ann.id, interaction)
     async with await Storage.open(db_path, clock=clock) as second:

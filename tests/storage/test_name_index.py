@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 
 from bot.storage import Storage, StoredCharacter, name_key
+from bot.storage.models import NewCharacter
 from rules.character import Gender
 
 from .conftest import ALICE, BOB, GM, GUILD_A, GUILD_B, Interactions, health
@@ -19,7 +20,7 @@ async def create(
     storage: Storage, next_id: Interactions, name: str, owner: int = ALICE, guild: int = GUILD_A
 ) -> StoredCharacter:
     async with storage.transaction() as tx:
-        made = await tx.create_character(guild, name, owner, health())
+        made = await tx.create_character(NewCharacter(guild, name, owner, health()))
         await tx.record(guild_id=guild, interaction_id=next_id(), actor_id=owner, command="c")
     return made
 
@@ -110,7 +111,7 @@ async def test_a_rolled_back_transaction_forgets_the_server_too(
     with pytest.raises(RuntimeError):
         async with storage.transaction() as tx:
             await tx.rename_character(await tx.character(ann), "Anna")
-            await tx.create_character(GUILD_A, "Cleo", BOB, health())
+            await tx.create_character(NewCharacter(GUILD_A, "Cleo", BOB, health()))
             raise RuntimeError("the command failed after writing")
     assert await names(storage) == [("Ann", ALICE, None)]
 

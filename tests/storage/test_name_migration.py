@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot.storage import Storage
 from bot.storage.key_versions import look_key_v1
+from bot.storage.models import NewCharacter
 from bot.storage.names import look_key, typed_look_key
 from bot.storage.sqlite.database import apply_migrations, connect, latest_version, load_migrations
 from tests.storage.conftest import ALICE, GUILD_A, GUILD_B, health, named
@@ -54,7 +55,7 @@ async def test_colliding_names_are_all_kept_and_reachable_by_exact_name(db_path:
 
 async def test_a_lookalike_is_found_in_the_same_guild_only(storage: Storage) -> None:
     async with storage.transaction() as tx:
-        ana = await tx.create_character(GUILD_A, "Ana", ALICE, health())
+        ana = await tx.create_character(NewCharacter(GUILD_A, "Ana", ALICE, health()))
         await tx.record(guild_id=GUILD_A, interaction_id=1, actor_id=ALICE, command="create")
     async with storage.read() as reader:
         for name in ("ＡＮＡ", "\u0410na", "ána", "ANA"):
@@ -67,7 +68,7 @@ async def test_a_lookalike_is_found_in_the_same_guild_only(storage: Storage) -> 
 
 async def test_rename_is_recorded_and_undone(storage: Storage) -> None:
     async with storage.transaction() as tx:
-        ana = await tx.create_character(GUILD_A, "Ana", ALICE, health())
+        ana = await tx.create_character(NewCharacter(GUILD_A, "Ana", ALICE, health()))
         await tx.record(guild_id=GUILD_A, interaction_id=1, actor_id=ALICE, command="create")
     async with storage.transaction() as tx:
         renamed = await tx.rename_character(ana, "Anabel")

@@ -16,6 +16,7 @@ import pytest
 from bot.config.operate import OperateError, backup, check, database_path, main
 from bot.config.settings import DEFAULT_DATABASE_PATH
 from bot.storage import Storage
+from bot.storage.models import NewCharacter
 from bot.storage.sqlite.database import latest_version
 
 from .conftest import ALICE, GM, GUILD_A, GUILD_B, Interactions, health
@@ -29,7 +30,9 @@ async def filled(path: Path, next_id: Interactions, per_guild: int = 3) -> Path:
         for guild in (GUILD_A, GUILD_B):
             for number in range(per_guild):
                 async with storage.transaction() as tx:
-                    await tx.create_character(guild, f"Investigator {number}", ALICE, health())
+                    await tx.create_character(
+                        NewCharacter(guild, f"Investigator {number}", ALICE, health())
+                    )
                     await tx.record(
                         guild_id=guild, interaction_id=next_id(), actor_id=GM, command="create"
                     )
@@ -89,7 +92,7 @@ async def test_check_reads_a_database_in_use_through_its_wal(
     path = tmp_path / "bot.sqlite3"
     async with await Storage.open(path) as storage:
         async with storage.transaction() as tx:
-            await tx.create_character(GUILD_A, "Ana", ALICE, health())
+            await tx.create_character(NewCharacter(GUILD_A, "Ana", ALICE, health()))
             await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
         assert f"{path.name}-wal" in files_in(tmp_path)
         main_file = digest(path)
@@ -262,7 +265,9 @@ async def a_crashed_bots_files(tmp_path: Path, next_id: Interactions) -> Path:
         await storage.checkpointer.close()  # nothing copied back: the changes stay in the WAL
         for number in range(4):
             async with storage.transaction() as tx:
-                await tx.create_character(GUILD_A, f"Investigator {number}", ALICE, health())
+                await tx.create_character(
+                    NewCharacter(GUILD_A, f"Investigator {number}", ALICE, health())
+                )
                 await tx.record(
                     guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c"
                 )

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bot.features.rolls.keeper import _disabled_components
 from bot.storage import Storage
+from bot.storage.models import NewCharacter
 from bot.storage.roll_messages import (
     MESSAGES_PER_CHARACTER,
     RollKind,
@@ -28,7 +29,7 @@ async def _character(
     storage: Storage, name: str, guild: int = GUILD_A, interaction: int = 1
 ) -> int:
     async with storage.transaction() as tx:
-        created = await tx.create_character(guild, name, ALICE, health())
+        created = await tx.create_character(NewCharacter(guild, name, ALICE, health()))
         await tx.record(guild_id=guild, interaction_id=interaction, actor_id=ALICE, command="c")
     return created.id
 

@@ -23,6 +23,7 @@ import pytest
 
 from bot.storage import CharacterNotFound, HistoryEntry, Storage, StoredCharacter, name_key
 from bot.storage.history_models import HistoryQuery
+from bot.storage.models import NewCharacter
 from bot.storage.snapshot import dump_json, load_after, load_snapshot
 from bot.storage.sqlite.pipeline import Batch
 
@@ -200,7 +201,7 @@ async def test_create_is_three_trips(storage: Storage, next_id: Interactions, tr
     interaction = next_id()
     async with storage.transaction(guild_id=GUILD_A) as tx:
         assert await tx.find_lookalike(GUILD_A, "Ann") is None
-        await tx.create_character(GUILD_A, "Ann", ALICE, health())
+        await tx.create_character(NewCharacter(GUILD_A, "Ann", ALICE, health()))
         await tx.record(guild_id=GUILD_A, interaction_id=interaction, actor_id=GM, command="c")
     calls = trips.take()
     assert calls == [
@@ -266,7 +267,13 @@ async def test_ability_writes_match_a_read(storage: Storage, next_id: Interactio
 async def test_created_character_matches_a_read(storage: Storage, next_id: Interactions) -> None:
     async with storage.transaction(guild_id=GUILD_A) as tx:
         made = await tx.create_character(
-            GUILD_A, " Zoë ", ALICE, health(7, 2), [general("Shooting", 2), general("athletics", 1)]
+            NewCharacter(
+                GUILD_A,
+                " Zoë ",
+                ALICE,
+                health(7, 2),
+                [general("Shooting", 2), general("athletics", 1)],
+            )
         )
         entry = await tx.record(
             guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c"

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bot.storage import Storage
 from bot.storage.history_models import HistoryQuery
+from bot.storage.models import NewCharacter
 from bot.storage.snapshot import character_from_snapshot
 from bot.storage.sqlite.database import apply_migrations, connect, load_migrations
 from rules.stability import CharacterStability, DueTest
@@ -41,7 +42,7 @@ async def test_stability_is_created_saved_read_and_undone_value_by_value(
 ) -> None:
     async with storage.transaction() as tx:
         ann = await tx.create_character(
-            GUILD_A, "Ann", ALICE, health(), stability=CharacterStability.new(8)
+            NewCharacter(GUILD_A, "Ann", ALICE, health(), stability=CharacterStability.new(8))
         )
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=ALICE, command="c")
     assert ann.stability == CharacterStability(pool=8, rating=8)

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.storage import BATCH_SIZE, Among, Storage, TooManyCharacters
-from bot.storage.models import CharacterQuery
+from bot.storage.models import CharacterQuery, NewCharacter
 from bot.storage.sqlite.character_writes import MAX_CHARACTERS
 from bot.storage.sqlite.rows import NAME_KEY_COLUMNS, name_keys
 from rules.character import CharacterHealth, Hospital
@@ -44,10 +44,10 @@ STATES: list[tuple[str, CharacterHealth]] = [
 async def test_among_says_what_the_rules_say(storage: Storage, next_id: Interactions) -> None:
     async with storage.transaction() as tx:
         for name, state in STATES:
-            await tx.create_character(GUILD_A, name, ALICE, state)
+            await tx.create_character(NewCharacter(GUILD_A, name, ALICE, state))
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
     async with storage.transaction() as tx:
-        await tx.create_character(GUILD_B, "elsewhere", ALICE, STATES[2][1])
+        await tx.create_character(NewCharacter(GUILD_B, "elsewhere", ALICE, STATES[2][1]))
         await tx.record(guild_id=GUILD_B, interaction_id=next_id(), actor_id=GM, command="c")
     async with storage.read() as reader:
         bleeding = await reader.batch_of_characters(GUILD_A, Among.BLEEDING)
@@ -68,7 +68,7 @@ async def test_a_whole_server_is_read_a_batch_at_a_time(
 ) -> None:
     async with storage.transaction() as tx:
         for number in range(BATCH_SIZE + 3):
-            await tx.create_character(GUILD_A, f"C{number:04d}", ALICE, health())
+            await tx.create_character(NewCharacter(GUILD_A, f"C{number:04d}", ALICE, health()))
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
     async with storage.read() as reader:
         first = await reader.batch_of_characters(GUILD_A, Among.LIVING)
@@ -184,7 +184,7 @@ async def test_the_out_of_play_are_counted_and_listed_apart_from_their_own_index
     }
     async with storage.transaction(guild_id=GUILD_A) as tx:
         for name, (body, mind) in minds.items():
-            await tx.create_character(GUILD_A, name, ALICE, body, stability=mind)
+            await tx.create_character(NewCharacter(GUILD_A, name, ALICE, body, stability=mind))
         await tx.record(guild_id=GUILD_A, interaction_id=next_id(), actor_id=GM, command="c")
     async with storage.read() as reader:
         assert await reader.head_count(GUILD_A) == (5, 3, 1)

@@ -17,7 +17,7 @@ from bot.render.status import status_embed
 from bot.render.tables import table_name
 from bot.render.visibility import EVERYONE, shows_numbers
 from bot.storage.details import CharacterCreateDetails, CharacterMoveDetails, CharacterRenameDetails
-from bot.storage.models import LightCharacter, Numbers
+from bot.storage.models import LightCharacter, NewCharacter, Numbers
 from bot.storage.tables import GameTable
 from rules.character import CharacterHealth, Gender
 from rules.names import clean_name
@@ -57,13 +57,15 @@ async def create_character(
     async with here.change() as tx:
         await refuse_taken_name(tx, here.table_id, name)
         created = await tx.create_character(
-            here.table_id,
-            name,
-            owner_id,
-            CharacterHealth.new(health, first_aid),
-            gender=gender,
-            stability=mind,
-            numbers=numbers,
+            NewCharacter(
+                here.table_id,
+                name,
+                owner_id,
+                CharacterHealth.new(health, first_aid),
+                gender=gender,
+                stability=mind,
+                numbers=numbers,
+            )
         )
         await here.history(details).record(tx)
     embed = created_reply_embed(created, owner_id, here.public_language)

@@ -15,7 +15,7 @@ from bot.storage.errors import (
     TooManyCharacters,
     TransactionStateError,
 )
-from bot.storage.models import Numbers, StoredCharacter, numbers_to_value
+from bot.storage.models import NewCharacter, Numbers, StoredCharacter, numbers_to_value
 from bot.storage.names import name_key
 from bot.storage.snapshot import (
     HEALTH_COLUMNS,
@@ -195,31 +195,21 @@ class CharacterWriter:
         self._pipe.queue_many(UPSERT_ABILITY, changed)
         return self._stored(current.with_abilities(abilities))
 
-    async def create(
-        self,
-        guild_id: int,
-        name: str,
-        owner_id: int,
-        health: CharacterHealth,
-        abilities: Iterable[Ability] = (),
-        gender: Gender | None = None,
-        stability: CharacterStability | None = None,
-        numbers: Numbers = Numbers.SHOWN,
-    ) -> StoredCharacter:
-        """A new character (name stored trimmed), with Stability when given. Raises
-        ``DuplicateName``, and ``ValueError`` for two abilities whose names are equal
-        ignoring case."""
+    async def create(self, new: NewCharacter) -> StoredCharacter:
+        """The character ``new``, with Stability when given. Raises ``DuplicateName``, and
+        ``ValueError`` for two abilities whose names are equal ignoring case."""
+        guild_id = new.guild_id
         self.check_writable()
         self._known.claim_guild(guild_id)
         self.names_written.add(guild_id)
-        rows = abilities_by_key(abilities)
-        health_row = health_to_row(health)
-        stability_row = stability_to_row(stability)
+        rows = abilities_by_key(new.abilities)
+        health_row = health_to_row(new.health)
+        stability_row = stability_to_row(new.stability)
         fields = {
-            "name": name.strip(),
-            "owner_id": owner_id,
-            "gender": None if gender is None else gender.value,
-            "numbers": numbers_to_value(numbers),
+            "name": new.name.strip(),
+            "owner_id": new.owner_id,
+            "gender": None if new.gender is None else new.gender.value,
+            "numbers": numbers_to_value(new.numbers),
             "created_at": self._now(),
         }
         new_id = await self._insert(

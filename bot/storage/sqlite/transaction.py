@@ -45,6 +45,7 @@ from bot.storage.models import (
     CharacterRef,
     GuildSettings,
     LostChannel,
+    NewCharacter,
     Numbers,
     RollKind,
     RollMessage,
@@ -309,20 +310,8 @@ class Transaction:
 
     # --- character writes (``CharacterWriter``) ----------------------------------------------
 
-    async def create_character(
-        self,
-        guild_id: int,
-        name: str,
-        owner_id: int,
-        health: CharacterHealth,
-        abilities: Iterable[Ability] = (),
-        gender: Gender | None = None,
-        stability: CharacterStability | None = None,
-        numbers: Numbers = Numbers.SHOWN,
-    ) -> StoredCharacter:
-        return await self._characters.create(
-            guild_id, name, owner_id, health, abilities, gender, stability, numbers
-        )
+    async def create_character(self, new: NewCharacter) -> StoredCharacter:
+        return await self._characters.create(new)
 
     async def save_health(
         self, character: StoredCharacter, health: CharacterHealth
