@@ -74,12 +74,10 @@ class CharacterWriter:
         pipe: Pipeline,
         known: KnownCharacters,
         reads: Reader,
-        now: Callable[[], str],
     ) -> None:
         self._pipe = pipe
         self._known = known
         self._reads = reads
-        self._now = now
         self._sealed = False
         #: Guilds whose name index ends with this transaction (names, owners, genders, which
         #: characters exist).
@@ -210,7 +208,7 @@ class CharacterWriter:
             "owner_id": new.owner_id,
             "gender": None if new.gender is None else new.gender.value,
             "numbers": numbers_to_value(new.numbers),
-            "created_at": self._now(),
+            "created_at": self._reads.now(),
         }
         new_id = await self._insert(
             character_id=None,

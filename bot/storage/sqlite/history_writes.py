@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime
 from typing import Protocol
@@ -72,7 +72,6 @@ class HistoryRecorder:
         known: KnownCharacters,
         reads: Reader,
         characters: CharacterRestore,
-        now: Callable[[], str],
         *,
         probed_guild: int | None = None,
     ) -> None:
@@ -81,7 +80,6 @@ class HistoryRecorder:
         self._known = known
         self._reads = reads
         self._characters = characters
-        self._now = now
         self._unseen: set[int] = set()  # interaction ids checked here and not yet recorded
         #: The interaction of the history entry written (None: none yet).
         self.recorded_interaction: int | None = None
@@ -133,7 +131,7 @@ class HistoryRecorder:
             changes = self._known.unchanged()
         if not changes:
             return None
-        created_at = self._now()
+        created_at = self._reads.now()
         self._unseen.discard(interaction_id)
         values = (guild_id, interaction_id, actor_id, command, details_json, created_at, undo_of)
         probed = self._pipe.probed.get(NEXT_HISTORY_ID)

@@ -27,20 +27,18 @@ class SideWriter:
         self,
         pipe: Pipeline,
         reads: Reader,
-        now: Callable[[], str],
         *,
         writable: Callable[[], None],
     ) -> None:
         self._pipe = pipe
         self._reads = reads
-        self._now = now
         self._writable = writable
 
     async def write_settings(self, guild_id: int, given: dict[str, Any]) -> GuildSettings | None:
         """Set the guild's ``given`` settings (``None`` clears one), the others kept; returns
         them as stored (None when none was given: the row is only made sure of)."""
         self._reads.check_open()
-        now = self._now()
+        now = self._reads.now()
         if not given:
             self._pipe.queue(
                 "INSERT INTO guild_settings (guild_id, updated_at) VALUES (?, ?)"
@@ -89,7 +87,7 @@ class SideWriter:
             self._pipe.queue(
                 "INSERT OR IGNORE INTO unkept_roll_replies"
                 " (interaction_id, guild_id, channel_id, made_at) VALUES (?, ?, ?, ?)",
-                (reply_to[0], guild_id, reply_to[1], self._now()),
+                (reply_to[0], guild_id, reply_to[1], self._reads.now()),
             )
         if due:
             self.new_numbers(guild_id, due, kind)
@@ -176,7 +174,7 @@ class SideWriter:
             " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
             " channel_id = excluded.channel_id, message_id = excluded.message_id,"
             " created_at = excluded.created_at",
-            (tracker.guild_id, tracker.channel_id, tracker.message_id, self._now()),
+            (tracker.guild_id, tracker.channel_id, tracker.message_id, self._reads.now()),
         )
         return old
 
@@ -194,7 +192,7 @@ class SideWriter:
             " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
             " channel_id = excluded.channel_id, status = excluded.status,"
             " lost_at = excluded.lost_at",
-            (lost.guild_id, lost.channel_id, lost.status, self._now()),
+            (lost.guild_id, lost.channel_id, lost.status, self._reads.now()),
         )
 
     def forget_lost_channel(self, guild_id: int) -> None:

@@ -91,13 +91,11 @@ class Transaction:
         self._pipe = pipeline_of(conn, on_failure=self._known.forget, checks=checks)
         self._pipe.begin(NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID, (guild_id,))  # with the first
         self._reads = Reader(self._pipe, clock, settings, keep=self._known.keep)
-        self._characters = CharacterWriter(self._pipe, self._known, self._reads, self.now)
+        self._characters = CharacterWriter(self._pipe, self._known, self._reads)
         self._history = HistoryRecorder(
-            self._pipe, self._known, self._reads, self._characters, self.now, probed_guild=guild_id
+            self._pipe, self._known, self._reads, self._characters, probed_guild=guild_id
         )
-        self._side = SideWriter(
-            self._pipe, self._reads, self.now, writable=self._characters.check_writable
-        )
+        self._side = SideWriter(self._pipe, self._reads, writable=self._characters.check_writable)
         #: Guilds whose cached settings end with this transaction (committed or not).
         self.settings_written: set[int] = set()
         #: The interaction this change answers and its channel, when a command's (set by
