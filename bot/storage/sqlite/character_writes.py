@@ -69,12 +69,7 @@ class CharacterWriter:
     """Creates, changes, renames, deletes and restores characters; reads a character it does
     not know yet through the transaction's ``reads`` (which keeps it as known)."""
 
-    def __init__(
-        self,
-        pipe: Pipeline,
-        known: KnownCharacters,
-        reads: Reader,
-    ) -> None:
+    def __init__(self, pipe: Pipeline, known: KnownCharacters, reads: Reader) -> None:
         self._pipe = pipe
         self._known = known
         self._reads = reads

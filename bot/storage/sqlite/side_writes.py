@@ -23,13 +23,7 @@ class SideWriter:
     its next trip or its ``COMMIT``). ``writable`` refuses a write once the history entry is
     written (only roll numbers may follow it); ``open`` only that the block is running."""
 
-    def __init__(
-        self,
-        pipe: Pipeline,
-        reads: Reader,
-        *,
-        writable: Callable[[], None],
-    ) -> None:
+    def __init__(self, pipe: Pipeline, reads: Reader, *, writable: Callable[[], None]) -> None:
         self._pipe = pipe
         self._reads = reads
         self._writable = writable
