@@ -37,8 +37,7 @@ from bot.interaction.errors import UserFacingError
 from bot.render.limits import TITLE_LIMIT
 from bot.render.sanitize import escape
 from bot.storage.details import Details
-from bot.storage.history_models import HistoryEntry
-from bot.storage.interface import StorageChange, StorageEngine, StorageReads
+from bot.storage.interface import HistoryEntry, StorageChange, StorageEngine, StorageReads
 from bot.storage.memory import ServerNames
 from bot.storage.models import CharacterRef, GuildSettings
 from bot.storage.tables import GameTable, TableDirectory

@@ -49,7 +49,7 @@ from bot.storage.details import (
     TimeDetails,
     UndoDetails,
 )
-from bot.storage.history_models import HistoryCharacter, HistoryEntry
+from bot.storage.interface import HistoryCharacter, HistoryEntry
 
 __all__ = [
     "MAX_LINE_LENGTH",

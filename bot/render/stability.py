@@ -49,7 +49,7 @@ from rules.stability_events import (
 from rules.stability_roll import stability_test_difficulty
 
 if TYPE_CHECKING:
-    from bot.storage.history_models import HistoryCharacter
+    from bot.storage.interface import HistoryCharacter
     from bot.storage.models import StoredCharacter as CharacterLike
     from rules.character import CharacterHealth, Gender
     from rules.composure import ComposureTest

@@ -27,7 +27,7 @@ from bot.render.common import (
 )
 from bot.render.cut import cut
 from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT
-from bot.storage.history_models import HistoryEntry
+from bot.storage.interface import HistoryEntry
 from bot.storage.models import StoredCharacter
 from rules.character import CharacterHealth, Gender
 from rules.stability import CharacterStability, StabilityState, stability_state_of

@@ -43,8 +43,7 @@ from bot.render.stability import (
 from bot.render.stability_call import mark_rolled, rolled_line
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.storage.details import RollNumbers, StabilityRollDetails, StabilityTestDetails
-from bot.storage.history_models import HistoryEntry
-from bot.storage.interface import StorageChange
+from bot.storage.interface import HistoryEntry, StorageChange
 from bot.storage.models import RollKind, RollMessage, StoredCharacter
 from bot.storage.roll_messages import forget_roll_messages, roll_number
 from rules.errors import IncurablyInsane

@@ -15,8 +15,8 @@ from bot.interaction.here import Here
 from bot.interaction.transformers import TextChannelTransformer
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from bot.render.sanitize import escape
-from bot.storage.names import name_key
 from bot.storage.tables import GameTable
+from rules.names import name_key
 
 __all__ = [
     "MAX_TABLE_NAME",

@@ -22,7 +22,7 @@ from bot.storage.errors import (
     CharacterNotFound,
     TransactionStateError,
 )
-from bot.storage.history_models import HistoryCharacter, HistoryEntry
+from bot.storage.interface import HistoryCharacter, HistoryEntry
 from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
     BATCH_SIZE,

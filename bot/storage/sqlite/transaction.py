@@ -30,7 +30,7 @@ import aiosqlite
 
 from bot.storage.details import Details
 from bot.storage.errors import AlreadyApplied, CharacterNotFound, TransactionStateError
-from bot.storage.history_models import HistoryEntry, UndoResult
+from bot.storage.interface import HistoryEntry, UndoResult
 from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
     BATCH_SIZE,
