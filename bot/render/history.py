@@ -26,7 +26,7 @@ from bot.render.common import count_text, duration_text, join_words, mention, sa
 from bot.render.rolls import roll_text
 from bot.render.stability import stability_move
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
-from bot.render.words import words_entry_text
+from bot.render.words import undo_of_words, words_entry_text
 from bot.storage.details import (
     AbilityRemoveDetails,
     AbilitySetDetails,
@@ -439,8 +439,7 @@ def _stability_treat(
 def _undo(details: UndoDetails, entry: HistoryEntry, language: Language) -> Sentence:
     """Which entry it reverted (its number in the server) and what came back: Health moved
     back, a deleted character back in play, a created one gone."""
-    number = "?" if entry.undo_of_number is None else entry.undo_of_number
-    words = text(language, "render.history.undo_of", entry=number)
+    words = undo_of_words(entry, language)
     parts = []
     for change in entry.characters:
         name = safe(change.name)
