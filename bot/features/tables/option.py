@@ -26,6 +26,7 @@ __all__ = [
     "PlaceTransformer",
     "TableArg",
     "TableOption",
+    "channel_id_of",
     "gm_role_id_of",
 ]
 
@@ -61,6 +62,12 @@ class PlaceTransformer(app_commands.Transformer):
 
 Place = app_commands.Transform[Any, PlaceTransformer]
 AnnouncementChannel = app_commands.Transform[Any, TextChannelTransformer]
+
+
+def channel_id_of(channel: AnnouncementChannel | None) -> int | None:
+    """The id of the announcement channel a GM names (``None``: none), for the server
+    (``/config channel``) or for a table (``/table channel``)."""
+    return None if channel is None else int(channel.id)
 
 
 def gm_role_id_of(here: Here, role: discord.Role | None) -> int | None:
