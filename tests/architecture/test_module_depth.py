@@ -29,9 +29,10 @@ from tools.import_graph import (
 #: The longest chain of module imports of bot/, in modules (issue 25 asks for 12). Two cuts
 #: made it 12: the command line (``bot/config/operate.py``) reaches the database tools
 #: through ``bot.storage.engines``, not the facade above it, and the storage's interface
-#: stands on three levels (a history entry is the interface's own value, ``bot.storage.interface.HistoryEntry``;
-#: a name's key is the rules', ``rules.names.name_key``), so that the interaction under
-#: every feature starts a level lower.
+#: stands on three levels (a history entry is the interface's own value,
+#: ``bot.storage.interface.HistoryEntry``; a name's key is the rules',
+#: ``rules.names.name_key``), so that the interaction under every feature starts a level
+#: lower.
 MAX_MODULE_LEVELS = 12
 #: The facades that re-export their package's names for cogs/ and the tests.
 FACADES = ("bot.storage", "bot.render")
