@@ -22,7 +22,7 @@ from bot.features.characters.option import (
 from bot.features.health.care import first_aid, take_rest
 from bot.features.health.hurt import MAX_AMOUNT_LENGTH, hurt_targets, wound
 from bot.features.reply import send_reply
-from bot.features.rolls.consciousness import perform_consciousness_roll, send_roll_reply
+from bot.features.rolls.consciousness import CONSCIOUSNESS, perform_consciousness_roll
 from bot.interaction.here import Here, private_language
 from bot.interaction.transformers import InRange, Reason
 from bot.render.weapons import weapon_choices
@@ -95,7 +95,7 @@ class HealthCog(SaludCog):
         saved, roll = await perform_consciousness_roll(
             here, target.id, spend, require_pending=False
         )
-        await send_roll_reply(here, saved, roll)
+        await CONSCIOUSNESS.reply(here, saved, roll)
 
     # --- /firstaid --------------------------------------------------------------------------
 
