@@ -42,7 +42,6 @@ from bot.render.limits import (
     FIELD_VALUE_LIMIT,
     TITLE_LIMIT,
 )
-from bot.render.rolls import consciousness_roll_field
 from bot.render.stability import (
     insanity_embed,
     stability_field,
@@ -53,7 +52,6 @@ from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.render.words import happened_words, words_embeds
 from bot.storage.models import StoredCharacter
 from rules.character import CharacterHealth
-from rules.consciousness import ConsciousnessRoll
 from rules.events import (
     Corrected,
     Damaged,
@@ -76,7 +74,6 @@ __all__ = [
     "SHOWN_BY_FIELDS",
     "Field",
     "change_embeds",
-    "consciousness_roll_embeds",
     "correction_note",
     "death_embed",
     "died",
@@ -295,24 +292,6 @@ def change_embeds(
     if shown_stability is not None and went_insane(shown_stability):
         return [embed, insanity_embed(character, language)]
     return [embed]
-
-
-def consciousness_roll_embeds(
-    character: StoredCharacter,
-    roll: ConsciousnessRoll,
-    language: Language,
-    viewer: Viewer = EVERYONE,
-) -> list[discord.Embed]:
-    """The reply to a Consciousness roll: the status embed after it, with the roll's field
-    (``DIE + SPEND = TOTAL vs DIFFICULTY`` and the outcome in words) and the events; in words
-    for a viewer who may not see the character's numbers."""
-    return change_embeds(
-        character,
-        roll.outcome,
-        language,
-        extra_fields=[consciousness_roll_field(roll, language)],
-        viewer=viewer,
-    )
 
 
 def announce_worthy(before: CharacterHealth | None, after: CharacterHealth | None) -> bool:

@@ -66,7 +66,6 @@ __all__ = [
     "stability_field",
     "stability_flags",
     "stability_move",
-    "stability_roll_embeds",
     "stability_roll_field",
     "stability_sentences",
     "stability_state_label",
@@ -373,25 +372,6 @@ def stability_change_embeds(
     for field_name, field_value in fields:
         embed.add_field(name=field_name, value=cut(field_value, FIELD_VALUE_LIMIT), inline=False)
     return [embed]
-
-
-def stability_roll_embeds(
-    character: CharacterLike,
-    roll: StabilityTestRoll,
-    language: Language,
-    viewer: Viewer = EVERYONE,
-) -> list[discord.Embed]:
-    """The reply to a Stability test's roll: Stability before → after with the state, the
-    roll's field (``DIE + SPEND = TOTAL vs DIFFICULTY`` with its breakdown, the outcome), a
-    mental illness in words; incurable insanity in its own embed. In words for a viewer who
-    may not see the character's numbers."""
-    return stability_change_embeds(
-        character,
-        roll.outcome,
-        language,
-        extra_fields=[stability_roll_field(roll, language)],
-        viewer=viewer,
-    )
 
 
 def stability_move(change: HistoryCharacter, language: Language) -> str | None:

@@ -71,7 +71,7 @@ def test_a_press_enters_its_kind_once() -> None:
         assert own.startswith("bot.features.rolls."), own
         called = {
             field: getattr(kind, field).__module__
-            for field in ("reply_embeds", "announce", "send", "pressed_embeds")
+            for field in ("change_embeds", "roll_field", "announce", "send", "pressed_embeds")
         }
         assert own not in called.values(), (own, called)
 
@@ -94,7 +94,8 @@ _Sanity.roll_kind = DueRoll(
     number_field="n",
     action="stability.action.roll",
     perform=_never,
-    reply_embeds=_never,
+    change_embeds=_never,
+    roll_field=_never,
     announce=_never,
     send=_never,
     roll_label="health.button.roll",

@@ -5,8 +5,9 @@ of its own message, the roll's public reply and the view of every character's bu
 A kind of roll (``bot.features.rolls.consciousness``, ``bot.features.rolls.stability``) is one
 ``DueRoll``: its custom id (``salud:<prefix>:<character_id>:<spend>:<number>``, ``number`` the
 roll the button was posted for), the storage's ``RollKind`` its messages are kept under, how
-the roll is made (``perform``, one transaction), what its reply says (``reply_embeds``, a
-renderer of ``bot.render``) and whether it is announced, the words of its buttons; and one
+the roll is made (``perform``, one transaction), what its reply shows (the change's embeds and
+the roll's field, renderers of ``bot.render``) and whether it is announced, the words of its
+buttons; and one
 ``RollButton`` subclass naming that id. A press, for every kind, enters its kind once: the
 character from the server's name index (no wait for the storage lock), refused unless the one
 who pressed is its owner or a GM; the kind's roll made in one transaction that forgets the
@@ -39,6 +40,7 @@ from bot.storage.models import LightCharacter, RollKind, RollMessage, StoredChar
 
 __all__ = [
     "BUTTON_SPENDS",
+    "ChangeEmbeds",
     "DueRoll",
     "RollButton",
     "Rolled",
@@ -62,6 +64,22 @@ class Rolled(Protocol):
 
 
 Made = TypeVar("Made", bound=Rolled)
+
+
+class ChangeEmbeds(Protocol):
+    """The embeds of one character's change with a command's fields, for a viewer: a roll's
+    reply (``bot.render.change.change_embeds``,
+    ``bot.render.stability.stability_change_embeds``)."""
+
+    def __call__(
+        self,
+        character: StoredCharacter,
+        outcome: Any,
+        language: Language,
+        *,
+        extra_fields: Sequence[tuple[str, str]],
+        viewer: Viewer,
+    ) -> list[discord.Embed]: ...
 
 
 class SendReply(Protocol):
@@ -96,8 +114,10 @@ class DueRoll(Generic[Made]):
         [Here, int, int, int | None, RollMessage | None],
         Awaitable[tuple[StoredCharacter, Made]],
     ]
-    #: The roll's public reply for a viewer, in a language (a renderer of ``bot.render``).
-    reply_embeds: Callable[[StoredCharacter, Made, Language, Viewer], list[discord.Embed]]
+    #: The embeds of the change a reply shows (``bot.render.change.change_embeds``, ...),
+    #: and the roll's field it carries (``DIE + SPEND = TOTAL vs DIFFICULTY``, the outcome).
+    change_embeds: ChangeEmbeds
+    roll_field: Callable[[Made, Language], tuple[str, str]]
     #: Whether the announcement channel gets a copy of the reply, from the roll's outcome
     #: (``bot.render.change.should_announce``, ...).
     announce: Callable[[list[Any]], bool]
@@ -116,12 +136,20 @@ class DueRoll(Generic[Made]):
     ] = lambda embeds, saved, made, language: None
 
     async def reply(self, here: Here, saved: StoredCharacter, made: Made) -> None:
-        """The public reply to a roll (announced too when ``announce`` says so); the presser
-        of a private character's roll gets its arithmetic in an ephemeral follow-up."""
+        """The public reply to a roll: the change's embeds with the roll's field, in words for
+        a viewer who may not see the character's numbers (announced too when ``announce``
+        says so); the presser of a private character's roll gets its arithmetic in an
+        ephemeral follow-up."""
         await self.send(
             here,
             [saved],
-            lambda viewer, language: self.reply_embeds(saved, made, language, viewer),
+            lambda viewer, language: self.change_embeds(
+                saved,
+                made.outcome,
+                language,
+                extra_fields=[self.roll_field(made, language)],
+                viewer=viewer,
+            ),
             announce=self.announce([made.outcome]),
         )
 

@@ -15,7 +15,7 @@ killed, or a later roll fell due) gets an ephemeral refusal and never rolls twic
 A press goes as every roll button's does (``bot.features.rolls.base``): the owner or a GM
 only, checked once before the storage lock; the roll made here (``perform``); its response
 disables the pressed message's buttons of that roll, the roll's public reply follows
-(``CONSCIOUSNESS.reply``, the embeds ``bot.render.change.consciousness_roll_embeds``), and the
+(``CONSCIOUSNESS.reply``: ``bot.render.change.change_embeds`` with the roll's field), and the
 keeper disables only the other messages that carried that roll
 (``bot.features.rolls.keeper``).
 """
@@ -33,8 +33,9 @@ from bot.i18n import Language
 from bot.interaction.buttons import CustomId, number
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
-from bot.render.change import consciousness_roll_embeds, should_announce
+from bot.render.change import change_embeds, should_announce
 from bot.render.common import safe
+from bot.render.rolls import consciousness_roll_field
 from bot.storage.details import ConsciousDetails, RollNumbers
 from bot.storage.models import RollKind, RollMessage, StoredCharacter
 from bot.storage.roll_messages import forget_roll_messages, roll_number
@@ -122,7 +123,8 @@ CONSCIOUSNESS: DueRoll[ConsciousnessRoll] = DueRoll(
     number_field="roll",
     action="action.conscious",
     perform=_pressed_roll,
-    reply_embeds=consciousness_roll_embeds,
+    change_embeds=change_embeds,
+    roll_field=consciousness_roll_field,
     announce=should_announce,
     send=send_screened,
     roll_label="health.button.roll",

@@ -34,7 +34,12 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.render.common import safe
 from bot.render.rolls import roll_text
-from bot.render.stability import stability_announce, stability_move, stability_roll_embeds
+from bot.render.stability import (
+    stability_announce,
+    stability_change_embeds,
+    stability_move,
+    stability_roll_field,
+)
 from bot.render.stability_call import rolled_line, said_rolled
 from bot.render.visibility import EVERYONE, shows_numbers
 from bot.storage.details import RollNumbers, StabilityRollDetails, StabilityTestDetails
@@ -207,7 +212,8 @@ STABILITY_TEST: DueRoll[StabilityTestRoll] = DueRoll(
     number_field="test",
     action="stability.action.roll",
     perform=_pressed_roll,
-    reply_embeds=stability_roll_embeds,
+    change_embeds=stability_change_embeds,
+    roll_field=stability_roll_field,
     announce=stability_announce,
     send=send_screened,
     roll_label="",  # its buttons always name their character
