@@ -30,12 +30,9 @@ from bot.i18n import Language
 from bot.interaction.buttons import CustomId, SaludButton, button_view
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
-from bot.interaction.subjects import note_subject
 from bot.render.limits import BUTTONS_PER_ROW, ROWS_PER_MESSAGE
 from bot.render.roll_buttons import roll_label, short_names
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
-from bot.storage.errors import CharacterNotFound
-from bot.storage.interface import StorageChange
 from bot.storage.models import LightCharacter, RollKind, RollMessage, StoredCharacter
 
 __all__ = [
@@ -48,7 +45,6 @@ __all__ = [
     "disable_pressed",
     "require_roller",
     "roll_view",
-    "roller_in",
 ]
 
 #: The spends offered as buttons beside the plain roll (where the rules allow them: C4, M7).
@@ -178,16 +174,6 @@ async def require_roller(here: Here, character_id: int, action: str) -> LightCha
         raise UserFacingError("error.character_gone")
     here.require_owner_or_gm(found, action)
     return found
-
-
-async def roller_in(tx: StorageChange, here: Here, character_id: int) -> StoredCharacter:
-    """The character a roll is made for, read inside the roll's transaction (refused when it
-    is gone), and named as the subject of a refusal (``bot.interaction.subjects``)."""
-    current = await tx.get_character(here.table_id, character_id)
-    if current is None:
-        raise CharacterNotFound(here.table_id, character_id)
-    note_subject(here.interaction, "character", current)
-    return current
 
 
 class RollButton(SaludButton):

@@ -28,7 +28,7 @@ from typing import Self
 import discord
 
 from bot.features.numbers import send_screened
-from bot.features.rolls.base import DueRoll, RollButton, roll_view, roller_in
+from bot.features.rolls.base import DueRoll, RollButton, roll_view
 from bot.i18n import Language
 from bot.interaction.buttons import CustomId, number
 from bot.interaction.errors import UserFacingError
@@ -78,7 +78,7 @@ async def perform_consciousness_roll(
     the keeper disables (the press's response does it).
     """
     async with here.change() as tx:
-        current = await roller_in(tx, here, character_id)
+        current = await here.character_in(tx, character_id)
         if require_pending:
             _require_pending(current)
             if roll is not None and await roll_number(tx, here.table_id, character_id) != roll:

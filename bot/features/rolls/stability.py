@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 import discord
 
 from bot.features.numbers import send_screened
-from bot.features.rolls.base import DueRoll, RollButton, roll_view, roller_in
+from bot.features.rolls.base import DueRoll, RollButton, roll_view
 from bot.i18n import Language, text
 from bot.interaction.buttons import CustomId, number
 from bot.interaction.errors import UserFacingError
@@ -80,7 +80,7 @@ async def perform_stability_roll(
     message whose button was pressed, no longer kept among those the keeper disables.
     """
     async with here.change() as tx:
-        current = await roller_in(tx, here, character_id)
+        current = await here.character_in(tx, character_id)
         number_now = None
         if test is not None:
             await _require_this_test(tx, here, current, test)
