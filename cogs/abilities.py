@@ -17,7 +17,7 @@ from bot.features.abilities import (
     ability_name,
     complete_ability,
     find_ability,
-    refuse_reserved,
+    unreserved_ability_name,
 )
 from bot.features.characters.option import CHARACTER_OPTION, Character, NameOption
 from bot.features.numbers import numbers_view, send_numbers
@@ -72,8 +72,7 @@ class AbilityCog(
         if pool is not None:
             check_range("pool", pool, 0, rating)
         chosen_kind = None if kind is None else AbilityKind(kind.value)
-        name = ability_name(ability)
-        refuse_reserved(name)
+        name = unreserved_ability_name(ability)
         async with here.change() as tx:
             current = await tx.character(character)
             existing = current.ability(name)

@@ -23,6 +23,7 @@ from bot.features.abilities import (
     first_aid_ability,
     is_first_aid,
     refuse_reserved,
+    unreserved_ability_name,
 )
 from bot.features.characters.option import CHARACTER_OPTION, Character, NameOption
 from bot.features.numbers import numbers_view, send_numbers, send_screened
@@ -73,8 +74,7 @@ class AbilityUseCog(SaludCog):
     ) -> None:
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "abilities.action.spend")
-        name = ability_name(ability)
-        refuse_reserved(name)
+        name = unreserved_ability_name(ability)
         async with here.change() as tx:
             current = await tx.character(character)
             before = find_ability(current, name)

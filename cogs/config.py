@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.app_commands import locale_str as _
 
 from bot.app import SaludBot, SaludGroupCog
-from bot.features.tables.option import AnnouncementChannel, gm_role_id_of
+from bot.features.tables.option import AnnouncementChannel, channel_id_of, gm_role_id_of
 from bot.i18n import Language, text
 from bot.interaction.deferral import private_reply
 from bot.interaction.errors import UserFacingError
@@ -68,7 +68,7 @@ class ConfigCog(
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("action.config")
-        channel_id = None if channel is None else int(channel.id)
+        channel_id = channel_id_of(channel)
         async with here.settings_change() as tx:
             await tx.update_settings(here.server_id, channel_id=channel_id)
             # A channel the bot lost is no longer news: the posts go on where the GM says.

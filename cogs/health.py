@@ -8,6 +8,8 @@ Every refusal is raised (a ``RuleError`` or ``UserFacingError``) and answered by
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
@@ -20,18 +22,34 @@ from bot.features.characters.option import (
     resolve_character,
 )
 from bot.features.health.care import first_aid, take_rest
-from bot.features.health.hurt import MAX_AMOUNT_LENGTH, hurt_targets, wound
+from bot.features.health.hurt import MAX_AMOUNT_LENGTH, wound
 from bot.features.reply import send_reply
-from bot.features.rolls.consciousness import perform_consciousness_roll, send_roll_reply
+from bot.features.rolls.consciousness import CONSCIOUSNESS, perform_consciousness_roll
+from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here, private_language
 from bot.interaction.transformers import InRange, Reason
+from bot.render.common import safe
 from bot.render.weapons import weapon_choices
+from bot.storage import LightCharacter
 from rules.consciousness import MAX_SPEND
 from rules.first_aid import MAX_FIRST_AID_POINTS
 from rules.rest import MAX_DAYS
 
 #: The description of /hurt's character2–4: one more character hit by the same blow.
 HIT_TOO = _("Another character hit by the same blow (own damage roll)", key="cmd.hurt.character2")
+
+
+def _hurt_targets(chosen: Sequence[LightCharacter | None]) -> list[LightCharacter]:
+    """The characters one ``/hurt`` hits, in option order; a character named twice refuses
+    the whole command (each target rolls its own damage: twice would be two blows)."""
+    targets: list[LightCharacter] = []
+    for character in chosen:
+        if character is None:
+            continue
+        if any(target.id == character.id for target in targets):
+            raise UserFacingError("health.error.hurt_twice", name=safe(character.name))
+        targets.append(character)
+    return targets
 
 
 class HealthCog(SaludCog):
@@ -60,7 +78,7 @@ class HealthCog(SaludCog):
         character4: Character | None = None,
     ) -> None:
         here = await Here.of(interaction)
-        targets = hurt_targets([character, character2, character3, character4])
+        targets = _hurt_targets([character, character2, character3, character4])
         for target in targets:
             here.require_owner_or_gm(target, "action.hurt")
         await send_reply(here, await wound(here, targets, amount, reason))
@@ -95,7 +113,7 @@ class HealthCog(SaludCog):
         saved, roll = await perform_consciousness_roll(
             here, target.id, spend, require_pending=False
         )
-        await send_roll_reply(here, saved, roll)
+        await CONSCIOUSNESS.reply(here, saved, roll)
 
     # --- /firstaid --------------------------------------------------------------------------
 

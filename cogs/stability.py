@@ -23,7 +23,7 @@ from bot.features.characters.option import (
     resolve_stable,
 )
 from bot.features.reply import send_reply
-from bot.features.rolls.stability import perform_stability_roll, send_stability_roll
+from bot.features.rolls.stability import STABILITY_TEST, perform_stability_roll
 from bot.features.stability.call import call_tests, send_call
 from bot.features.stability.incidents import IncidentLoss
 from bot.features.stability.treat import treat
@@ -118,7 +118,7 @@ class StabilityCog(
         target = character or await resolve_stable(here)
         here.require_owner_or_gm(target, "stability.action.roll")  # before the storage lock
         saved, made = await perform_stability_roll(here, target.id, spend)
-        await send_stability_roll(here, saved, made)
+        await STABILITY_TEST.reply(here, saved, made)
 
     # --- /stability treat -------------------------------------------------------------------
 

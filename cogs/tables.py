@@ -8,8 +8,6 @@ Thin adapters: parse the options, check who may act, call one feature function
 
 from __future__ import annotations
 
-from typing import Any, cast
-
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
@@ -24,6 +22,7 @@ from bot.features.tables.option import (
     AnnouncementChannel,
     Place,
     TableArg,
+    channel_id_of,
 )
 from bot.features.tables.places import bind_table, unbind_place
 from bot.features.tables.settings import set_channel, set_gm_role, set_numbers
@@ -171,8 +170,7 @@ class TablesCog(
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm_at(table, "table.action.channel")
-        channel_id = None if channel is None else int(cast(Any, channel).id)
-        await send_private(interaction, await set_channel(here, table, channel_id))
+        await send_private(interaction, await set_channel(here, table, channel_id_of(channel)))
 
     @private_reply
     @app_commands.command(

@@ -148,8 +148,9 @@ def _one_space(text: str) -> str:
 
 
 def name_key(name: str) -> str:
-    """The key names are compared by: NFC, then ``casefold`` (COMMANDS.md)."""
-    return unicodedata.normalize("NFC", name).casefold()
+    """The key names are compared and stored by: trimmed, NFC, then ``casefold``
+    (COMMANDS.md)."""
+    return unicodedata.normalize("NFC", name.strip()).casefold()
 
 
 def fold_punctuation(text: str) -> str:

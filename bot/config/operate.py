@@ -21,17 +21,11 @@ from dotenv import load_dotenv
 
 from bot.config.settings import SettingsError
 from bot.config.settings import database_url as url_of
-from bot.storage import (
-    DEFAULT_DATABASE_PATH,
-    DatabaseReport,
-    OperateError,
-    backup_url,
-    check_url,
-    copy_database,
-    shown_url,
-)
-from bot.storage import backup_database as backup
-from bot.storage import check_database as check
+from bot.storage.default_path import DEFAULT_DATABASE_PATH
+from bot.storage.engines import backup_file as backup
+from bot.storage.engines import backup_url, check_url, copy_database, shown_url
+from bot.storage.engines import check_file as check
+from bot.storage.reports import DatabaseReport, OperateError
 
 __all__ = [
     "COMMANDS",

@@ -97,6 +97,15 @@ def refuse_reserved(name: str) -> None:
         raise UserFacingError("abilities.error.stability", name=safe(name))
 
 
+def unreserved_ability_name(typed: str) -> str:
+    """The name of an ability a pool is set or spent from: cleaned (``ability_name``), and
+    neither Health, First Aid nor Stability (``refuse_reserved``), refused before anything is
+    read."""
+    name = ability_name(typed)
+    refuse_reserved(name)
+    return name
+
+
 def find_ability(character: StoredCharacter, name: str) -> Ability:
     """The character's ability called ``name`` (ignoring case), else a refusal that says what
     to do: Health and First Aid are no abilities; a missing one a GM may add (rating 0 for an

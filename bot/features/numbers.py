@@ -192,12 +192,18 @@ async def send_screened(
     leaves out some of ``characters``' numbers, it carries the ``Numbers`` button and the
     member who used the command, if they may see them, gets the reply with its numbers in
     an ephemeral follow-up. ``buttons``: what the roll buttons of ``view`` are for; the
-    public message is kept for them last (``keep_roll_buttons``). Returns the public
+    public message is kept for them last (``keep_roll_buttons``). Rendered first, for each
+    viewer, then sent: the public message, the follow-up, the buttons kept. Returns the public
     message's id."""
     hidden = hidden_from(characters, EVERYONE)
+    viewer = viewer_of(here)
+    public = render(EVERYONE, here.public_language)
+    private = None
+    if any(shows_numbers(character, viewer) for character in hidden):
+        private = render(viewer, here.private_language)
     message_id = await send_change(
         here.interaction,
-        render(EVERYONE, here.public_language),
+        public,
         announce=announce,
         here=here,
         content=content,
@@ -205,12 +211,9 @@ async def send_screened(
         call=call,
         copy_view=_screen_view(here, hidden, None),  # the announcement's copy: no roll button
     )
-    viewer = viewer_of(here)
-    if any(shows_numbers(character, viewer) for character in hidden):
+    if private is not None:
         await send_private(
-            here.interaction,
-            text(here.private_language, "numbers.followup"),
-            embeds=render(viewer, here.private_language),
+            here.interaction, text(here.private_language, "numbers.followup"), embeds=private
         )
     if buttons is not None:
         await keep_roll_buttons(here, message_id, buttons)

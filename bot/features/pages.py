@@ -3,13 +3,32 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import discord
 
 from bot.interaction.buttons import PageButton
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
 
-__all__ = ["ReadPageButton"]
+__all__ = ["PageWindow", "ReadPageButton", "page_window"]
+
+
+@dataclass(frozen=True)
+class PageWindow:
+    """The page a reply shows: ``page`` (1-based) of ``pages``, its lines read from
+    ``offset``."""
+
+    page: int
+    pages: int
+    offset: int
+
+
+def page_window(asked: int, pages: int, lines_a_page: int) -> PageWindow:
+    """Page ``asked`` brought within 1–``pages`` (a press on a page that no longer exists
+    shows the nearest), and where its lines start, ``lines_a_page`` lines a page."""
+    page = min(max(asked, 1), pages)
+    return PageWindow(page, pages, (page - 1) * lines_a_page)
 
 
 class ReadPageButton(PageButton):

@@ -37,10 +37,10 @@ from bot.interaction.errors import UserFacingError
 from bot.render.limits import TITLE_LIMIT
 from bot.render.sanitize import escape
 from bot.storage.details import Details
-from bot.storage.history_models import HistoryEntry
-from bot.storage.interface import StorageChange, StorageEngine, StorageReads
+from bot.storage.errors import CharacterNotFound
+from bot.storage.interface import HistoryEntry, StorageChange, StorageEngine, StorageReads
 from bot.storage.memory import ServerNames
-from bot.storage.models import CharacterRef, GuildSettings
+from bot.storage.models import CharacterRef, GuildSettings, StoredCharacter
 from bot.storage.tables import GameTable, TableDirectory
 from rules.dice import Roller
 
@@ -242,6 +242,16 @@ class Here:
             if channel_id is not None:
                 tx.reply_to = (self.interaction.id, channel_id)
             yield tx
+
+    async def character_in(self, tx: StorageChange, character_id: int) -> StoredCharacter:
+        """The character ``character_id`` of this table, read inside the change ``tx`` (a
+        roll's: refused when it is gone since the press), and noted as the subject of the
+        ``character`` option, which a refusal names (``bot.interaction.subjects``)."""
+        current = await tx.get_character(self.table_id, character_id)
+        if current is None:
+            raise CharacterNotFound(self.table_id, character_id)
+        self.interaction.subjects["character"] = current
+        return current
 
     async def whole_server_change(self, body: Callable[[StorageChange], Awaitable[T]]) -> T:
         """``change``'s frame for a change of every character of the table (``/scene new``,

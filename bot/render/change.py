@@ -27,6 +27,7 @@ from bot.i18n.catalogs import Language, text
 from bot.i18n.grammar import gendered
 from bot.render.common import (
     FLAG_SEPARATOR,
+    Field,
     end_embed,
     flag_list,
     safe,
@@ -72,7 +73,6 @@ from rules.state import HealthState
 
 __all__ = [
     "SHOWN_BY_FIELDS",
-    "Field",
     "change_embeds",
     "correction_note",
     "death_embed",
@@ -81,10 +81,6 @@ __all__ = [
     "should_announce",
     "state_value",
 ]
-
-
-#: A field of what happened: ``(name, value)``; shown full width under the Health field.
-Field = tuple[str, str]
 
 #: Events whose fact the embed already shows, so that it is not said twice: the Health
 #: before → after (damage, Health spent, First Aid's points), the state line (a new state, a

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 import discord
 
 from bot.i18n.catalogs import Language, text
-from bot.render.change import Field, change_embeds, death_embed, died, should_announce
-from bot.render.common import flags_text, safe, state_emoji, state_label
+from bot.render.change import change_embeds, death_embed, died, should_announce
+from bot.render.common import Field, flags_text, safe, state_emoji, state_label
 from bot.render.limits import CONTENT_LIMIT, EMBED_TOTAL_LIMIT, EMBEDS_PER_MESSAGE, INFO_COLOUR
 from bot.render.stability import stability_change_embeds
 from bot.render.visibility import EVERYONE, shows_numbers

@@ -10,8 +10,8 @@ import discord
 from bot.i18n.catalogs import Language, text
 from bot.i18n.grammar import gendered
 from bot.render.brief import brief_embed, created_embed
-from bot.render.change import Field, change_embeds, correction_note
-from bot.render.common import mention, safe
+from bot.render.change import change_embeds, correction_note
+from bot.render.common import Field, mention, safe
 from bot.render.visibility import Viewer
 from bot.storage.models import StoredCharacter
 from rules.character import Gender

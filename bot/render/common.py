@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FLAG_SEPARATOR",
+    "Field",
     "count_text",
     "duration_text",
     "effects_text",
@@ -49,6 +50,10 @@ _EMOJI: dict[HealthState, str] = {
 
 #: Between flags on one line.
 FLAG_SEPARATOR = " · "
+
+#: A field of what happened, ``(name, value)``: shown full width under the Health field of
+#: a change's embed (``bot.render.change``) or its Stability's (``bot.render.stability``).
+Field = tuple[str, str]
 
 
 #: A user-typed name for embed text (``bot.render.sanitize.escape``).

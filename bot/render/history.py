@@ -26,7 +26,7 @@ from bot.render.common import count_text, duration_text, join_words, mention, sa
 from bot.render.rolls import roll_text
 from bot.render.stability import stability_move
 from bot.render.visibility import EVERYONE, Viewer, shows_numbers
-from bot.render.words import words_entry_text
+from bot.render.words import undo_of_words, words_entry_text
 from bot.storage.details import (
     AbilityRemoveDetails,
     AbilitySetDetails,
@@ -49,7 +49,7 @@ from bot.storage.details import (
     TimeDetails,
     UndoDetails,
 )
-from bot.storage.history_models import HistoryCharacter, HistoryEntry
+from bot.storage.interface import HistoryCharacter, HistoryEntry
 
 __all__ = [
     "MAX_LINE_LENGTH",
@@ -193,18 +193,27 @@ def _hurt(details: HurtDetails, entry: HistoryEntry, language: Language) -> Sent
     return Sentence(f"{words}: {join_words(language, hits)}", values=False)
 
 
+def _outcome(language: Language, outcome: str) -> str:
+    """A test's outcome in the history's words: passed, failed, hit, missed, kept, faltered."""
+    return text(language, f"render.history.outcome.{outcome}")
+
+
 @sentence_of.register
-def _conscious(details: ConsciousDetails, entry: HistoryEntry, language: Language) -> Sentence:
+def _passed_or_failed(
+    details: ConsciousDetails | StabilityRollDetails, entry: HistoryEntry, language: Language
+) -> Sentence:
+    """A Consciousness or a Stability roll of the entry's character: the roll and whether it
+    passed; Health's values follow, or Stability's."""
+    stability = isinstance(details, StabilityRollDetails)
     name = _subject(entry)
-    outcome = "passed" if details.success else "failed"
     words = text(
         language,
-        "render.history.what.conscious",
+        f"render.history.what.{'stability_roll' if stability else 'conscious'}",
         name=safe(name),
         roll=roll_text(details.roll),
-        outcome=text(language, f"render.history.outcome.{outcome}"),
+        outcome=_outcome(language, "passed" if details.success else "failed"),
     )
-    return Sentence(words, frozenset({name}), outcome=True)
+    return Sentence(words, frozenset({name}), outcome=True, stability=stability)
 
 
 @sentence_of.register
@@ -220,7 +229,7 @@ def _check(details: CheckDetails, entry: HistoryEntry, language: Language) -> Se
         name=safe(name),
         ability=safe(details.ability),
         roll=roll_text(details.roll),
-        outcome=text(language, f"render.history.outcome.{outcome}"),
+        outcome=_outcome(language, outcome),
     )
     return Sentence(words, frozenset({name}), outcome=True)
 
@@ -232,19 +241,29 @@ def _patient(entry: HistoryEntry, medic: str) -> str:
     return others[0] if others else medic
 
 
-@sentence_of.register
-def _first_aid(details: FirstAidDetails, entry: HistoryEntry, language: Language) -> Sentence:
-    medic = details.medic
-    patient = details.patient or _patient(entry, medic)
+def _treatment(
+    key: str,
+    details: FirstAidDetails | StabilityTreatDetails,
+    patient: str,
+    language: Language,
+) -> str:
+    """A medic's treatment of ``patient`` (First Aid, Psychoanalysis) and the points it
+    spent: those asked, in the older entries that did not store what was spent."""
     spent = details.spent if details.spent is not None else details.points
-    form = "stabilized" if details.stabilized else "healed"
-    words = text(
+    return text(
         language,
-        f"render.history.what.firstaid.{form}",
-        medic=safe(medic),
+        key,
+        medic=safe(details.medic),
         patient=safe(patient),
         points=count_text(language, "point", spent),
     )
+
+
+@sentence_of.register
+def _first_aid(details: FirstAidDetails, entry: HistoryEntry, language: Language) -> Sentence:
+    patient = details.patient or _patient(entry, details.medic)
+    form = "stabilized" if details.stabilized else "healed"
+    words = _treatment(f"render.history.what.firstaid.{form}", details, patient, language)
     return Sentence(words, frozenset({patient}))
 
 
@@ -293,30 +312,33 @@ def _create(details: CharacterCreateDetails, entry: HistoryEntry, language: Lang
     return Sentence(words, values=False)
 
 
+def _set_value(language: Language, field: str, value: object) -> str | None:
+    """A value a correction set (``render.history.set.<field>``); None when it set none."""
+    return None if value is None else text(language, f"render.history.set.{field}", value=value)
+
+
+def _set_mark(language: Language, flag: bool | None, yes: str, no: str) -> str | None:
+    """A yes or no a correction set (``render.history.set.<yes>`` or ``<no>``), or None."""
+    return None if flag is None else text(language, f"render.history.set.{yes if flag else no}")
+
+
 @sentence_of.register
 def _correct(details: CharacterSetDetails, entry: HistoryEntry, language: Language) -> Sentence:
     """A GM's correction: what it set besides Health, whose values follow."""
     name = _subject(entry)
-    parts: list[str] = []
-    if details.first_aid is not None:
-        parts.append(text(language, "render.history.set.first_aid", value=details.first_aid))
-    if details.max_first_aid is not None:
-        value = details.max_first_aid
-        parts.append(text(language, "render.history.set.max_first_aid", value=value))
-    if details.conscious is not None:
-        state = "conscious" if details.conscious else "unconscious"
-        parts.append(text(language, f"render.history.set.{state}"))
+    gender = None
     if details.gender is not None:
         gender = text(language, f"render.value.gender.{details.gender}")
-        parts.append(text(language, "render.history.set.gender", value=gender))
-    if details.stability is not None:
-        parts.append(text(language, "render.history.set.stability", value=details.stability))
-    if details.max_stability is not None:
-        value = details.max_stability
-        parts.append(text(language, "render.history.set.max_stability", value=value))
-    if details.mental_illness is not None:
-        mark = "mental_illness" if details.mental_illness else "cured"
-        parts.append(text(language, f"render.history.set.{mark}"))
+    said = (
+        _set_value(language, "first_aid", details.first_aid),
+        _set_value(language, "max_first_aid", details.max_first_aid),
+        _set_mark(language, details.conscious, "conscious", "unconscious"),
+        _set_value(language, "gender", gender),
+        _set_value(language, "stability", details.stability),
+        _set_value(language, "max_stability", details.max_stability),
+        _set_mark(language, details.mental_illness, "mental_illness", "cured"),
+    )
+    parts = [part for part in said if part is not None]
     words = text(language, "render.history.what.character_set", name=safe(name))
     if parts:
         words += f" ({', '.join(parts)})"
@@ -336,57 +358,53 @@ def _delete(details: CharacterDeleteDetails, entry: HistoryEntry, language: Lang
     return Sentence(words, values=False)
 
 
+def _about_ability(
+    key: str,
+    entry: HistoryEntry,
+    ability: str,
+    language: Language,
+    *,
+    composure: bool = False,
+    **params: object,
+) -> Sentence:
+    """What the entry's character did with one of its abilities (set, removed, spent from):
+    the words of ``key`` with ``params``; ``composure``: they end with a composure test, and
+    the Stability it cost follows."""
+    name = _subject(entry)
+    words = text(language, key, name=safe(name), ability=safe(ability), **params)
+    return Sentence(words, frozenset({name}), outcome=composure, stability=composure)
+
+
 @sentence_of.register
 def _ability_set(details: AbilitySetDetails, entry: HistoryEntry, language: Language) -> Sentence:
-    name = _subject(entry)
-    words = text(
-        language,
-        "render.history.what.ability_set",
-        name=safe(name),
-        ability=safe(details.ability),
-        rating=details.rating,
-    )
-    return Sentence(words, frozenset({name}))
+    key = "render.history.what.ability_set"
+    return _about_ability(key, entry, details.ability, language, rating=details.rating)
 
 
 @sentence_of.register
 def _ability_remove(
     details: AbilityRemoveDetails, entry: HistoryEntry, language: Language
 ) -> Sentence:
-    name = _subject(entry)
-    words = text(
-        language,
-        "render.history.what.ability_remove",
-        name=safe(name),
-        ability=safe(details.ability),
-    )
-    return Sentence(words, frozenset({name}))
+    return _about_ability("render.history.what.ability_remove", entry, details.ability, language)
 
 
 @sentence_of.register
 def _spend(details: SpendDetails, entry: HistoryEntry, language: Language) -> Sentence:
     """A spend; a Shaken investigator's composure test and the Stability it cost (M8)."""
-    name = _subject(entry)
     points = count_text(language, "point", details.points)
     if details.composure is None:
-        words = text(
-            language,
-            "render.history.what.spend",
-            name=safe(name),
-            ability=safe(details.ability),
-            points=points,
-        )
-        return Sentence(words, frozenset({name}))
-    words = text(
-        language,
+        key = "render.history.what.spend"
+        return _about_ability(key, entry, details.ability, language, points=points)
+    return _about_ability(
         "render.history.what.spend_composure",
-        name=safe(name),
-        ability=safe(details.ability),
+        entry,
+        details.ability,
+        language,
+        composure=True,
         points=points,
         roll=roll_text(details.composure),
-        outcome=text(language, f"render.history.outcome.{'kept' if details.kept else 'faltered'}"),
+        outcome=_outcome(language, "kept" if details.kept else "faltered"),
     )
-    return Sentence(words, frozenset({name}), outcome=True, stability=True)
 
 
 @sentence_of.register
@@ -407,37 +425,13 @@ def _stability_test(
 
 
 @sentence_of.register
-def _stability_roll(
-    details: StabilityRollDetails, entry: HistoryEntry, language: Language
-) -> Sentence:
-    name = _subject(entry)
-    outcome = "passed" if details.success else "failed"
-    words = text(
-        language,
-        "render.history.what.stability_roll",
-        name=safe(name),
-        roll=roll_text(details.roll),
-        outcome=text(language, f"render.history.outcome.{outcome}"),
-    )
-    return Sentence(words, frozenset({name}), outcome=True, stability=True)
-
-
-@sentence_of.register
 def _stability_treat(
     details: StabilityTreatDetails, entry: HistoryEntry, language: Language
 ) -> Sentence:
     """Psychoanalysis: the Stability it gave back follows; lucidity moves none."""
-    medic = details.medic
-    patient = _patient(entry, medic)
-    spent = details.spent if details.spent is not None else details.points
+    patient = _patient(entry, details.medic)
     form = "lucid" if details.lucidity else "restored"
-    words = text(
-        language,
-        f"render.history.what.stability_treat.{form}",
-        medic=safe(medic),
-        patient=safe(patient),
-        points=count_text(language, "point", spent),
-    )
+    words = _treatment(f"render.history.what.stability_treat.{form}", details, patient, language)
     return Sentence(words, frozenset({patient}), stability=True)
 
 
@@ -445,8 +439,7 @@ def _stability_treat(
 def _undo(details: UndoDetails, entry: HistoryEntry, language: Language) -> Sentence:
     """Which entry it reverted (its number in the server) and what came back: Health moved
     back, a deleted character back in play, a created one gone."""
-    number = "?" if entry.undo_of_number is None else entry.undo_of_number
-    words = text(language, "render.history.undo_of", entry=number)
+    words = undo_of_words(entry, language)
     parts = []
     for change in entry.characters:
         name = safe(change.name)

@@ -11,7 +11,7 @@ import discord
 from bot.i18n.catalogs import Language, text
 from bot.render.history import history_lines
 from bot.render.limits import DESCRIPTION_LIMIT, INFO_COLOUR, TITLE_LIMIT
-from bot.storage.history_models import HistoryEntry
+from bot.storage.interface import HistoryEntry
 from bot.storage.models import CharacterRef
 
 __all__ = ["HISTORY_LIMIT", "history_embed", "history_pager_labels"]

@@ -17,7 +17,7 @@ import discord
 
 from bot.i18n.catalogs import Language, text
 from bot.i18n.grammar import gendered
-from bot.render.common import FLAG_SEPARATOR, end_embed, state_colour
+from bot.render.common import FLAG_SEPARATOR, Field, end_embed, state_colour
 from bot.render.cut import cut
 from bot.render.events import describe_events
 from bot.render.limits import (
@@ -49,7 +49,7 @@ from rules.stability_events import (
 from rules.stability_roll import stability_test_difficulty
 
 if TYPE_CHECKING:
-    from bot.storage.history_models import HistoryCharacter
+    from bot.storage.interface import HistoryCharacter
     from bot.storage.models import StoredCharacter as CharacterLike
     from rules.character import CharacterHealth, Gender
     from rules.composure import ComposureTest
@@ -73,9 +73,6 @@ __all__ = [
     "stability_value",
     "went_insane",
 ]
-
-#: A field of what happened: ``(name, value)``.
-Field = tuple[str, str]
 
 #: Stability events whose fact a field already shows (the Stability field's before → after
 #: and state line, a roll's field, a treatment's line, the insanity embed, the call's list),

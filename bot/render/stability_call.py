@@ -23,7 +23,13 @@ from rules.stability_events import StabilityTestReplaced
 from rules.stability_roll import StabilityTestRoll, stability_test_difficulty
 from rules.state import HealthState
 
-__all__ = ["mark_rolled", "replace_call_line", "rolled_line", "stability_call_embed"]
+__all__ = [
+    "mark_rolled",
+    "replace_call_line",
+    "rolled_line",
+    "said_rolled",
+    "stability_call_embed",
+]
 
 
 def _called_line(
@@ -138,6 +144,28 @@ def mark_rolled(
     as they were (who still must roll). Unchanged when no line is that character's (renamed
     since the call)."""
     return replace_call_line(description, name, rolled_line(name, roll, language, shown=shown))
+
+
+def said_rolled(
+    embeds: Sequence[discord.Embed],
+    character: CharacterLike,
+    roll: StabilityTestRoll,
+    language: Language,
+) -> list[discord.Embed] | None:
+    """A pressed call's ``embeds`` with the line of the character who rolled saying so (``✓ 2
+    + 0 = 2 vs 4: fallo, 8 → 4``), to be edited in with its disabled buttons; None to leave
+    them (no embeds, or no call's line of that name: an undo's reply, a character renamed
+    since)."""
+    if not embeds:
+        return None
+    edited = [discord.Embed.from_dict(embed.to_dict()) for embed in embeds]
+    description = edited[0].description or ""
+    shown = shows_numbers(character, EVERYONE)  # the call is public
+    marked = mark_rolled(description, character.name, roll, language, shown=shown)
+    if marked == description:
+        return None
+    edited[0].description = marked
+    return edited
 
 
 def replace_call_line(description: str, name: str, line: str) -> str:

@@ -7,7 +7,7 @@ from bot.i18n.catalogs import Language, text
 from bot.render.common import safe
 from bot.render.history import Sentence, sentence_of
 from bot.storage.details import CharacterMoveDetails
-from bot.storage.history_models import HistoryEntry
+from bot.storage.interface import HistoryEntry
 
 __all__: list[str] = []
 

@@ -28,7 +28,7 @@ from bot.render.stability import due_difficulty
 from bot.render.visibility import EVERYONE, Sight, Viewer, shows_numbers
 from bot.render.words import happened_words
 from bot.storage.details import CharacterMoveDetails
-from bot.storage.history_models import HistoryCharacter, HistoryEntry, UndoResult
+from bot.storage.interface import HistoryCharacter, HistoryEntry, UndoResult
 from bot.storage.models import StoredCharacter
 from rules.abilities import Ability
 from rules.character import CharacterHealth

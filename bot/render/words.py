@@ -27,7 +27,7 @@ from bot.render.common import (
 )
 from bot.render.cut import cut
 from bot.render.limits import DESCRIPTION_LIMIT, TITLE_LIMIT
-from bot.storage.history_models import HistoryEntry
+from bot.storage.interface import HistoryEntry
 from bot.storage.models import StoredCharacter
 from rules.character import CharacterHealth, Gender
 from rules.stability import CharacterStability, StabilityState, stability_state_of
@@ -54,6 +54,7 @@ __all__ = [
     "happened_words",
     "mind_words",
     "state_words",
+    "undo_of_words",
     "words_embeds",
     "words_entry_text",
     "words_line",
@@ -212,6 +213,13 @@ def words_embeds(
     return [embed]
 
 
+def undo_of_words(entry: HistoryEntry, language: Language) -> str:
+    """``Deshace #12``: the entry an undo reverted, by its number in the server ("?" when
+    the entry no longer says it)."""
+    number = "?" if entry.undo_of_number is None else entry.undo_of_number
+    return text(language, "render.history.undo_of", entry=number)
+
+
 def words_entry_text(entry: HistoryEntry, language: Language, room: int) -> str:
     """A history entry that touches a private character, in words: the command, then what
     happened to each character touched (``/hurt: El profundo sufre una herida grave. …``),
@@ -228,7 +236,6 @@ def words_entry_text(entry: HistoryEntry, language: Language, room: int) -> str:
             said += moved or [text(language, "numbers.history.unchanged", name=name)]
     command = f"/{entry.command}"
     if entry.is_undo:
-        number = "?" if entry.undo_of_number is None else entry.undo_of_number
-        command = text(language, "render.history.undo_of", entry=number)
+        command = undo_of_words(entry, language)
     words = f"{command}: {' '.join(said)}" if said else command
     return cut(words, max(room, 2))  # at least one character before the ellipsis

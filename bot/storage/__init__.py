@@ -9,7 +9,15 @@ with ``StorageEngine``, ``StorageChange`` and ``StorageReads``, never an engine'
 from __future__ import annotations
 
 from bot.storage.default_path import DEFAULT_DATABASE_PATH
-from bot.storage.engines import backup_url, check_url, copy_database, open_storage, shown_url
+from bot.storage.engines import (
+    backup_file,
+    backup_url,
+    check_file,
+    check_url,
+    copy_database,
+    open_storage,
+    shown_url,
+)
 from bot.storage.errors import (
     AlreadyApplied,
     CharacterNotFound,
@@ -27,8 +35,15 @@ from bot.storage.errors import (
     TransactionStateError,
 )
 from bot.storage.fair_lock import LockDeadline, Ticket
-from bot.storage.history_models import HistoryCharacter, HistoryEntry, UndoResult
-from bot.storage.interface import ChangeListener, StorageChange, StorageEngine, StorageReads
+from bot.storage.interface import (
+    ChangeListener,
+    HistoryCharacter,
+    HistoryEntry,
+    StorageChange,
+    StorageEngine,
+    StorageReads,
+    UndoResult,
+)
 from bot.storage.memory import ServerNames
 from bot.storage.models import (
     BATCH_SIZE,
@@ -44,13 +59,11 @@ from bot.storage.models import (
     Unset,
     utc_now,
 )
-from bot.storage.names import name_key
-from bot.storage.sqlite.operate import DatabaseReport, OperateError
-from bot.storage.sqlite.operate import backup as backup_database
-from bot.storage.sqlite.operate import check as check_database
+from bot.storage.reports import DatabaseReport, OperateError
 from bot.storage.sqlite.reader import Reader
 from bot.storage.sqlite.storage import Storage
 from bot.storage.sqlite.transaction import Transaction
+from rules.names import name_key
 
 __all__ = [
     "BATCH_SIZE",
@@ -94,9 +107,9 @@ __all__ = [
     "TransactionStateError",
     "UndoResult",
     "Unset",
-    "backup_database",
+    "backup_file",
     "backup_url",
-    "check_database",
+    "check_file",
     "check_url",
     "copy_database",
     "name_key",

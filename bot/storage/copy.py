@@ -33,9 +33,9 @@ from bot.storage.copy_ends import CopySource, CopyTarget, Reference, Row
 from bot.storage.errors import DatabaseUnreachable, DatabaseUnusable
 from bot.storage.postgres import schema as pg_schema
 from bot.storage.postgres.copy_end import PG_ERRORS, PgTarget, pg_connect, pg_source
+from bot.storage.reports import OperateError
 from bot.storage.sqlite.copy_end import sqlite_source, sqlite_target
 from bot.storage.sqlite.file_check import one_line
-from bot.storage.sqlite.operate import OperateError
 
 __all__ = ["CopyReport", "copy_database", "is_url", "named"]
 

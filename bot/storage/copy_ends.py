@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from bot.storage.sqlite.operate import OperateError
+from bot.storage.reports import OperateError
 
 __all__ = ["CopySource", "CopyTarget", "Reference", "Row", "older"]
 

@@ -14,13 +14,22 @@ from typing import TYPE_CHECKING
 
 from bot.storage.errors import DatabaseOpenFailed
 from bot.storage.interface import StorageEngine
-from bot.storage.sqlite.operate import DatabaseReport
+from bot.storage.reports import DatabaseReport
+from bot.storage.sqlite import operate as sqlite_operate
 from bot.storage.sqlite.storage import Storage
 
 if TYPE_CHECKING:
     from bot.storage.copy import CopyReport
 
-__all__ = ["backup_url", "check_url", "copy_database", "open_storage", "shown_url"]
+__all__ = [
+    "backup_file",
+    "backup_url",
+    "check_file",
+    "check_url",
+    "copy_database",
+    "open_storage",
+    "shown_url",
+]
 
 
 async def open_storage(path: Path, url: str | None = None) -> StorageEngine:
@@ -38,8 +47,18 @@ async def open_storage(path: Path, url: str | None = None) -> StorageEngine:
         raise DatabaseOpenFailed(str(error)) from error
 
 
-# ``salud copy``, and ``salud backup`` / ``salud check`` with ``DATABASE_URL`` (psycopg only
-# when they run; each raises ``OperateError``, one line).
+# ``salud backup`` / ``salud check`` of either engine, and ``salud copy`` (psycopg only when
+# they run with ``DATABASE_URL``; each raises ``OperateError``, one line).
+
+
+def backup_file(path: Path, destination: Path, *, now: datetime | None = None) -> DatabaseReport:
+    """``salud backup PATH`` of the SQLite database at ``path``: one self-contained file."""
+    return sqlite_operate.backup(path, destination, now=now)
+
+
+def check_file(path: Path) -> DatabaseReport:
+    """``salud check`` of the SQLite database at ``path``, read-only."""
+    return sqlite_operate.check(path)
 
 
 def copy_database(source: str, target: str) -> CopyReport:

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 from enum import Enum
 from typing import Final, Protocol
 
-from bot.storage.names import name_key
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
+from rules.names import name_key
 from rules.stability import CharacterStability
 
 __all__ = [

@@ -1,7 +1,8 @@
 """The keys a character's name is stored under (COMMANDS.md Names), so that the name is found,
 and a lookalike refused, with one indexed query:
 
-- ``name_key``: the exact name, ignoring case (unique per server);
+- ``name_key`` (``rules.names.name_key``, a rule of the names themselves): the exact name,
+  ignoring case (unique per server);
 - ``look_key``: what the name looks like once folded (case, accents, width, spaces,
   typographic punctuation): the same name, or a lookalike in any case (``ana``, ``ANA``,
   ``Аna`` with a Cyrillic ``А``);
@@ -28,12 +29,10 @@ from functools import cache
 from importlib import resources
 
 from rules.names import fold_name, is_default_ignorable, reading_key
-from rules.names import name_key as rules_name_key
 
 __all__ = [
     "CONFUSABLES",
     "look_key",
-    "name_key",
     "reading_key_en",
     "reading_key_es",
     "skeleton",
@@ -42,11 +41,6 @@ __all__ = [
 
 #: The version of Unicode's confusables the skeleton reads (``unicode/<CONFUSABLES>``).
 CONFUSABLES = "confusables-13.0.0.txt"
-
-
-def name_key(name: str) -> str:
-    """The key names are compared by: trimmed, then the rules' key (NFC, ``casefold``)."""
-    return rules_name_key(name.strip())
 
 
 @cache

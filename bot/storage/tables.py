@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from bot.storage.models import Numbers
-from bot.storage.names import name_key
+from rules.names import name_key
 
 if TYPE_CHECKING:
     from bot.storage.models import StoredCharacter

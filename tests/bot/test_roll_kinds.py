@@ -61,6 +61,21 @@ def test_only_the_base_presses_and_checks_who_may() -> None:
     assert "require_owner_or_gm" in base and "def pressed" in base, "the pattern sees the base"
 
 
+def test_a_press_enters_its_kind_once() -> None:
+    """A press calls one function of its kind's module, ``perform``; the base edits the
+    pressed message and sends the reply with what the ``DueRoll`` names, all of it from
+    outside that module (renderers of ``bot.render``, ``send_screened``), so that the walk of
+    a press (docs/DESIGN.md) never goes back into the kind."""
+    for kind in ROLL_KINDS:
+        own = kind.perform.__module__
+        assert own.startswith("bot.features.rolls."), own
+        called = {
+            field: getattr(kind, field).__module__
+            for field in ("change_embeds", "roll_field", "announce", "send", "pressed_embeds")
+        }
+        assert own not in called.values(), (own, called)
+
+
 class _Sanity(
     RollButton, custom_id=CustomId("zz", number("character_id"), number("spend", 2), number("n"))
 ):
@@ -79,7 +94,10 @@ _Sanity.roll_kind = DueRoll(
     number_field="n",
     action="stability.action.roll",
     perform=_never,
-    reply=_never,
+    change_embeds=_never,
+    roll_field=_never,
+    announce=_never,
+    send=_never,
     roll_label="health.button.roll",
     spend_label="health.button.spend",
     roll_label_named="stability.button.roll",

@@ -190,10 +190,10 @@ async def test_list_of_5000_characters_is_one_message(
 def stored_directly(bot: BotProcess, guild: FakeGuild, names: list[str], owner: Any) -> None:
     """Characters written straight into the bot's SQLite file (5,000 /character create
     would take minutes): the rows the storage itself writes, in one transaction."""
-    from bot.storage.models import name_key
     from bot.storage.names import look_key
     from bot.storage.snapshot import HEALTH_COLUMNS, health_to_row
     from rules.character import CharacterHealth
+    from rules.names import name_key
 
     health = health_to_row(CharacterHealth.new(9, 0))
     values = [health[column] for column in HEALTH_COLUMNS]

@@ -15,7 +15,7 @@ from bot.storage import (
     TransactionStateError,
     name_key,
 )
-from bot.storage.history_models import HistoryQuery
+from bot.storage.interface import HistoryQuery
 from bot.storage.models import CharacterQuery, NewCharacter
 from bot.storage.snapshot import HEALTH_COLUMNS, health_from_row, health_to_row
 from rules.character import CharacterHealth, Hospital

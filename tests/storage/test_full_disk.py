@@ -17,7 +17,7 @@ import pytest
 from bot.i18n import Language, text
 from bot.interaction.tree import error_message
 from bot.storage import Storage, StorageError, StorageFull, StorageUnwritable, StoredCharacter
-from bot.storage.history_models import HistoryQuery
+from bot.storage.interface import HistoryQuery
 from bot.storage.models import NewCharacter
 from bot.storage.sqlite.full_disk import NOTICE_SECONDS, FullDisk, is_full
 

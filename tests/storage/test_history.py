@@ -16,7 +16,7 @@ from bot.storage import (
     TransactionStateError,
 )
 from bot.storage.details import HurtDetails, HurtTarget, UndoDetails
-from bot.storage.history_models import HistoryQuery
+from bot.storage.interface import HistoryQuery
 from bot.storage.snapshot import dump_after, load_after
 from rules.character import CharacterHealth, Hospital
 

@@ -37,7 +37,7 @@ from bot.storage.details import (
     details_classes,
     details_of,
 )
-from bot.storage.history_models import HistoryQuery
+from bot.storage.interface import HistoryQuery
 from bot.storage.snapshot import dump_json
 from rules.character import CharacterHealth
 from tests.storage.conftest import SQLITE_ONLY

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Storage, StoredCharacter
-from bot.storage.history_models import HistoryQuery
+from bot.storage.interface import HistoryQuery
 from bot.storage.sqlite.database import apply_migrations, connect, load_migrations
 from tests.storage.conftest import SQLITE_ONLY
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from bot.storage import AlreadyApplied, Storage
-from bot.storage.history_models import HistoryQuery
+from bot.storage.interface import HistoryQuery
 from bot.storage.postgres.storage import PgStorage
 from devkit.postgres import PostgresServer
 

@@ -9,7 +9,7 @@ import asyncio
 from dataclasses import replace
 
 from bot.storage import Among, Storage, StorageChange
-from bot.storage.history_models import HistoryQuery
+from bot.storage.interface import HistoryQuery
 from rules.scene import start_scene
 
 from .conftest import ALICE, GM, GUILD_A, GUILD_B, Interactions, create, health

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from bot.storage import CharacterNotFound, HistoryEntry, Storage, StoredCharacter, name_key
-from bot.storage.history_models import HistoryQuery
+from bot.storage.interface import HistoryQuery
 from bot.storage.models import NewCharacter
 from bot.storage.snapshot import dump_json, load_after, load_snapshot
 from bot.storage.sqlite.pipeline import Batch

@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bot.storage import Storage
-from bot.storage.history_models import HistoryQuery
+from bot.storage.interface import HistoryQuery
 from bot.storage.models import NewCharacter
 from bot.storage.snapshot import character_from_snapshot
 from bot.storage.sqlite.database import apply_migrations, connect, load_migrations

@@ -7,7 +7,7 @@ from __future__ import annotations
 import discord
 
 from bot.features.numbers import table_numbers_view
-from bot.features.pages import ReadPageButton
+from bot.features.pages import ReadPageButton, page_window
 from bot.interaction.buttons import CustomId, number
 from bot.interaction.here import Here
 from bot.render.character_list import LIST_PAGE_LINES, list_embed, list_pager_labels, list_pages
@@ -27,14 +27,13 @@ async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui
     language = here.public_language
     async with here.read() as reader:
         total = await reader.count_characters(here.table_id, out_of_play=False)
-        pages = list_pages(total)
-        page = min(max(page, 1), pages)
+        shown = page_window(page, list_pages(total), LIST_PAGE_LINES)
         characters = await reader.list_characters(
             here.table_id,
             CharacterQuery(
                 out_of_play=False,
                 limit=LIST_PAGE_LINES,
-                offset=(page - 1) * LIST_PAGE_LINES,
+                offset=shown.offset,
                 language=language.value,
             ),
         )
@@ -43,8 +42,8 @@ async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui
             here.table_id,
             CharacterQuery(out_of_play=True, limit=OUT_OF_PLAY_READ, language=language.value),
         )
-    embed = here.titled(list_embed(characters, language, page, total, lookalikes, insane))
-    pager = ListPageButton.pager(page, pages, *list_pager_labels(language))
+    embed = here.titled(list_embed(characters, language, shown.page, total, lookalikes, insane))
+    pager = ListPageButton.pager(shown.page, shown.pages, *list_pager_labels(language))
     return embed, table_numbers_view(here, [*characters, *insane], pager)
 
 

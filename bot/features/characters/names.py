@@ -18,8 +18,7 @@ from bot.render.sanitize import escape
 from bot.storage.interface import StorageChange
 from bot.storage.memory import ServerNames
 from bot.storage.models import LightCharacter
-from bot.storage.names import name_key
-from rules.names import fold_name, reading_key, starts_a_word
+from rules.names import fold_name, name_key, reading_key, starts_a_word
 
 __all__ = [
     "NameEntry",

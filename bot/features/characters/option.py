@@ -21,8 +21,7 @@ from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from bot.render.sanitize import escape, has_invisible, visible
 from bot.storage.memory import ServerNames
 from bot.storage.models import LightCharacter
-from bot.storage.names import name_key
-from rules.names import MAX_NAME_LENGTH, fold_name
+from rules.names import MAX_NAME_LENGTH, fold_name, name_key
 
 __all__ = [
     "Character",

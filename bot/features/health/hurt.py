@@ -1,6 +1,6 @@
-"""``/hurt``: the targets of one blow, the damage each rolls, the wounds saved with their
-history entry and the reply that calls the players whose Consciousness roll fell due (with
-its buttons)."""
+"""``/hurt``: the damage each target of one blow rolls, the wounds saved with their history
+entry and the reply that calls the players whose Consciousness roll fell due (with its
+buttons). Its cog parses the targets (``cogs/health.py``) and checks who may hurt them."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from rules.dice import (
 from rules.errors import CharacterDead
 from rules.outcome import Outcome
 
-__all__ = ["MAX_AMOUNT_LENGTH", "hurt_details", "hurt_targets", "wound"]
+__all__ = ["MAX_AMOUNT_LENGTH", "hurt_details", "wound"]
 
 #: ``amount`` as typed: longer texts are refused by the dice parser anyway.
 MAX_AMOUNT_LENGTH = 100
@@ -50,19 +50,6 @@ def _parse_amount(typed: str) -> DiceExpression | FixedAmount:
                 max=error.params.get("max"),
             ) from error
         raise
-
-
-def hurt_targets(chosen: Sequence[LightCharacter | None]) -> list[LightCharacter]:
-    """The characters one ``/hurt`` hits, in option order; a character named twice refuses
-    the whole command (each target rolls its own damage: twice would be two blows)."""
-    targets: list[LightCharacter] = []
-    for character in chosen:
-        if character is None:
-            continue
-        if any(target.id == character.id for target in targets):
-            raise UserFacingError("health.error.hurt_twice", name=safe(character.name))
-        targets.append(character)
-    return targets
 
 
 def hurt_details(

@@ -13,7 +13,7 @@ from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
 from bot.render.history_page import HISTORY_LIMIT, history_embed, history_pager_labels
-from bot.storage.history_models import HistoryQuery
+from bot.storage.interface import HistoryQuery
 from bot.storage.models import CharacterRef, StoredCharacter
 
 __all__ = ["HistoryPageButton", "history_page"]

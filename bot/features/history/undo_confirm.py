@@ -20,7 +20,7 @@ from bot.interaction.mentions import call_testers
 from bot.interaction.sending import NO_MENTIONS, send_change
 from bot.render.common import mention
 from bot.render.undo import preview_embed, undo_reply
-from bot.storage.history_models import HistoryEntry, UndoResult
+from bot.storage.interface import HistoryEntry, UndoResult
 from bot.storage.models import RollKind
 from bot.storage.roll_messages import renumber_rolls
 

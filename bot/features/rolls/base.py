@@ -1,17 +1,20 @@
 """One base for a roll that falls due and is made with buttons: the kind of roll as one object
 (``DueRoll``), its button (``RollButton``), the owner/GM check of a press, the press's edit
-of its own message and the view of every character's buttons.
+of its own message, the roll's public reply and the view of every character's buttons.
 
 A kind of roll (``bot.features.rolls.consciousness``, ``bot.features.rolls.stability``) is one
 ``DueRoll``: its custom id (``salud:<prefix>:<character_id>:<spend>:<number>``, ``number`` the
 roll the button was posted for), the storage's ``RollKind`` its messages are kept under, how
-the roll is made (``perform``, one transaction) and replied to (``reply``), the words of its
-buttons; and one ``RollButton`` subclass naming that id. A press, for every kind: the
+the roll is made (``perform``, one transaction), what its reply shows (the change's embeds and
+the roll's field, renderers of ``bot.render``) and whether it is announced, the words of its
+buttons; and one
+``RollButton`` subclass naming that id. A press, for every kind, enters its kind once: the
 character from the server's name index (no wait for the storage lock), refused unless the one
-who pressed is its owner or a GM; the roll made in one transaction that forgets the pressed
-message among those the keeper disables (``bot.features.rolls.keeper``); the press's response
-edits the pressed message so that the roll's buttons show disabled; the roll's public reply
-follows as a new message.
+who pressed is its owner or a GM; the kind's roll made in one transaction that forgets the
+pressed message among those the keeper disables (``bot.features.rolls.keeper``); then, here,
+the press's response edits the pressed message so that the roll's buttons show disabled, and
+the roll's public reply follows as a new message (``DueRoll.reply``, which ``/conscious`` and
+``/stability roll`` send too).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeVar
 
 import discord
 
@@ -27,29 +30,67 @@ from bot.i18n import Language
 from bot.interaction.buttons import CustomId, SaludButton, button_view
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
-from bot.interaction.subjects import note_subject
 from bot.render.limits import BUTTONS_PER_ROW, ROWS_PER_MESSAGE
 from bot.render.roll_buttons import roll_label, short_names
-from bot.render.visibility import EVERYONE, shows_numbers
-from bot.storage.errors import CharacterNotFound
-from bot.storage.interface import StorageChange
+from bot.render.visibility import EVERYONE, Viewer, shows_numbers
 from bot.storage.models import LightCharacter, RollKind, RollMessage, StoredCharacter
 
 __all__ = [
     "BUTTON_SPENDS",
+    "ChangeEmbeds",
     "DueRoll",
     "RollButton",
+    "Rolled",
+    "SendReply",
     "disable_pressed",
     "require_roller",
     "roll_view",
-    "roller_in",
 ]
 
 #: The spends offered as buttons beside the plain roll (where the rules allow them: C4, M7).
 BUTTON_SPENDS = (1, 2, 3)
 
-#: What a kind's roll returns beside the character saved (``ConsciousnessRoll``, ...).
-Made = TypeVar("Made")
+
+class Rolled(Protocol):
+    """What a kind's roll returns beside the character saved (``ConsciousnessRoll``, ...):
+    the rules' roll, with its outcome."""
+
+    @property
+    def outcome(self) -> Any: ...
+
+
+Made = TypeVar("Made", bound=Rolled)
+
+
+class ChangeEmbeds(Protocol):
+    """The embeds of one character's change with a command's fields, for a viewer: a roll's
+    reply (``bot.render.change.change_embeds``,
+    ``bot.render.stability.stability_change_embeds``)."""
+
+    def __call__(
+        self,
+        character: StoredCharacter,
+        outcome: Any,
+        language: Language,
+        *,
+        extra_fields: Sequence[tuple[str, str]],
+        viewer: Viewer,
+    ) -> list[discord.Embed]: ...
+
+
+class SendReply(Protocol):
+    """How a roll's public reply is sent: ``bot.features.numbers.send_screened`` (the
+    ``Numbers`` button, the presser's numbers in a follow-up), which stands a level above this
+    base (its buttons); each kind, above both, names it."""
+
+    def __call__(
+        self,
+        here: Here,
+        characters: Sequence[StoredCharacter],
+        render: Callable[[Viewer, Language], Sequence[discord.Embed]],
+        *,
+        announce: bool,
+    ) -> Awaitable[int | None]: ...
 
 
 @dataclass(frozen=True)
@@ -69,8 +110,15 @@ class DueRoll(Generic[Made]):
         [Here, int, int, int | None, RollMessage | None],
         Awaitable[tuple[StoredCharacter, Made]],
     ]
-    #: The roll's public reply.
-    reply: Callable[[Here, StoredCharacter, Made], Awaitable[None]]
+    #: The embeds of the change a reply shows (``bot.render.change.change_embeds``, ...),
+    #: and the roll's field it carries (``DIE + SPEND = TOTAL vs DIFFICULTY``, the outcome).
+    change_embeds: ChangeEmbeds
+    roll_field: Callable[[Made, Language], tuple[str, str]]
+    #: Whether the announcement channel gets a copy of the reply, from the roll's outcome
+    #: (``bot.render.change.should_announce``, ...).
+    announce: Callable[[list[Any]], bool]
+    #: How the reply is sent (``bot.features.numbers.send_screened``).
+    send: SendReply
     #: The catalog keys of its buttons: the plain roll and a spend, each when the reply is
     #: about one character (``""``: its buttons always name their character) and when about
     #: several (``name``).
@@ -78,10 +126,28 @@ class DueRoll(Generic[Made]):
     spend_label: str
     roll_label_named: str
     spend_label_named: str
-    #: The pressed message's embeds once rolled (None: left as they are).
+    #: The pressed message's embeds once rolled, from its embeds (None: left as they are).
     pressed_embeds: Callable[
-        [discord.Message | None, StoredCharacter, Made, Language], list[discord.Embed] | None
-    ] = lambda message, saved, made, language: None
+        [Sequence[discord.Embed], StoredCharacter, Made, Language], list[discord.Embed] | None
+    ] = lambda embeds, saved, made, language: None
+
+    async def reply(self, here: Here, saved: StoredCharacter, made: Made) -> None:
+        """The public reply to a roll: the change's embeds with the roll's field, in words for
+        a viewer who may not see the character's numbers (announced too when ``announce``
+        says so); the presser of a private character's roll gets its arithmetic in an
+        ephemeral follow-up."""
+        await self.send(
+            here,
+            [saved],
+            lambda viewer, language: self.change_embeds(
+                saved,
+                made.outcome,
+                language,
+                extra_fields=[self.roll_field(made, language)],
+                viewer=viewer,
+            ),
+            announce=self.announce([made.outcome]),
+        )
 
     def button_id(self, character_id: int, spend: int, number: int | None) -> str:
         return self.custom_id.build(
@@ -108,16 +174,6 @@ async def require_roller(here: Here, character_id: int, action: str) -> LightCha
         raise UserFacingError("error.character_gone")
     here.require_owner_or_gm(found, action)
     return found
-
-
-async def roller_in(tx: StorageChange, here: Here, character_id: int) -> StoredCharacter:
-    """The character a roll is made for, read inside the roll's transaction (refused when it
-    is gone), and named as the subject of a refusal (``bot.interaction.subjects``)."""
-    current = await tx.get_character(here.table_id, character_id)
-    if current is None:
-        raise CharacterNotFound(here.table_id, character_id)
-    note_subject(here.interaction, "character", current)
-    return current
 
 
 class RollButton(SaludButton):
@@ -178,10 +234,11 @@ class RollButton(SaludButton):
             )
         saved, made = await kind.perform(here, self.character_id, self.spend, self.number, kept)
         character_id, number = self.character_id, self.number
+        embeds = message.embeds if message is not None else []
         await disable_pressed(
             here.interaction,
             lambda custom_id: kind.is_button_of(custom_id, character_id, number),
-            kind.pressed_embeds(here.interaction.message, saved, made, here.public_language),
+            kind.pressed_embeds(embeds, saved, made, here.public_language),
         )
         await kind.reply(here, saved, made)
 

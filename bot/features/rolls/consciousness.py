@@ -13,9 +13,11 @@ transaction, so an old button (the roll was made, the character was healed, knoc
 killed, or a later roll fell due) gets an ephemeral refusal and never rolls twice.
 
 A press goes as every roll button's does (``bot.features.rolls.base``): the owner or a GM
-only, checked once before the storage lock; its response disables the pressed message's
-buttons of that roll, the roll's public reply follows, and the keeper disables only the other
-messages that carried that roll (``bot.features.rolls.keeper``).
+only, checked once before the storage lock; the roll made here (``perform``); its response
+disables the pressed message's buttons of that roll, the roll's public reply follows
+(``CONSCIOUSNESS.reply``: ``bot.render.change.change_embeds`` with the roll's field), and the
+keeper disables only the other messages that carried that roll
+(``bot.features.rolls.keeper``).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Self
 import discord
 
 from bot.features.numbers import send_screened
-from bot.features.rolls.base import DueRoll, RollButton, roll_view, roller_in
+from bot.features.rolls.base import DueRoll, RollButton, roll_view
 from bot.i18n import Language
 from bot.interaction.buttons import CustomId, number
 from bot.interaction.errors import UserFacingError
@@ -34,7 +36,6 @@ from bot.interaction.here import Here
 from bot.render.change import change_embeds, should_announce
 from bot.render.common import safe
 from bot.render.rolls import consciousness_roll_field
-from bot.render.visibility import EVERYONE, Viewer
 from bot.storage.details import ConsciousDetails, RollNumbers
 from bot.storage.models import RollKind, RollMessage, StoredCharacter
 from bot.storage.roll_messages import forget_roll_messages, roll_number
@@ -46,8 +47,6 @@ __all__ = [
     "ConsciousnessButton",
     "consciousness_view",
     "perform_consciousness_roll",
-    "roll_reply_embeds",
-    "send_roll_reply",
 ]
 
 #: ``salud:cons:<character_id>:<spend>:<roll>``: ``roll`` is the number of the roll the
@@ -79,7 +78,7 @@ async def perform_consciousness_roll(
     the keeper disables (the press's response does it).
     """
     async with here.change() as tx:
-        current = await roller_in(tx, here, character_id)
+        current = await here.character_in(tx, character_id)
         if require_pending:
             _require_pending(current)
             if roll is not None and await roll_number(tx, here.table_id, character_id) != roll:
@@ -109,40 +108,6 @@ def _require_pending(character: StoredCharacter) -> None:
     raise UserFacingError("health.error.no_roll_pending", name=name)
 
 
-def roll_reply_embeds(
-    character: StoredCharacter,
-    roll: ConsciousnessRoll,
-    language: Language,
-    viewer: Viewer = EVERYONE,
-) -> list[discord.Embed]:
-    """The status embed after the roll, with the roll's field (``DIE + SPEND = TOTAL vs
-    DIFFICULTY`` and the outcome in words) and the events; in words for a viewer who may
-    not see the character's numbers."""
-    return change_embeds(
-        character,
-        roll.outcome,
-        language,
-        extra_fields=[consciousness_roll_field(roll, language)],
-        viewer=viewer,
-    )
-
-
-async def send_roll_reply(
-    here: Here,
-    character: StoredCharacter,
-    roll: ConsciousnessRoll,
-) -> None:
-    """The public reply to a roll (announced too when the character was knocked out or
-    changed state); the presser of a private character's roll gets its arithmetic in an
-    ephemeral follow-up."""
-    await send_screened(
-        here,
-        [character],
-        lambda viewer, language: roll_reply_embeds(character, roll, language, viewer),
-        announce=should_announce([roll.outcome]),
-    )
-
-
 async def _pressed_roll(
     here: Here, character_id: int, spend: int, roll: int | None, pressed: RollMessage | None
 ) -> tuple[StoredCharacter, ConsciousnessRoll]:
@@ -158,7 +123,10 @@ CONSCIOUSNESS: DueRoll[ConsciousnessRoll] = DueRoll(
     number_field="roll",
     action="action.conscious",
     perform=_pressed_roll,
-    reply=send_roll_reply,
+    change_embeds=change_embeds,
+    roll_field=consciousness_roll_field,
+    announce=should_announce,
+    send=send_screened,
     roll_label="health.button.roll",
     spend_label="health.button.spend",
     roll_label_named="health.button.roll_of",

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 import discord
 
 from bot.features.numbers import send_screened
-from bot.features.rolls.base import DueRoll, RollButton, roll_view, roller_in
+from bot.features.rolls.base import DueRoll, RollButton, roll_view
 from bot.i18n import Language, text
 from bot.interaction.buttons import CustomId, number
 from bot.interaction.errors import UserFacingError
@@ -40,11 +40,10 @@ from bot.render.stability import (
     stability_move,
     stability_roll_field,
 )
-from bot.render.stability_call import mark_rolled, rolled_line
-from bot.render.visibility import EVERYONE, Viewer, shows_numbers
+from bot.render.stability_call import rolled_line, said_rolled
+from bot.render.visibility import EVERYONE, shows_numbers
 from bot.storage.details import RollNumbers, StabilityRollDetails, StabilityTestDetails
-from bot.storage.history_models import HistoryEntry, HistoryQuery
-from bot.storage.interface import StorageChange
+from bot.storage.interface import HistoryEntry, HistoryQuery, StorageChange
 from bot.storage.models import RollKind, RollMessage, StoredCharacter
 from bot.storage.roll_messages import forget_roll_messages, roll_number
 from rules.errors import IncurablyInsane
@@ -56,7 +55,6 @@ __all__ = [
     "STABILITY_TEST_ID",
     "StabilityTestButton",
     "perform_stability_roll",
-    "send_stability_roll",
     "stability_test_view",
 ]
 
@@ -82,7 +80,7 @@ async def perform_stability_roll(
     message whose button was pressed, no longer kept among those the keeper disables.
     """
     async with here.change() as tx:
-        current = await roller_in(tx, here, character_id)
+        current = await here.character_in(tx, character_id)
         number_now = None
         if test is not None:
             await _require_this_test(tx, here, current, test)
@@ -200,62 +198,6 @@ async def _roll_entry(
     return None
 
 
-def roll_embeds(
-    character: StoredCharacter,
-    roll: StabilityTestRoll,
-    language: Language,
-    viewer: Viewer = EVERYONE,
-) -> list[discord.Embed]:
-    """The reply to a roll: Stability before → after with the state, the roll's field
-    (``DIE + SPEND = TOTAL vs DIFFICULTY`` with its breakdown, the outcome), a mental illness
-    in words; incurable insanity in its own embed. In words for a viewer who may not see
-    the character's numbers."""
-    return stability_change_embeds(
-        character,
-        roll.outcome,
-        language,
-        extra_fields=[stability_roll_field(roll, language)],
-        viewer=viewer,
-    )
-
-
-async def send_stability_roll(
-    here: Here,
-    character: StoredCharacter,
-    roll: StabilityTestRoll,
-) -> None:
-    """The public reply to a roll (announced too when its state changed, it acquired a
-    mental illness or went insane); the presser of a private character's roll gets its
-    arithmetic in an ephemeral follow-up."""
-    await send_screened(
-        here,
-        [character],
-        lambda viewer, language: roll_embeds(character, roll, language, viewer),
-        announce=stability_announce([roll.outcome]),
-    )
-
-
-def _said_rolled(
-    message: discord.Message | None,
-    character: StoredCharacter,
-    roll: StabilityTestRoll,
-    language: Language,
-) -> list[discord.Embed] | None:
-    """The pressed call's embeds with the line of the character who rolled saying so (``✓ 2 +
-    0 = 2 vs 4: fallo, 8 → 4``), edited with its disabled buttons; None to leave them (no
-    call's line of that name: an undo's reply, a character renamed since)."""
-    if message is None or not message.embeds:
-        return None
-    embeds = [discord.Embed.from_dict(embed.to_dict()) for embed in message.embeds]
-    description = embeds[0].description or ""
-    shown = shows_numbers(character, EVERYONE)  # the call is public
-    marked = mark_rolled(description, character.name, roll, language, shown=shown)
-    if marked == description:
-        return None
-    embeds[0].description = marked
-    return embeds
-
-
 async def _pressed_roll(
     here: Here, character_id: int, spend: int, test: int | None, pressed: RollMessage | None
 ) -> tuple[StoredCharacter, StabilityTestRoll]:
@@ -269,12 +211,15 @@ STABILITY_TEST: DueRoll[StabilityTestRoll] = DueRoll(
     number_field="test",
     action="stability.action.roll",
     perform=_pressed_roll,
-    reply=send_stability_roll,
+    change_embeds=stability_change_embeds,
+    roll_field=stability_roll_field,
+    announce=stability_announce,
+    send=send_screened,
     roll_label="",  # its buttons always name their character
     spend_label="",
     roll_label_named="stability.button.roll",
     spend_label_named="stability.button.spend",
-    pressed_embeds=_said_rolled,
+    pressed_embeds=said_rolled,
 )
 
 

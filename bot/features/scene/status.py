@@ -9,7 +9,7 @@ from datetime import datetime
 import discord
 
 from bot.features.numbers import table_numbers_view
-from bot.features.pages import ReadPageButton
+from bot.features.pages import ReadPageButton, page_window
 from bot.i18n import Language
 from bot.interaction.buttons import CustomId, number
 from bot.interaction.here import Here
@@ -63,21 +63,20 @@ async def status_message(here: Here, page: int) -> tuple[discord.Embed, discord.
     async with here.read() as reader:
         counts = await reader.head_count(here.table_id)
         in_play = counts[1] - counts[2]
-        pages = page_count(in_play)
-        page = min(max(page, 1), pages)
+        shown = page_window(page, page_count(in_play), STATUS_PAGE_LINES)
         characters = await reader.list_characters(
             here.table_id,
             CharacterQuery(
                 living_only=True,
                 out_of_play=False,
                 limit=STATUS_PAGE_LINES,
-                offset=(page - 1) * STATUS_PAGE_LINES,
+                offset=shown.offset,
                 language=language.value,
             ),
         )
         closing = await _closing(reader, here.table_id, language, counts)
-    embed = here.titled(status_page_embed(characters, in_play, language, page, closing))
-    pager = StatusPageButton.pager(page, pages, *pager_labels(language))
+    embed = here.titled(status_page_embed(characters, in_play, language, shown.page, closing))
+    pager = StatusPageButton.pager(shown.page, shown.pages, *pager_labels(language))
     return embed, table_numbers_view(here, characters, pager)
 
 

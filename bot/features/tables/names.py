@@ -9,8 +9,7 @@ from bot.i18n import Language, text
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
 from bot.render.sanitize import escape
-from bot.storage.names import name_key
-from rules.names import clean_name
+from rules.names import clean_name, name_key
 
 __all__ = ["checked_name"]
 

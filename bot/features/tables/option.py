@@ -15,8 +15,8 @@ from bot.interaction.here import Here
 from bot.interaction.transformers import TextChannelTransformer
 from bot.render.limits import CHOICE_LENGTH_LIMIT, CHOICES_LIMIT
 from bot.render.sanitize import escape
-from bot.storage.names import name_key
 from bot.storage.tables import GameTable
+from rules.names import name_key
 
 __all__ = [
     "MAX_TABLE_NAME",
@@ -26,6 +26,7 @@ __all__ = [
     "PlaceTransformer",
     "TableArg",
     "TableOption",
+    "channel_id_of",
     "gm_role_id_of",
 ]
 
@@ -61,6 +62,12 @@ class PlaceTransformer(app_commands.Transformer):
 
 Place = app_commands.Transform[Any, PlaceTransformer]
 AnnouncementChannel = app_commands.Transform[Any, TextChannelTransformer]
+
+
+def channel_id_of(channel: AnnouncementChannel | None) -> int | None:
+    """The id of the announcement channel a GM names (``None``: none), for the server
+    (``/config channel``) or for a table (``/table channel``)."""
+    return None if channel is None else int(channel.id)
 
 
 def gm_role_id_of(here: Here, role: discord.Role | None) -> int | None:

@@ -14,7 +14,8 @@ from psycopg import sql
 from bot.storage.copy_ends import CopySource, Reference, Row, older
 from bot.storage.errors import DatabaseOpenFailed, DatabaseUnreachable
 from bot.storage.postgres import schema as pg_schema
-from bot.storage.sqlite.operate import COUNT_SERVERS, OperateError
+from bot.storage.reports import OperateError
+from bot.storage.sqlite.operate import COUNT_SERVERS
 
 __all__ = ["PG_ERRORS", "PgEnd", "PgTarget", "not_connected", "pg_connect", "pg_source"]
 

@@ -30,9 +30,10 @@ from psycopg.rows import dict_row
 from bot.storage.copy import copy_database
 from bot.storage.postgres.copy_end import not_connected
 from bot.storage.postgres.schema import hidden, latest_version
+from bot.storage.reports import DatabaseReport, OperateError
 from bot.storage.snapshot import HEALTH_COLUMNS, health_from_row
 from bot.storage.sqlite import operate as sqlite_operate
-from bot.storage.sqlite.operate import COUNT_SERVERS, DatabaseReport, OperateError
+from bot.storage.sqlite.operate import COUNT_SERVERS
 from rules.character import inconsistencies
 
 __all__ = ["backup", "check"]

@@ -16,7 +16,6 @@ from bot.storage.errors import (
     TransactionStateError,
 )
 from bot.storage.models import NewCharacter, Numbers, StoredCharacter, numbers_to_value
-from bot.storage.names import name_key
 from bot.storage.snapshot import (
     HEALTH_COLUMNS,
     STABILITY_COLUMNS,
@@ -44,6 +43,7 @@ from bot.storage.sqlite.rows import (
 )
 from rules.abilities import Ability
 from rules.character import CharacterHealth, Gender
+from rules.names import name_key
 from rules.stability import CharacterStability
 
 #: What ``_save_each`` writes of each character (its Health, its Stability).

@@ -12,6 +12,7 @@ from pathlib import Path
 from bot.storage.copy_ends import CopySource, Reference, Row, older
 from bot.storage.errors import DatabaseUnusable
 from bot.storage.key_versions import SQL_FUNCTIONS
+from bot.storage.reports import OperateError
 from bot.storage.sqlite import database as sqlite_schema
 from bot.storage.sqlite.file_check import (
     UnsoundDatabase,
@@ -19,7 +20,7 @@ from bot.storage.sqlite.file_check import (
     one_line,
     sound_database,
 )
-from bot.storage.sqlite.operate import COUNT_SERVERS, OperateError, unsound_words
+from bot.storage.sqlite.operate import COUNT_SERVERS, unsound_words
 
 __all__ = ["SqliteEnd", "SqliteTarget", "sqlite_source", "sqlite_target"]
 

@@ -18,7 +18,7 @@ from bot.storage.errors import (
     StorageError,
     TransactionStateError,
 )
-from bot.storage.history_models import HistoryCharacter, HistoryEntry, NewEntry, UndoResult
+from bot.storage.interface import HistoryCharacter, HistoryEntry, NewEntry, UndoResult
 from bot.storage.models import TURN_EVERY, StoredCharacter
 from bot.storage.shared_sql import INSERT_ENTRY_NEW_ID, NEXT_HISTORY_ID
 from bot.storage.snapshot import (

@@ -24,11 +24,12 @@ import contextlib
 import os
 import sqlite3
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.storage.default_path import DEFAULT_DATABASE_PATH
+from bot.storage.reports import DatabaseReport, OperateError
 from bot.storage.sqlite.database import latest_version
 from bot.storage.sqlite.file_check import (
     COMPANION_SUFFIXES,
@@ -42,8 +43,6 @@ from bot.storage.sqlite.file_check import (
 
 __all__ = [
     "COUNT_SERVERS",
-    "DatabaseReport",
-    "OperateError",
     "backup",
     "backup_target",
     "check",
@@ -63,22 +62,6 @@ COUNT_SERVERS = (
     " UNION SELECT h.guild_id FROM history AS h"
     " WHERE NOT EXISTS (SELECT 1 FROM game_tables AS t WHERE t.id = h.guild_id)) AS known"
 )
-
-
-class OperateError(Exception):
-    """The database cannot be checked or copied; the message says why and what to do."""
-
-
-@dataclass(frozen=True)
-class DatabaseReport:
-    """What a sound Salud database holds."""
-
-    path: Path
-    size_bytes: int
-    schema_version: int
-    expected_version: int
-    characters: int
-    servers: int
 
 
 def _missing(path: Path) -> OperateError:

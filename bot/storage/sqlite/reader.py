@@ -22,12 +22,7 @@ from bot.storage.errors import (
     CharacterNotFound,
     TransactionStateError,
 )
-from bot.storage.history_models import (
-    LATEST_ENTRIES,
-    HistoryCharacter,
-    HistoryEntry,
-    HistoryQuery,
-)
+from bot.storage.interface import LATEST_ENTRIES, HistoryCharacter, HistoryEntry, HistoryQuery
 from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
     BATCH_SIZE,

@@ -21,7 +21,6 @@ from bot.storage.models import (
 )
 from bot.storage.names import (
     look_key,
-    name_key,
     reading_key_en,
     reading_key_es,
     typed_look_key,
@@ -41,6 +40,7 @@ from bot.storage.snapshot import (
     stability_from_row,
 )
 from rules.abilities import Ability
+from rules.names import name_key
 from rules.state import DEATH_THRESHOLD, SERIOUSLY_WOUNDED_AT
 
 __all__ = [

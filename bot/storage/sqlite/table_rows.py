@@ -9,9 +9,9 @@ from typing import Protocol
 import aiosqlite
 
 from bot.storage.models import StoredCharacter, numbers_from_value, numbers_to_value
-from bot.storage.names import name_key
 from bot.storage.sqlite.pipeline import Pipeline
 from bot.storage.tables import GameTable, TableDirectory
+from rules.names import name_key
 
 __all__ = ["CharacterMove", "TableWriter", "load_directory"]
 

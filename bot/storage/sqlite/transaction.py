@@ -29,13 +29,7 @@ from typing import Any, Unpack
 import aiosqlite
 
 from bot.storage.errors import AlreadyApplied, CharacterNotFound, TransactionStateError
-from bot.storage.history_models import (
-    LATEST_ENTRIES,
-    HistoryEntry,
-    HistoryQuery,
-    NewEntry,
-    UndoResult,
-)
+from bot.storage.interface import LATEST_ENTRIES, HistoryEntry, HistoryQuery, NewEntry, UndoResult
 from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
     BATCH_SIZE,
