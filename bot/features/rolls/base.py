@@ -7,8 +7,7 @@ A kind of roll (``bot.features.rolls.consciousness``, ``bot.features.rolls.stabi
 roll the button was posted for), the storage's ``RollKind`` its messages are kept under, how
 the roll is made (``perform``, one transaction), what its reply shows (the change's embeds and
 the roll's field, renderers of ``bot.render``) and whether it is announced, the words of its
-buttons; and one
-``RollButton`` subclass naming that id. A press, for every kind, enters its kind once: the
+buttons; and one ``RollButton`` subclass naming that id. A press, for every kind, enters its kind once: the
 character from the server's name index (no wait for the storage lock), refused unless the one
 who pressed is its owner or a GM; the kind's roll made in one transaction that forgets the
 pressed message among those the keeper disables (``bot.features.rolls.keeper``); then, here,
