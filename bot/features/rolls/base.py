@@ -1,19 +1,19 @@
 """One base for a roll that falls due and is made with buttons: the kind of roll as one object
-(``DueRoll``), its button (``RollButton``), the owner/GM check of a press, the press's edit
-of its own message, the roll's public reply and the view of every character's buttons.
+(``DueRoll``), its button (``RollButton``), the owner/GM check of a press, the press's edit of
+its own message, the roll's public reply and the view of every character's buttons.
 
 A kind of roll (``bot.features.rolls.consciousness``, ``bot.features.rolls.stability``) is one
 ``DueRoll``: its custom id (``salud:<prefix>:<character_id>:<spend>:<number>``, ``number`` the
-roll the button was posted for), the storage's ``RollKind`` its messages are kept under, how
-the roll is made (``perform``, one transaction), what its reply shows (the change's embeds and
-the roll's field, renderers of ``bot.render``) and whether it is announced, the words of its
-buttons; and one ``RollButton`` subclass naming that id. A press, for every kind, enters its kind once: the
-character from the server's name index (no wait for the storage lock), refused unless the one
-who pressed is its owner or a GM; the kind's roll made in one transaction that forgets the
-pressed message among those the keeper disables (``bot.features.rolls.keeper``); then, here,
-the press's response edits the pressed message so that the roll's buttons show disabled, and
-the roll's public reply follows as a new message (``DueRoll.reply``, which ``/conscious`` and
-``/stability roll`` send too).
+roll the button was posted for), the storage's ``RollKind`` its messages are kept under, how the
+roll is made (``perform``, one transaction), what its reply shows (the change's embeds and the
+roll's field, renderers of ``bot.render``) and whether it is announced, the words of its
+buttons; and one ``RollButton`` subclass naming that id. A press, for every kind, enters its
+kind once: the character from the server's name index (no wait for the storage lock), refused
+unless the one who pressed is its owner or a GM; the kind's roll made in one transaction that
+forgets the pressed message among those the keeper disables (``bot.features.rolls.keeper``);
+then, here, the press's response edits the pressed message so that the roll's buttons show
+disabled, and the roll's public reply follows as a new message (``DueRoll.reply``, which
+``/conscious`` and ``/stability roll`` send too).
 """
 
 from __future__ import annotations
