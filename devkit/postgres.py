@@ -14,6 +14,7 @@ parents only root may enter).
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import importlib.util
 import os
@@ -154,15 +155,19 @@ def _reachable(bin_folder: Path, as_user: tuple[str, ...]) -> Path:
     package = install.parent
     named = hashlib.sha256(str(install).encode()).hexdigest()[:12]
     copy = Path(tempfile.gettempdir()) / f"salud-postgres-programs-{named}"
-    if not (copy / package.name / install.name / "bin" / "postgres").exists():
-        partial = Path(tempfile.mkdtemp(prefix="salud-postgres-programs-"))
-        shutil.copytree(install, partial / package.name / install.name, symlinks=True)
-        libraries = package.parent / f"{package.name}.libs"
-        if libraries.is_dir():
-            shutil.copytree(libraries, partial / libraries.name, symlinks=True)
-        os.chmod(partial, 0o755)
-        shutil.rmtree(copy, ignore_errors=True)
-        os.replace(partial, copy)
+    # The test workers start at once: one makes the copy while the others wait for it, so
+    # that none removes a copy another's server is already running from.
+    with open(copy.with_name(f"{copy.name}.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (copy / package.name / install.name / "bin" / "postgres").exists():
+            partial = Path(tempfile.mkdtemp(prefix="salud-postgres-programs-"))
+            shutil.copytree(install, partial / package.name / install.name, symlinks=True)
+            libraries = package.parent / f"{package.name}.libs"
+            if libraries.is_dir():
+                shutil.copytree(libraries, partial / libraries.name, symlinks=True)
+            os.chmod(partial, 0o755)
+            shutil.rmtree(copy, ignore_errors=True)
+            os.replace(partial, copy)
     return copy / package.name / install.name / "bin"
 
 
