@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import discord
 from discord import app_commands
@@ -260,6 +260,11 @@ def ready_line(
     if application_id is not None:
         line += f" Invite it to a server: {invite_url(application_id)}"
     return line
+
+
+SlashInteraction: TypeAlias = discord.Interaction[SaludBot]
+"""The interaction every slash command, autocomplete and button callback of Salud receives:
+one name, so that a cog's signature reads as its options."""
 
 
 class SaludCog(commands.Cog):

@@ -7,11 +7,10 @@ act, stores the result in one transaction with its history entry, and says it in
 
 from __future__ import annotations
 
-import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.app import SaludBot, SaludGroupCog
+from bot.app import SaludBot, SaludGroupCog, SlashInteraction
 from bot.features.abilities import (
     KIND_CHOICES,
     ability_name,
@@ -60,7 +59,7 @@ class AbilityCog(
     @app_commands.choices(kind=KIND_CHOICES)
     async def set_ability_command(
         self,
-        interaction: discord.Interaction[SaludBot],
+        interaction: SlashInteraction,
         character: Character,
         ability: NameOption,
         rating: app_commands.Transform[int, InRange("rating", 0, MAX_RATING)],
@@ -89,7 +88,7 @@ class AbilityCog(
 
     @set_ability_command.autocomplete("ability")
     async def _set_ability_autocomplete(
-        self, interaction: discord.Interaction[SaludBot], current: str
+        self, interaction: SlashInteraction, current: str
     ) -> list[app_commands.Choice[str]]:
         return await complete_ability(interaction, current)
 
@@ -101,10 +100,7 @@ class AbilityCog(
         ability=_("The ability to remove", key="cmd.ability.remove.ability"),
     )
     async def remove_ability_command(
-        self,
-        interaction: discord.Interaction[SaludBot],
-        character: Character,
-        ability: NameOption,
+        self, interaction: SlashInteraction, character: Character, ability: NameOption
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("abilities.action.remove")
@@ -119,7 +115,7 @@ class AbilityCog(
 
     @remove_ability_command.autocomplete("ability")
     async def _remove_ability_autocomplete(
-        self, interaction: discord.Interaction[SaludBot], current: str
+        self, interaction: SlashInteraction, current: str
     ) -> list[app_commands.Choice[str]]:
         return await complete_ability(interaction, current, own_only=True)
 

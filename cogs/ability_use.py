@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.app import SaludBot, SaludCog
+from bot.app import SaludBot, SaludCog, SlashInteraction
 from bot.features.abilities import (
     ability_name,
     complete_ability,
@@ -66,7 +66,7 @@ class AbilityUseCog(SaludCog):
     )
     async def spend(
         self,
-        interaction: discord.Interaction[SaludBot],
+        interaction: SlashInteraction,
         character: Character,
         ability: NameOption,
         points: app_commands.Transform[int, InRange("points", 1, MAX_POINTS)],
@@ -125,7 +125,7 @@ class AbilityUseCog(SaludCog):
 
     @spend.autocomplete("ability")
     async def _spend_autocomplete(
-        self, interaction: discord.Interaction[SaludBot], current: str
+        self, interaction: SlashInteraction, current: str
     ) -> list[app_commands.Choice[str]]:
         return await complete_ability(interaction, current)
 
@@ -146,7 +146,7 @@ class AbilityUseCog(SaludCog):
     )
     async def check(
         self,
-        interaction: discord.Interaction[SaludBot],
+        interaction: SlashInteraction,
         character: Character,
         ability: NameOption,
         difficulty: app_commands.Transform[int, InRange("difficulty", 0, MAX_DIFFICULTY)]
@@ -222,7 +222,7 @@ class AbilityUseCog(SaludCog):
 
     @check.autocomplete("ability")
     async def _check_autocomplete(
-        self, interaction: discord.Interaction[SaludBot], current: str
+        self, interaction: SlashInteraction, current: str
     ) -> list[app_commands.Choice[str]]:
         return await complete_ability(interaction, current, testable_only=True)
 

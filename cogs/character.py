@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.app import SaludBot, SaludGroupCog
+from bot.app import SaludBot, SaludGroupCog, SlashInteraction
 from bot.features.characters.correction import correct_character
 from bot.features.characters.delete import ask_to_delete
 from bot.features.characters.edits import (
@@ -83,7 +83,7 @@ class CharacterCog(
     @app_commands.choices(gender=GENDER_CHOICES, numbers=NUMBERS_CHOICES)
     async def create(
         self,
-        interaction: discord.Interaction[SaludBot],
+        interaction: SlashInteraction,
         name: NameOption,
         health: HealthRating,
         first_aid: FirstAid = 0,
@@ -115,9 +115,7 @@ class CharacterCog(
         name="show", description=_("Show a character's status", key="cmd.character.show")
     )
     @app_commands.describe(character=DEFAULT_CHARACTER_OPTION)
-    async def show(
-        self, interaction: discord.Interaction[SaludBot], character: Character | None = None
-    ) -> None:
+    async def show(self, interaction: SlashInteraction, character: Character | None = None) -> None:
         here = await Here.of(interaction)
         target = character or await resolve_character(here, None)
         await show_character(here, target)
@@ -125,7 +123,7 @@ class CharacterCog(
     @app_commands.command(
         name="list", description=_("Every character of this server", key="cmd.character.list")
     )
-    async def list_all(self, interaction: discord.Interaction[SaludBot]) -> None:
+    async def list_all(self, interaction: SlashInteraction) -> None:
         here = await Here.of(interaction)
         embed, view = await list_message(here, 1)
         await send_public(interaction, embeds=[embed], view=view)
@@ -160,7 +158,7 @@ class CharacterCog(
     @app_commands.choices(gender=SET_GENDER_CHOICES, numbers=NUMBERS_CHOICES)
     async def set_values(
         self,
-        interaction: discord.Interaction[SaludBot],
+        interaction: SlashInteraction,
         character: Character,
         health: SetHealth | None = None,
         max_health: MaxHealth | None = None,
@@ -199,10 +197,7 @@ class CharacterCog(
         name=_("The new name (1–40 characters)", key="cmd.character.rename.name"),
     )
     async def rename(
-        self,
-        interaction: discord.Interaction[SaludBot],
-        character: Character,
-        name: NameOption,
+        self, interaction: SlashInteraction, character: Character, name: NameOption
     ) -> None:
         here = await Here.of(interaction)
         here.require_owner_or_gm(character, "action.rename")
@@ -219,7 +214,7 @@ class CharacterCog(
         table=_("The table it plays at from now on", key="cmd.character.move.table"),
     )
     async def move(
-        self, interaction: discord.Interaction[SaludBot], character: Character, table: TableArg
+        self, interaction: SlashInteraction, character: Character, table: TableArg
     ) -> None:
         here = await Here.of(interaction)
         require_mover(here, table)
@@ -233,9 +228,7 @@ class CharacterCog(
     @app_commands.describe(
         character=_("The character to delete", key="cmd.character.delete.character")
     )
-    async def delete(
-        self, interaction: discord.Interaction[SaludBot], character: Character
-    ) -> None:
+    async def delete(self, interaction: SlashInteraction, character: Character) -> None:
         """Asks privately, in the user's language; the press that confirms deletes and says
         so publicly (``DeleteButton``)."""
         here = await Here.of(interaction)

@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.app import SaludBot, SaludGroupCog
+from bot.app import SaludBot, SaludGroupCog, SlashInteraction
 from bot.features.tables.option import AnnouncementChannel, channel_id_of, gm_role_id_of
 from bot.i18n import Language, text
 from bot.interaction.deferral import private_reply
@@ -36,7 +36,7 @@ class ConfigCog(
         role=_("Members of this role are GMs (omit to clear)", key="cmd.config.gm_role.role")
     )
     async def gm_role(
-        self, interaction: discord.Interaction[SaludBot], role: discord.Role | None = None
+        self, interaction: SlashInteraction, role: discord.Role | None = None
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("action.config")
@@ -62,9 +62,7 @@ class ConfigCog(
         )
     )
     async def channel(
-        self,
-        interaction: discord.Interaction[SaludBot],
-        channel: AnnouncementChannel | None = None,
+        self, interaction: SlashInteraction, channel: AnnouncementChannel | None = None
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("action.config")
@@ -88,7 +86,7 @@ class ConfigCog(
     @app_commands.describe(language=_("The language", key="cmd.config.language.language"))
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def language(
-        self, interaction: discord.Interaction[SaludBot], language: app_commands.Choice[str]
+        self, interaction: SlashInteraction, language: app_commands.Choice[str]
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("action.config")

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.app import SaludBot, SaludCog
+from bot.app import SaludBot, SaludCog, SlashInteraction
 from bot.features.characters.option import (
     DEFAULT_CHARACTER_OPTION,
     Character,
@@ -69,7 +68,7 @@ class HealthCog(SaludCog):
     )
     async def hurt(
         self,
-        interaction: discord.Interaction[SaludBot],
+        interaction: SlashInteraction,
         character: Character,
         amount: app_commands.Range[str, 1, MAX_AMOUNT_LENGTH],
         reason: Reason | None = None,
@@ -85,7 +84,7 @@ class HealthCog(SaludCog):
 
     @hurt.autocomplete("amount")
     async def amount_autocomplete(
-        self, interaction: discord.Interaction[SaludBot], current: str
+        self, interaction: SlashInteraction, current: str
     ) -> list[app_commands.Choice[str]]:
         language = await private_language(interaction)
         return weapon_choices(current, language)
@@ -103,7 +102,7 @@ class HealthCog(SaludCog):
     )
     async def conscious(
         self,
-        interaction: discord.Interaction[SaludBot],
+        interaction: SlashInteraction,
         character: Character | None = None,
         spend: app_commands.Transform[int, InRange("spend", 0, MAX_SPEND)] = 0,
     ) -> None:
@@ -129,7 +128,7 @@ class HealthCog(SaludCog):
     )
     async def firstaid(
         self,
-        interaction: discord.Interaction[SaludBot],
+        interaction: SlashInteraction,
         medic: Character,
         patient: Patient,
         points: app_commands.Transform[int, InRange("points", 1, MAX_FIRST_AID_POINTS)],
@@ -153,7 +152,7 @@ class HealthCog(SaludCog):
     )
     async def rest(
         self,
-        interaction: discord.Interaction[SaludBot],
+        interaction: SlashInteraction,
         character: Character,
         days: app_commands.Transform[int, InRange("days", 1, MAX_DAYS)],
         hospital: bool = False,

@@ -4,11 +4,10 @@ language (catalog domains ``help`` and ``help_command``)."""
 
 from __future__ import annotations
 
-import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.app import SaludBot, SaludCog
+from bot.app import SaludBot, SaludCog, SlashInteraction
 from bot.features.help import (
     command_choices,
     find_command,
@@ -35,9 +34,7 @@ class HelpCog(SaludCog):
         command=_("One command's page: options, who may use it, an example", key="cmd.help.command")
     )
     async def help(
-        self,
-        interaction: discord.Interaction[SaludBot],
-        command: app_commands.Range[str, 1, 100] | None = None,
+        self, interaction: SlashInteraction, command: app_commands.Range[str, 1, 100] | None = None
     ) -> None:
         here = await Here.of(interaction)
         language = here.private_language
@@ -53,7 +50,7 @@ class HelpCog(SaludCog):
 
     @help.autocomplete("command")
     async def command_autocomplete(
-        self, interaction: discord.Interaction[SaludBot], current: str
+        self, interaction: SlashInteraction, current: str
     ) -> list[app_commands.Choice[str]]:
         language = await private_language(interaction)
         return command_choices(leaf_commands(self.bot.tree), current, language)

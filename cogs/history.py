@@ -10,11 +10,10 @@ not in the history, so it is never undone.
 
 from __future__ import annotations
 
-import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.app import SaludBot, SaludCog
+from bot.app import SaludBot, SaludCog, SlashInteraction
 from bot.features.characters.option import Character
 from bot.features.history.pages import history_page
 from bot.features.history.undo_confirm import undo_view
@@ -41,7 +40,7 @@ class HistoryCog(SaludCog):
         character=_("The character (default: the whole server)", key="cmd.history.character")
     )
     async def history(
-        self, interaction: discord.Interaction[SaludBot], character: Character | None = None
+        self, interaction: SlashInteraction, character: Character | None = None
     ) -> None:
         here = await Here.of(interaction)
         embed, view = await history_page(here, character, 1)
@@ -52,7 +51,7 @@ class HistoryCog(SaludCog):
         name="undo", description=_("GM: revert the server's latest change", key="cmd.undo")
     )
     @app_commands.guild_only()
-    async def undo(self, interaction: discord.Interaction[SaludBot]) -> None:
+    async def undo(self, interaction: SlashInteraction) -> None:
         """Shows privately what it would revert and asks to confirm (``UndoButton``)."""
         here = await Here.of(interaction)
         here.require_gm("history.action.undo")

@@ -8,11 +8,10 @@ changed; every rule decision is taken in ``rules/``), and the reply it returns s
 
 from __future__ import annotations
 
-import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.app import SaludBot, SaludGroupCog
+from bot.app import SaludBot, SaludGroupCog, SlashInteraction
 from bot.features.reply import send_reply
 from bot.features.scene.new import new_scene
 from bot.features.scene.posting import post_tracker
@@ -33,7 +32,7 @@ class SceneCog(
     @app_commands.command(
         name="new", description=_("GM: start a new scene for every character", key="cmd.scene.new")
     )
-    async def new(self, interaction: discord.Interaction[SaludBot]) -> None:
+    async def new(self, interaction: SlashInteraction) -> None:
         here = await Here.of(interaction)
         here.require_gm("scene.action.new")
         await send_reply(here, await new_scene(here))
@@ -42,7 +41,7 @@ class SceneCog(
         name="status",
         description=_("Every living character's Health, state and flags", key="cmd.scene.status"),
     )
-    async def status(self, interaction: discord.Interaction[SaludBot]) -> None:
+    async def status(self, interaction: SlashInteraction) -> None:
         here = await Here.of(interaction)
         embed, view = await status_message(here, 1)
         await send_public(interaction, embeds=[embed], view=view)
@@ -51,7 +50,7 @@ class SceneCog(
         name="tracker",
         description=_("GM: post the live tracker here (kept up to date)", key="cmd.scene.tracker"),
     )
-    async def tracker(self, interaction: discord.Interaction[SaludBot]) -> None:
+    async def tracker(self, interaction: SlashInteraction) -> None:
         """Posts the server's live tracker in this channel; a tracker posted before is
         edited to say that it moved (``bot.features.scene.tracker``)."""
         here = await Here.of(interaction)

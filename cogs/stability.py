@@ -10,11 +10,10 @@ mentally ill patient lucid for the scene (``bot.features.stability.treat``).
 
 from __future__ import annotations
 
-import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.app import SaludBot, SaludGroupCog
+from bot.app import SaludBot, SaludGroupCog, SlashInteraction
 from bot.features.characters.option import (
     DEFAULT_CHARACTER_OPTION,
     Character,
@@ -79,7 +78,7 @@ class StabilityCog(
     )
     async def test(
         self,
-        interaction: discord.Interaction[SaludBot],
+        interaction: SlashInteraction,
         loss: Loss,
         character: StableCharacter,
         character2: StableCharacter | None = None,
@@ -110,7 +109,7 @@ class StabilityCog(
     )
     async def roll(
         self,
-        interaction: discord.Interaction[SaludBot],
+        interaction: SlashInteraction,
         character: StableCharacter | None = None,
         spend: app_commands.Transform[int, InRange("spend", 0, MAX_STABILITY_SPEND)] = 0,
     ) -> None:
@@ -140,7 +139,7 @@ class StabilityCog(
     )
     async def treat(
         self,
-        interaction: discord.Interaction[SaludBot],
+        interaction: SlashInteraction,
         medic: Character,
         patient: StablePatient,
         points: app_commands.Transform[int, InRange("points", 1, MAX_PSYCHOANALYSIS_POINTS)],

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.app import SaludBot, SaludGroupCog
+from bot.app import SaludBot, SaludGroupCog, SlashInteraction
 from bot.features.numbers import NUMBERS_CHOICES, numbers_of
 from bot.features.tables.edits import create_table, delete_table, rename_table
 from bot.features.tables.listing import table_list
@@ -57,7 +57,7 @@ class TablesCog(
     @app_commands.choices(numbers=NUMBERS_CHOICES)
     async def create(
         self,
-        interaction: discord.Interaction[SaludBot],
+        interaction: SlashInteraction,
         name: app_commands.Range[str, 1, MAX_TABLE_NAME],
         place: Place | None = None,
         gm_role: discord.Role | None = None,
@@ -76,9 +76,7 @@ class TablesCog(
         table=TABLE_OPTION,
         place=_("A channel, thread, forum or category", key="cmd.table.bind.place"),
     )
-    async def bind(
-        self, interaction: discord.Interaction[SaludBot], table: TableArg, place: Place
-    ) -> None:
+    async def bind(self, interaction: SlashInteraction, table: TableArg, place: Place) -> None:
         here = await Here.of(interaction)
         here.require_gm_at(table, "table.action.bind")
         await send_private(interaction, await bind_table(here, table, int(place.id)))
@@ -90,14 +88,14 @@ class TablesCog(
     @app_commands.describe(
         place=_("A channel, thread, forum or category", key="cmd.table.unbind.place")
     )
-    async def unbind(self, interaction: discord.Interaction[SaludBot], place: Place) -> None:
+    async def unbind(self, interaction: SlashInteraction, place: Place) -> None:
         here = await Here.of(interaction)
         await send_private(interaction, await unbind_place(here, int(place.id)))
 
     @app_commands.command(
         name="list", description=_("Every table of the server", key="cmd.table.list")
     )
-    async def list_tables(self, interaction: discord.Interaction[SaludBot]) -> None:
+    async def list_tables(self, interaction: SlashInteraction) -> None:
         here = await Here.of(interaction)
         await send_public(interaction, embeds=[await table_list(here)])
 
@@ -111,7 +109,7 @@ class TablesCog(
     )
     async def rename(
         self,
-        interaction: discord.Interaction[SaludBot],
+        interaction: SlashInteraction,
         table: TableArg,
         name: app_commands.Range[str, 1, MAX_TABLE_NAME],
     ) -> None:
@@ -124,7 +122,7 @@ class TablesCog(
         name="delete", description=_("GM: remove an empty table", key="cmd.table.delete")
     )
     @app_commands.describe(table=TABLE_OPTION)
-    async def delete(self, interaction: discord.Interaction[SaludBot], table: TableArg) -> None:
+    async def delete(self, interaction: SlashInteraction, table: TableArg) -> None:
         here = await Here.of(interaction)
         here.require_server_gm("table.action.delete")
         await send_private(interaction, await delete_table(here, table))
@@ -141,10 +139,7 @@ class TablesCog(
         ),
     )
     async def gm_role(
-        self,
-        interaction: discord.Interaction[SaludBot],
-        table: TableArg,
-        role: discord.Role | None = None,
+        self, interaction: SlashInteraction, table: TableArg, role: discord.Role | None = None
     ) -> None:
         here = await Here.of(interaction)
         here.require_server_gm("table.action.gm_role")
@@ -164,7 +159,7 @@ class TablesCog(
     )
     async def channel(
         self,
-        interaction: discord.Interaction[SaludBot],
+        interaction: SlashInteraction,
         table: TableArg,
         channel: AnnouncementChannel | None = None,
     ) -> None:
@@ -188,10 +183,7 @@ class TablesCog(
     )
     @app_commands.choices(numbers=NUMBERS_CHOICES)
     async def numbers(
-        self,
-        interaction: discord.Interaction[SaludBot],
-        table: TableArg,
-        numbers: app_commands.Choice[str],
+        self, interaction: SlashInteraction, table: TableArg, numbers: app_commands.Choice[str]
     ) -> None:
         """The default ``numbers`` of the characters created at ``table`` from then on; works
         on the main table too, before any other table exists (COMMANDS.md "Private

@@ -7,11 +7,10 @@ transaction with one history entry each), and the reply it returns sent.
 
 from __future__ import annotations
 
-import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.app import SaludBot, SaludCog
+from bot.app import SaludBot, SaludCog, SlashInteraction
 from bot.features.characters.option import Character
 from bot.features.reply import send_reply
 from bot.features.scene.game_time import pass_minutes, refresh_pools_of
@@ -33,7 +32,7 @@ class TimeCog(SaludCog):
     @app_commands.describe(minutes=_("Minutes of game time (1–1440)", key="cmd.time.minutes"))
     async def time(
         self,
-        interaction: discord.Interaction[SaludBot],
+        interaction: SlashInteraction,
         minutes: app_commands.Transform[int, InRange("minutes", 1, MAX_MINUTES)],
     ) -> None:
         here = await Here.of(interaction)
@@ -50,7 +49,7 @@ class TimeCog(SaludCog):
         ),
     )
     async def refresh_pools(
-        self, interaction: discord.Interaction[SaludBot], character: Character | None = None
+        self, interaction: SlashInteraction, character: Character | None = None
     ) -> None:
         here = await Here.of(interaction)
         here.require_gm("scene.action.refresh")
