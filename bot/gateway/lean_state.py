@@ -33,6 +33,23 @@ ALWAYS_DROPPED = ("emojis", "stickers", "soundboard_sounds")
 DROPPED_AT_START = ("channels", "threads")
 
 
+def _told(parser: str, tell: str) -> Any:
+    """discord.py's parser named ``parser``, run after the state's ``places`` (if it has
+    one) has been told the event's data by its method named ``tell``. discord.py finds its
+    parsers by their ``parse_…`` names when the state is built, so each is an attribute of
+    the class (typed ``Any``: it overrides a method whose event type it passes on as it
+    came)."""
+    applied = getattr(AutoShardedConnectionState, parser)
+
+    def parse(state: LeanConnectionState, data: Any) -> None:
+        if state.places is not None:
+            getattr(state.places, tell)(data)
+        applied(state, data)
+
+    parse.__name__ = parse.__qualname__ = parser
+    return parse
+
+
 class LeanConnectionState(AutoShardedConnectionState[Any]):
     """discord.py's sharded state, building each server from a slimmer ``GUILD_CREATE``.
 
@@ -56,35 +73,13 @@ class LeanConnectionState(AutoShardedConnectionState[Any]):
                     slim[key] = []
         return super()._get_create_guild(slim)
 
-    def parse_channel_create(self, data: Any) -> None:
-        if self.places is not None:
-            self.places.channel(data)
-        super().parse_channel_create(data)
-
-    def parse_channel_update(self, data: Any) -> None:
-        if self.places is not None:
-            self.places.channel(data)
-        super().parse_channel_update(data)
-
-    def parse_channel_delete(self, data: Any) -> None:
-        if self.places is not None:
-            self.places.deleted(data)
-        super().parse_channel_delete(data)
-
-    def parse_thread_create(self, data: Any) -> None:
-        if self.places is not None:
-            self.places.channel(data)
-        super().parse_thread_create(data)
-
-    def parse_thread_update(self, data: Any) -> None:
-        if self.places is not None:
-            self.places.channel(data)
-        super().parse_thread_update(data)
-
-    def parse_thread_delete(self, data: Any) -> None:
-        if self.places is not None:
-            self.places.deleted(data)
-        super().parse_thread_delete(data)
+    # Every channel and thread event is told to ``places`` before discord.py applies it.
+    parse_channel_create = _told("parse_channel_create", "channel")
+    parse_channel_update = _told("parse_channel_update", "channel")
+    parse_channel_delete = _told("parse_channel_delete", "deleted")
+    parse_thread_create = _told("parse_thread_create", "channel")
+    parse_thread_update = _told("parse_thread_update", "channel")
+    parse_thread_delete = _told("parse_thread_delete", "deleted")
 
 
 class LeanClient(discord.Client):

@@ -178,6 +178,70 @@ async def test_servers_online_at_start_keep_no_channels_or_emojis(
     assert joined is not None and len(joined.channels) == 20 and list(joined.emojis) == []
 
 
+class HeardPlaces:
+    """Stands in the state's ``places``: what it was told, in order."""
+
+    def __init__(self) -> None:
+        self.heard: list[tuple[str, str]] = []
+
+    def channel(self, data: dict[str, object]) -> None:
+        self.heard.append(("channel", str(data["id"])))
+
+    def deleted(self, data: dict[str, object]) -> None:
+        self.heard.append(("deleted", str(data["id"])))
+
+
+async def test_every_channel_and_thread_event_is_told_to_places_then_applied(
+    storage: Storage, environ: dict[str, str]
+) -> None:
+    bot = make_bot(storage, load_settings(environ))
+    state = bot._connection
+    state.parse_guild_create(guild_payload(5000))  # type: ignore[arg-type]
+    heard = HeardPlaces()
+    state.places = heard  # type: ignore[assignment,attr-defined]
+    guild = bot.get_guild(5000)
+    assert guild is not None
+    channel = {"id": "5100", "guild_id": "5000", "type": 0, "name": "new", "position": 30}
+    moved = {**channel, "name": "moved"}
+    thread = {
+        "id": "5200",
+        "guild_id": "5000",
+        "parent_id": "5001",
+        "owner_id": "1",
+        "type": 11,
+        "name": "clues",
+        "message_count": 0,
+        "member_count": 1,
+        "thread_metadata": {
+            "archived": False,
+            "auto_archive_duration": 1440,
+            "archive_timestamp": "2024-01-01T00:00:00+00:00",
+            "locked": False,
+        },
+    }
+    renamed = {**thread, "name": "more clues"}
+    state.parsers["CHANNEL_CREATE"](channel)
+    assert guild.get_channel(5100) is not None  # discord.py applied it after places heard it
+    state.parsers["CHANNEL_UPDATE"](moved)
+    assert getattr(guild.get_channel(5100), "name", None) == "moved"
+    state.parsers["THREAD_CREATE"](thread)
+    assert guild.get_thread(5200) is not None
+    state.parsers["THREAD_UPDATE"](renamed)
+    assert getattr(guild.get_thread(5200), "name", None) == "more clues"
+    state.parsers["THREAD_DELETE"]({**thread, "parent_id": "5001"})
+    assert guild.get_thread(5200) is None
+    state.parsers["CHANNEL_DELETE"](moved)
+    assert guild.get_channel(5100) is None
+    assert heard.heard == [
+        ("channel", "5100"),
+        ("channel", "5100"),
+        ("channel", "5200"),
+        ("channel", "5200"),
+        ("deleted", "5200"),
+        ("deleted", "5100"),
+    ]
+
+
 # --- discord.py's internals, touched in bot/gateway only ---------------------------------------
 #: ``ConnectionState.parse_interaction_create`` as read when ``Intake._dispatch`` was written
 #: (discord.py 2.7): the first 16 hex digits of the SHA-256 of its source.
