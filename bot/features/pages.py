@@ -3,15 +3,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import discord
 
 from bot.interaction.buttons import PageButton
 from bot.interaction.here import Here
 from bot.interaction.sending import NO_MENTIONS
+from bot.storage.interface import StorageReads
+from bot.storage.models import CharacterQuery, StoredCharacter
 
-__all__ = ["PageWindow", "ReadPageButton", "page_window"]
+__all__ = ["PageWindow", "ReadPageButton", "read_page"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,21 @@ def page_window(asked: int, pages: int, lines_a_page: int) -> PageWindow:
     shows the nearest), and where its lines start, ``lines_a_page`` lines a page."""
     page = min(max(asked, 1), pages)
     return PageWindow(page, pages, (page - 1) * lines_a_page)
+
+
+async def read_page(
+    reader: StorageReads,
+    table_id: int,
+    asked: int,
+    pages: int,
+    lines_a_page: int,
+    query: CharacterQuery,
+) -> tuple[PageWindow, list[StoredCharacter]]:
+    """The page ``asked`` (as ``page_window`` brings it within ``pages``) of the characters
+    ``query`` selects at the table: only that page's rows are read."""
+    shown = page_window(asked, pages, lines_a_page)
+    page = replace(query, limit=lines_a_page, offset=shown.offset)
+    return shown, await reader.list_characters(table_id, page)
 
 
 class ReadPageButton(PageButton):

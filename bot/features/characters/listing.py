@@ -7,7 +7,7 @@ from __future__ import annotations
 import discord
 
 from bot.features.numbers import table_numbers_view
-from bot.features.pages import ReadPageButton, page_window
+from bot.features.pages import ReadPageButton, read_page
 from bot.interaction.buttons import CustomId, number
 from bot.interaction.here import Here
 from bot.render.character_list import LIST_PAGE_LINES, list_embed, list_pager_labels, list_pages
@@ -27,15 +27,13 @@ async def list_message(here: Here, page: int) -> tuple[discord.Embed, discord.ui
     language = here.public_language
     async with here.read() as reader:
         total = await reader.count_characters(here.table_id, out_of_play=False)
-        shown = page_window(page, list_pages(total), LIST_PAGE_LINES)
-        characters = await reader.list_characters(
+        shown, characters = await read_page(
+            reader,
             here.table_id,
-            CharacterQuery(
-                out_of_play=False,
-                limit=LIST_PAGE_LINES,
-                offset=shown.offset,
-                language=language.value,
-            ),
+            page,
+            list_pages(total),
+            LIST_PAGE_LINES,
+            CharacterQuery(out_of_play=False, language=language.value),
         )
         lookalikes = await reader.lookalike_ids(here.table_id)
         insane = await reader.list_characters(

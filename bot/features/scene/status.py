@@ -9,7 +9,7 @@ from datetime import datetime
 import discord
 
 from bot.features.numbers import table_numbers_view
-from bot.features.pages import ReadPageButton, page_window
+from bot.features.pages import ReadPageButton, read_page
 from bot.i18n import Language
 from bot.interaction.buttons import CustomId, number
 from bot.interaction.here import Here
@@ -63,16 +63,13 @@ async def status_message(here: Here, page: int) -> tuple[discord.Embed, discord.
     async with here.read() as reader:
         counts = await reader.head_count(here.table_id)
         in_play = counts[1] - counts[2]
-        shown = page_window(page, page_count(in_play), STATUS_PAGE_LINES)
-        characters = await reader.list_characters(
+        shown, characters = await read_page(
+            reader,
             here.table_id,
-            CharacterQuery(
-                living_only=True,
-                out_of_play=False,
-                limit=STATUS_PAGE_LINES,
-                offset=shown.offset,
-                language=language.value,
-            ),
+            page,
+            page_count(in_play),
+            STATUS_PAGE_LINES,
+            CharacterQuery(living_only=True, out_of_play=False, language=language.value),
         )
         closing = await _closing(reader, here.table_id, language, counts)
     embed = here.titled(status_page_embed(characters, in_play, language, shown.page, closing))
