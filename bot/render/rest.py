@@ -34,21 +34,10 @@ from rules.outcome import Outcome
 
 __all__ = ["rest_words"]
 
-#: Events this sentence says (or that the embed shows: the new state); any other is said on
-#: its own line after it.
-_SAID = (
-    Admitted,
-    ConvalescenceProgressed,
-    Discharged,
-    HospitalNotNeeded,
-    RecoveredFully,
-    Rested,
-    RollCleared,
-    Stabilized,
-    StateChanged,
-    Woke,
-)
-
+#: Events that no verb of their own says but that are not said again after the sentence: a
+#: stabilization or a day in hospital the stay's verb tells, full Health (said with the
+#: rest), the new state (the embed shows it).
+_TOLD_ELSEWHERE = (Stabilized, ConvalescenceProgressed, RecoveredFully, StateChanged)
 
 E = TypeVar("E", bound=Event)
 
@@ -61,15 +50,17 @@ def _days(language: Language, count: int) -> str:
     return count_text(language, "day", count)
 
 
-def _verbs(outcome: Outcome, language: Language) -> tuple[list[str], bool]:
-    """The verbs of the sentence, in the order things happened, and whether a rest found
-    Health already full (said after them: nothing is said about zero)."""
+def _verbs(outcome: Outcome, language: Language) -> tuple[list[str], bool, list[Event]]:
+    """The verbs of the sentence, in the order things happened; whether a rest found Health
+    already full (said after them: nothing is said about zero); and the events the sentence
+    does not say, each said on its own line after it."""
     events = outcome.events
     admitted = _first(events, Admitted)
     discharged = _first(events, Discharged) is not None
     full = _first(events, RecoveredFully) is not None
     verbs: list[str] = []
     already_full = False
+    unsaid: list[Event] = []
     for event in events:
         if isinstance(event, HospitalNotNeeded):
             verbs.append(text(language, "render.rest.no_hospital"))
@@ -102,16 +93,17 @@ def _verbs(outcome: Outcome, language: Language) -> tuple[list[str], bool]:
                 verbs.append(text(language, "render.rest.restored", points=event.restored))
             else:
                 already_full = True
-    return verbs, already_full
+        elif not isinstance(event, _TOLD_ELSEWHERE):
+            unsaid.append(event)
+    return verbs, already_full, unsaid
 
 
 def rest_words(character: StoredCharacter, outcome: Outcome, language: Language) -> str:
     """The sentence that says what a ``/rest`` did to ``character`` (see the module)."""
-    verbs, already_full = _verbs(outcome, language)
+    verbs, already_full, unsaid = _verbs(outcome, language)
     sentence = f"{safe(character.name)} {join_words(language, verbs)}"
     if already_full:
         sentence += text(language, "render.rest.already_full")
     sentences = [f"{sentence}."]
-    others = [event for event in outcome.events if not isinstance(event, _SAID)]
-    sentences += describe_events(character.name, others, language, character.gender)
+    sentences += describe_events(character.name, unsaid, language, character.gender)
     return "\n".join(sentences)
