@@ -22,6 +22,7 @@ from bot.storage.errors import (
     CharacterNotFound,
     TransactionStateError,
 )
+from bot.storage.forwarded import forwarded
 from bot.storage.interface import LATEST_ENTRIES, HistoryCharacter, HistoryEntry, HistoryQuery
 from bot.storage.memory import ServerNames, SettingsCache
 from bot.storage.models import (
@@ -32,12 +33,7 @@ from bot.storage.models import (
     CharacterRef,
     GuildSettings,
     LightCharacter,
-    LostChannel,
-    RollKind,
-    RollMessage,
     StoredCharacter,
-    TrackerMessage,
-    UnkeptReply,
     numbers_from_value,
 )
 from bot.storage.names import look_key, typed_look_key
@@ -68,7 +64,7 @@ from bot.storage.sqlite.rows import (
 from bot.storage.sqlite.side_tables import SideReads
 from rules.state import DEATH_THRESHOLD
 
-__all__ = ["OneTripEach", "Queries", "Reader"]
+__all__ = ["CharacterSource", "OneTripEach", "Queries", "Reader", "character_named"]
 
 
 class Queries(Protocol):
@@ -76,6 +72,22 @@ class Queries(Protocol):
     transaction's ``Pipeline`` inside one."""
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]: ...
+
+
+class CharacterSource(Protocol):
+    """Where a character is read by id: a ``Reader`` (as stored), a ``Transaction`` (as
+    stored now, its own writes included)."""
+
+    async def get_character(self, guild_id: int, character_id: int) -> StoredCharacter | None: ...
+
+
+async def character_named(source: CharacterSource, ref: CharacterRef) -> StoredCharacter:
+    """The whole character ``ref`` names, as ``source`` has it; ``CharacterNotFound`` when it
+    was deleted since the option or button named it."""
+    found = await source.get_character(ref.guild_id, ref.id)
+    if found is None:
+        raise CharacterNotFound(ref.guild_id, ref.id)
+    return found
 
 
 class OneTripEach:
@@ -218,12 +230,8 @@ class Reader:
         return found
 
     async def character(self, ref: CharacterRef) -> StoredCharacter:
-        """The whole character ``ref`` names, as stored now; ``CharacterNotFound`` when it
-        was deleted since the option or button named it."""
-        found = await self.get_character(ref.guild_id, ref.id)
-        if found is None:
-            raise CharacterNotFound(ref.guild_id, ref.id)
-        return found
+        """The whole character ``ref`` names, as stored (``character_named``)."""
+        return await character_named(self, ref)
 
     async def server_names(self, guild_id: int) -> ServerNames:
         """Every character of the guild as the options resolve them (``NameIndex``): one
@@ -442,39 +450,12 @@ class Reader:
 
     # --- beside the history (``SideReads``) --------------------------------------------------
 
-    async def roll_number(
-        self, guild_id: int, character_id: int, kind: RollKind = RollKind.CONSCIOUSNESS
-    ) -> int | None:
-        return await self._side.roll_number(guild_id, character_id, kind)
-
-    async def roll_numbers(
-        self, guild_id: int, character_ids: Sequence[int], kind: RollKind
-    ) -> dict[int, int]:
-        return await self._side.roll_numbers(guild_id, character_ids, kind)
-
-    async def has_roll_messages(self, guild_id: int) -> bool:
-        return await self._side.has_roll_messages(guild_id)
-
-    async def newest_roll_message(
-        self, guild_id: int, character_id: int, kind: RollKind, seq: int
-    ) -> RollMessage | None:
-        return await self._side.newest_roll_message(guild_id, character_id, kind, seq)
-
-    async def stale_roll_messages(
-        self, guild_id: int, character_ids: Sequence[int]
-    ) -> list[RollMessage]:
-        return await self._side.stale_roll_messages(guild_id, character_ids)
-
-    async def messages_to_sweep(
-        self, guild_id: int, character_ids: Sequence[int]
-    ) -> list[tuple[RollMessage, bool]]:
-        return await self._side.messages_to_sweep(guild_id, character_ids)
-
-    async def unkept_replies(self) -> list[UnkeptReply]:
-        return await self._side.unkept_replies()
-
-    async def tracker(self, guild_id: int) -> TrackerMessage | None:
-        return await self._side.tracker(guild_id)
-
-    async def lost_channels(self) -> list[LostChannel]:
-        return await self._side.lost_channels()
+    roll_number = forwarded("_side", SideReads.roll_number)
+    roll_numbers = forwarded("_side", SideReads.roll_numbers)
+    has_roll_messages = forwarded("_side", SideReads.has_roll_messages)
+    newest_roll_message = forwarded("_side", SideReads.newest_roll_message)
+    stale_roll_messages = forwarded("_side", SideReads.stale_roll_messages)
+    messages_to_sweep = forwarded("_side", SideReads.messages_to_sweep)
+    unkept_replies = forwarded("_side", SideReads.unkept_replies)
+    tracker = forwarded("_side", SideReads.tracker)
+    lost_channels = forwarded("_side", SideReads.lost_channels)

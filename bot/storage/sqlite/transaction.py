@@ -29,13 +29,10 @@ from typing import Any, Unpack
 import aiosqlite
 
 from bot.storage.errors import AlreadyApplied, CharacterNotFound, TransactionStateError
-from bot.storage.interface import LATEST_ENTRIES, HistoryEntry, HistoryQuery, NewEntry, UndoResult
-from bot.storage.memory import ServerNames, SettingsCache
+from bot.storage.forwarded import forwarded
+from bot.storage.interface import HistoryEntry, NewEntry, UndoResult
+from bot.storage.memory import SettingsCache
 from bot.storage.models import (
-    BATCH_SIZE,
-    EVERY_CHARACTER,
-    Among,
-    CharacterQuery,
     CharacterRef,
     GuildSettings,
     LostChannel,
@@ -45,14 +42,13 @@ from bot.storage.models import (
     RollMessage,
     StoredCharacter,
     TrackerMessage,
-    UnkeptReply,
 )
 from bot.storage.shared_sql import NEXT_HISTORY_ID, SELECT_NEXT_HISTORY_ID
 from bot.storage.sqlite.character_writes import CharacterWriter
 from bot.storage.sqlite.history_writes import HistoryRecorder
 from bot.storage.sqlite.known import KnownCharacters
 from bot.storage.sqlite.pipeline import NO_CHECKS, Pipeline, TripChecks
-from bot.storage.sqlite.reader import Reader
+from bot.storage.sqlite.reader import Reader, character_named
 from bot.storage.sqlite.rows import (
     UNSET,
     Clock,
@@ -160,9 +156,8 @@ class Transaction:
     def tables(self) -> TableWriter:
         return TableWriter(self._pipe, self._characters, self._reads.check_open, self.now)
 
-    def now(self) -> str:
-        """The clock's time, as stored (ISO 8601, UTC, microseconds)."""
-        return self._reads.now()
+    #: The clock's time, as stored (ISO 8601, UTC, microseconds).
+    now = forwarded("_reads", Reader.now)
 
     def check_open(self) -> None:
         self._reads.check_open()
@@ -199,8 +194,7 @@ class Transaction:
         stored = await self._side.write_settings(guild_id, given)
         return stored if stored is not None else await self.get_settings(guild_id)
 
-    async def get_meta(self, key: str) -> str | None:
-        return await self._reads.get_meta(key)
+    get_meta = forwarded("_reads", Reader.get_meta)
 
     async def set_meta(self, key: str, value: str) -> None:
         """A bot-wide value (not per guild), e.g. the hash of the last command sync."""
@@ -214,12 +208,8 @@ class Transaction:
         return None if current is None else current.character()
 
     async def character(self, ref: CharacterRef) -> StoredCharacter:
-        """The whole character ``ref`` names, as stored now; ``CharacterNotFound`` when it
-        was deleted since the option or button named it."""
-        found = await self.get_character(ref.guild_id, ref.id)
-        if found is None:
-            raise CharacterNotFound(ref.guild_id, ref.id)
-        return found
+        """The whole character ``ref`` names, as stored now (``character_named``)."""
+        return await character_named(self, ref)
 
     async def get_characters(
         self, guild_id: int, character_ids: Iterable[int]
@@ -248,54 +238,19 @@ class Transaction:
 
     # --- other reads (``Reader``) ------------------------------------------------------------
 
-    async def server_names(self, guild_id: int) -> ServerNames:
-        return await self._reads.server_names(guild_id)
-
-    async def find_lookalike(
-        self, guild_id: int, name: str, *, other_than: int | None = None
-    ) -> StoredCharacter | None:
-        """See ``Reader.find_lookalike``: asked inside the change's transaction, so that two
-        creations at once cannot both pass."""
-        return await self._reads.find_lookalike(guild_id, name, other_than=other_than)
-
-    async def list_characters(
-        self, guild_id: int, query: CharacterQuery = EVERY_CHARACTER
-    ) -> list[StoredCharacter]:
-        return await self._reads.list_characters(guild_id, query)
-
-    async def batch_of_characters(
-        self, guild_id: int, among: Among, *, after_id: int = 0, limit: int = BATCH_SIZE
-    ) -> list[StoredCharacter]:
-        return await self._reads.batch_of_characters(
-            guild_id, among, after_id=after_id, limit=limit
-        )
-
-    async def count_among(self, guild_id: int, among: Among) -> int:
-        return await self._reads.count_among(guild_id, among)
-
-    async def head_count(self, guild_id: int) -> tuple[int, int, int]:
-        return await self._reads.head_count(guild_id)
-
-    async def lookalike_ids(self, guild_id: int) -> set[int]:
-        return await self._reads.lookalike_ids(guild_id)
-
-    async def count_characters(
-        self, guild_id: int, *, living_only: bool = False, out_of_play: bool | None = None
-    ) -> int:
-        return await self._reads.count_characters(
-            guild_id, living_only=living_only, out_of_play=out_of_play
-        )
-
-    async def history(
-        self, guild_id: int, query: HistoryQuery = LATEST_ENTRIES
-    ) -> list[HistoryEntry]:
-        return await self._reads.history(guild_id, query)
-
-    async def get_history_entry(self, guild_id: int, entry_id: int) -> HistoryEntry | None:
-        return await self._reads.get_history_entry(guild_id, entry_id)
-
-    async def latest_undoable(self, guild_id: int) -> HistoryEntry | None:
-        return await self._reads.latest_undoable(guild_id)
+    server_names = forwarded("_reads", Reader.server_names)
+    # See ``Reader.find_lookalike``: asked inside the change's transaction, so that two
+    # creations at once cannot both pass.
+    find_lookalike = forwarded("_reads", Reader.find_lookalike)
+    list_characters = forwarded("_reads", Reader.list_characters)
+    batch_of_characters = forwarded("_reads", Reader.batch_of_characters)
+    count_among = forwarded("_reads", Reader.count_among)
+    head_count = forwarded("_reads", Reader.head_count)
+    lookalike_ids = forwarded("_reads", Reader.lookalike_ids)
+    count_characters = forwarded("_reads", Reader.count_characters)
+    history = forwarded("_reads", Reader.history)
+    get_history_entry = forwarded("_reads", Reader.get_history_entry)
+    latest_undoable = forwarded("_reads", Reader.latest_undoable)
 
     async def interaction_seen(self, interaction_id: int) -> bool:
         return await self._history.interaction_seen(interaction_id)
@@ -371,10 +326,7 @@ class Transaction:
 
     # --- beside the history (``SideWriter``; read with ``Reader``) ----------------------------
 
-    async def roll_number(
-        self, guild_id: int, character_id: int, kind: RollKind = RollKind.CONSCIOUSNESS
-    ) -> int | None:
-        return await self._reads.roll_number(guild_id, character_id, kind)
+    roll_number = forwarded("_reads", Reader.roll_number)
 
     async def number_rolls(
         self,
@@ -390,26 +342,11 @@ class Transaction:
     ) -> None:
         self._side.new_numbers(guild_id, character_ids, kind, after_record=True)
 
-    async def has_roll_messages(self, guild_id: int) -> bool:
-        return await self._reads.has_roll_messages(guild_id)
-
-    async def newest_roll_message(
-        self, guild_id: int, character_id: int, kind: RollKind, roll_seq: int
-    ) -> RollMessage | None:
-        return await self._reads.newest_roll_message(guild_id, character_id, kind, roll_seq)
-
-    async def stale_roll_messages(
-        self, guild_id: int, character_ids: Sequence[int]
-    ) -> list[RollMessage]:
-        return await self._reads.stale_roll_messages(guild_id, character_ids)
-
-    async def messages_to_sweep(
-        self, guild_id: int, character_ids: Sequence[int]
-    ) -> list[tuple[RollMessage, bool]]:
-        return await self._reads.messages_to_sweep(guild_id, character_ids)
-
-    async def unkept_replies(self) -> list[UnkeptReply]:
-        return await self._reads.unkept_replies()
+    has_roll_messages = forwarded("_reads", Reader.has_roll_messages)
+    newest_roll_message = forwarded("_reads", Reader.newest_roll_message)
+    stale_roll_messages = forwarded("_reads", Reader.stale_roll_messages)
+    messages_to_sweep = forwarded("_reads", Reader.messages_to_sweep)
+    unkept_replies = forwarded("_reads", Reader.unkept_replies)
 
     async def remember_roll_messages(self, messages: Iterable[RollMessage]) -> None:
         self._side.remember_roll_messages(messages)
@@ -420,8 +357,7 @@ class Transaction:
     async def forget_unkept_reply(self, interaction_id: int) -> None:
         self._side.forget_unkept_reply(interaction_id)
 
-    async def tracker(self, guild_id: int) -> TrackerMessage | None:
-        return await self._reads.tracker(guild_id)
+    tracker = forwarded("_reads", Reader.tracker)
 
     async def set_tracker(self, tracker: TrackerMessage) -> TrackerMessage | None:
         return await self._side.set_tracker(tracker)
@@ -429,8 +365,7 @@ class Transaction:
     async def forget_tracker(self, tracker: TrackerMessage) -> None:
         self._side.forget_tracker(tracker)
 
-    async def lost_channels(self) -> list[LostChannel]:
-        return await self._reads.lost_channels()
+    lost_channels = forwarded("_reads", Reader.lost_channels)
 
     async def channel_lost(self, lost: LostChannel) -> bool:
         """The server's announcement channel is cleared and the loss kept for its GMs, unless
