@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 import discord
@@ -28,12 +29,29 @@ from rules.dice import Roller
 __all__ = [
     "AnnouncementChannel",
     "InteractionServices",
+    "KeptMessage",
     "RollMessageKeeper",
     "SaludInteraction",
     "salud_of",
 ]
 
 ClientT = TypeVar("ClientT", bound=discord.Client, covariant=True)
+
+
+@dataclass(frozen=True)
+class KeptMessage:
+    """A reply that carries roll buttons, kept after it was sent so that its buttons are
+    disabled in time: where it is (``table_id``: the table's id), which characters' rolls
+    (their numbers) of which ``kind``, the ``components`` it was sent with, and the
+    interaction whose reply was noted as unkept until now."""
+
+    table_id: int
+    channel_id: int | None
+    message_id: int | None
+    rolls: Mapping[int, int]
+    kind: RollKind = RollKind.CONSCIOUSNESS
+    components: Any = None
+    interaction_id: int | None = None
 
 
 class RollMessageKeeper(Protocol):
@@ -43,17 +61,7 @@ class RollMessageKeeper(Protocol):
     again) kept, with the components it was sent with, to be disabled in time; a test
     rolled, said on its call's line when the call's buttons are disabled."""
 
-    async def remember_message(
-        self,
-        guild_id: int,
-        channel_id: int | None,
-        message_id: int | None,
-        rolls: Mapping[int, int],
-        kind: RollKind,
-        *,
-        components: Any = None,
-        interaction_id: int | None = None,
-    ) -> None: ...
+    async def remember_message(self, kept: KeptMessage) -> None: ...
 
     def note_rolled(
         self, guild_id: int, character_id: int, test: int, name: str, line: str

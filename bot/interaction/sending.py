@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.interaction.context import SaludInteraction
+from bot.interaction.context import KeptMessage, SaludInteraction
 from bot.interaction.deferral import mark_filled, public_placeholder
 from bot.interaction.here import Here
 from bot.interaction.mentions import PlayerCall
@@ -232,7 +232,7 @@ async def keep_roll_buttons(here: Here, message_id: int | None, buttons: RollBut
     """Keep the reply ``message_id`` that carries ``buttons`` (after it was sent), with the
     components it was sent with; not in a channel that refused the bot."""
     sent = None if message_id is None else here.interaction.sent_components.get(message_id)
-    await here.interaction.services.roll_buttons.remember_message(
+    kept = KeptMessage(
         here.table_id,
         here.interaction.channel_id,
         message_id,
@@ -241,3 +241,4 @@ async def keep_roll_buttons(here: Here, message_id: int | None, buttons: RollBut
         components=sent,
         interaction_id=here.interaction.id,
     )
+    await here.interaction.services.roll_buttons.remember_message(kept)

@@ -13,6 +13,7 @@ from bot.features.numbers import numbers_view, send_numbers
 from bot.features.rolls.stability import stability_test_view
 from bot.i18n import Language, text
 from bot.interaction.buttons import CustomId, SaludButton, button_view, choice, number
+from bot.interaction.context import KeptMessage
 from bot.interaction.deferral import acknowledge
 from bot.interaction.errors import UserFacingError
 from bot.interaction.here import Here
@@ -155,8 +156,9 @@ class UndoButton(SaludButton, custom_id=UNDO_ID):
             call=call_testers(due, caller=here.user_id, language=public),
         )
         await send_numbers(here, result.restored)
-        await here.interaction.services.roll_buttons.remember_message(
+        kept = KeptMessage(
             here.table_id, here.interaction.channel_id, message_id, tests, RollKind.STABILITY_TEST
         )
+        await here.interaction.services.roll_buttons.remember_message(kept)
         number = result.reverted.number
         await _replace_question(here.interaction, text(language, "undo.confirmed", entry=number))

@@ -44,6 +44,7 @@ from bot.discord_rest.pacer import RestPacer
 from bot.features.rolls.base import DueRoll
 from bot.features.rolls.consciousness import CONSCIOUSNESS_ID
 from bot.interaction.buttons import CustomId
+from bot.interaction.context import KeptMessage
 from bot.render.stability_call import replace_call_line
 from bot.storage.errors import StorageUnreachable
 from bot.storage.fair_lock import Ticket
@@ -237,33 +238,25 @@ class RollButtonKeeper:
                 self._without.forget(reply.guild_id)
                 self._changed(reply.guild_id, tuple(sorted({m.character_id for m in found})))
 
-    async def remember_message(
-        self,
-        guild_id: int,
-        channel_id: int | None,
-        message_id: int | None,
-        rolls: Mapping[int, int],
-        kind: RollKind = RollKind.CONSCIOUSNESS,
-        *,
-        components: Any = None,
-        interaction_id: int | None = None,
-    ) -> None:
-        """Keep the message ``message_id`` of ``channel_id`` in ``guild_id`` (a table's id)
-        that carries these characters' roll buttons (after it was sent), sent with
-        ``components``; not in a channel that refused the bot. The reply noted as unkept for
-        ``interaction_id`` is kept now (``bot.interaction.sending.keep_roll_buttons``)."""
-        if channel_id is None or not rolls:
+    async def remember_message(self, kept: KeptMessage) -> None:
+        """Keep the message ``kept`` names that carries these characters' roll buttons (after
+        it was sent), sent with its components; not in a channel that refused the bot. The
+        reply noted as unkept for its interaction is kept now
+        (``bot.interaction.sending.keep_roll_buttons``)."""
+        guild_id, channel_id, message_id = kept.table_id, kept.channel_id, kept.message_id
+        if channel_id is None or not kept.rolls:
             return
-        stored = None if components is None else json.dumps(components, separators=(",", ":"))
+        sent = kept.components
+        stored = None if sent is None else json.dumps(sent, separators=(",", ":"))
         messages = [
-            RollMessage(guild_id, character_id, roll, channel_id, message_id, kind, stored)
-            for character_id, roll in rolls.items()
+            RollMessage(guild_id, character_id, roll, channel_id, message_id, kept.kind, stored)
+            for character_id, roll in kept.rolls.items()
             if message_id is not None and not self._pacer.refused(channel_id)
         ]
         try:
             async with self._storage.transaction(require_record=False) as tx:
-                if interaction_id is not None:
-                    await forget_unkept_reply(tx, interaction_id)
+                if kept.interaction_id is not None:
+                    await forget_unkept_reply(tx, kept.interaction_id)
                 if messages:
                     await remember_roll_messages(tx, messages)
         except Exception:
@@ -281,7 +274,7 @@ class RollButtonKeeper:
         this = asyncio.current_task()
         moved = tuple(
             character_id
-            for character_id in rolls
+            for character_id in kept.rolls
             if self._changed_by.get((guild_id, character_id)) is not this
         )
         if moved:
