@@ -28,6 +28,7 @@ from bot.storage.postgres.dialect import (
 )
 from bot.storage.sqlite.pipeline import (
     NO_CHECKS,
+    Batch,
     Pipeline,
     Statement,
     TripChecks,
@@ -106,31 +107,22 @@ class PgPipeline(Pipeline):
         self._stored_servers: set[Any] = set() if stored_servers is None else stored_servers
         self._ensuring: list[Any] = []
 
-    async def _send(
-        self,
-        last: Statement,
-        read: Callable[[sqlite3.Cursor], T],
-        before_last: Callable[[], None] | None = None,
-    ) -> T:
-        queued = list(self._queued)
-        self._queued.clear()
+    async def _trip(self, batch: Batch[T]) -> T:
+        """``batch`` with PostgreSQL's errors told as SQLite's (``as_sqlite_error``), so that
+        the transaction above answers them alike."""
         try:
-            if before_last is not None:  # SQLite's file check: PostgreSQL has none
-                before_last()
+            if batch.before_last is not None:  # SQLite's file check: PostgreSQL has none
+                batch.before_last()
             async with self._watch():
-                return await self._trip(queued, last, read)
+                return await self._one_query(batch.statements, batch.last, batch.read)
         except psycopg.Error as error:
-            self._on_failure()
             known = as_sqlite_error(error)
             if known is not None:
                 raise known from error
             raise
-        except BaseException:
-            self._on_failure()
-            raise
 
-    async def _trip(
-        self, queued: list[Statement], last: Statement, read: Callable[[sqlite3.Cursor], T]
+    async def _one_query(
+        self, queued: Sequence[Statement], last: Statement, read: Callable[[sqlite3.Cursor], T]
     ) -> T:
         """The statements as one simple query (its parameters bound by psycopg's client-side
         binding, ``mogrify``): one message, one round trip, the results in order. psycopg's

@@ -180,10 +180,15 @@ class Pipeline:
         batch = Batch(tuple(self._queued), last, read, before_last=before_last)
         self._queued.clear()
         try:
-            result = await in_one_trip(self._conn, batch)
+            return await self._trip(batch)
         except BaseException:
             self._on_failure()
             raise
+
+    async def _trip(self, batch: Batch[T]) -> T:
+        """``batch`` in one trip to aiosqlite's thread; its probes' answers kept once it ran.
+        An engine's pipeline sends it its own way (``PgPipeline``)."""
+        result = await in_one_trip(self._conn, batch)
         self.probed.update(batch.probed)
         return result
 
