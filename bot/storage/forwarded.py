@@ -2,7 +2,7 @@
 
 A ``Transaction`` reads what its ``Reader`` reads, and a ``Reader`` reads the roll-button
 messages and the trackers through its ``SideReads``. Written out, each such method was a
-signature copied from the part and one line calling it: 31 of them, each to be kept in step
+signature copied from the part and one line calling it: 30 of them, each to be kept in step
 with the part's. ``forwarded("_reads", Reader.history)`` is the part's own method, found on
 the part when the holder's attribute is read: its signature is the part's (mypy checks every
 caller and the interface against it), and a call awaits one coroutine, not two.
